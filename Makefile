@@ -1,0 +1,27 @@
+SHELL := /bin/bash
+# Trove's commands. `make demo` and `make test` work on a fresh machine: they install what they need.
+SWIFT ?= swift
+BUILD_LOG := .build/trove-build.log
+
+.PHONY: all setup build test demo clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+# Builds everything (tests included) and fails on any warning in our own sources.
+build: setup
+	@mkdir -p .build
+	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG); test $${PIPESTATUS[0]} -eq 0
+	@scripts/check-warnings.sh $(BUILD_LOG)
+
+test: build
+	$(SWIFT) test --skip-build
+
+demo: setup
+	$(SWIFT) build --product trove
+	$(SWIFT) run --skip-build trove demo
+
+clean:
+	rm -rf .build demo-output

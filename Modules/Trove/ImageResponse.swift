@@ -1,0 +1,12 @@
+import Foundation
+import TroveCore
+
+/// What a pipeline hands back: the image, its bytes, and where it came from.
+public struct ImageResponse: Sendable {
+    public var image: Image
+    /// The original bytes when the request has no transforms and no output format; otherwise the
+    /// processed image encoded (PNG unless the request says otherwise).
+    public var data: Data
+    public var source: ResultSource
+    public var cacheKey: CacheKey
+}

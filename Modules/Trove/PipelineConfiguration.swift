@@ -1,0 +1,44 @@
+import Foundation
+import TroveCore
+import TroveMemoryCache
+
+/// How to compose an `ImagePipeline` from a registry. Plugins are named by plain strings, so a config
+/// file or CLI flags can say them; an unknown name fails when the pipeline is built.
+public struct PipelineConfiguration: Sendable {
+    /// Where the disk cache lives; nil keeps everything in memory.
+    public var cacheDirectory: URL?
+    /// Key hasher for disk entry names.
+    public var hasher: String = "sha256"
+    public var memoryEviction: String = "lru"
+    public var diskEviction: String = "lru"
+    /// Disk entry compressor: "none", "zlib", or a plugin's.
+    public var compressor: String = "none"
+    public var compressionLevel: Int?
+    public var memoryCostLimit: Int = MemoryCacheConfiguration.defaultCostLimit
+    public var memoryCountLimit: Int = .max
+    public var diskByteLimit: Int = 500 << 20
+    public var diskCountLimit: Int?
+    public var diskMaxAge: Duration = .seconds(7 * 24 * 3600)
+    public var fetchTimeout: Duration = .seconds(15)
+    /// Largest body accepted from a fetch.
+    public var maxBytes: Int = 50 << 20
+    public var decodingLimits: DecodingLimits = .default
+    /// Sent with every fetch; a request's own headers win.
+    public var headers: [String: String] = [:]
+    /// Encoding options for processed results.
+    public var encodingOptions: EncodingOptions = .init()
+
+    public init(cacheDirectory: URL? = nil) {
+        self.cacheDirectory = cacheDirectory
+    }
+
+    /// `$TROVE_CACHE_DIR`, else `$XDG_CACHE_HOME/trove`, else `~/.cache/trove`.
+    public static var defaultCacheDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let dir = environment["TROVE_CACHE_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("trove")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/trove")
+    }
+}

@@ -1,0 +1,29 @@
+import TroveCodec
+import TroveCore
+import TroveDiskCache
+import TroveFetcher
+import TroveTransformers
+
+extension PluginRegistry {
+    /// Every plugin that ships in Trove's own modules. Start here, install more, compose pipelines.
+    public static var standard: PluginRegistry {
+        var registry = PluginRegistry()
+        // Names are unique by construction here, so a throw would be a programming error in Trove itself.
+        do {
+            try registry.register(fetcher: HTTPFetcher())
+            try registry.register(fetcher: FileFetcher())
+            try registry.register(fetcher: DataURLFetcher())
+            try registry.register(decoder: PNGDecoder())
+            try registry.register(encoder: PNGEncoder())
+            try registry.register(hasher: SHA256Hasher())
+            try registry.register(hasher: MD5Hasher())
+            try registry.register(evictionPolicy: LRUPolicyFactory())
+            for factory in StandardTransformers.factories { try registry.register(transformer: factory) }
+            try registry.register(compressor: NoCompressor())
+            try registry.register(compressor: ZlibCompressor())
+        } catch {
+            fatalError("Trove's standard registry is inconsistent: \(error)")
+        }
+        return registry
+    }
+}

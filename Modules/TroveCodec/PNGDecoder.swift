@@ -1,0 +1,95 @@
+import Foundation
+import TroveCore
+
+/// Decodes PNG files of every color type and bit depth, interlaced or not, to straight-alpha RGBA8.
+/// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion).
+public struct PNGDecoder: ImageDecoder {
+    public let name = "png"
+    public let format = ImageFormat.png
+
+    public init() {}
+
+    static func failure(_ reason: String) -> TroveError {
+        TroveError.decodingFailed(format: .png, reason: reason)
+    }
+
+    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+        try data.withUnsafeBytes { bytes in
+            let file = try PNGFileLayout(bytes, limits: limits)
+            let passes = PNGPass.passes(for: file.header)
+            let rawCount = try Self.scanlineByteCount(header: file.header, passes: passes, limits: limits)
+            // The spare byte catches a stream longer than the header implies.
+            let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: rawCount + 1, alignment: 16)
+            defer { raw.deallocate() }
+            try Self.inflateScanlines(bytes, ranges: file.imageData, into: raw, expected: rawCount)
+            let expander = PNGRowExpander(
+                header: file.header,
+                palette: file.palette.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
+                transparency: file.transparency.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) })
+            let pixels = try Self.reconstruct(raw, header: file.header, passes: passes, expander: expander)
+            return Image(width: file.header.width, height: file.header.height, pixelFormat: .rgba8,
+                         bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png)
+        }
+    }
+
+    /// The inflated size of all passes' scanlines, each with its filter-type byte.
+    private static func scanlineByteCount(header: PNGHeader, passes: [PNGPass], limits: DecodingLimits) throws -> Int {
+        var total = 0
+        for pass in passes {
+            let (rows, overflow1) = pass.height.multipliedReportingOverflow(by: header.rowBytes(pixels: pass.width) + 1)
+            let (sum, overflow2) = total.addingReportingOverflow(rows)
+            guard !overflow1 && !overflow2 else {
+                throw TroveError.imageTooLarge(width: header.width, height: header.height, limit: limits.maxPixels)
+            }
+            total = sum
+        }
+        return total
+    }
+
+    /// Inflates all IDAT data into `raw` in one go; anything but exactly `expected` bytes is an error,
+    /// so a truncated file never yields a partial image.
+    private static func inflateScanlines(_ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>],
+                                         into raw: UnsafeMutableRawBufferPointer, expected: Int) throws {
+        switch ZlibInflater.inflate(bytes, ranges: ranges, into: raw) {
+        case .finished(let produced) where produced == expected:
+            return
+        case .finished(let produced), .truncated(let produced):
+            throw failure("image data is truncated: it inflates to \(produced) of \(expected) bytes")
+        case .outputFull:
+            throw failure("image data is longer than the \(expected) bytes its IHDR implies")
+        case .corrupt(let reason):
+            throw failure("corrupt image data in IDAT: \(reason)")
+        }
+    }
+
+    /// Unfilters each pass's scanlines in place and expands them straight into their places in the
+    /// RGBA result, in one pass over the data.
+    private static func reconstruct(_ raw: UnsafeMutableRawBufferPointer, header: PNGHeader, passes: [PNGPass],
+                                    expander: PNGRowExpander) throws -> [UInt8] {
+        let width = header.width
+        return try [UInt8](unsafeUninitializedCapacity: width * header.height * 4) { output, initialized in
+            guard let outBase = output.baseAddress, let rawBase = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            else { return }
+            var offset = 0
+            for (passIndex, pass) in passes.enumerated() {
+                let rowBytes = header.rowBytes(pixels: pass.width)
+                var previous: UnsafePointer<UInt8>?
+                for y in 0..<pass.height {
+                    let row = rawBase + offset + 1
+                    guard PNGFilter.unfilter(rawBase[offset], row: row, previous: previous, count: rowBytes,
+                                             distance: header.filterDistance) else {
+                        let place = header.interlaced ? "row \(y) of pass \(passIndex + 1)" : "row \(y)"
+                        throw failure("invalid filter type \(rawBase[offset]) in \(place)")
+                    }
+                    let start = ((pass.yStart + y * pass.yStep) * width + pass.xStart) * 4
+                    expander.expand(row, count: pass.width, into: UnsafeMutableRawPointer(outBase + start),
+                                    step: pass.xStep * 4)
+                    previous = UnsafePointer(row)
+                    offset += rowBytes + 1
+                }
+            }
+            // Adam7's passes together cover every pixel, so the whole buffer is now written.
+            initialized = output.count
+        }
+    }
+}

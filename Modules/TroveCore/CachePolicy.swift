@@ -1,0 +1,23 @@
+/// How a request uses the caches (what older libraries call request types).
+public enum CachePolicy: String, Sendable, Codable, CaseIterable {
+    /// Cached result if there is one, else load.
+    case useCache
+    /// Always fetch, and overwrite what is cached.
+    case reloadIgnoringCache
+    /// Never touch the network: a miss is an error.
+    case cacheOnly
+    /// Like useCache, but nothing is written to disk.
+    case memoryOnly
+}
+
+/// Where a result came from.
+public enum ResultSource: String, Sendable, Codable {
+    case memory, disk, network
+}
+
+/// Scheduling priority of a request while it waits for a fetch slot.
+public enum RequestPriority: Int, Sendable, Codable, Comparable, CaseIterable {
+    case veryLow = 0, low, normal, high, veryHigh
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}

@@ -1,0 +1,25 @@
+/// Tracks the keys a bounded cache holds and picks which to drop. Not thread-safe: the owning cache
+/// calls it under its own lock. Every operation is O(1) amortised.
+public protocol EvictionPolicy<Key>: AnyObject {
+    associatedtype Key: Hashable
+
+    /// Keys tracked now.
+    var count: Int { get }
+    /// Starts tracking a key the cache just stored (it was not tracked before).
+    func insert(_ key: Key, cost: Int)
+    /// Records a hit on a tracked key.
+    func access(_ key: Key)
+    /// Stops tracking a key the cache removed for its own reasons (no-op if untracked).
+    func remove(_ key: Key)
+    /// Chooses a victim among tracked keys, stops tracking it, and returns it; nil when empty.
+    /// An admission-controlled policy may return the key it was just given.
+    func evict() -> Key?
+    func removeAll()
+}
+
+/// Makes a fresh policy per cache. `capacity` is in the cost units the cache passes to `insert`.
+public protocol EvictionPolicyFactory: Sendable {
+    /// The registry name, e.g. "lru".
+    var name: String { get }
+    func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key>
+}

@@ -1,0 +1,67 @@
+/// Decoded pixels in contiguous rows, plus what the decoder learned about the source.
+public struct Image: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var pixelFormat: PixelFormat
+    public var bytesPerRow: Int
+    /// `height * bytesPerRow` bytes, rows top to bottom.
+    public var pixels: [UInt8]
+    public var sourceFormat: ImageFormat
+    /// Every frame of an animated image, composed to full size; empty for a still image.
+    public var frames: [AnimationFrame]
+    public var orientation: ExifOrientation
+
+    public init(width: Int, height: Int, pixelFormat: PixelFormat = .rgba8, bytesPerRow: Int? = nil,
+                pixels: [UInt8], sourceFormat: ImageFormat = .unknown, frames: [AnimationFrame] = [],
+                orientation: ExifOrientation = .up) {
+        let rowBytes = bytesPerRow ?? width * pixelFormat.bytesPerPixel
+        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
+        precondition(rowBytes >= width * pixelFormat.bytesPerPixel, "bytesPerRow is shorter than a row")
+        precondition(pixels.count >= rowBytes * height, "pixel buffer is shorter than height * bytesPerRow")
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.bytesPerRow = rowBytes
+        self.pixels = pixels
+        self.sourceFormat = sourceFormat
+        self.frames = frames
+        self.orientation = orientation
+    }
+
+    /// Bytes this image holds in memory: what the memory cache charges for it.
+    public var cost: Int {
+        frames.reduce(pixels.count) { $0 + $1.pixels.count }
+    }
+
+    /// This image as straight-alpha RGBA8 with tightly packed rows (a copy only when needed).
+    public func convertedToRGBA8() -> Image {
+        if pixelFormat == .rgba8 && bytesPerRow == width * 4 { return self }
+        var out = [UInt8](repeating: 255, count: width * height * 4)
+        let bpp = pixelFormat.bytesPerPixel
+        for y in 0..<height {
+            for x in 0..<width {
+                let s = y * bytesPerRow + x * bpp
+                let d = (y * width + x) * 4
+                switch pixelFormat {
+                case .rgba8:
+                    out[d] = pixels[s]; out[d + 1] = pixels[s + 1]; out[d + 2] = pixels[s + 2]; out[d + 3] = pixels[s + 3]
+                case .gray8:
+                    out[d] = pixels[s]; out[d + 1] = pixels[s]; out[d + 2] = pixels[s]
+                }
+            }
+        }
+        return Image(width: width, height: height, pixelFormat: .rgba8, pixels: out, sourceFormat: sourceFormat,
+                     frames: frames, orientation: orientation)
+    }
+}
+
+/// One frame of an animation: full-size RGBA8 pixels and how long it shows.
+public struct AnimationFrame: Sendable, Equatable {
+    public var pixels: [UInt8]
+    public var delay: Duration
+
+    public init(pixels: [UInt8], delay: Duration) {
+        self.pixels = pixels
+        self.delay = delay
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// What a caller asks of a pipeline: a URL, what to do to the image, and how to use the caches.
+public struct ImageRequest: Sendable {
+    public var url: URL
+    public var transforms: [any ImageTransformer]
+    public var priority: RequestPriority
+    public var cachePolicy: CachePolicy
+    public var options: Options
+    /// Replaces the URL as the raw-data cache key (e.g. a signed URL whose query changes).
+    public var customCacheKey: String?
+    /// Sent with this request's fetch, on top of the pipeline's headers.
+    public var headers: [String: String]
+    /// Encoding of the processed data; nil keeps the original bytes when there are no transforms
+    /// and uses PNG when there are.
+    public var outputFormat: ImageFormat?
+    /// Free-form values for plugins and hooks.
+    public var userInfo: [String: String]
+
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Fetch even if this URL failed for a lasting reason recently.
+        public static let retryFailed = Options(rawValue: 1 << 0)
+        /// Also keep the processed (transformed, encoded) result on disk.
+        public static let storeProcessedOnDisk = Options(rawValue: 1 << 1)
+    }
+
+    public init(url: URL, transforms: [any ImageTransformer] = [], priority: RequestPriority = .normal,
+                cachePolicy: CachePolicy = .useCache, options: Options = [], customCacheKey: String? = nil,
+                headers: [String: String] = [:], outputFormat: ImageFormat? = nil,
+                userInfo: [String: String] = [:]) {
+        self.url = url
+        self.transforms = transforms
+        self.priority = priority
+        self.cachePolicy = cachePolicy
+        self.options = options
+        self.customCacheKey = customCacheKey
+        self.headers = headers
+        self.outputFormat = outputFormat
+        self.userInfo = userInfo
+    }
+
+    public var cacheKey: CacheKey { CacheKey(self) }
+}

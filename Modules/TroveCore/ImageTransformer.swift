@@ -1,0 +1,37 @@
+/// One step of image processing. Its `identifier` goes into the processed cache key, so two
+/// transformers that would produce different pixels must never share an identifier.
+public protocol ImageTransformer: Sendable {
+    /// Stable across runs and versions, e.g. "resize(w=200,h=200,mode=fit,filter=bilinear)".
+    var identifier: String { get }
+    func transform(_ image: Image) throws -> Image
+}
+
+/// Builds a transformer from spec parameters (`resize:w=200,h=100` gives `["w": "200", "h": "100"]`).
+public struct TransformerFactory: Sendable {
+    public let name: String
+    private let make: @Sendable ([String: String]) throws -> any ImageTransformer
+
+    /// `make` throws `TroveError.invalidTransformParameter` for a parameter it cannot use.
+    public init(name: String, make: @escaping @Sendable ([String: String]) throws -> any ImageTransformer) {
+        self.name = name
+        self.make = make
+    }
+
+    public func makeTransformer(parameters: [String: String]) throws -> any ImageTransformer {
+        try make(parameters)
+    }
+}
+
+/// One parsed step of a transform spec: a name, its parameters, and where it starts in the spec.
+public struct TransformStep: Sendable, Equatable {
+    public var name: String
+    public var parameters: [String: String]
+    /// Offset (in characters) of this step within the spec string, for error messages.
+    public var position: Int
+
+    public init(name: String, parameters: [String: String] = [:], position: Int = 0) {
+        self.name = name
+        self.parameters = parameters
+        self.position = position
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Every failure Trove reports. Each message says what failed, for which URL, key or file, and what to do.
+public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    case httpStatus(Int, url: String)
+    case timedOut(url: String, after: Duration)
+    case tooLarge(url: String, limit: Int)
+    case lengthMismatch(url: String, expected: Int64, received: Int64)
+    case connectionFailed(url: String, reason: String)
+    case unsupportedScheme(url: String, known: [String])
+    case unsupportedFormat(url: String, firstBytes: [UInt8])
+    case decodingFailed(format: ImageFormat, reason: String)
+    case encodingFailed(format: ImageFormat, reason: String)
+    case imageTooLarge(width: Int, height: Int, limit: Int)
+    case decompressionFailed(compressor: String, reason: String)
+    case cancelled
+    case previouslyFailed(url: String)
+    case notCached(key: String)
+    case diskFull(path: String)
+    case ioFailed(path: String, reason: String)
+    case unknownPlugin(kind: PluginKind, name: String, known: [String])
+    case duplicatePlugin(kind: PluginKind, name: String)
+    case invalidTransformSpec(spec: String, position: Int, reason: String)
+    case invalidTransformParameter(transform: String, parameter: String, reason: String)
+    case invalidConfiguration(String)
+
+    public var description: String {
+        switch self {
+        case let .httpStatus(status, url):
+            "HTTP \(status) for \(url)"
+                + (status == 404 || status == 410 ? " (the resource does not exist; check the URL)"
+                    : status >= 500 || status == 429 ? " (the server failed or is busy; try again later)" : "")
+        case let .timedOut(url, after):
+            "timed out after \(after) fetching \(url); raise the timeout or check the server"
+        case let .tooLarge(url, limit):
+            "\(url) is larger than the limit of \(limit) bytes; raise maxBytes if it is expected"
+        case let .lengthMismatch(url, expected, received):
+            "\(url) sent \(received) bytes but announced \(expected) (connection cut or wrong Content-Length)"
+        case let .connectionFailed(url, reason):
+            "could not fetch \(url): \(reason)"
+        case let .unsupportedScheme(url, known):
+            "no fetcher handles the scheme of \(url); registered schemes: \(known.joined(separator: ", "))"
+        case let .unsupportedFormat(url, firstBytes):
+            "\(url) is not an image Trove can decode (first bytes: \(firstBytes.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")))"
+                + "; register a decoder for its format"
+        case let .decodingFailed(format, reason):
+            "could not decode \(format): \(reason)"
+        case let .encodingFailed(format, reason):
+            "could not encode \(format): \(reason)"
+        case let .imageTooLarge(width, height, limit):
+            "image of \(width)x\(height) pixels exceeds the limit of \(limit) pixels; raise DecodingLimits.maxPixels if it is trusted"
+        case let .decompressionFailed(compressor, reason):
+            "\(compressor) could not decompress a cache entry: \(reason)"
+        case .cancelled:
+            "the request was cancelled"
+        case let .previouslyFailed(url):
+            "\(url) failed recently for a lasting reason; pass retryFailed to try again"
+        case let .notCached(key):
+            "not cached: \(key)"
+        case let .diskFull(path):
+            "no space left on the device writing \(path); free space or lower the cache's byte limit"
+        case let .ioFailed(path, reason):
+            "file operation failed on \(path): \(reason)"
+        case let .unknownPlugin(kind, name, known):
+            "unknown \(kind) '\(name)'; known: \(known.isEmpty ? "(none registered)" : known.joined(separator: ", "))"
+        case let .duplicatePlugin(kind, name):
+            "a \(kind) named '\(name)' is already registered; pass replacing: true to replace it"
+        case let .invalidTransformSpec(spec, position, reason):
+            "invalid transform spec '\(spec)' at position \(position): \(reason)"
+        case let .invalidTransformParameter(transform, parameter, reason):
+            "\(transform): parameter '\(parameter)' \(reason)"
+        case let .invalidConfiguration(reason):
+            "invalid configuration: \(reason)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    /// Whether this failure will happen again if retried soon (404, 410, undecodable data): such URLs are
+    /// remembered and fail fast. Timeouts, lost connections, 5xx and 429 are transient.
+    public var isLasting: Bool {
+        switch self {
+        case let .httpStatus(status, _): status == 404 || status == 410
+        case .unsupportedFormat, .decodingFailed, .imageTooLarge: true
+        default: false
+        }
+    }
+}

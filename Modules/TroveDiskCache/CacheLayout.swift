@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where a cache keeps its files: `<root>/entries/<2>/<2>/<name>` for entries, `<root>/tmp/` for writes
+/// in progress (renamed into place when whole).
+struct CacheLayout: Sendable {
+    let root: String
+    let entries: String
+    let temporary: String
+
+    init(directory: URL) {
+        root = directory.standardizedFileURL.path
+        entries = root + "/entries"
+        temporary = root + "/tmp"
+    }
+
+    /// A hasher's output as a safe file name. Hashers promise lowercase hex; anything else is mapped to
+    /// [0-9A-Za-z_] and capped at 128 bytes, which is safe because every read checks the full key anyway.
+    static func fileName(forHash hash: String) -> String {
+        let utf8 = hash.utf8
+        if !utf8.isEmpty && utf8.count <= 128 && utf8.allSatisfy(isSafe) { return hash }  // the usual case: hex
+        let mapped = utf8.prefix(128).map { isSafe($0) ? $0 : UInt8(ascii: "_") }
+        return mapped.isEmpty ? "_" : String(decoding: mapped, as: UTF8.self)
+    }
+
+    private static func isSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+        default: false
+        }
+    }
+
+    /// The two shard directories of an entry: its name's first two characters, then the next two.
+    func shardDirectories(for name: String) -> (outer: String, inner: String) {
+        let padded = Array(name.count >= 4 ? name : name + String(repeating: "0", count: 4 - name.count))
+        let outer = entries + "/" + String(padded[0..<2])
+        return (outer, outer + "/" + String(padded[2..<4]))
+    }
+
+    func entryPath(for name: String) -> String {
+        shardDirectories(for: name).inner + "/" + name
+    }
+
+    /// A fresh, unique path in tmp/ for writing the entry `name`.
+    func temporaryPath(for name: String) -> String {
+        temporary + "/" + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// What `DiskCache.verify()` found (the fields of `trove cache verify --json`).
+public struct DiskCacheVerification: Sendable, Equatable, Codable {
+    /// Entry files examined.
+    public var checked: Int
+    /// Files whose header, key, decompression or CRC failed.
+    public var corrupt: Int
+    /// Files deleted: the corrupt ones plus expired ones and ones no lookup could reach.
+    public var removed: Int
+
+    public init(checked: Int = 0, corrupt: Int = 0, removed: Int = 0) {
+        self.checked = checked
+        self.corrupt = corrupt
+        self.removed = removed
+    }
+}
+
+extension DiskCache {
+    /// Reads every entry file in full and checks it as a lookup would, deleting what fails.
+    public func verify() async throws -> DiskCacheVerification {
+        await waitForIndex()
+        return await io.run {
+            var report = DiskCacheVerification()
+            let now = Date()
+            self.forEachEntryFile { name, path in
+                guard let contents = try? EntryFile.read(at: path, payload: true) else { return }
+                switch contents {
+                case .missing:
+                    return
+                case let .corrupt(_, identity):
+                    report.checked += 1
+                    report.corrupt += 1
+                    if self.discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false) {
+                        report.removed += 1
+                    }
+                case let .valid(header, storedPayload, identity, _):
+                    report.checked += 1
+                    let intact = storedPayload.flatMap { self.originalPayload(of: header, stored: $0) } != nil
+                    if !intact { report.corrupt += 1 }
+                    let stale = !self.isReachable(header, at: path)
+                        || self.isExpired(created: header.created, expires: header.expires, now: now)
+                    if (!intact || stale)
+                        && self.discard(name, path: path, identity: identity, corrupt: !intact, countsAsMiss: false) {
+                        report.removed += 1
+                    }
+                }
+            }
+            return report
+        }
+    }
+
+    /// Removes every entry created before `date` (as `trove cache clear --older-than` does); returns how many.
+    @discardableResult
+    public func removeEntries(createdBefore date: Date) async throws -> Int {
+        await waitForIndex()
+        return await io.run {
+            var removed = 0
+            self.forEachEntryFile { name, path in
+                guard let contents = try? EntryFile.read(at: path, payload: false) else { return }
+                switch contents {
+                case .missing:
+                    return
+                case let .corrupt(_, identity):
+                    if self.discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false) {
+                        removed += 1
+                    }
+                case let .valid(header, _, identity, _):
+                    if header.created < date
+                        && self.discard(name, path: path, identity: identity, corrupt: false, countsAsMiss: false) {
+                        removed += 1
+                    }
+                }
+            }
+            return removed
+        }
+    }
+}

@@ -1,0 +1,365 @@
+import Foundation
+import Synchronization
+import TroveCore
+
+/// The on-disk store of DESIGN.md section 5: one checked file per entry under `<root>/entries/`, written to
+/// `<root>/tmp/` and renamed into place, so a reader sees the old entry or the new one, never half of one.
+/// Every read checks the header, the full key and the CRC; a damaged file is deleted, counted, and reads as
+/// a miss. Limits are enforced through an in-memory index built by a background scan at open.
+/// All blocking file work runs on the cache's own dispatch queue, never on the cooperative pool.
+public final class DiskCache: Sendable {
+    public let directory: URL
+    public let configuration: DiskCacheConfiguration
+    public let hasher: any KeyHasher
+    let compressor: any Compressor
+    /// Decompressors by the id stored in entry headers.
+    let decompressors: [UInt8: any Compressor]
+    let layout: CacheLayout
+    let io = IOQueue(label: "trove.diskcache.io")
+    let state: Mutex<CacheState>
+
+    /// Opens (creating if needed) a cache directory. Returns at once: the index is built in the background,
+    /// and until it is complete a lookup simply checks the entry's file.
+    public init(directory: URL, configuration: DiskCacheConfiguration = .init(), hasher: any KeyHasher = SHA256Hasher(),
+                compressor: any Compressor = NoCompressor(), knownCompressors: [any Compressor] = [],
+                evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory()) throws {
+        try configuration.validate()
+        var table: [UInt8: any Compressor] = [:]
+        for candidate in [NoCompressor()] + knownCompressors + [compressor] {
+            if let existing = table[candidate.id], existing.name != candidate.name {
+                throw TroveError.invalidConfiguration(
+                    "compressors '\(existing.name)' and '\(candidate.name)' share id \(candidate.id); each needs its own id")
+            }
+            table[candidate.id] = candidate
+        }
+        self.directory = directory
+        self.configuration = configuration
+        self.hasher = hasher
+        self.compressor = compressor
+        self.decompressors = table
+        self.layout = CacheLayout(directory: directory)
+        for path in [layout.root, layout.entries, layout.temporary] {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw TroveError.ioFailed(path: path, reason: "cannot create the cache directory: \(error.localizedDescription)")
+            }
+        }
+        let policy = evictionPolicy.make(capacity: configuration.byteLimit, keyType: String.self)
+        state = Mutex(CacheState(index: DiskIndex(policy: policy)))
+        startOpening()
+    }
+
+    // MARK: Reading
+
+    /// The verified entry for `key`, or nil on a miss (absent, expired, damaged, or another key's file).
+    public func entry(forKey key: String) async throws -> DiskEntry? {
+        try await io.run { try self.readEntry(forKey: key) }
+    }
+
+    public func data(forKey key: String) async throws -> Data? {
+        try await entry(forKey: key)?.data
+    }
+
+    /// The file an entry for `key` lives in: `<root>/entries/<2 hex>/<2 hex>/<hash>`.
+    public func fileURL(forKey key: String) -> URL {
+        URL(fileURLWithPath: layout.entryPath(for: fileName(forKey: key)))
+    }
+
+    func fileName(forKey key: String) -> String {
+        CacheLayout.fileName(forHash: hasher.hash(key))
+    }
+
+    private func readEntry(forKey key: String) throws -> DiskEntry? {
+        let name = fileName(forKey: key)
+        let path = layout.entryPath(for: name)
+        switch try EntryFile.read(at: path, payload: true) {
+        case .missing:
+            state.withLock { state in
+                state.misses += 1
+                // Removed behind our back (another process): forget it, unless a store just put it back.
+                if state.index.record(name) != nil && !FileOps.exists(path) {
+                    state.index.remove(name)
+                    state.noteChanged(name)
+                }
+            }
+            return nil
+        case let .corrupt(_, identity):
+            discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: true)
+            return nil
+        case let .valid(header, storedPayload, identity, fileSize):
+            guard header.key == key, let storedPayload else {
+                // A hash collision: the file is another key's valid entry. Leave it, report a miss.
+                state.withLock { $0.misses += 1 }
+                return nil
+            }
+            if isExpired(created: header.created, expires: header.expires, now: Date()) {
+                discard(name, path: path, identity: identity, corrupt: false, countsAsMiss: true)
+                return nil
+            }
+            guard let data = originalPayload(of: header, stored: storedPayload) else {
+                discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: true)
+                return nil
+            }
+            let record = IndexRecord(key: key, bytes: fileSize, compressed: header.compressorID != 0,
+                                     created: header.created, expires: header.expires)
+            state.withLock { state in
+                state.hits += 1
+                if let known = state.index.record(name), known.bytes == fileSize {
+                    state.index.touch(name)
+                } else if FileOps.identity(of: path) == identity {
+                    state.index.upsert(name, record)
+                }
+                state.noteTouched(name)
+            }
+            return DiskEntry(key: key, data: data, metadata: header.metadata, storedBytes: header.storedLength,
+                             compressed: header.compressorID != 0)
+        }
+    }
+
+    /// Decompresses with the compressor the header names and checks length and CRC; nil if anything is off.
+    func originalPayload(of header: EntryHeader, stored: Data) -> Data? {
+        guard let decompressor = decompressors[header.compressorID],
+              let data = try? decompressor.decompress(stored, originalLength: header.originalLength),
+              data.count == header.originalLength,
+              CRC32.checksum(data) == header.payloadCRC
+        else { return nil }
+        return data
+    }
+
+    func isExpired(created: Date, expires: Date?, now: Date) -> Bool {
+        if let expires, expires <= now { return true }
+        return now.timeIntervalSince(created) >= configuration.maxAgeSeconds
+    }
+
+    /// Deletes a damaged or expired file, but only if it is still the file that was read (a store may
+    /// have renamed a fresh entry over it meanwhile), and counts it.
+    /// Returns whether the file was deleted.
+    @discardableResult
+    func discard(_ name: String, path: String, identity: FileIdentity, corrupt: Bool, countsAsMiss: Bool) -> Bool {
+        state.withLock { state in
+            if countsAsMiss { state.misses += 1 }
+            if corrupt { state.corrupt += 1 }
+            guard FileOps.identity(of: path) == identity else { return false }
+            FileOps.removeFile(path)
+            state.index.remove(name)
+            state.noteChanged(name)
+            return true
+        }
+    }
+
+    // MARK: Writing
+
+    /// Stores `data` under `key`, replacing any previous entry atomically. If the write fails
+    /// (`diskFull`, `ioFailed`), the previous entry is left as it was and no partial file remains.
+    /// An entry whose file would exceed the byte limit is not kept (and the previous entry is removed).
+    public func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
+        try await io.run { try self.storeNow(data, forKey: key, metadata: metadata) }
+    }
+
+    private func storeNow(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
+        let name = fileName(forKey: key)
+        let path = layout.entryPath(for: name)
+        guard data.count <= EntryHeader.maxPayloadBytes else {
+            throw TroveError.ioFailed(path: path,
+                                      reason: "entry of \(data.count) bytes is over the \(EntryHeader.maxPayloadBytes)-byte entry limit")
+        }
+        var payload = data
+        var compressorID: UInt8 = 0
+        // Compression is an optimisation: keep the compressed form only if it is smaller.
+        if compressor.id != 0,
+           let packed = try? compressor.compress(data, level: configuration.compressionLevel),
+           packed.count < data.count {
+            payload = packed
+            compressorID = compressor.id
+        }
+        let header = EntryHeader(compressorID: compressorID, storedLength: payload.count, originalLength: data.count,
+                                 payloadCRC: CRC32.checksum(data), created: metadata.created,
+                                 expires: metadata.expires, key: key, etag: metadata.validators.etag,
+                                 lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
+        if let field = header.oversizedField {
+            throw TroveError.ioFailed(path: path, reason: "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)")
+        }
+        let headerBytes = header.encoded()
+        let fileSize = headerBytes.count + payload.count
+        guard fileSize <= configuration.byteLimit else {
+            _ = try removeNow(forKey: key)
+            return
+        }
+        try install(name, header: headerBytes, payload: payload,
+                    record: IndexRecord(key: key, bytes: fileSize, compressed: compressorID != 0,
+                                        created: metadata.created, expires: metadata.expires),
+                    replacing: nil)
+        trimIfNeeded()
+    }
+
+    /// Writes a complete file in tmp/, then renames it over the entry's path and updates the index in one
+    /// critical section. With `replacing`, the rename happens only if the entry is still that file.
+    /// Returns false when `replacing` no longer matched (the temp file is removed).
+    @discardableResult
+    private func install(_ name: String, header: [UInt8], payload: Data, record: IndexRecord,
+                         replacing: FileIdentity?) throws -> Bool {
+        let path = layout.entryPath(for: name)
+        let temporary = layout.temporaryPath(for: name)
+        try FileOps.createFile(at: temporary, header: header, payload: payload, sync: configuration.fsync)
+        let shards = layout.shardDirectories(for: name)
+        do {
+            let installed = try state.withLock { state throws -> Bool in
+                if let replacing, FileOps.identity(of: path) != replacing { return false }
+                do {
+                    try FileOps.move(temporary, to: path)
+                } catch {
+                    // The shard directories may not exist yet (or removeAll just cleared them).
+                    try FileOps.makeDirectory(shards.outer)
+                    try FileOps.makeDirectory(shards.inner)
+                    try FileOps.move(temporary, to: path)
+                }
+                state.index.upsert(name, record)
+                state.noteChanged(name)
+                state.noteTouched(name)
+                return true
+            }
+            if !installed {
+                FileOps.removeFile(temporary)
+                return false
+            }
+        } catch {
+            FileOps.removeFile(temporary)
+            throw error
+        }
+        if configuration.fsync { try FileOps.syncDirectory(shards.inner) }
+        return true
+    }
+
+    /// Replaces the stored metadata (dates, validators, content type) and keeps the payload, as after an
+    /// HTTP 304. Returns false if there is no valid entry for `key`.
+    @discardableResult
+    public func updateMetadata(forKey key: String, _ metadata: DiskEntryMetadata) async throws -> Bool {
+        try await io.run { try self.updateMetadataNow(forKey: key, metadata) }
+    }
+
+    private func updateMetadataNow(forKey key: String, _ metadata: DiskEntryMetadata) throws -> Bool {
+        let name = fileName(forKey: key)
+        let path = layout.entryPath(for: name)
+        switch try EntryFile.read(at: path, payload: true) {
+        case .missing:
+            return false
+        case let .corrupt(_, identity):
+            discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false)
+            return false
+        case let .valid(old, storedPayload, identity, _):
+            guard old.key == key, let storedPayload else { return false }
+            var header = old
+            header.created = metadata.created
+            header.expires = metadata.expires
+            header.etag = metadata.validators.etag
+            header.lastModified = metadata.validators.lastModified
+            header.contentType = metadata.contentType
+            if let field = header.oversizedField {
+                throw TroveError.ioFailed(path: path, reason: "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)")
+            }
+            let headerBytes = header.encoded()
+            let record = IndexRecord(key: key, bytes: headerBytes.count + storedPayload.count,
+                                     compressed: header.compressorID != 0, created: header.created,
+                                     expires: header.expires)
+            return try install(name, header: headerBytes, payload: storedPayload, record: record, replacing: identity)
+        }
+    }
+
+    // MARK: Removing
+
+    /// Removes the entry for `key`; false if there was none (another key's file at the same hash is kept).
+    public func removeEntry(forKey key: String) async throws -> Bool {
+        try await io.run { try self.removeNow(forKey: key) }
+    }
+
+    private func removeNow(forKey key: String) throws -> Bool {
+        let name = fileName(forKey: key)
+        let path = layout.entryPath(for: name)
+        switch try EntryFile.read(at: path, payload: false) {
+        case .missing:
+            state.withLock { state in
+                if state.index.remove(name) != nil { state.noteChanged(name) }
+            }
+            return false
+        case let .corrupt(_, identity):
+            discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false)
+            return false
+        case let .valid(header, _, identity, _):
+            guard header.key == key else { return false }
+            return state.withLock { state in
+                guard FileOps.identity(of: path) == identity, FileOps.removeFile(path) else { return false }
+                state.index.remove(name)
+                state.noteChanged(name)
+                return true
+            }
+        }
+    }
+
+    /// Removes every entry. The entries directory is swapped for an empty one in one rename, so readers
+    /// never see a half-cleared cache; the old one is deleted afterwards.
+    public func removeAll() async throws {
+        try await io.run { try self.removeAllNow() }
+    }
+
+    private func removeAllNow() throws {
+        let trash = layout.temporary + "/removed-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let moved = try state.withLock { state throws -> Bool in
+            let moved = try FileOps.moveIfPresent(layout.entries, to: trash)
+            try FileOps.makeDirectory(layout.entries)
+            state.index.removeAll()
+            state.generation += 1
+            return moved
+        }
+        if moved {
+            do {
+                try FileManager.default.removeItem(atPath: trash)
+            } catch {
+                throw TroveError.ioFailed(path: trash, reason: "cannot delete removed entries: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    // MARK: Inspecting
+
+    /// Waits until the open-time scan has built the index (and the first trim has run).
+    public func waitForIndex() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.ready { return true }
+                state.readyWaiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Counts from the complete index (waits for the open-time scan).
+    public func stats() async -> DiskCacheStats {
+        await waitForIndex()
+        return state.withLock { state in
+            DiskCacheStats(entries: state.index.count, bytes: state.index.totalBytes,
+                           compressed: state.index.compressedCount, hits: state.hits, misses: state.misses,
+                           corrupt: state.corrupt, evictions: state.evictions, limitBytes: configuration.byteLimit)
+        }
+    }
+
+    /// The full keys of the entries the index holds that have not expired, sorted (waits for the scan).
+    public func keys() async throws -> [String] {
+        await waitForIndex()
+        let now = Date()
+        let keys = state.withLock { state in
+            state.index.records.values
+                .filter { !isExpired(created: $0.created, expires: $0.expires, now: now) }
+                .map(\.key)
+        }
+        return keys.sorted()
+    }
+}
+
+extension EntryHeader {
+    var metadata: DiskEntryMetadata {
+        DiskEntryMetadata(validators: Validators(etag: etag, lastModified: lastModified), contentType: contentType,
+                          created: created, expires: expires)
+    }
+}

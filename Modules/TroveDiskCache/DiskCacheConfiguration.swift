@@ -1,0 +1,51 @@
+import TroveCore
+
+/// Limits and behaviour of a `DiskCache`.
+public struct DiskCacheConfiguration: Sendable {
+    /// Most bytes the entry files may take on disk (headers included).
+    public var byteLimit: Int
+    /// Most entries kept; nil for no count limit.
+    public var countLimit: Int?
+    /// Entries created longer ago than this read as misses and are removed.
+    public var maxAge: Duration
+    /// Passed to the compressor (nil: its default).
+    public var compressionLevel: Int?
+    /// Once a limit is exceeded, entries are evicted until bytes and count are at this fraction of their limits.
+    public var lowWaterFraction: Double
+    /// Flush each entry file and its directory to stable storage before a store returns.
+    public var fsync: Bool
+
+    public init(byteLimit: Int = 500 << 20, countLimit: Int? = nil, maxAge: Duration = .seconds(7 * 24 * 3600),
+                compressionLevel: Int? = nil, lowWaterFraction: Double = 0.8, fsync: Bool = false) {
+        self.byteLimit = byteLimit
+        self.countLimit = countLimit
+        self.maxAge = maxAge
+        self.compressionLevel = compressionLevel
+        self.lowWaterFraction = lowWaterFraction
+        self.fsync = fsync
+    }
+
+    /// Rejects limits that would make the cache useless or trimming endless.
+    func validate() throws {
+        if byteLimit <= 0 {
+            throw TroveError.invalidConfiguration("disk cache byteLimit must be positive, got \(byteLimit)")
+        }
+        if let countLimit, countLimit <= 0 {
+            throw TroveError.invalidConfiguration("disk cache countLimit must be positive or nil, got \(countLimit)")
+        }
+        if !(lowWaterFraction > 0 && lowWaterFraction <= 1) {
+            throw TroveError.invalidConfiguration("disk cache lowWaterFraction must be in (0, 1], got \(lowWaterFraction)")
+        }
+        if maxAge <= .zero {
+            throw TroveError.invalidConfiguration("disk cache maxAge must be positive, got \(maxAge)")
+        }
+    }
+
+    var maxAgeSeconds: Double {
+        let parts = maxAge.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+
+    var lowWaterBytes: Int { Int(Double(byteLimit) * lowWaterFraction) }
+    var lowWaterCount: Int? { countLimit.map { Int(Double($0) * lowWaterFraction) } }
+}

@@ -1,0 +1,197 @@
+import Foundation
+
+// The entry file format, version 1. One file per entry; integers are little-endian.
+//
+//   offset  size  field
+//   0       4     magic "TROV"
+//   4       1     format version (1)
+//   5       1     compressor id (0 = payload stored as is)
+//   6       1     flags: bit 0 set when an expiry date is present; other bits must be 0
+//   7       1     reserved, 0
+//   8       4     header length H: every byte before the payload, this table and the header CRC included
+//   12      8     stored payload length S (as written: compressed or not)
+//   20      8     original payload length
+//   28      4     CRC-32 (zlib) of the original payload
+//   32      8     created: seconds since 2001-01-01 as IEEE-754 double bits (a Date round-trips exactly)
+//   40      8     expires: same encoding, 0 when flag bit 0 is clear
+//   48      ...   four strings, each a UInt32 length then that many UTF-8 bytes; 0xFFFFFFFF means absent:
+//                 the full key (never absent), ETag, Last-Modified, content type
+//   H-4     4     CRC-32 of bytes 0..<H-4, so a damaged key, validator or date is caught, not served
+//   H       S     payload
+//
+// A valid file is exactly H + S bytes long.
+
+/// Why an entry file was rejected. Never shown to callers: such a file is deleted and counted as corrupt.
+struct EntryCorruption: Error, Equatable {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// The decoded header of an entry file.
+struct EntryHeader: Equatable {
+    static let magic: [UInt8] = Array("TROV".utf8)
+    static let version: UInt8 = 1
+    static let fixedLength = 48
+    /// Bytes a reader needs before it knows the header length.
+    static let lengthPrefix = 12
+    static let maxFieldBytes = 64 << 10
+    static let minHeaderLength = fixedLength + 4 * 4 + 4
+    static let maxHeaderLength = fixedLength + 4 * (4 + maxFieldBytes) + 4
+    /// Largest original payload a reader accepts (and so a writer produces), checked before allocating.
+    static let maxPayloadBytes = 1 << 30
+    private static let absent: UInt32 = 0xFFFF_FFFF
+    private static let hasExpiryFlag: UInt8 = 1
+
+    var compressorID: UInt8
+    var storedLength: Int
+    var originalLength: Int
+    var payloadCRC: UInt32
+    var created: Date
+    var expires: Date?
+    var key: String
+    var etag: String?
+    var lastModified: String?
+    var contentType: String?
+
+    /// The name and size of the first string too long for the format, if any.
+    var oversizedField: (name: String, bytes: Int)? {
+        let fields: [(String, String?)] = [("key", key), ("ETag", etag), ("Last-Modified", lastModified),
+                                           ("content type", contentType)]
+        for (name, value) in fields {
+            if let count = value?.utf8.count, count > Self.maxFieldBytes { return (name, count) }
+        }
+        return nil
+    }
+
+    /// The header bytes; call only when `oversizedField` is nil.
+    func encoded() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(Self.minHeaderLength + key.utf8.count + 128)
+        out.append(contentsOf: Self.magic)
+        out.append(Self.version)
+        out.append(compressorID)
+        out.append(expires == nil ? 0 : Self.hasExpiryFlag)
+        out.append(0)
+        out.appendLittleEndian(UInt32(0))  // header length, patched below
+        out.appendLittleEndian(UInt64(storedLength))
+        out.appendLittleEndian(UInt64(originalLength))
+        out.appendLittleEndian(payloadCRC)
+        out.appendLittleEndian(created.timeIntervalSinceReferenceDate.bitPattern)
+        out.appendLittleEndian(expires?.timeIntervalSinceReferenceDate.bitPattern ?? 0)
+        for field in [key, etag, lastModified, contentType] {
+            if let field {
+                out.appendLittleEndian(UInt32(field.utf8.count))
+                out.append(contentsOf: field.utf8)
+            } else {
+                out.appendLittleEndian(Self.absent)
+            }
+        }
+        let headerLength = UInt32(out.count + 4)
+        withUnsafeBytes(of: headerLength.littleEndian) { length in
+            for i in 0..<4 { out[8 + i] = length[i] }
+        }
+        let crc = out.withUnsafeBytes { CRC32.checksum($0) }
+        out.appendLittleEndian(crc)
+        return out
+    }
+
+    /// Reads the header length from the first `lengthPrefix` bytes, checking magic and version on the way.
+    static func headerLength(fromPrefix bytes: UnsafeRawBufferPointer) throws(EntryCorruption) -> Int {
+        guard bytes.count >= lengthPrefix else {
+            throw EntryCorruption("file is \(bytes.count) bytes, shorter than an entry header")
+        }
+        guard bytes.prefix(4).elementsEqual(magic) else { throw EntryCorruption("bad magic") }
+        guard bytes[4] == version else { throw EntryCorruption("unknown format version \(bytes[4])") }
+        let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        guard length >= minHeaderLength && length <= maxHeaderLength else {
+            throw EntryCorruption("header length \(length) out of range")
+        }
+        return length
+    }
+
+    /// Parses and checks a whole header (`bytes` holds exactly the header) of a file `fileSize` bytes long.
+    static func parse(_ bytes: UnsafeRawBufferPointer, fileSize: Int) throws(EntryCorruption) -> EntryHeader {
+        let headerLength = try headerLength(fromPrefix: bytes)
+        guard bytes.count == headerLength else {
+            throw EntryCorruption("header is \(bytes.count) bytes, its length field says \(headerLength)")
+        }
+        let storedCRC = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: headerLength - 4, as: UInt32.self))
+        guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength - 4])) == storedCRC else {
+            throw EntryCorruption("header checksum mismatch")
+        }
+        var reader = ByteReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength - 4]), offset: 5)
+        let compressorID = try reader.byte()
+        let flags = try reader.byte()
+        guard flags & ~hasExpiryFlag == 0 else { throw EntryCorruption("unknown flags \(flags)") }
+        _ = try reader.byte()
+        _ = try reader.uint32()
+        let stored = try reader.uint64()
+        let original = try reader.uint64()
+        guard stored <= UInt64(maxPayloadBytes), original <= UInt64(maxPayloadBytes) else {
+            throw EntryCorruption("payload length over the \(maxPayloadBytes)-byte limit")
+        }
+        guard headerLength + Int(stored) == fileSize else {
+            throw EntryCorruption("file is \(fileSize) bytes, header says \(headerLength + Int(stored))")
+        }
+        let crc = try reader.uint32()
+        let created = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.uint64()))
+        let expiresBits = try reader.uint64()
+        guard created.timeIntervalSinceReferenceDate.isFinite else { throw EntryCorruption("bad created date") }
+        var expires: Date?
+        if flags & hasExpiryFlag != 0 {
+            let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: expiresBits))
+            guard date.timeIntervalSinceReferenceDate.isFinite else { throw EntryCorruption("bad expiry date") }
+            expires = date
+        }
+        guard let key = try reader.string() else { throw EntryCorruption("missing key") }
+        let etag = try reader.string()
+        let lastModified = try reader.string()
+        let contentType = try reader.string()
+        guard reader.isAtEnd else { throw EntryCorruption("unexpected bytes after the header fields") }
+        return EntryHeader(compressorID: compressorID, storedLength: Int(stored), originalLength: Int(original),
+                           payloadCRC: crc, created: created, expires: expires, key: key, etag: etag,
+                           lastModified: lastModified, contentType: contentType)
+    }
+}
+
+/// Bounds-checked little-endian reads over untrusted bytes.
+private struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    private mutating func take(_ count: Int) throws(EntryCorruption) -> Int {
+        guard count <= bytes.count - offset else { throw EntryCorruption("header ends early") }
+        defer { offset += count }
+        return offset
+    }
+
+    mutating func byte() throws(EntryCorruption) -> UInt8 { bytes[try take(1)] }
+
+    mutating func uint32() throws(EntryCorruption) -> UInt32 {
+        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: try take(4), as: UInt32.self))
+    }
+
+    mutating func uint64() throws(EntryCorruption) -> UInt64 {
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: try take(8), as: UInt64.self))
+    }
+
+    /// A length-prefixed UTF-8 string, nil when marked absent.
+    mutating func string() throws(EntryCorruption) -> String? {
+        let length = try uint32()
+        if length == 0xFFFF_FFFF { return nil }
+        guard Int(length) <= EntryHeader.maxFieldBytes else { throw EntryCorruption("string field too long") }
+        let start = try take(Int(length))
+        guard let text = String(validating: bytes[start..<start + Int(length)], as: UTF8.self) else {
+            throw EntryCorruption("string field is not UTF-8")
+        }
+        return text
+    }
+}
+
+extension [UInt8] {
+    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,14 @@
+import Crypto
+import TroveCore
+
+/// Lowercase hex of the MD5 of the key's UTF-8 bytes (32 characters). Shorter names than sha256; fine for
+/// naming files because a collision can only cost a miss (every read checks the full key).
+public struct MD5Hasher: KeyHasher {
+    public let name = "md5"
+
+    public init() {}
+
+    public func hash(_ key: String) -> String {
+        HexEncoding.lowercase(Insecure.MD5.hash(data: Array(key.utf8)))
+    }
+}

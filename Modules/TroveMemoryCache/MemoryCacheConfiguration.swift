@@ -1,0 +1,25 @@
+import Foundation
+
+/// Bounds of a `MemoryCache`.
+public struct MemoryCacheConfiguration: Sendable, Equatable {
+    /// Total cost (bytes) the cache may hold.
+    public var costLimit: Int
+    /// Number of entries the cache may hold.
+    public var countLimit: Int
+    /// An entry costing more than this fraction of `costLimit` is not admitted: one huge image
+    /// should not flush everything else.
+    public var maxEntryCostFraction: Double
+
+    public init(costLimit: Int = MemoryCacheConfiguration.defaultCostLimit, countLimit: Int = .max,
+                maxEntryCostFraction: Double = 0.1) {
+        self.costLimit = costLimit
+        self.countLimit = countLimit
+        self.maxEntryCostFraction = maxEntryCostFraction
+    }
+
+    /// 20% of physical memory, capped at 512 MiB.
+    public static var defaultCostLimit: Int {
+        let fifth = Int(ProcessInfo.processInfo.physicalMemory / 5)
+        return min(fifth, 512 << 20)
+    }
+}

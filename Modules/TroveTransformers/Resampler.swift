@@ -1,0 +1,201 @@
+import TroveCore
+
+/// Carries out a `ResizePlan` on tightly packed straight-alpha RGBA8 pixels: a horizontal pass into
+/// an intermediate buffer of premultiplied Float pixels, then a vertical pass that un-premultiplies,
+/// rounds and clamps. One resampler serves every frame of an animation, so the weight tables are
+/// built once.
+final class Resampler {
+    private let sourceWidth: Int
+    private let sourceHeight: Int
+    private let plan: ResizePlan
+    private let filter: ResizeTransformer.Filter
+    private let columns: WeightTable
+    private let rows: WeightTable
+    private let sourceColumns: Range<Int>
+    /// For each output row, the lowest source row it or any later output row reads.
+    private let lowestRowStillNeeded: [Int]
+    /// Rows the ring of horizontally filtered rows holds: the most ever needed at once.
+    private let ringCapacity: Int
+
+    init(sourceWidth: Int, sourceHeight: Int, plan: ResizePlan, filter: ResizeTransformer.Filter) throws {
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.plan = plan
+        self.filter = filter
+        columns = try WeightTable(inputSize: sourceWidth, scaledSize: plan.scaledWidth, first: plan.cropX,
+                                  count: plan.outputWidth, filter: filter)
+        rows = try WeightTable(inputSize: sourceHeight, scaledSize: plan.scaledHeight, first: plan.cropY,
+                               count: plan.outputHeight, filter: filter)
+        sourceColumns = columns.sourceRange
+
+        // Windows move down monotonically in practice; computing the bounds instead of assuming it keeps
+        // the ring correct even if a kernel's zero weights make one window start earlier than the last.
+        var lowest = [Int](repeating: 0, count: plan.outputHeight)
+        var running = Int.max
+        for i in stride(from: plan.outputHeight - 1, through: 0, by: -1) {
+            running = min(running, rows.starts[i])
+            lowest[i] = running
+        }
+        var capacity = 1, highestEnd = 0
+        for i in 0..<plan.outputHeight {
+            highestEnd = max(highestEnd, rows.starts[i] + rows.tapCounts[i])
+            capacity = max(capacity, highestEnd - lowest[i])
+        }
+        lowestRowStillNeeded = lowest
+        ringCapacity = capacity
+        // The ring holds 16 bytes (4 Floats) per pixel; refuse one that would not fit the limits.
+        try DecodingLimits.default.check(width: plan.outputWidth, height: capacity, bytesPerPixel: 16)
+    }
+
+    /// Resamples one image's pixels (`sourceWidth * sourceHeight * 4` bytes).
+    func resample(_ pixels: [UInt8]) -> [UInt8] {
+        precondition(pixels.count >= sourceWidth * sourceHeight * 4, "callers pass whole RGBA8 images")
+        let byteCount = plan.outputWidth * plan.outputHeight * 4
+        // Every path below writes every output byte, so the buffer need not be zeroed first.
+        return [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
+            pixels.withUnsafeBytes { source in
+                guard let src = source.baseAddress, let dst = output.baseAddress else {
+                    // Unreachable for non-empty images; even so, never hand back uninitialised bytes.
+                    output.initialize(repeating: 0)
+                    return
+                }
+                let destination = UnsafeMutableRawPointer(dst)
+                if filter == .nearest {
+                    copyNearest(from: src, to: destination)
+                } else if plan.scaledWidth == sourceWidth && plan.scaledHeight == sourceHeight {
+                    copyCrop(from: src, to: destination)
+                } else {
+                    convolve(from: src, to: destination)
+                }
+            }
+            initialized = byteCount
+        }
+    }
+
+    /// Nearest neighbour: each output pixel is a copy of one source pixel.
+    private func copyNearest(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer) {
+        let outW = plan.outputWidth
+        for i in 0..<plan.outputHeight {
+            let sourceRow = src + rows.starts[i] * sourceWidth * 4
+            let destinationRow = dst + i * outW * 4
+            for j in 0..<outW {
+                let pixel = (sourceRow + columns.starts[j] * 4).loadUnaligned(as: UInt32.self)
+                (destinationRow + j * 4).storeBytes(of: pixel, as: UInt32.self)
+            }
+        }
+    }
+
+    /// Fill that needs no scaling (the source already covers the box): only crop.
+    private func copyCrop(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer) {
+        let rowBytes = plan.outputWidth * 4
+        for i in 0..<plan.outputHeight {
+            let from = src + ((plan.cropY + i) * sourceWidth + plan.cropX) * 4
+            (dst + i * rowBytes).copyMemory(from: from, byteCount: rowBytes)
+        }
+    }
+
+    /// Horizontal pass into a ring of filtered rows, filled just ahead of the vertical pass that reads
+    /// it: the intermediate stays small enough to live in cache, whatever the image size.
+    private func convolve(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer) {
+        let outW = plan.outputWidth
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringCapacity * outW)
+        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceColumns.count)
+        let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outW)
+        defer {
+            ring.deallocate()
+            line.deallocate()
+            sums.deallocate()
+        }
+        func ringRow(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { ring + (y % ringCapacity) * outW }
+
+        var nextRow = 0
+        for i in 0..<plan.outputHeight {
+            nextRow = max(nextRow, lowestRowStillNeeded[i])
+            let start = rows.starts[i], count = rows.tapCounts[i]
+            while nextRow < start + count {
+                filterRow(nextRow, from: src, through: line, into: ringRow(nextRow))
+                nextRow += 1
+            }
+            let weights = rows.weights + i * rows.stride
+            sums.initialize(repeating: .zero, count: outW)
+            // Two rows per sweep halve the traffic on `sums`.
+            var k = 0
+            while k + 1 < count {
+                let w0 = weights[k], w1 = weights[k + 1]
+                let line0 = ringRow(start + k), line1 = ringRow(start + k + 1)
+                for j in 0..<outW {
+                    sums[j] += line0[j] * w0 + line1[j] * w1
+                }
+                k += 2
+            }
+            if k < count {
+                let weight = weights[k]
+                let line0 = ringRow(start + k)
+                for j in 0..<outW {
+                    sums[j] += line0[j] * weight
+                }
+            }
+            let destinationRow = dst + i * outW * 4
+            for j in 0..<outW {
+                (destinationRow + j * 4).storeBytes(of: Self.straightRGBA8(sums[j]), as: SIMD4<UInt8>.self)
+            }
+        }
+    }
+
+    /// Premultiplies source row `y` into `line`, then filters it across into `destination`.
+    private func filterRow(_ y: Int, from src: UnsafeRawPointer, through line: UnsafeMutablePointer<SIMD4<Float>>,
+                           into destination: UnsafeMutablePointer<SIMD4<Float>>) {
+        let firstColumn = sourceColumns.lowerBound
+        let inverse255: Float = 1 / 255
+        // Premultiply once per row: every output column then reads each pixel several times. Converting
+        // the row as a flat run of bytes lets the compiler vectorise it; per-pixel SIMD4 conversion does not.
+        let columnCount = sourceColumns.count
+        let sourceBytes = (src + (y * sourceWidth + firstColumn) * 4).assumingMemoryBound(to: UInt8.self)
+        line.withMemoryRebound(to: Float.self, capacity: columnCount * 4) { floats in
+            for i in 0..<columnCount * 4 {
+                floats[i] = Float(sourceBytes[i])
+            }
+        }
+        for x in 0..<columnCount {
+            let alpha = line[x][3]
+            if alpha != 255 {
+                var premultiplied = line[x] * (alpha * inverse255)
+                premultiplied[3] = alpha
+                line[x] = premultiplied
+            }
+        }
+        for j in 0..<plan.outputWidth {
+            let taps = line + (columns.starts[j] - firstColumn)
+            let weights = columns.weights + j * columns.stride
+            // Two accumulators so consecutive taps do not wait on each other's addition.
+            var even = SIMD4<Float>.zero, odd = SIMD4<Float>.zero
+            let count = columns.tapCounts[j]
+            var k = 0
+            while k + 1 < count {
+                even += taps[k] * weights[k]
+                odd += taps[k + 1] * weights[k + 1]
+                k += 2
+            }
+            if k < count { even += taps[k] * weights[k] }
+            destination[j] = even + odd
+        }
+    }
+
+    /// Premultiplied Float pixel to straight-alpha RGBA8, rounded to nearest and clamped to 0...255.
+    @inline(__always)
+    private static func straightRGBA8(_ pixel: SIMD4<Float>) -> SIMD4<UInt8> {
+        let alpha = pixel[3]
+        // Alpha that rounds to 0 is invisible; its colour is meaningless (and dividing by it explodes).
+        guard alpha >= 0.5 else { return .zero }
+        let straight = pixel * (255 / alpha)
+        // Scalar conversions: the generic SIMD clamp and rounding initialisers are not inlined and cost
+        // more than the whole convolution.
+        return SIMD4(byte(straight[0]), byte(straight[1]), byte(straight[2]), byte(alpha))
+    }
+
+    /// Rounds to nearest and clamps to 0...255 (filters with negative lobes overshoot).
+    @inline(__always)
+    private static func byte(_ value: Float) -> UInt8 {
+        UInt8(min(max(value, 0), 255) + 0.5)
+    }
+}

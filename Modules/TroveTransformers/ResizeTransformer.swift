@@ -1,0 +1,128 @@
+import TroveCore
+
+/// Resizes an image to a target size by mode (fit, fill, stretch) with a resampling filter.
+///
+/// Resampling is separable convolution in premultiplied alpha, so transparent areas do not leave
+/// dark fringes. By default an image is never enlarged: fit and fill return an image that is
+/// already no larger than the target unchanged, and stretch caps each axis at the source's size
+/// (stretching 200x100 to 300x50 gives 200x50) unless `upscale` is true.
+public struct ResizeTransformer: ImageTransformer, Equatable {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// The largest size inside the target box that keeps the aspect ratio.
+        case fit
+        /// Scale to cover the target box, then crop the centre to exactly its size.
+        case fill
+        /// Exactly the target size, ignoring the aspect ratio.
+        case stretch
+    }
+
+    public enum Filter: String, Sendable, CaseIterable {
+        case nearest, bilinear, bicubic, lanczos3
+    }
+
+    /// Largest width or height a resize accepts; larger values are clamped to it.
+    public static let maximumDimension = 1 << 20
+
+    /// Target width; nil follows the aspect ratio of `height`. Both nil leaves images unchanged.
+    public let width: Int?
+    public let height: Int?
+    public let mode: Mode
+    public let filter: Filter
+    public let upscale: Bool
+
+    /// Sizes below 1 are raised to 1 and sizes above `maximumDimension` lowered to it (the
+    /// "resize" factory rejects such values with an error instead).
+    public init(width: Int?, height: Int?, mode: Mode = .fit, filter: Filter = .bilinear, upscale: Bool = false) {
+        self.width = width.map { min(max($0, 1), Self.maximumDimension) }
+        self.height = height.map { min(max($0, 1), Self.maximumDimension) }
+        self.mode = mode
+        self.filter = filter
+        self.upscale = upscale
+    }
+
+    public var identifier: String {
+        let w = width.map(String.init) ?? "auto"
+        let h = height.map(String.init) ?? "auto"
+        return "resize(w=\(w),h=\(h),mode=\(mode.rawValue),filter=\(filter.rawValue),upscale=\(upscale))"
+    }
+
+    /// The size `transform` gives an image of this size.
+    public func outputSize(forWidth sourceWidth: Int, height sourceHeight: Int) -> (width: Int, height: Int) {
+        guard let plan = plan(sourceWidth: sourceWidth, sourceHeight: sourceHeight) else {
+            return (sourceWidth, sourceHeight)
+        }
+        return (plan.outputWidth, plan.outputHeight)
+    }
+
+    public func transform(_ image: Image) throws -> Image {
+        guard let plan = plan(sourceWidth: image.width, sourceHeight: image.height) else { return image }
+        try DecodingLimits.default.check(width: plan.outputWidth, height: plan.outputHeight)
+        let source = image.convertedToRGBA8()
+        let resampler = try Resampler(sourceWidth: source.width, sourceHeight: source.height, plan: plan,
+                                      filter: filter)
+        let pixels = resampler.resample(source.pixels)
+        let frameBytes = source.width * source.height * 4
+        let frames = try source.frames.enumerated().map { index, frame in
+            // Frames come from a decoder; a malformed one must fail cleanly, not read out of bounds.
+            guard frame.pixels.count == frameBytes else {
+                throw TroveError.invalidConfiguration(
+                    "animation frame \(index) holds \(frame.pixels.count) bytes, expected \(frameBytes) for "
+                        + "\(source.width)x\(source.height) RGBA8; the decoder produced a malformed frame")
+            }
+            return AnimationFrame(pixels: resampler.resample(frame.pixels), delay: frame.delay)
+        }
+        return Image(width: plan.outputWidth, height: plan.outputHeight, pixelFormat: .rgba8, pixels: pixels,
+                     sourceFormat: source.sourceFormat, frames: frames, orientation: source.orientation)
+    }
+
+    /// How to get from the source size to the output size; nil when the image stays as it is.
+    func plan(sourceWidth w0: Int, sourceHeight h0: Int) -> ResizePlan? {
+        guard w0 > 0, h0 > 0 else { return nil }
+        let plan: ResizePlan
+        switch (width, height) {
+        case (nil, nil):
+            return nil
+        case let (w?, nil):
+            guard upscale || w < w0 else { return nil }
+            plan = .scaled(width: w, height: max(1, roundedDivision(h0 * w, w0)))
+        case let (nil, h?):
+            guard upscale || h < h0 else { return nil }
+            plan = .scaled(width: max(1, roundedDivision(w0 * h, h0)), height: h)
+        case let (w?, h?):
+            switch mode {
+            case .stretch:
+                // Without upscale each axis is capped at the source's size on its own: the rule of fit and
+                // fill (never enlarge), applied per axis since stretch ignores the aspect ratio anyway.
+                plan = upscale ? .scaled(width: w, height: h) : .scaled(width: min(w, w0), height: min(h, h0))
+            case .fit:
+                guard upscale || w < w0 || h < h0 else { return nil }
+                // Compare w/w0 with h/h0 in integers: the smaller ratio decides the size.
+                if w * h0 <= h * w0 {
+                    plan = .scaled(width: w, height: max(1, roundedDivision(h0 * w, w0)))
+                } else {
+                    plan = .scaled(width: max(1, roundedDivision(w0 * h, h0)), height: h)
+                }
+            case .fill:
+                if !upscale && (w > w0 || h > h0) {
+                    // Covering would enlarge the image: keep its scale and crop what exceeds the box.
+                    plan = ResizePlan(scaledWidth: w0, scaledHeight: h0, outputWidth: min(w, w0),
+                                      outputHeight: min(h, h0))
+                } else if w * h0 >= h * w0 {
+                    plan = ResizePlan(scaledWidth: w, scaledHeight: max(h, roundedDivision(h0 * w, w0)),
+                                      outputWidth: w, outputHeight: h)
+                } else {
+                    plan = ResizePlan(scaledWidth: max(w, roundedDivision(w0 * h, h0)), scaledHeight: h,
+                                      outputWidth: w, outputHeight: h)
+                }
+            }
+        }
+        let unchanged = plan.scaledWidth == w0 && plan.scaledHeight == h0
+            && plan.outputWidth == w0 && plan.outputHeight == h0
+        return unchanged ? nil : plan
+    }
+}
+
+/// `a / b` rounded to nearest (halves up), for non-negative `a` and positive `b`.
+private func roundedDivision(_ a: Int, _ b: Int) -> Int {
+    (2 * a + b) / (2 * b)
+}

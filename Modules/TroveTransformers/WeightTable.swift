@@ -1,0 +1,92 @@
+import TroveCore
+
+/// For each output pixel along one axis: the first source pixel it reads, how many it reads, and
+/// their normalised weights. Built once per pass so the pixel loops only multiply and add.
+///
+/// Follows the approach of Pillow and libvips: the kernel is stretched by the downscale ratio, so
+/// every source pixel contributes when shrinking (no aliasing). Taps past an edge read the edge
+/// pixel (clamping), which is done by adding their weight to the edge tap.
+final class WeightTable {
+    /// Number of output pixels described.
+    let count: Int
+    /// Distance between the weights of consecutive outputs in `weights`.
+    let stride: Int
+    let starts: UnsafeMutablePointer<Int>
+    let tapCounts: UnsafeMutablePointer<Int>
+    let weights: UnsafeMutablePointer<Float>
+
+    /// Outputs `first ..< first + count` of an axis of `inputSize` pixels scaled to `scaledSize`.
+    init(inputSize: Int, scaledSize: Int, first: Int, count: Int, filter: ResizeTransformer.Filter) throws {
+        precondition(inputSize > 0 && scaledSize > 0 && count > 0, "weight table needs non-empty sizes")
+        let scale = Double(inputSize) / Double(scaledSize)
+        // Nearest neighbour picks one pixel, so its kernel is never stretched.
+        let filterScale = filter == .nearest ? 1 : max(scale, 1)
+        let support = filter.support * filterScale
+        let maxTaps = min(inputSize, Int((2 * support).rounded(.up)) + 2)
+        // A huge shrink of a huge axis needs count x maxTaps weights: refuse what the limits would.
+        try DecodingLimits.default.check(width: count, height: maxTaps)
+
+        self.count = count
+        self.stride = maxTaps
+        starts = .allocate(capacity: count)
+        tapCounts = .allocate(capacity: count)
+        weights = .allocate(capacity: count * maxTaps)
+        weights.initialize(repeating: 0, count: count * maxTaps)
+        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: maxTaps)
+        defer { scratch.deallocate() }
+
+        let last = inputSize - 1
+        for i in 0..<count {
+            let center = (Double(first + i) + 0.5) * scale
+            if filter == .nearest {
+                starts[i] = min(last, Int(center))
+                tapCounts[i] = 1
+                weights[i * maxTaps] = 1
+                continue
+            }
+            let low = Int((center - support).rounded(.down))
+            let high = Int((center + support).rounded(.up))
+            let clampedLow = min(max(low, 0), last)
+            let clampedHigh = min(max(high, 0), last)
+            let span = clampedHigh - clampedLow + 1
+            scratch.initialize(repeating: 0, count: span)
+            for x in low...high {
+                // Pixel x covers [x, x+1): its centre is x + 0.5.
+                let w = filter.weight(at: (Double(x) + 0.5 - center) / filterScale)
+                scratch[min(max(x, 0), last) - clampedLow] += w
+            }
+            var begin = 0, end = span
+            while begin < end && scratch[begin] == 0 { begin += 1 }
+            while end > begin && scratch[end - 1] == 0 { end -= 1 }
+            var sum = 0.0
+            for k in begin..<end { sum += scratch[k] }
+            let row = weights + i * maxTaps
+            if end > begin && sum > 1e-9 {
+                starts[i] = clampedLow + begin
+                tapCounts[i] = end - begin
+                for k in begin..<end { row[k - begin] = Float(scratch[k] / sum) }
+            } else {
+                // Cannot happen for the filters above; fall back to the nearest pixel rather than divide by 0.
+                starts[i] = min(max(Int(center), 0), last)
+                tapCounts[i] = 1
+                row[0] = 1
+            }
+        }
+    }
+
+    deinit {
+        starts.deallocate()
+        tapCounts.deallocate()
+        weights.deallocate()
+    }
+
+    /// The source range all outputs together read.
+    var sourceRange: Range<Int> {
+        var lower = Int.max, upper = Int.min
+        for i in 0..<count {
+            lower = min(lower, starts[i])
+            upper = max(upper, starts[i] + tapCounts[i])
+        }
+        return lower..<upper
+    }
+}

@@ -1,0 +1,75 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layering (see DESIGN.md): TroveCore at the bottom; the five middle modules (Fetcher, MemoryCache,
+// DiskCache, Codec, Transformers) import only TroveCore and system libraries; Trove wires them; the
+// CLI sits on top. Plugins import TroveCore only.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Trove",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "Trove", targets: ["Trove"]),
+        .library(name: "TroveCore", targets: ["TroveCore"]),
+        .executable(name: "trove", targets: ["trove"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "TroveCore", path: "Modules/TroveCore", swiftSettings: swift6),
+        .target(name: "TroveFetcher",
+                dependencies: ["TroveCore",
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio")],
+                path: "Modules/TroveFetcher", swiftSettings: swift6),
+        .target(name: "TroveMemoryCache", dependencies: ["TroveCore"],
+                path: "Modules/TroveMemoryCache", swiftSettings: swift6),
+        .target(name: "TroveDiskCache",
+                dependencies: ["TroveCore", "CZlib", .product(name: "Crypto", package: "swift-crypto")],
+                path: "Modules/TroveDiskCache", swiftSettings: swift6),
+        .target(name: "TroveCodec", dependencies: ["TroveCore", "CZlib"],
+                path: "Modules/TroveCodec", swiftSettings: swift6),
+        .target(name: "TroveTransformers", dependencies: ["TroveCore"],
+                path: "Modules/TroveTransformers", swiftSettings: swift6),
+        .target(name: "Trove",
+                dependencies: ["TroveCore", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
+                               "TroveCodec", "TroveTransformers"],
+                path: "Modules/Trove", swiftSettings: swift6),
+        // A real HTTP server on loopback for `trove demo` and the integration tests.
+        .target(name: "FixtureServer",
+                dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log")],
+                path: "Tools/FixtureServer", swiftSettings: swift6),
+        .executableTarget(name: "trove",
+                          dependencies: ["Trove", "FixtureServer",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Tools/trove", swiftSettings: swift6),
+
+        .testTarget(name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",
+                    swiftSettings: swift6),
+        .testTarget(name: "TroveFetcherTests", dependencies: ["TroveFetcher", "FixtureServer"], path: "Tests/TroveFetcherTests",
+                    swiftSettings: swift6),
+        .testTarget(name: "TroveMemoryCacheTests", dependencies: ["TroveMemoryCache"],
+                    path: "Tests/TroveMemoryCacheTests", swiftSettings: swift6),
+        .testTarget(name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache"],
+                    path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
+        .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec"], path: "Tests/TroveCodecTests",
+                    swiftSettings: swift6),
+        .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers"],
+                    path: "Tests/TroveTransformersTests", swiftSettings: swift6),
+        .testTarget(name: "TroveTests", dependencies: ["Trove"], path: "Tests/TroveTests", swiftSettings: swift6),
+        .testTarget(name: "TroveIntegrationTests",
+                    dependencies: ["Trove", "FixtureServer"],
+                    path: "Tests/TroveIntegrationTests", swiftSettings: swift6),
+    ]
+)

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Test files under Tests/Fixtures, found from this source file's location.
+enum Fixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    static func pngSuite(_ name: String) throws -> Data {
+        try Data(contentsOf: root.appendingPathComponent("pngsuite/\(name).png"))
+    }
+
+    /// The independent RGBA reference of a valid PngSuite image (see pngsuite-rgba/README.md).
+    static func reference(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: root.appendingPathComponent("pngsuite-rgba/\(name).rgba")))
+    }
+
+    /// Name, width and height of every valid PngSuite image with a reference.
+    static let referenceIndex: [(name: String, width: Int, height: Int)] = {
+        let url = root.appendingPathComponent("pngsuite-rgba/index.tsv")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t")
+            guard fields.count == 3, let w = Int(fields[1]), let h = Int(fields[2]) else { return nil }
+            return (String(fields[0]), w, h)
+        }
+    }()
+
+    /// Every PngSuite file name (without .png).
+    static let pngSuiteNames: [String] = {
+        let folder = root.appendingPathComponent("pngsuite").path
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return files.filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }.sorted()
+    }()
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TroveCore
+import TroveDiskCache
+
+/// Ways an entry file can be damaged on disk.
+enum Damage: String, CaseIterable, Sendable {
+    case flipPayloadByte, truncate, empty, flipKeyByte, flipMagic, appendGarbage, wrongVersion
+
+    func apply(to bytes: inout [UInt8]) {
+        switch self {
+        case .flipPayloadByte: bytes[bytes.count - 1] ^= 0x40
+        case .truncate: bytes.removeLast(10)
+        case .empty: bytes.removeAll()
+        case .flipKeyByte: bytes[52] ^= 0x01  // the key's first byte: 48-byte fixed part, then a 4-byte length
+        case .flipMagic: bytes[0] = UInt8(ascii: "X")
+        case .appendGarbage: bytes.append(contentsOf: [1, 2, 3])
+        case .wrongVersion: bytes[4] = 99
+        }
+    }
+}
+
+@Suite("Damaged entry files")
+struct CorruptionTests {
+    @Test(arguments: Damage.allCases)
+    func aDamagedFileReadsAsAMissAndIsDeleted(damage: Damage) async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try DiskCache(directory: dir.url)
+        let original = Data(repeating: 0xAB, count: 2000)
+        try await cache.store(original, forKey: "key-1")
+        await cache.waitForIndex()
+        let file = cache.fileURL(forKey: "key-1")
+        var bytes = [UInt8](try Data(contentsOf: file))
+        damage.apply(to: &bytes)
+        try Data(bytes).write(to: file)
+
+        #expect(try await cache.entry(forKey: "key-1") == nil)
+        #expect(!fileExists(file))
+        let stats = await cache.stats()
+        #expect(stats.corrupt == 1)
+        #expect(stats.misses == 1)
+        #expect(stats.hits == 0)
+        #expect(stats.entries == 0)
+        #expect(stats.bytes == 0)
+        // Storing again works after the damaged file is gone.
+        try await cache.store(original, forKey: "key-1")
+        #expect(try await cache.data(forKey: "key-1") == original)
+    }
+
+    @Test func aDamagedFileFoundByTheOpeningScanIsDeletedAndCounted() async throws {
+        let dir = try TemporaryDirectory()
+        let first = try DiskCache(directory: dir.url)
+        try await first.store(Data("good".utf8), forKey: "good")
+        try await first.store(Data("bad".utf8), forKey: "bad")
+        let badFile = first.fileURL(forKey: "bad")
+        try Data([1, 2, 3]).write(to: badFile)
+
+        let second = try DiskCache(directory: dir.url)
+        let stats = await second.stats()
+        #expect(stats.entries == 1)
+        #expect(stats.corrupt == 1)
+        #expect(!fileExists(badFile))
+        #expect(try await second.keys() == ["good"])
+    }
+
+    @Test func aHashCollisionIsAMissNeverTheOtherKeysBytes() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try DiskCache(directory: dir.url, hasher: CollidingHasher())
+        try await cache.store(Data("alpha bytes".utf8), forKey: "alpha")
+        #expect(cache.fileURL(forKey: "alpha") == cache.fileURL(forKey: "beta"))
+
+        #expect(try await cache.entry(forKey: "beta") == nil)
+        #expect(try await cache.data(forKey: "alpha") == Data("alpha bytes".utf8))
+        #expect(try await cache.removeEntry(forKey: "beta") == false)
+        #expect(try await cache.data(forKey: "alpha") == Data("alpha bytes".utf8))
+
+        try await cache.store(Data("beta bytes".utf8), forKey: "beta")
+        #expect(try await cache.data(forKey: "alpha") == nil)
+        #expect(try await cache.data(forKey: "beta") == Data("beta bytes".utf8))
+        let stats = await cache.stats()
+        #expect(stats.corrupt == 0)
+        #expect(stats.entries == 1)
+        #expect(try await cache.keys() == ["beta"])
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import Trove
+
+struct GetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Fetch URLs through the whole pipeline (memory, disk, network), concurrently.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "http(s), file or data URLs (a plain path is read as a file).")
+    var urls: [String]
+
+    @Option(name: .shortAndLong, help: "Write the result here (a directory when several URLs are given).")
+    var output: String?
+
+    @Option(help: "Transform spec, e.g. resize:w=200,h=200,mode=fit,filter=bilinear")
+    var transform: String?
+
+    @Option(help: "Encode the result as this format (png).")
+    var format: String?
+
+    @Option(help: "Cache policy: use-cache, reload, cache-only.")
+    var policy: PolicyArgument = .useCache
+
+    @Flag(name: .customLong("memory-only"), help: "Write nothing to disk.")
+    var memoryOnly = false
+
+    @Option(help: "Key hasher for disk entry names.")
+    var hasher = "sha256"
+
+    @Option(help: "Eviction policy for the memory and disk caches.")
+    var eviction = "lru"
+
+    @Option(help: "Disk entry compressor: none or zlib.")
+    var compress = "none"
+
+    enum PolicyArgument: String, ExpressibleByArgument, CaseIterable {
+        case useCache = "use-cache"
+        case reload
+        case cacheOnly = "cache-only"
+    }
+
+    func run() async throws {
+        let registry = try TroveRegistry.make()
+        var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+        configuration.hasher = hasher
+        configuration.memoryEviction = eviction
+        configuration.diskEviction = eviction
+        configuration.compressor = compress
+        let pipeline: ImagePipeline
+        let transforms: [any ImageTransformer]
+        let outputFormat: ImageFormat?
+        do {
+            pipeline = try ImagePipeline(registry: registry, configuration: configuration)
+            transforms = try transform.map { try registry.transformers(forSpec: $0) } ?? []
+            outputFormat = try format.map { name in
+                guard let format = ImageFormat(rawValue: name), format != .unknown else {
+                    throw UsageError(description: "unknown format '\(name)'; use png")
+                }
+                _ = try registry.encoder(for: format)
+                return format
+            }
+        } catch let error as TroveError {
+            throw UsageError(description: error.description)
+        }
+        let requests = try urls.map { text in
+            ImageRequest(url: try Self.url(from: text), transforms: transforms,
+                         cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy, outputFormat: outputFormat)
+        }
+        let outputs = try outputPaths(for: requests)
+
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask { await self.load(request, pipeline: pipeline, output: outputs[index]) }
+            }
+            var failures = 0
+            for await ok in group where !ok { failures += 1 }
+            return failures
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Loads one request and reports it; false when it failed.
+    private func load(_ request: ImageRequest, pipeline: ImagePipeline, output: URL?) async -> Bool {
+        let start = ContinuousClock.now
+        do {
+            let response = try await pipeline.image(for: request)
+            let elapsed = ContinuousClock.now - start
+            if let output { try response.data.write(to: output, options: .atomic) }
+            let report = GetReport(url: request.url.absoluteString, source: response.source.rawValue,
+                                   width: response.image.width, height: response.image.height,
+                                   format: ImageFormat(sniffing: response.data).rawValue,
+                                   bytes: response.data.count, ms: elapsed.milliseconds)
+            if common.json {
+                printJSONLine(report)
+            } else {
+                print("\(report.source.padding(toLength: 8, withPad: " ", startingAt: 0)) "
+                    + "\(report.width)x\(report.height) \(report.format) \(report.bytes) B "
+                    + String(format: "%.1f ms", report.ms) + "  \(report.url)")
+            }
+            return true
+        } catch {
+            let message = (error as? TroveError)?.description ?? String(describing: error)
+            printError("trove get: \(message)")
+            if common.json { printJSONLine(["url": request.url.absoluteString, "error": message]) }
+            return false
+        }
+    }
+
+    private func outputPaths(for requests: [ImageRequest]) throws -> [URL?] {
+        guard let output else { return requests.map { _ in nil } }
+        let target = URL(fileURLWithPath: output)
+        if requests.count == 1 { return [target] }
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let ext = (format ?? "").isEmpty ? "" : "." + (format ?? "")
+        return requests.enumerated().map { index, request in
+            let name = request.url.lastPathComponent.isEmpty ? "result" : request.url.lastPathComponent
+            return target.appendingPathComponent("\(index)-\(name)\(ext)")
+        }
+    }
+
+    static func url(from text: String) throws -> URL {
+        if let url = URL(string: text), let scheme = url.scheme, scheme.count > 1 { return url }
+        guard !text.isEmpty else { throw UsageError(description: "an empty URL was given") }
+        return URL(fileURLWithPath: text)
+    }
+}
+
+extension GetCommand.PolicyArgument {
+    var cachePolicy: CachePolicy {
+        switch self {
+        case .useCache: .useCache
+        case .reload: .reloadIgnoringCache
+        case .cacheOnly: .cacheOnly
+        }
+    }
+}
+
+/// One `trove get --json` line.
+struct GetReport: Encodable {
+    let url: String
+    let source: String
+    let width: Int
+    let height: Int
+    let format: String
+    let bytes: Int
+    let ms: Double
+}
+
+extension Duration {
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}

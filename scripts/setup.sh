@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the system libraries Trove builds against, only when they are missing (we run as root on CI).
+set -euo pipefail
+missing=()
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+[ -f /usr/include/jpeglib.h ] || missing+=(libjpeg62-turbo-dev)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
