@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_LOG := .build/trove-build.log
 
-.PHONY: all setup build test demo clean
+.PHONY: all setup build test demo bench clean
 
 all: build
 
@@ -25,3 +25,7 @@ demo: setup
 
 clean:
 	rm -rf .build demo-output
+
+# Benchmarks: a separate package (release build); every suite runs its baseline in the same run.
+bench: setup
+	cd Tools/Benchmarks && $(SWIFT) package benchmark

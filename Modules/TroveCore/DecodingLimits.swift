@@ -13,10 +13,12 @@ public struct DecodingLimits: Sendable, Equatable {
     public static let `default` = DecodingLimits()
 
     /// Throws `imageTooLarge` when the declared size is over the limits; call it before allocating.
+    /// The reported limit is in pixels: whichever of the two limits binds for this pixel size.
     public func check(width: Int, height: Int, bytesPerPixel: Int = 4) throws {
+        let pixelLimit = Swift.min(maxPixels, maxDecodedBytes / Swift.max(bytesPerPixel, 1))
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > maxPixels || pixels * bytesPerPixel > maxDecodedBytes {
-            throw TroveError.imageTooLarge(width: width, height: height, limit: maxPixels)
+        if width < 0 || height < 0 || overflow || pixels > pixelLimit {
+            throw TroveError.imageTooLarge(width: width, height: height, limit: pixelLimit)
         }
     }
 }

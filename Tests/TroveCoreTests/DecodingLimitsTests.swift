@@ -16,8 +16,16 @@ import TroveCore
         #expect(error.description.contains("maxPixels"))
     }
 
-    @Test func decodedBytesLimitApplies() {
+    @Test func decodedBytesLimitApplies() throws {
         let limits = DecodingLimits(maxPixels: .max, maxDecodedBytes: 4 * 100)
-        #expect(throws: TroveError.self) { try limits.check(width: 11, height: 10) }
+        try limits.check(width: 10, height: 10)
+        // The limit reported is the one that bound: 400 bytes / 4 bytes per pixel = 100 pixels.
+        #expect(throws: TroveError.imageTooLarge(width: 11, height: 10, limit: 100)) {
+            try limits.check(width: 11, height: 10)
+        }
+        // A huge maxPixels must not trap on overflow.
+        #expect(throws: TroveError.self) {
+            try DecodingLimits(maxPixels: .max, maxDecodedBytes: .max).check(width: Int.max / 2, height: 3)
+        }
     }
 }

@@ -24,6 +24,10 @@ struct TroveCommand: AsyncParsableCommand {
 
     /// ArgumentParser reports usage errors with EX_USAGE (64); the Trove contract says 2.
     static func exit(withCLIError error: any Error) -> Never {
+        if let usage = error as? UsageError {
+            printError("Error: \(usage.description)")
+            Foundation.exit(2)
+        }
         let code = exitCode(for: error)
         let message = fullMessage(for: error)
         if code == .success {
