@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_LOG := .build/trove-build.log
 
-.PHONY: all setup build test demo bench clean
+.PHONY: all setup build test demo bench clean fuzz
 
 all: build
 
@@ -29,3 +29,9 @@ clean:
 # Benchmarks: a separate package (release build); every suite runs its baseline in the same run.
 bench: setup
 	cd Tools/Benchmarks && $(SWIFT) package benchmark
+	scripts/pillow/run_baseline.sh
+
+# libFuzzer + AddressSanitizer on the PNG, GIF and JPEG decoders, seeded from Tests/Fixtures; not part of
+# `make test`. FUZZ_SECONDS per decoder (default 30); FUZZ_TARGETS to pick (PNG GIF JPEG).
+fuzz: setup
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-30} Tools/Fuzz/run.sh $(FUZZ_TARGETS)

@@ -12,7 +12,10 @@ let package = Package(
     products: [
         .library(name: "Trove", targets: ["Trove"]),
         .library(name: "TroveCore", targets: ["TroveCore"]),
+        .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
         .executable(name: "trove", targets: ["trove"]),
+        // The loopback test server, for the benchmarks package.
+        .library(name: "FixtureServer", targets: ["FixtureServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -21,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // Already in the graph through Hummingbird; declared so FixtureServer can stop a server gracefully.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -39,21 +45,34 @@ let package = Package(
                 path: "Modules/TroveDiskCache", swiftSettings: swift6),
         .target(name: "TroveCodec", dependencies: ["TroveCore", "CZlib"],
                 path: "Modules/TroveCodec", swiftSettings: swift6),
+        // JPEG through libjpeg-turbo; CJPEGShim is the small C layer that turns libjpeg's longjmp errors into
+        // return codes (a systemLibrary target cannot hold C code).
+        .systemLibrary(name: "CJPEG", path: "Plugins/CJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Plugins/CJPEGShim"),
+        .target(name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"],
+                path: "Plugins/TroveJPEG", swiftSettings: swift6),
         .target(name: "TroveTransformers", dependencies: ["TroveCore"],
                 path: "Modules/TroveTransformers", swiftSettings: swift6),
         .target(name: "Trove",
                 dependencies: ["TroveCore", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
-                               "TroveCodec", "TroveTransformers"],
+                               "TroveCodec", "TroveTransformers",
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "CoreMetrics", package: "swift-metrics")],
                 path: "Modules/Trove", swiftSettings: swift6),
         // A real HTTP server on loopback for `trove demo` and the integration tests.
         .target(name: "FixtureServer",
                 dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
-                               .product(name: "Logging", package: "swift-log")],
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 path: "Tools/FixtureServer", swiftSettings: swift6),
         .executableTarget(name: "trove",
-                          dependencies: ["Trove", "FixtureServer",
+                          dependencies: ["Trove", "TroveJPEG", "FixtureServer",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/trove", swiftSettings: swift6),
+        // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).
+        .executableTarget(name: "DiskCacheTorture", dependencies: ["TroveDiskCache"],
+                          path: "Tools/DiskCacheTorture", swiftSettings: swift6),
 
         .testTarget(name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",
                     swiftSettings: swift6),
@@ -65,11 +84,18 @@ let package = Package(
                     path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
         .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec"], path: "Tests/TroveCodecTests",
                     swiftSettings: swift6),
-        .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers"],
+        .testTarget(name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
+                    swiftSettings: swift6),
+        .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
                     path: "Tests/TroveTransformersTests", swiftSettings: swift6),
-        .testTarget(name: "TroveTests", dependencies: ["Trove"], path: "Tests/TroveTests", swiftSettings: swift6),
+        .testTarget(name: "TroveTests",
+                    dependencies: ["Trove", .product(name: "MetricsTestKit", package: "swift-metrics")],
+                    path: "Tests/TroveTests", swiftSettings: swift6),
+        // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9.
+        .testTarget(name: "TroveCLITests", dependencies: ["FixtureServer"], path: "Tests/TroveCLITests",
+                    swiftSettings: swift6),
         .testTarget(name: "TroveIntegrationTests",
-                    dependencies: ["Trove", "FixtureServer"],
+                    dependencies: ["Trove", "FixtureServer", .product(name: "MetricsTestKit", package: "swift-metrics")],
                     path: "Tests/TroveIntegrationTests", swiftSettings: swift6),
     ]
 )

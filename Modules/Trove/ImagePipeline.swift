@@ -1,6 +1,8 @@
+import CoreMetrics
 import Foundation
 import TroveCore
 import TroveDiskCache
+import TroveFetcher
 import TroveMemoryCache
 
 /// Loads images: memory, then disk, then the network, with duplicate work coalesced at the raw
@@ -11,54 +13,34 @@ public final class ImagePipeline: Sendable {
     public let registry: PluginRegistry
     public let memoryCache: MemoryCache<String, ImageResponse>
     /// Nil when the configuration has no cache directory.
-    public let diskCache: DiskCache?
+    public var diskCache: DiskCache? { loader.diskCache }
+    /// The queue of network fetches (running and queued counts).
+    public var fetchScheduler: FetchScheduler { loader.scheduler }
 
-    private let rawLoads = TaskCoalescer<RawResult>()
+    private let loader: RawDataLoader
     private let processedLoads = TaskCoalescer<ImageResponse>()
-
-    /// Fetched bytes and where they came from.
-    private struct RawResult: Sendable {
-        let data: Data
-        let source: ResultSource
-    }
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks.
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.registry = registry
         self.configuration = configuration
-        memoryCache = MemoryCache(
-            configuration: MemoryCacheConfiguration(costLimit: configuration.memoryCostLimit,
-                                                    countLimit: configuration.memoryCountLimit),
-            evictionPolicy: try registry.evictionPolicy(named: configuration.memoryEviction))
-        let hasher = try registry.hasher(named: configuration.hasher)
-        let diskEviction = try registry.evictionPolicy(named: configuration.diskEviction)
-        let compressor = try registry.compressor(named: configuration.compressor)
-        if let directory = configuration.cacheDirectory {
-            var disk = DiskCacheConfiguration()
-            disk.byteLimit = configuration.diskByteLimit
-            disk.countLimit = configuration.diskCountLimit
-            disk.maxAge = configuration.diskMaxAge
-            disk.compressionLevel = configuration.compressionLevel
-            diskCache = try DiskCache(
-                directory: directory, configuration: disk, hasher: hasher, compressor: compressor,
-                knownCompressors: registry.names(of: .compressor).compactMap { try? registry.compressor(named: $0) },
-                evictionPolicy: diskEviction)
-        } else {
-            diskCache = nil
-        }
+        memoryCache = try MemoryCache(configuration: configuration.memoryCacheConfiguration,
+                                      evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
+        let diskCache = try configuration.makeDiskCache(registry: registry)
+        loader = RawDataLoader(
+            configuration: configuration, registry: registry, diskCache: diskCache,
+            metrics: PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory),
+            logger: configuration.logger,
+            accept: { data, url in
+                // Bytes no decoder claims are not cached as if they were an image.
+                _ = try Self.decoder(in: registry, for: data, url: url)
+            })
     }
 
-    /// Loads one image through the caches and the network.
+    /// Loads one image through the caches and the network; with `refresh`, returns the revalidated result.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
-        let key = request.cacheKey
-        if request.cachePolicy != .reloadIgnoringCache, let hit = memoryCache.value(forKey: key.processed) {
-            var response = hit
-            response.source = .memory
-            return response
-        }
-        return try await processedLoads.value(forKey: key.processed) {
-            try await self.loadProcessed(request, key: key)
-        }
+        if let hit = memoryHit(request) { return hit }
+        return try await run(request, waiter: WaiterID.next(), emit: { _ in })
     }
 
     /// Convenience for a plain URL with optional transforms.
@@ -66,86 +48,163 @@ public final class ImagePipeline: Sendable {
         try await image(for: ImageRequest(url: url, transforms: transforms))
     }
 
+    /// Starts a request whose progress, cached and final results arrive as events.
+    public func task(for request: ImageRequest) -> ImageTask {
+        let waiter = WaiterID.next()
+        let rawKey = request.cacheKey.raw
+        return ImageTask(run: { emit in
+            if let hit = self.memoryHit(request) {
+                emit(.final(hit))
+                return hit
+            }
+            return try await self.run(request, waiter: waiter, emit: emit)
+        }, changePriority: { priority in
+            self.loader.setPriority(priority, forKey: rawKey, waiter: waiter)
+        })
+    }
+
     // MARK: - Flow
 
-    private func loadProcessed(_ request: ImageRequest, key: CacheKey) async throws -> ImageResponse {
-        let isProcessed = key.processed != key.raw
-        let readsCache = request.cachePolicy != .reloadIgnoringCache
-
-        if readsCache, isProcessed, request.options.contains(.storeProcessedOnDisk),
-           let stored = try await diskCache?.data(forKey: key.processed) {
-            let image = try decode(stored, url: request.url)
-            return remember(ImageResponse(image: image, data: stored, source: .disk, cacheKey: key), request: request)
+    private func memoryHit(_ request: ImageRequest) -> ImageResponse? {
+        guard request.cachePolicy != .reloadIgnoringCache, request.cachePolicy != .refresh else { return nil }
+        guard var hit = memoryCache.value(forKey: request.cacheKey.processed) else {
+            loader.metrics.record(.miss(.memory))
+            return nil
         }
+        loader.metrics.record(.hit(.memory))
+        hit.source = .memory
+        return hit
+    }
 
-        let raw = try await loadRaw(request, key: key)
+    private func run(_ request: ImageRequest, waiter: UInt64,
+                     emit: @escaping @Sendable (ImageEvent) -> Void) async throws -> ImageResponse {
+        let key = request.cacheKey
+        let raw = RawRequest(url: request.url, key: key.raw, policy: request.cachePolicy,
+                             retryFailed: request.options.contains(.retryFailed), headers: request.headers,
+                             priority: request.priority, waiter: waiter, progress: { emit(.progress($0)) })
+        // Registered before joining processed work, so a caller that joins it still gets progress and a say in priority.
+        loader.jobs.join(key.raw, waiter: waiter, priority: request.priority, progress: raw.progress)
+        defer { loader.jobs.leave(key.raw, waiter: waiter) }
+
+        let response: ImageResponse
+        switch request.cachePolicy {
+        case .refresh:
+            return try await refresh(request, raw: raw, emit: emit)
+        case .reloadIgnoringCache:
+            response = try await processedLoads.value(forKey: "reload|" + key.processed, onJoin: loader.recordJoin) {
+                try await self.process(request, try await self.loader.fetch(raw))
+            }
+        case .useCache, .cacheOnly, .memoryOnly:
+            response = try await processedLoads.value(forKey: key.processed, onJoin: loader.recordJoin) {
+                try await self.loadProcessed(request, raw: raw)
+            }
+        }
+        emit(.final(response))
+        return response
+    }
+
+    private func loadProcessed(_ request: ImageRequest, raw: RawRequest) async throws -> ImageResponse {
+        let key = request.cacheKey
+        if key.processed != key.raw, request.options.contains(.storeProcessedOnDisk),
+           let stored = await loader.cached(key.processed) {
+            let image = try decode(stored.data, url: request.url)
+            return remember(ImageResponse(image: image, data: stored.data, source: .disk, cacheKey: key))
+        }
+        return try await process(request, try await loader.load(raw))
+    }
+
+    /// refresh: the cached result at once, then a conditional fetch; a 200 delivers the new result too.
+    private func refresh(_ request: ImageRequest, raw: RawRequest,
+                         emit: @escaping @Sendable (ImageEvent) -> Void) async throws -> ImageResponse {
+        let key = request.cacheKey
+        let entry = await loader.cached(key.raw)
+        var cached = memoryCache.value(forKey: key.processed).map { hit -> ImageResponse in
+            var hit = hit
+            hit.source = .memory
+            return hit
+        }
+        if cached == nil, let entry {
+            cached = try? await process(request, RawResult(data: entry.data, source: .disk,
+                                                            contentType: entry.metadata.contentType))
+        }
+        guard let cached else {
+            let response = try await process(request, try await loader.fetch(raw))
+            emit(.final(response))
+            return response
+        }
+        emit(.cached(cached))
+
+        let fresh: ImageResponse
+        switch try await entry.asyncFlatMap({ try await loader.revalidate(raw, entry: $0) }) {
+        case .notModified?:
+            emit(.final(cached))
+            return cached
+        case let .modified(result)?:
+            fresh = try await process(request, result)
+        case nil:  // nothing to revalidate with: fetch it whole
+            fresh = try await process(request, try await loader.fetch(raw))
+        }
+        emit(.final(fresh))
+        return fresh
+    }
+
+    /// Decodes, runs the delegate hook and the transforms, encodes when processed, and caches the result.
+    private func process(_ request: ImageRequest, _ raw: RawResult) async throws -> ImageResponse {
+        let key = request.cacheKey
         let decoded: Image
         do {
             decoded = try decode(raw.data, url: request.url)
         } catch {
-            // Bytes that are not an image must not stay cached as if they were.
-            if raw.source == .network { _ = try? await diskCache?.removeEntry(forKey: key.raw) }
+            // Bytes that do not decode must not stay cached as if they were an image.
+            if raw.source == .network {
+                _ = try? await diskCache?.removeEntry(forKey: key.raw)
+                await loader.failures.record(error, forKey: key.raw)
+            }
             throw error
         }
         try Task.checkCancellation()
 
-        var image = decoded
+        var image = try configuration.delegate?.didDecode(decoded, for: request) ?? decoded
         for transformer in request.transforms {
             image = try transformer.transform(image)
         }
         let data: Data
-        if !isProcessed {
+        if key.processed == key.raw {
             data = raw.data
         } else {
-            let encoder = try registry.encoder(for: request.outputFormat ?? .png)
-            data = try encoder.encode(image, options: configuration.encodingOptions)
+            data = try registry.encoder(for: request.outputFormat ?? .png)
+                .encode(image, options: configuration.encodingOptions)
             if request.options.contains(.storeProcessedOnDisk), request.cachePolicy != .memoryOnly {
-                try await diskCache?.store(data, forKey: key.processed)
+                _ = try? await diskCache?.store(data, forKey: key.processed)
             }
         }
-        return remember(ImageResponse(image: image, data: data, source: raw.source, cacheKey: key), request: request)
-    }
-
-    private func loadRaw(_ request: ImageRequest, key: CacheKey) async throws -> RawResult {
-        if request.cachePolicy != .reloadIgnoringCache, let data = try await diskCache?.data(forKey: key.raw) {
-            return RawResult(data: data, source: .disk)
-        }
-        if request.cachePolicy == .cacheOnly {
-            throw TroveError.notCached(key: key.raw)
-        }
-        return try await rawLoads.value(forKey: key.raw) {
-            try await self.fetch(request, key: key)
-        }
-    }
-
-    private func fetch(_ request: ImageRequest, key: CacheKey) async throws -> RawResult {
-        let fetcher = try registry.fetcher(for: request.url)
-        let fetchRequest = FetchRequest(
-            url: request.url,
-            headers: configuration.headers.merging(request.headers) { _, own in own },
-            timeout: configuration.fetchTimeout,
-            maxBytes: configuration.maxBytes)
-        guard case let .data(data, metadata) = try await fetcher.fetch(fetchRequest) else {
-            throw TroveError.connectionFailed(url: request.url.absoluteString,
-                                              reason: "got 304 Not Modified to a request without validators")
-        }
-        if request.cachePolicy != .memoryOnly, let diskCache {
-            try await diskCache.store(data, forKey: key.raw, metadata: DiskEntryMetadata(
-                validators: metadata.validators, contentType: metadata.contentType))
-        }
-        return RawResult(data: data, source: .network)
+        return remember(ImageResponse(image: image, data: data, source: raw.source, cacheKey: key))
     }
 
     private func decode(_ data: Data, url: URL) throws -> Image {
-        guard let decoder = registry.decoder(for: data) else {
-            throw TroveError.unsupportedFormat(url: url.absoluteString, firstBytes: Array(data.prefix(8)))
-        }
-        return try decoder.decode(data, limits: configuration.decodingLimits)
+        try Self.decoder(in: registry, for: data, url: url).decode(data, limits: configuration.decodingLimits)
     }
 
-    private func remember(_ response: ImageResponse, request: ImageRequest) -> ImageResponse {
+    /// The decoder for these bytes, or the error that says why there is none: a known format without a
+    /// registered decoder (install a plugin), or bytes that are no image format at all.
+    private static func decoder(in registry: PluginRegistry, for data: Data, url: URL) throws -> any ImageDecoder {
+        if let decoder = registry.decoder(for: data) { return decoder }
+        let format = ImageFormat(sniffing: data)
+        if format != .unknown { throw TroveError.noDecoder(format: format, url: url.absoluteString) }
+        throw TroveError.unsupportedFormat(url: url.absoluteString, firstBytes: Array(data.prefix(8)))
+    }
+
+    private func remember(_ response: ImageResponse) -> ImageResponse {
         memoryCache.setValue(response, forKey: response.cacheKey.processed,
                              cost: response.image.cost + response.data.count)
         return response
+    }
+}
+
+extension Optional {
+    /// `map` for an async transform.
+    func asyncFlatMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

@@ -1,5 +1,8 @@
+import CoreMetrics
 import Foundation
+import Logging
 import TroveCore
+import TroveFetcher
 import TroveMemoryCache
 
 /// How to compose an `ImagePipeline` from a registry. Plugins are named by plain strings, so a config
@@ -27,6 +30,16 @@ public struct PipelineConfiguration: Sendable {
     public var headers: [String: String] = [:]
     /// Encoding options for processed results.
     public var encodingOptions: EncodingOptions = .init()
+    /// At most this many fetches at once (6), and per host (6); queue order FIFO or LIFO.
+    public var scheduler: FetchSchedulerConfiguration = .init()
+    /// Retries for transient failures (timeouts, lost connections, 5xx, 429): 2, with backoff and jitter.
+    public var retryPolicy: RetryPolicy = .init()
+    /// How long a lasting failure (404, 410, not an image) is remembered; zero turns the memory off.
+    public var failedURLTTL: Duration = .seconds(600)
+    public var delegate: (any PipelineDelegate)?
+    /// Where metrics go; nil uses the process's bootstrapped `MetricsSystem`.
+    public var metricsFactory: (any MetricsFactory)?
+    public var logger = Logger(label: "trove.pipeline")
 
     public init(cacheDirectory: URL? = nil) {
         self.cacheDirectory = cacheDirectory

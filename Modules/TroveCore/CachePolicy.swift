@@ -6,6 +6,9 @@ public enum CachePolicy: String, Sendable, Codable, CaseIterable {
     case reloadIgnoringCache
     /// Never touch the network: a miss is an error.
     case cacheOnly
+    /// Deliver the cached result at once, then revalidate with the stored validators (If-None-Match,
+    /// If-Modified-Since): a 304 only refreshes the entry's dates, a 200 delivers the new result as well.
+    case refresh
     /// Like useCache, but nothing is written to disk.
     case memoryOnly
 }

@@ -1,5 +1,8 @@
 /// Tracks the keys a bounded cache holds and picks which to drop. Not thread-safe: the owning cache
 /// calls it under its own lock. Every operation is O(1) amortised.
+///
+/// Callers get the published behaviour of each policy when they make room *before* storing a new
+/// key (evict until the new cost fits, then insert), as reference simulators do.
 public protocol EvictionPolicy<Key>: AnyObject {
     associatedtype Key: Hashable
 
@@ -22,4 +25,14 @@ public protocol EvictionPolicyFactory: Sendable {
     /// The registry name, e.g. "lru".
     var name: String { get }
     func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key>
+    /// The same policy working on slot numbers the owner hands out, for owners (the memory cache)
+    /// that already map keys to slots and should not pay for a second hash lookup per hit.
+    func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy
+}
+
+extension EvictionPolicyFactory {
+    /// A third-party factory that only makes keyed policies still works: slot numbers become its keys.
+    public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy {
+        SlotsOverKeyedPolicy(make(capacity: capacity, keyType: Int.self))
+    }
 }

@@ -1,75 +1,23 @@
-/// Least recently used: evicts the key untouched for longest.
-/// A doubly linked list threaded through arrays (indices, not references) keeps every step O(1)
-/// without per-node allocations.
-public final class LRUPolicy<Key: Hashable>: EvictionPolicy {
-    private var slots: [Key: Int] = [:]
-    private var keys: [Key?] = []
-    private var prev: [Int] = []
-    private var next: [Int] = []
-    private var free: [Int] = []
-    private var head = -1  // most recent
-    private var tail = -1  // least recent
+/// Least recently used: evicts the slot untouched for longest. A hit moves the slot to the front
+/// of one list; the victim is the list's tail.
+public final class LRUSlotPolicy: SlotEvictionPolicy {
+    private var order = LinkedSlots()
 
     public init() {}
 
-    public var count: Int { slots.count }
+    public var count: Int { order.count }
+    public func insert(_ slot: Int, keyHash: Int, cost: Int) { order.pushFront(slot) }
+    public func access(_ slot: Int) { order.moveToFront(slot) }
+    public func remove(_ slot: Int) { order.remove(slot) }
+    public func evict() -> Int? { order.popBack() }
+    public func removeAll() { order.removeAll() }
+}
 
-    public func insert(_ key: Key, cost: Int) {
-        if let slot = slots[key] { return moveToFront(slot) }
-        let slot: Int
-        if let reused = free.popLast() {
-            slot = reused
-            keys[slot] = key
-        } else {
-            slot = keys.count
-            keys.append(key); prev.append(-1); next.append(-1)
-        }
-        slots[key] = slot
-        linkAtFront(slot)
-    }
+/// The keyed LRU the disk cache's index and tests use: `LRUPolicy<String>()`.
+public typealias LRUPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, LRUSlotPolicy>
 
-    public func access(_ key: Key) {
-        if let slot = slots[key] { moveToFront(slot) }
-    }
-
-    public func remove(_ key: Key) {
-        guard let slot = slots.removeValue(forKey: key) else { return }
-        unlink(slot)
-        keys[slot] = nil
-        free.append(slot)
-    }
-
-    public func evict() -> Key? {
-        guard tail >= 0, let key = keys[tail] else { return nil }
-        remove(key)
-        return key
-    }
-
-    public func removeAll() {
-        slots.removeAll(); keys.removeAll(); prev.removeAll(); next.removeAll(); free.removeAll()
-        head = -1; tail = -1
-    }
-
-    private func moveToFront(_ slot: Int) {
-        guard slot != head else { return }
-        unlink(slot)
-        linkAtFront(slot)
-    }
-
-    private func linkAtFront(_ slot: Int) {
-        prev[slot] = -1
-        next[slot] = head
-        if head >= 0 { prev[head] = slot }
-        head = slot
-        if tail < 0 { tail = slot }
-    }
-
-    private func unlink(_ slot: Int) {
-        let p = prev[slot], n = next[slot]
-        if p >= 0 { next[p] = n } else { head = n }
-        if n >= 0 { prev[n] = p } else { tail = p }
-        prev[slot] = -1; next[slot] = -1
-    }
+extension KeyedEvictionPolicy where Core == LRUSlotPolicy {
+    public convenience init() { self.init(core: LRUSlotPolicy()) }
 }
 
 public struct LRUPolicyFactory: EvictionPolicyFactory {
@@ -78,4 +26,5 @@ public struct LRUPolicyFactory: EvictionPolicyFactory {
     public func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
         LRUPolicy<Key>()
     }
+    public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { LRUSlotPolicy() }
 }

@@ -3,18 +3,26 @@ import Foundation
 /// Every failure Trove reports. Each message says what failed, for which URL, key or file, and what to do.
 public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     case httpStatus(Int, url: String)
+    /// 429 or 5xx whose Retry-After header said how long to wait.
+    case serverBusy(status: Int, url: String, retryAfter: Duration)
+    case tooManyRedirects(url: String, limit: Int)
+    /// A URL that can never be fetched as written (bad data: payload, no host, ...).
+    case malformedURL(url: String, reason: String)
     case timedOut(url: String, after: Duration)
     case tooLarge(url: String, limit: Int)
     case lengthMismatch(url: String, expected: Int64, received: Int64)
     case connectionFailed(url: String, reason: String)
     case unsupportedScheme(url: String, known: [String])
     case unsupportedFormat(url: String, firstBytes: [UInt8])
+    /// The bytes are a format Trove recognises (e.g. webp, bmp) but no registered decoder reads.
+    case noDecoder(format: ImageFormat, url: String)
     case decodingFailed(format: ImageFormat, reason: String)
     case encodingFailed(format: ImageFormat, reason: String)
     case imageTooLarge(width: Int, height: Int, limit: Int)
     case decompressionFailed(compressor: String, reason: String)
     case cancelled
     case previouslyFailed(url: String)
+    case fetchDeclined(url: String)
     case notCached(key: String)
     case diskFull(path: String)
     case ioFailed(path: String, reason: String)
@@ -30,6 +38,12 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "HTTP \(status) for \(url)"
                 + (status == 404 || status == 410 ? " (the resource does not exist; check the URL)"
                     : status >= 500 || status == 429 ? " (the server failed or is busy; try again later)" : "")
+        case let .serverBusy(status, url, retryAfter):
+            "HTTP \(status) for \(url): the server is busy and asked to retry after \(retryAfter); try again later"
+        case let .tooManyRedirects(url, limit):
+            "\(url) redirected more than \(limit) times or in a loop; check the URL or the server's redirects"
+        case let .malformedURL(url, reason):
+            "\(url) cannot be fetched: \(reason); fix the URL"
         case let .timedOut(url, after):
             "timed out after \(after) fetching \(url); raise the timeout or check the server"
         case let .tooLarge(url, limit):
@@ -43,6 +57,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .unsupportedFormat(url, firstBytes):
             "\(url) is not an image Trove can decode (first bytes: \(firstBytes.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")))"
                 + "; register a decoder for its format"
+        case let .noDecoder(format, url):
+            "\(url) is a \(format) image, but no \(format) decoder is registered; install a plugin that decodes \(format)"
         case let .decodingFailed(format, reason):
             "could not decode \(format): \(reason)"
         case let .encodingFailed(format, reason):
@@ -55,6 +71,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "the request was cancelled"
         case let .previouslyFailed(url):
             "\(url) failed recently for a lasting reason; pass retryFailed to try again"
+        case let .fetchDeclined(url):
+            "the pipeline's delegate declined to fetch \(url)"
         case let .notCached(key):
             "not cached: \(key)"
         case let .diskFull(path):
@@ -76,12 +94,12 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
 
     public var errorDescription: String? { description }
 
-    /// Whether this failure will happen again if retried soon (404, 410, undecodable data): such URLs are
+    /// Whether this failure will happen again if retried soon (404, 410, undecodable data, a malformed URL): such URLs are
     /// remembered and fail fast. Timeouts, lost connections, 5xx and 429 are transient.
     public var isLasting: Bool {
         switch self {
         case let .httpStatus(status, _): status == 404 || status == 410
-        case .unsupportedFormat, .decodingFailed, .imageTooLarge: true
+        case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .malformedURL: true
         default: false
         }
     }

@@ -40,9 +40,4 @@ struct CacheLayout: Sendable {
     func entryPath(for name: String) -> String {
         shardDirectories(for: name).inner + "/" + name
     }
-
-    /// A fresh, unique path in tmp/ for writing the entry `name`.
-    func temporaryPath(for name: String) -> String {
-        temporary + "/" + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-    }
 }

@@ -5,6 +5,8 @@ struct CacheState {
     var misses = 0
     var corrupt = 0
     var evictions = 0
+    /// Damaged files deleted (by the opening scan or lookups) and not yet reported by `verify()`.
+    var corruptRemovedSinceVerify = 0
 
     /// True until the open-time scan has merged its findings; trimming waits for a complete index.
     var scanning = true

@@ -17,14 +17,18 @@ public struct DiskCacheVerification: Sendable, Equatable, Codable {
 }
 
 extension DiskCache {
-    /// Reads every entry file in full and checks it as a lookup would, deleting what fails.
+    /// Reads every entry file in full and checks it as a lookup would, deleting what fails. Damaged files
+    /// the opening scan or lookups already deleted since the last verify are counted in the report too
+    /// (as checked, corrupt and removed), so damage is reported however it was found.
     public func verify() async throws -> DiskCacheVerification {
         await waitForIndex()
         return await io.run {
-            var report = DiskCacheVerification()
+            let foundEarlier = self.state.withLock { $0.corruptRemovedSinceVerify }
+            var report = DiskCacheVerification(checked: foundEarlier, corrupt: foundEarlier, removed: foundEarlier)
+            defer { self.state.withLock { $0.corruptRemovedSinceVerify = 0 } }
             let now = Date()
             self.forEachEntryFile { name, path in
-                guard let contents = try? EntryFile.read(at: path, payload: true) else { return }
+                guard let contents = try? EntryFile.read(at: path, payload: true, files: self.files) else { return }
                 switch contents {
                 case .missing:
                     return
@@ -57,7 +61,7 @@ extension DiskCache {
         return await io.run {
             var removed = 0
             self.forEachEntryFile { name, path in
-                guard let contents = try? EntryFile.read(at: path, payload: false) else { return }
+                guard let contents = try? EntryFile.read(at: path, payload: false, files: self.files) else { return }
                 switch contents {
                 case .missing:
                     return

@@ -7,30 +7,12 @@ struct ScannedEntry {
 }
 
 extension DiskCache {
-    /// Temp files older than this are leftovers of a crashed or killed writer.
-    static let staleTemporaryAge: TimeInterval = 60
-
     /// Sweeps tmp/ and scans entries/ on the I/O queue, then merges the result into the index.
     func startOpening() {
         let generation = state.withLock { $0.generation }
         io.background { [self] in
-            sweepTemporaryFiles(olderThan: Self.staleTemporaryAge)
+            sweepTemporaryFiles()
             finishScan(scanEntries(), generation: generation)
-        }
-    }
-
-    /// Deletes files (and directories left by an interrupted removeAll) in tmp/ not modified for `age`
-    /// seconds; younger ones may belong to a writer in another process.
-    func sweepTemporaryFiles(olderThan age: TimeInterval) {
-        let files = FileManager.default
-        guard let names = try? files.contentsOfDirectory(atPath: layout.temporary) else { return }
-        let cutoff = Date().addingTimeInterval(-age)
-        for name in names {
-            let path = layout.temporary + "/" + name
-            guard let modified = (try? files.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  modified < cutoff
-            else { continue }
-            try? files.removeItem(atPath: path)
         }
     }
 
@@ -40,7 +22,7 @@ extension DiskCache {
         var found: [ScannedEntry] = []
         let now = Date()
         forEachEntryFile { name, path in
-            guard let contents = try? EntryFile.read(at: path, payload: false) else { return }
+            guard let contents = try? EntryFile.read(at: path, payload: false, files: files) else { return }
             switch contents {
             case .missing:
                 return
@@ -61,12 +43,17 @@ extension DiskCache {
 
     /// Calls `body(name, path)` for every file in entries/<2>/<2>/.
     func forEachEntryFile(_ body: (_ name: String, _ path: String) -> Void) {
-        let files = FileManager.default
-        for outer in (try? files.contentsOfDirectory(atPath: layout.entries)) ?? [] {
-            let outerPath = layout.entries + "/" + outer
-            for inner in (try? files.contentsOfDirectory(atPath: outerPath)) ?? [] {
+        forEachEntryFile(under: layout.entries, body)
+    }
+
+    /// Calls `body(name, path)` for every file in `<entries>/<2>/<2>/`.
+    func forEachEntryFile(under entries: String, _ body: (_ name: String, _ path: String) -> Void) {
+        let manager = FileManager.default
+        for outer in (try? manager.contentsOfDirectory(atPath: entries)) ?? [] {
+            let outerPath = entries + "/" + outer
+            for inner in (try? manager.contentsOfDirectory(atPath: outerPath)) ?? [] {
                 let innerPath = outerPath + "/" + inner
-                for name in (try? files.contentsOfDirectory(atPath: innerPath)) ?? [] {
+                for name in (try? manager.contentsOfDirectory(atPath: innerPath)) ?? [] {
                     body(name, innerPath + "/" + name)
                 }
             }

@@ -37,7 +37,7 @@ extension DiskCache {
             guard state.index.totalBytes > bytes || state.index.count > count,
                   let name = state.index.evict()
             else { return false }
-            FileOps.removeFile(layout.entryPath(for: name))
+            files.removeFile(layout.entryPath(for: name))
             state.evictions += 1
             state.noteChanged(name)
             return true

@@ -16,13 +16,24 @@ public final class DiskCache: Sendable {
     let decompressors: [UInt8: any Compressor]
     let layout: CacheLayout
     let io = IOQueue(label: "trove.diskcache.io")
+    /// Every read and change of a file goes through here (the fault-injection seam).
+    let files: FileOps
     let state: Mutex<CacheState>
 
     /// Opens (creating if needed) a cache directory. Returns at once: the index is built in the background,
     /// and until it is complete a lookup simply checks the entry's file.
-    public init(directory: URL, configuration: DiskCacheConfiguration = .init(), hasher: any KeyHasher = SHA256Hasher(),
-                compressor: any Compressor = NoCompressor(), knownCompressors: [any Compressor] = [],
-                evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory()) throws {
+    public convenience init(directory: URL, configuration: DiskCacheConfiguration = .init(),
+                            hasher: any KeyHasher = SHA256Hasher(), compressor: any Compressor = NoCompressor(),
+                            knownCompressors: [any Compressor] = [],
+                            evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory()) throws {
+        try self.init(directory: directory, configuration: configuration, hasher: hasher, compressor: compressor,
+                      knownCompressors: knownCompressors, evictionPolicy: evictionPolicy, fileSystem: PosixFileSystem())
+    }
+
+    /// As the public initializer, with every file operation going through `fileSystem` (tests inject faults).
+    init(directory: URL, configuration: DiskCacheConfiguration, hasher: any KeyHasher, compressor: any Compressor,
+         knownCompressors: [any Compressor], evictionPolicy: any EvictionPolicyFactory,
+         fileSystem: any FileSystemCalls) throws {
         try configuration.validate()
         var table: [UInt8: any Compressor] = [:]
         for candidate in [NoCompressor()] + knownCompressors + [compressor] {
@@ -38,6 +49,7 @@ public final class DiskCache: Sendable {
         self.compressor = compressor
         self.decompressors = table
         self.layout = CacheLayout(directory: directory)
+        self.files = FileOps(calls: fileSystem)
         for path in [layout.root, layout.entries, layout.temporary] {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -73,12 +85,12 @@ public final class DiskCache: Sendable {
     private func readEntry(forKey key: String) throws -> DiskEntry? {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
-        switch try EntryFile.read(at: path, payload: true) {
+        switch try EntryFile.read(at: path, payload: true, files: files) {
         case .missing:
             state.withLock { state in
                 state.misses += 1
                 // Removed behind our back (another process): forget it, unless a store just put it back.
-                if state.index.record(name) != nil && !FileOps.exists(path) {
+                if state.index.record(name) != nil && !files.exists(path) {
                     state.index.remove(name)
                     state.noteChanged(name)
                 }
@@ -107,7 +119,7 @@ public final class DiskCache: Sendable {
                 state.hits += 1
                 if let known = state.index.record(name), known.bytes == fileSize {
                     state.index.touch(name)
-                } else if FileOps.identity(of: path) == identity {
+                } else if files.identity(of: path) == identity {
                     state.index.upsert(name, record)
                 }
                 state.noteTouched(name)
@@ -140,8 +152,9 @@ public final class DiskCache: Sendable {
         state.withLock { state in
             if countsAsMiss { state.misses += 1 }
             if corrupt { state.corrupt += 1 }
-            guard FileOps.identity(of: path) == identity else { return false }
-            FileOps.removeFile(path)
+            guard files.identity(of: path) == identity else { return false }
+            files.removeFile(path)
+            if corrupt { state.corruptRemovedSinceVerify += 1 }
             state.index.remove(name)
             state.noteChanged(name)
             return true
@@ -166,10 +179,11 @@ public final class DiskCache: Sendable {
         }
         var payload = data
         var compressorID: UInt8 = 0
-        // Compression is an optimisation: keep the compressed form only if it is smaller.
-        if compressor.id != 0,
+        // Compression is an optimisation: keep the compressed form only if it saves enough to pay for
+        // decompressing on every read. Images that are compressed already are not even tried.
+        if compressor.id != 0, !Self.isCompressedImage(data),
            let packed = try? compressor.compress(data, level: configuration.compressionLevel),
-           packed.count < data.count {
+           packed.count <= data.count - data.count / Self.minimumCompressionSavingDivisor {
             payload = packed
             compressorID = compressor.id
         }
@@ -193,6 +207,17 @@ public final class DiskCache: Sendable {
         trimIfNeeded()
     }
 
+    /// A compressed form must save at least 1/16 (6.25%) of the bytes to be kept.
+    static let minimumCompressionSavingDivisor = 16
+
+    /// PNG, JPEG, GIF and WebP data is compressed already: another pass saves a few header bytes at best.
+    static func isCompressedImage(_ data: Data) -> Bool {
+        switch ImageFormat(sniffing: data) {
+        case .png, .jpeg, .gif, .webp: true
+        default: false
+        }
+    }
+
     /// Writes a complete file in tmp/, then renames it over the entry's path and updates the index in one
     /// critical section. With `replacing`, the rename happens only if the entry is still that file.
     /// Returns false when `replacing` no longer matched (the temp file is removed).
@@ -201,18 +226,18 @@ public final class DiskCache: Sendable {
                          replacing: FileIdentity?) throws -> Bool {
         let path = layout.entryPath(for: name)
         let temporary = layout.temporaryPath(for: name)
-        try FileOps.createFile(at: temporary, header: header, payload: payload, sync: configuration.fsync)
+        try files.createFile(at: temporary, header: header, payload: payload, sync: configuration.fsync)
         let shards = layout.shardDirectories(for: name)
         do {
             let installed = try state.withLock { state throws -> Bool in
-                if let replacing, FileOps.identity(of: path) != replacing { return false }
+                if let replacing, files.identity(of: path) != replacing { return false }
                 do {
-                    try FileOps.move(temporary, to: path)
+                    try files.move(temporary, to: path)
                 } catch {
                     // The shard directories may not exist yet (or removeAll just cleared them).
-                    try FileOps.makeDirectory(shards.outer)
-                    try FileOps.makeDirectory(shards.inner)
-                    try FileOps.move(temporary, to: path)
+                    try files.makeDirectory(shards.outer)
+                    try files.makeDirectory(shards.inner)
+                    try files.move(temporary, to: path)
                 }
                 state.index.upsert(name, record)
                 state.noteChanged(name)
@@ -220,14 +245,14 @@ public final class DiskCache: Sendable {
                 return true
             }
             if !installed {
-                FileOps.removeFile(temporary)
+                files.removeFile(temporary)
                 return false
             }
         } catch {
-            FileOps.removeFile(temporary)
+            files.removeFile(temporary)
             throw error
         }
-        if configuration.fsync { try FileOps.syncDirectory(shards.inner) }
+        if configuration.fsync { try files.syncDirectory(shards.inner) }
         return true
     }
 
@@ -241,7 +266,7 @@ public final class DiskCache: Sendable {
     private func updateMetadataNow(forKey key: String, _ metadata: DiskEntryMetadata) throws -> Bool {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
-        switch try EntryFile.read(at: path, payload: true) {
+        switch try EntryFile.read(at: path, payload: true, files: files) {
         case .missing:
             return false
         case let .corrupt(_, identity):
@@ -276,7 +301,7 @@ public final class DiskCache: Sendable {
     private func removeNow(forKey key: String) throws -> Bool {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
-        switch try EntryFile.read(at: path, payload: false) {
+        switch try EntryFile.read(at: path, payload: false, files: files) {
         case .missing:
             state.withLock { state in
                 if state.index.remove(name) != nil { state.noteChanged(name) }
@@ -287,8 +312,8 @@ public final class DiskCache: Sendable {
             return false
         case let .valid(header, _, identity, _):
             guard header.key == key else { return false }
-            return state.withLock { state in
-                guard FileOps.identity(of: path) == identity, FileOps.removeFile(path) else { return false }
+            return try state.withLock { state throws -> Bool in
+                guard files.identity(of: path) == identity, try files.remove(path) else { return false }
                 state.index.remove(name)
                 state.noteChanged(name)
                 return true
@@ -296,28 +321,31 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Removes every entry. The entries directory is swapped for an empty one in one rename, so readers
-    /// never see a half-cleared cache; the old one is deleted afterwards.
-    public func removeAll() async throws {
+    /// Removes every entry and returns how many files went. The entries directory is swapped for an empty
+    /// one in one rename, so readers never see a half-cleared cache; the old one is deleted afterwards.
+    @discardableResult
+    public func removeAll() async throws -> Int {
         try await io.run { try self.removeAllNow() }
     }
 
-    private func removeAllNow() throws {
-        let trash = layout.temporary + "/removed-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    private func removeAllNow() throws -> Int {
+        let trash = layout.temporaryPath(for: "removed")
         let moved = try state.withLock { state throws -> Bool in
-            let moved = try FileOps.moveIfPresent(layout.entries, to: trash)
-            try FileOps.makeDirectory(layout.entries)
+            let moved = try files.moveIfPresent(layout.entries, to: trash)
+            try files.makeDirectory(layout.entries)
             state.index.removeAll()
             state.generation += 1
             return moved
         }
-        if moved {
-            do {
-                try FileManager.default.removeItem(atPath: trash)
-            } catch {
-                throw TroveError.ioFailed(path: trash, reason: "cannot delete removed entries: \(error.localizedDescription)")
-            }
+        guard moved else { return 0 }
+        var removed = 0
+        forEachEntryFile(under: trash) { _, _ in removed += 1 }
+        do {
+            try FileManager.default.removeItem(atPath: trash)
+        } catch {
+            throw TroveError.ioFailed(path: trash, reason: "cannot delete removed entries: \(error.localizedDescription)")
         }
+        return removed
     }
 
     // MARK: Inspecting

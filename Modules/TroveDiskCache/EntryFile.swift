@@ -19,14 +19,9 @@ enum EntryFileContents {
 /// Reads entry files: the header first (its length is in the first bytes), then the payload if wanted.
 enum EntryFile {
     /// Never allocates more than the header's checked lengths allow; I/O errors other than a missing file throw.
-    static func read(at path: String, payload wantPayload: Bool) throws -> EntryFileContents {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return .missing }
-            throw FileOps.error("open", path: path, code: code)
-        }
-        defer { close(fd) }
+    static func read(at path: String, payload wantPayload: Bool, files: FileOps) throws -> EntryFileContents {
+        guard let fd = try files.openForReading(path) else { return .missing }
+        defer { files.close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileOps.error("stat", path: path, code: errno) }
         let identity = FileIdentity(info)
@@ -37,7 +32,7 @@ enum EntryFile {
         do {
             var prefix = [UInt8](repeating: 0, count: EntryHeader.lengthPrefix)
             let prefixRead = try prefix.withUnsafeMutableBytes {
-                try FileOps.readExactly(fd, into: $0, at: 0, path: path)
+                try files.readExactly(fd, into: $0, at: 0, path: path)
             }
             guard prefixRead else { throw EntryCorruption("file is \(fileSize) bytes, shorter than an entry header") }
             let headerLength = try prefix.withUnsafeBytes { bytes throws(EntryCorruption) in
@@ -48,7 +43,7 @@ enum EntryFile {
             }
             var headerBytes = [UInt8](repeating: 0, count: headerLength)
             let headerRead = try headerBytes.withUnsafeMutableBytes {
-                try FileOps.readExactly(fd, into: $0, at: 0, path: path)
+                try files.readExactly(fd, into: $0, at: 0, path: path)
             }
             guard headerRead else { throw EntryCorruption("file ended inside its header") }
             let header = try headerBytes.withUnsafeBytes { bytes throws(EntryCorruption) in
@@ -59,7 +54,7 @@ enum EntryFile {
             }
             var payload = Data(count: header.storedLength)
             let payloadRead = try payload.withUnsafeMutableBytes {
-                try FileOps.readExactly(fd, into: $0, at: headerLength, path: path)
+                try files.readExactly(fd, into: $0, at: headerLength, path: path)
             }
             guard payloadRead else { throw EntryCorruption("file ended inside its payload") }
             return .valid(header, storedPayload: payload, identity: identity, fileSize: fileSize)

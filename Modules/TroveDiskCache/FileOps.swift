@@ -20,8 +20,15 @@ struct FileIdentity: Equatable, Sendable {
     }
 }
 
-/// Thin POSIX wrappers that report failures as `TroveError`, telling a full disk apart from other faults.
-enum FileOps {
+/// POSIX file operations that report failures as `TroveError`, telling a full disk apart from other
+/// faults. Everything that reads or changes a file goes through `calls`, the fault-injection seam.
+struct FileOps: Sendable {
+    let calls: any FileSystemCalls
+
+    init(calls: any FileSystemCalls = PosixFileSystem()) {
+        self.calls = calls
+    }
+
     /// `diskFull` for ENOSPC/EDQUOT (the user must free space), `ioFailed` with the system's reason otherwise.
     static func error(_ operation: String, path: String, code: Int32) -> TroveError {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
@@ -29,49 +36,61 @@ enum FileOps {
     }
 
     /// Creates `path` (which must not exist) holding `header` then `payload`; on failure no file is left.
-    static func createFile(at path: String, header: [UInt8], payload: Data, sync: Bool) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw error("create", path: path, code: errno) }
+    func createFile(at path: String, header: [UInt8], payload: Data, sync: Bool) throws {
+        let fd = calls.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        guard fd >= 0 else { throw Self.error("create", path: path, code: -fd) }
         do {
             try header.withUnsafeBytes { try writeAll(fd, $0, path: path) }
             try payload.withUnsafeBytes { try writeAll(fd, $0, path: path) }
-            if sync && fsync(fd) != 0 { throw error("fsync", path: path, code: errno) }
+            if sync {
+                let status = calls.fsync(fd)
+                if status != 0 { throw Self.error("fsync", path: path, code: -status) }
+            }
         } catch {
-            close(fd)
-            unlink(path)
+            _ = calls.close(fd)
+            _ = calls.unlink(path)
             throw error
         }
         // close can report a deferred write error (e.g. on network file systems).
-        if close(fd) != 0 {
-            let code = errno
-            unlink(path)
-            throw error("close", path: path, code: code)
+        let status = calls.close(fd)
+        if status != 0 {
+            _ = calls.unlink(path)
+            throw Self.error("close", path: path, code: -status)
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
-        guard let base = bytes.baseAddress else { return }
+    private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = write(fd, base + offset, bytes.count - offset)
+            let written = calls.write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             if written < 0 {
-                if errno == EINTR { continue }
-                throw error("write", path: path, code: errno)
+                if written == -Int(EINTR) { continue }
+                throw Self.error("write", path: path, code: Int32(-written))
             }
+            if written == 0 { throw Self.error("write", path: path, code: EIO) }
             offset += written
         }
     }
 
+    /// Opens a file for reading: a descriptor, nil if it does not exist.
+    func openForReading(_ path: String) throws -> Int32? {
+        let fd = calls.open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
+        if fd >= 0 { return fd }
+        if -fd == ENOENT || -fd == ENOTDIR { return nil }
+        throw Self.error("open", path: path, code: -fd)
+    }
+
+    func close(_ fd: Int32) { _ = calls.close(fd) }
+
     /// Fills `buffer` from `offset`; false if the file ended first.
-    static func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
-                            path: String) throws -> Bool {
-        guard let base = buffer.baseAddress else { return true }
+    func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
+                     path: String) throws -> Bool {
         var done = 0
         while done < buffer.count {
-            let got = pread(fd, base + done, buffer.count - done, off_t(offset + done))
+            let got = calls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + done)
             if got < 0 {
-                if errno == EINTR { continue }
-                throw error("read", path: path, code: errno)
+                if got == -Int(EINTR) { continue }
+                throw Self.error("read", path: path, code: Int32(-got))
             }
             if got == 0 { return false }
             done += got
@@ -80,38 +99,51 @@ enum FileOps {
     }
 
     /// Atomically replaces `to` with `from` (POSIX rename).
-    static func move(_ from: String, to: String) throws {
-        if rename(from, to) != 0 { throw error("rename", path: to, code: errno) }
+    func move(_ from: String, to: String) throws {
+        let status = calls.rename(from, to)
+        if status != 0 { throw Self.error("rename", path: to, code: -status) }
     }
 
     /// Like `move`, but a missing source is no error; returns whether something was moved.
-    static func moveIfPresent(_ from: String, to: String) throws -> Bool {
-        if rename(from, to) == 0 { return true }
-        if errno == ENOENT { return false }
-        throw error("rename", path: from, code: errno)
+    func moveIfPresent(_ from: String, to: String) throws -> Bool {
+        let status = calls.rename(from, to)
+        if status == 0 { return true }
+        if -status == ENOENT { return false }
+        throw Self.error("rename", path: from, code: -status)
     }
 
     /// Creates a directory; an existing one is fine.
-    static func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o755) != 0 && errno != EEXIST { throw error("mkdir", path: path, code: errno) }
+    func makeDirectory(_ path: String) throws {
+        let status = calls.mkdir(path, mode: 0o755)
+        if status != 0 && -status != EEXIST { throw Self.error("mkdir", path: path, code: -status) }
     }
 
-    static func syncDirectory(_ path: String) throws {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw error("open directory", path: path, code: errno) }
-        defer { close(fd) }
-        if fsync(fd) != 0 && errno != EINVAL { throw error("fsync directory", path: path, code: errno) }
+    func syncDirectory(_ path: String) throws {
+        let fd = calls.open(path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
+        guard fd >= 0 else { throw Self.error("open directory", path: path, code: -fd) }
+        defer { _ = calls.close(fd) }
+        let status = calls.fsync(fd)
+        if status != 0 && -status != EINVAL { throw Self.error("fsync directory", path: path, code: -status) }
     }
 
     /// The identity of whatever `path` names now, nil if nothing.
-    static func identity(of path: String) -> FileIdentity? {
+    func identity(of path: String) -> FileIdentity? {
         var info = stat()
         return lstat(path, &info) == 0 ? FileIdentity(info) : nil
     }
 
-    static func exists(_ path: String) -> Bool { identity(of: path) != nil }
+    func exists(_ path: String) -> Bool { identity(of: path) != nil }
 
-    /// Removes a file, ignoring one that is already gone.
+    /// Removes a file; false if it was already gone. Any other failure throws (the file is still there).
+    func remove(_ path: String) throws -> Bool {
+        let status = calls.unlink(path)
+        if status == 0 { return true }
+        if -status == ENOENT { return false }
+        throw Self.error("delete", path: path, code: -status)
+    }
+
+    /// Removes a file where a failure needs no report (a temp file, a best-effort cleanup);
+    /// false if it could not be removed.
     @discardableResult
-    static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }
+    func removeFile(_ path: String) -> Bool { calls.unlink(path) == 0 }
 }

@@ -13,7 +13,7 @@ public struct DataURLFetcher: Fetcher {
         -> FetchOutcome {
         let text = request.url.absoluteString
         guard let comma = text.firstIndex(of: ",") else {
-            throw TroveError.connectionFailed(url: String(text.prefix(64)), reason: "a data: URL needs a ',' before its payload")
+            throw TroveError.malformedURL(url: String(text.prefix(64)), reason: "a data: URL needs a ',' before its payload")
         }
         let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]
         let payload = String(text[text.index(after: comma)...])
@@ -26,7 +26,7 @@ public struct DataURLFetcher: Fetcher {
             data = payload.removingPercentEncoding.map { Data($0.utf8) }
         }
         guard let data else {
-            throw TroveError.connectionFailed(url: String(text.prefix(64)), reason: "the data: URL payload is not valid "
+            throw TroveError.malformedURL(url: String(text.prefix(64)), reason: "the data: URL payload is not valid "
                 + (isBase64 ? "base64" : "percent-encoding"))
         }
         guard data.count <= request.maxBytes else { throw TroveError.tooLarge(url: String(text.prefix(64)), limit: request.maxBytes) }

@@ -5,23 +5,31 @@ import NIOHTTP1
 import TroveCore
 
 /// Fetches http and https URLs with AsyncHTTPClient, streaming the body so the byte limit and progress
-/// apply as bytes arrive.
+/// apply as bytes arrive. The request's timeout bounds the whole exchange, body included.
 public struct HTTPFetcher: Fetcher {
     public let name = "http"
     public let schemes: Set<String> = ["http", "https"]
     private let client: HTTPClient
     private let ownsClient: Bool
+    /// The client's redirect limit, named in `tooManyRedirects` errors.
+    private let redirectLimit: Int
+
+    /// The redirect limit of `defaultClientConfiguration`.
+    public static let defaultRedirectLimit = 5
 
     /// Uses the process-wide shared client (redirects followed up to 5 times).
     public init() {
         self.client = sharedHTTPClient
         self.ownsClient = false
+        self.redirectLimit = Self.defaultRedirectLimit
     }
 
-    /// Uses a client of the caller's; `shutdown()` shuts it down when `owned` is true.
-    public init(client: HTTPClient, owned: Bool) {
+    /// Uses a client of the caller's; `shutdown()` shuts it down when `owned` is true. `redirectLimit` is
+    /// the limit that client was configured with, for error messages.
+    public init(client: HTTPClient, owned: Bool, redirectLimit: Int = HTTPFetcher.defaultRedirectLimit) {
         self.client = client
         self.ownsClient = owned
+        self.redirectLimit = redirectLimit
     }
 
     /// A fresh client with Trove's defaults, shut down by this fetcher's `shutdown()`.
@@ -31,12 +39,16 @@ public struct HTTPFetcher: Fetcher {
                     owned: true)
     }
 
+    /// Redirects up to 5 (a loop ends at the limit too); a failed connect fails the request at once instead
+    /// of AsyncHTTPClient retrying it silently until the 10 s connect timeout — `withRetries` owns retrying,
+    /// with backoff the caller controls and can see.
     public static var defaultClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            redirectConfiguration: .follow(max: defaultRedirectLimit, allowCycles: true),
             timeout: .init(connect: .seconds(10)),
             decompression: .disabled)
         configuration.httpVersion = .automatic
+        configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
 
@@ -47,6 +59,9 @@ public struct HTTPFetcher: Fetcher {
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome {
         let url = request.url.absoluteString
+        guard let host = request.url.host, !host.isEmpty else {
+            throw TroveError.malformedURL(url: url, reason: "it has no host")
+        }
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = .GET
         for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
@@ -54,65 +69,27 @@ public struct HTTPFetcher: Fetcher {
         if let date = request.validators?.lastModified {
             outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: date)
         }
-        let timeout = TimeAmount.nanoseconds(Int64(request.timeout.components.seconds) * 1_000_000_000
-            + request.timeout.components.attoseconds / 1_000_000_000)
-
+        let exchange = HTTPExchange(client: client, request: request, outgoing: outgoing, redirectLimit: redirectLimit,
+                                progress: progress)
         do {
-            let response = try await client.execute(outgoing, timeout: timeout)
-            let metadata = Self.metadata(of: response, url: request.url)
-            if response.status == .notModified { return .notModified(metadata) }
-            guard (200..<300).contains(response.status.code) else {
-                throw TroveError.httpStatus(Int(response.status.code), url: url)
-            }
-            if let expected = metadata.expectedLength, expected > request.maxBytes {
-                throw TroveError.tooLarge(url: url, limit: request.maxBytes)
-            }
-            var body = Data()
-            if let expected = metadata.expectedLength { body.reserveCapacity(Int(expected)) }
-            for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= request.maxBytes else {
-                    throw TroveError.tooLarge(url: url, limit: request.maxBytes)
+            // AsyncHTTPClient's deadline stops at the response head; racing a timer covers the body too.
+            return try await withThrowingTaskGroup(of: FetchOutcome?.self) { group in
+                group.addTask { try await exchange.run() }
+                group.addTask {
+                    try await Task.sleep(for: request.timeout)
+                    return nil
                 }
-                chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
-                progress(FetchProgress(received: Int64(body.count), expected: metadata.expectedLength))
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let outcome = first else {
+                    throw TroveError.timedOut(url: url, after: request.timeout)
+                }
+                return outcome
             }
-            if let expected = metadata.expectedLength, expected != Int64(body.count) {
-                throw TroveError.lengthMismatch(url: url, expected: expected, received: Int64(body.count))
-            }
-            return .data(body, metadata)
         } catch let error as TroveError {
             throw error
-        } catch is CancellationError {
-            throw TroveError.cancelled
-        } catch let error as HTTPClientError {
-            throw Self.translate(error, url: url, timeout: request.timeout)
         } catch {
-            throw TroveError.connectionFailed(url: url, reason: String(describing: error))
-        }
-    }
-
-    private static func metadata(of response: HTTPClientResponse, url: URL) -> ResponseMetadata {
-        let headers = response.headers
-        return ResponseMetadata(
-            url: url,
-            statusCode: Int(response.status.code),
-            contentType: headers.first(name: "content-type"),
-            validators: Validators(etag: headers.first(name: "etag"),
-                                   lastModified: headers.first(name: "last-modified")),
-            cacheControl: headers.first(name: "cache-control"),
-            expectedLength: headers.first(name: "content-length").flatMap { Int64($0) })
-    }
-
-    private static func translate(_ error: HTTPClientError, url: String, timeout: Duration) -> TroveError {
-        switch error {
-        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
-            return .timedOut(url: url, after: timeout)
-        case .cancelled:
-            return .cancelled
-        case .remoteConnectionClosed:
-            return .connectionFailed(url: url, reason: "the server closed the connection before the body ended")
-        default:
-            return .connectionFailed(url: url, reason: String(describing: error))
+            // The timer's sleep or a body read ended by cancellation of the caller.
+            throw Task.isCancelled ? TroveError.cancelled : TroveError.connectionFailed(url: url, reason: "\(error)")
         }
     }
 }

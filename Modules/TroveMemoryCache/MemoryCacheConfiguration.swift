@@ -9,17 +9,26 @@ public struct MemoryCacheConfiguration: Sendable, Equatable {
     /// An entry costing more than this fraction of `costLimit` is not admitted: one huge image
     /// should not flush everything else.
     public var maxEntryCostFraction: Double
+    /// How long an entry stays valid when `setValue` names no TTL; nil keeps entries until evicted.
+    public var defaultTTL: Duration?
 
     public init(costLimit: Int = MemoryCacheConfiguration.defaultCostLimit, countLimit: Int = .max,
-                maxEntryCostFraction: Double = 0.1) {
+                maxEntryCostFraction: Double = 0.1, defaultTTL: Duration? = nil) {
         self.costLimit = costLimit
         self.countLimit = countLimit
         self.maxEntryCostFraction = maxEntryCostFraction
+        self.defaultTTL = defaultTTL
     }
 
     /// 20% of physical memory, capped at 512 MiB.
     public static var defaultCostLimit: Int {
         let fifth = Int(ProcessInfo.processInfo.physicalMemory / 5)
         return min(fifth, 512 << 20)
+    }
+
+    /// Whether an entry of `cost` may be stored at all.
+    @usableFromInline
+    func admits(cost: Int) -> Bool {
+        cost <= costLimit && Double(cost) <= Double(costLimit) * maxEntryCostFraction && countLimit > 0
     }
 }

@@ -1,8 +1,12 @@
 /// Counters of a `MemoryCache`, read at one instant.
 public struct MemoryCacheStats: Sendable, Equatable, Codable {
     public var hits = 0
+    /// Lookups that found nothing, or only an expired entry.
     public var misses = 0
+    /// Entries dropped to stay within the limits.
     public var evictions = 0
+    /// Entries dropped because their TTL ran out (on lookup or in a sweep).
+    public var expirations = 0
     public var totalCost = 0
     public var count = 0
 

@@ -4,8 +4,9 @@ import TroveCore
 /// their normalised weights. Built once per pass so the pixel loops only multiply and add.
 ///
 /// Follows the approach of Pillow and libvips: the kernel is stretched by the downscale ratio, so
-/// every source pixel contributes when shrinking (no aliasing). Taps past an edge read the edge
-/// pixel (clamping), which is done by adding their weight to the edge tap.
+/// every source pixel contributes when shrinking (no aliasing). Taps past an edge are dropped and the
+/// rest renormalised, as Pillow does: near a border the kernel leans on the pixels that exist instead
+/// of repeating the edge pixel, which keeps border rows within Pillow's rounding.
 final class WeightTable {
     /// Number of output pixels described.
     let count: Int
@@ -36,24 +37,27 @@ final class WeightTable {
         defer { scratch.deallocate() }
 
         let last = inputSize - 1
-        for i in 0..<count {
-            let center = (Double(first + i) + 0.5) * scale
-            if filter == .nearest {
-                starts[i] = min(last, Int(center))
+        if filter == .nearest {
+            // The pixel under each output centre. Centres advance by repeated addition, as in Pillow:
+            // a centre landing exactly on a pixel boundary is a tie, and this breaks ties as Pillow does.
+            var center = scale * 0.5
+            for _ in 0..<first { center += scale }
+            for i in 0..<count {
+                starts[i] = min(max(Int(center), 0), last)
                 tapCounts[i] = 1
                 weights[i * maxTaps] = 1
-                continue
+                center += scale
             }
-            let low = Int((center - support).rounded(.down))
-            let high = Int((center + support).rounded(.up))
-            let clampedLow = min(max(low, 0), last)
-            let clampedHigh = min(max(high, 0), last)
+            return
+        }
+        for i in 0..<count {
+            let center = (Double(first + i) + 0.5) * scale
+            let clampedLow = min(max(Int((center - support).rounded(.down)), 0), last)
+            let clampedHigh = min(max(Int((center + support).rounded(.up)), 0), last)
             let span = clampedHigh - clampedLow + 1
-            scratch.initialize(repeating: 0, count: span)
-            for x in low...high {
+            for x in clampedLow...clampedHigh {
                 // Pixel x covers [x, x+1): its centre is x + 0.5.
-                let w = filter.weight(at: (Double(x) + 0.5 - center) / filterScale)
-                scratch[min(max(x, 0), last) - clampedLow] += w
+                scratch[x - clampedLow] = filter.weight(at: (Double(x) + 0.5 - center) / filterScale)
             }
             var begin = 0, end = span
             while begin < end && scratch[begin] == 0 { begin += 1 }

@@ -11,7 +11,7 @@ import Trove
         }
         configuration.hasher = "sha256"
         configuration.memoryEviction = "clock"
-        #expect(throws: TroveError.unknownPlugin(kind: .evictionPolicy, name: "clock", known: ["lru"])) {
+        #expect(throws: TroveError.unknownPlugin(kind: .evictionPolicy, name: "clock", known: ["fifo", "lfu", "lru", "s3fifo", "sieve", "wtinylfu"])) {
             _ = try ImagePipeline(configuration: configuration)
         }
     }

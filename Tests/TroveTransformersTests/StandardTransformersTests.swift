@@ -74,11 +74,11 @@ import TroveTransformers
     }
 
     @Test func unknownTransformBecomesASpecErrorAtItsStep() throws {
-        let spec = "resize:w=4|blur:sigma=2"
+        let spec = "resize:w=4|sharpen:amount=2"
         let error = try specError(spec, registry: registry())
         #expect(error.position == 11)
-        #expect(error.reason.contains("unknown transformer 'blur'"))
-        #expect(error.reason.contains("known: resize"))
+        #expect(error.reason.contains("unknown transformer 'sharpen'"))
+        #expect(error.reason.contains("known: blur, circle, crop, flip, grayscale, opacity, orient, resize, rotate, round, tint"))
     }
 
     @Test func badParameterBecomesASpecErrorAtItsStep() throws {

@@ -2,28 +2,25 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
-/// A real HTTP server on 127.0.0.1 (a port the OS picks) serving in-memory files, with the request log a
-/// test or the demo needs to prove what reached the origin. Used by `trove demo` and the integration tests.
+/// A real HTTP server on 127.0.0.1 (a port the OS picks) serving in-memory routes, including the faults a
+/// client must survive (redirect chains, wrong lengths, cut connections, slow bodies, 429/503 with
+/// Retry-After), with a request log that records headers so a test can prove what reached the origin.
+/// Used by `trove demo` and the tests.
 public final class FixtureServer: Sendable {
-    /// What the server answers for one path.
-    public enum Route: Sendable {
-        /// 200 with the bytes, an ETag and a Last-Modified; a matching If-None-Match gets 304.
-        case file(Data, contentType: String)
-        /// A bare status with a short text body.
-        case status(Int)
-        /// The same as `file`, after a delay.
-        case delayed(Data, contentType: String, delay: Duration)
-    }
-
     private struct State {
         var routes: [String: Route] = [:]
-        var requests: [String] = []
+        var log: [RecordedRequest] = []
+        /// Requests answered per path since its route was set, for `.sequence`.
+        var served: [String: Int] = [:]
+        var inFlight = 0
+        var peakInFlight = 0
     }
 
     private let state: Mutex<State>
-    private let runner = Mutex<Task<Void, any Error>?>(nil)
+    private let runner = Mutex<(Task<Void, any Error>, ServiceGroup)?>(nil)
     private let boundPort = Mutex<Int?>(nil)
 
     public init(routes: [String: Route] = [:]) {
@@ -42,15 +39,29 @@ public final class FixtureServer: Sendable {
     }
 
     public func setRoute(_ path: String, _ route: Route) {
-        state.withLock { $0.routes[path] = route }
+        state.withLock {
+            $0.routes[path] = route
+            $0.served[path] = nil
+        }
     }
 
     /// Every request path received, in arrival order.
-    public var requests: [String] { state.withLock { $0.requests } }
+    public var requests: [String] { state.withLock { $0.log.map(\.path) } }
+
+    /// Every request received, with its headers, in arrival order.
+    public var requestLog: [RecordedRequest] { state.withLock { $0.log } }
+
+    /// The requests received for one path, in arrival order.
+    public func requestLog(for path: String) -> [RecordedRequest] {
+        state.withLock { $0.log.filter { $0.path == path } }
+    }
 
     public func requestCount(for path: String) -> Int {
-        state.withLock { $0.requests.filter { $0 == path }.count }
+        state.withLock { $0.log.count { $0.path == path } }
     }
+
+    /// The most requests that were being answered at the same moment (a streamed body counts until its end).
+    public var peakInFlight: Int { state.withLock { $0.peakInFlight } }
 
     public var port: Int? { boundPort.withLock { $0 } }
 
@@ -74,8 +85,11 @@ public final class FixtureServer: Sendable {
                 readyContinuation.finish()
             },
             logger: logger)
-        let task = Task { try await app.run() }
-        runner.withLock { $0 = task }
+        // A service group, so `stop` can shut down gracefully: cancelling a running Hummingbird app can trip
+        // NIO's "writer deinited without finish" trap on a connection that is still closing.
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        runner.withLock { $0 = (task, group) }
         for await port in ready {
             boundPort.withLock { $0 = port }
             return port
@@ -83,42 +97,183 @@ public final class FixtureServer: Sendable {
         throw CancellationError()
     }
 
-    /// Stops the server and waits until it has closed.
+    /// Stops the server and waits until it has closed. Requests held at a gate are let go first.
     public func stop() async {
-        let task = runner.withLock { current -> Task<Void, any Error>? in
+        for gate in state.withLock({ $0.routes.values.flatMap(\.gates) }) { gate.open() }
+        guard let (task, group) = runner.withLock({ current -> (Task<Void, any Error>, ServiceGroup)? in
             defer { current = nil }
             return current
-        }
-        task?.cancel()
-        _ = await task?.result
+        }) else { return }
+        await group.triggerGracefulShutdown()
+        _ = await task.result
     }
+
+    // MARK: - Answering
 
     private func respond(to request: Request) async -> Response {
         let path = request.uri.path
-        let route = state.withLock { state -> Route? in
-            state.requests.append(path)
-            return state.routes[path]
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
         }
-        switch route {
-        case nil:
+        let recorded = RecordedRequest(method: request.method.rawValue, path: path, query: request.uri.query,
+                                       headers: headers)
+        let (route, index) = state.withLock { state -> (Route?, Int) in
+            state.log.append(recorded)
+            state.inFlight += 1
+            state.peakInFlight = max(state.peakInFlight, state.inFlight)
+            let index = state.served[path, default: 0]
+            state.served[path] = index + 1
+            return (state.routes[path], index)
+        }
+        guard let route else {
+            requestEnded()
             return Self.plain(status: 404)
+        }
+        let (response, streams) = await answer(route, to: recorded, index: index)
+        if !streams { requestEnded() }
+        return response
+    }
+
+    private func requestEnded() {
+        state.withLock { $0.inFlight -= 1 }
+    }
+
+    /// The response for `route`, and whether its body is streamed (the request ends when the stream does).
+    private func answer(_ route: Route, to request: RecordedRequest, index: Int) async -> (Response, Bool) {
+        switch route {
         case let .status(code):
-            return Self.plain(status: code)
+            return (Self.plain(status: code), false)
         case let .file(data, contentType):
-            return Self.file(data, contentType: contentType, request: request)
+            return (Self.file(data, contentType: contentType, request: request), false)
         case let .delayed(data, contentType, delay):
             try? await Task.sleep(for: delay)
-            return Self.file(data, contentType: contentType, request: request)
+            return (Self.file(data, contentType: contentType, request: request), false)
+        case let .gated(data, contentType, gate):
+            await gate.pass()
+            return (Self.file(data, contentType: contentType, request: request), false)
+        case let .response(status, headers, body):
+            var fields = HTTPFields()
+            for (name, value) in headers {
+                if let name = HTTPFields.Element.Name(name) { fields[name] = value }
+            }
+            fields[.contentLength] = String(body.count)
+            return (Response(status: .init(code: status), headers: fields,
+                             body: .init(byteBuffer: ByteBuffer(bytes: body))), false)
+        case let .redirect(location, status):
+            return (redirect(to: location, status: status), false)
+        case let .redirectChain(hops, target):
+            let hop = Self.hopNumber(in: request.query)
+            let location = hop + 1 < hops ? "\(request.path)?hop=\(hop + 1)" : target
+            return (redirect(to: location, status: 302), false)
+        case let .wrongLength(data, announced):
+            let body = streamedBody { writer in
+                try await writer.write(ByteBuffer(bytes: data))
+                if announced > data.count { throw ConnectionCut() }
+                try await writer.finish(nil)
+            }
+            return (Response(status: .ok, headers: [.contentLength: String(announced),
+                                                    .contentType: "application/octet-stream"], body: body), true)
+        case let .cutMidBody(data, after):
+            let body = streamedBody { writer in
+                try await writer.write(ByteBuffer(bytes: data.prefix(max(0, after))))
+                throw ConnectionCut()
+            }
+            return (Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body), true)
+        case let .slowBody(data, chunkSize, interval):
+            let size = max(1, chunkSize)
+            let body = streamedBody { writer in
+                var offset = data.startIndex
+                while offset < data.endIndex {
+                    if offset > data.startIndex { try await Task.sleep(for: interval) }
+                    let end = data.index(offset, offsetBy: size, limitedBy: data.endIndex) ?? data.endIndex
+                    try await writer.write(ByteBuffer(bytes: data[offset..<end]))
+                    offset = end
+                }
+                try await writer.finish(nil)
+            }
+            return (Response(status: .ok, headers: [.contentLength: String(data.count),
+                                                    .contentType: "application/octet-stream"], body: body), true)
+        case let .pausedBody(data, pauseAfter, gate):
+            let body = streamedBody { writer in
+                let split = data.index(data.startIndex, offsetBy: min(max(0, pauseAfter), data.count))
+                try await writer.write(ByteBuffer(bytes: data[..<split]))
+                await gate.pass()
+                try await writer.write(ByteBuffer(bytes: data[split...]))
+                try await writer.finish(nil)
+            }
+            return (Response(status: .ok, headers: [.contentLength: String(data.count),
+                                                    .contentType: "application/octet-stream"], body: body), true)
+        case let .conditional(data, contentType, lastModified):
+            return (Self.conditional(data, contentType: contentType, lastModified: lastModified, request: request),
+                    false)
+        case let .sequence(routes):
+            guard let chosen = routes.isEmpty ? nil : routes[min(index, routes.count - 1)] else {
+                return (Self.plain(status: 404), false)
+            }
+            return await answer(chosen, to: request, index: index)
+        case let .basicAuth(user, password, inner):
+            let expected = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            guard request.header("authorization") == expected else {
+                var response = Self.plain(status: 401)
+                response.headers[.wwwAuthenticate] = "Basic realm=\"trove-fixtures\""
+                return (response, false)
+            }
+            return await answer(inner, to: request, index: index)
         }
     }
 
-    private static func file(_ data: Data, contentType: String, request: Request) -> Response {
-        let etag = "\"\(String(UInt32(truncatingIfNeeded: data.hashValueStable), radix: 16))-\(data.count)\""
-        let lastModified = "Mon, 02 Nov 2026 10:00:00 GMT"
-        var headers: HTTPFields = [.eTag: etag, .lastModified: lastModified, .contentType: contentType]
-        if request.headers[.ifNoneMatch] == etag {
+    /// A streamed body whose end (normal or not) also ends the request's in-flight count.
+    private func streamedBody(_ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void)
+        -> ResponseBody {
+        ResponseBody { writer in
+            defer { self.requestEnded() }
+            try await write(&writer)
+        }
+    }
+
+    private func redirect(to location: String, status: Int) -> Response {
+        let absolute = location.hasPrefix("/") ? url(location).absoluteString : location
+        var response = Self.plain(status: status)
+        response.headers[.location] = absolute
+        return response
+    }
+
+    private static func hopNumber(in query: String?) -> Int {
+        guard let query else { return 0 }
+        for pair in query.split(separator: "&") where pair.hasPrefix("hop=") {
+            return Int(pair.dropFirst(4)) ?? 0
+        }
+        return 0
+    }
+
+    private static func file(_ data: Data, contentType: String, request: RecordedRequest) -> Response {
+        let etag = etag(for: data)
+        var headers: HTTPFields = [.eTag: etag, .lastModified: "Mon, 02 Nov 2026 10:00:00 GMT",
+                                   .contentType: contentType]
+        if request.header("if-none-match") == etag {
             return Response(status: .notModified, headers: headers)
         }
+        headers[.contentLength] = String(data.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func conditional(_ data: Data, contentType: String, lastModified: Date,
+                                     request: RecordedRequest) -> Response {
+        let etag = etag(for: data)
+        var headers: HTTPFields = [.eTag: etag, .lastModified: httpDate(lastModified), .contentType: contentType]
+        let unchanged: Bool
+        if let tags = request.header("if-none-match") {
+            unchanged = tags.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag }
+                || tags.trimmingCharacters(in: .whitespaces) == "*"
+        } else if let since = request.header("if-modified-since").flatMap(parseHTTPDate) {
+            // HTTP dates have whole seconds.
+            unchanged = lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        } else {
+            unchanged = false
+        }
+        if unchanged { return Response(status: .notModified, headers: headers) }
         headers[.contentLength] = String(data.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -127,6 +282,29 @@ public final class FixtureServer: Sendable {
         let text = "status \(status)\n"
         return Response(status: .init(code: status), headers: [.contentType: "text/plain"],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The ETag this server gives `data`: a content hash, so changed content gets a new tag.
+    public static func etag(for data: Data) -> String {
+        "\"\(String(UInt32(truncatingIfNeeded: data.hashValueStable), radix: 16))-\(data.count)\""
+    }
+
+    /// An IMF-fixdate ("Mon, 02 Nov 2026 10:00:00 GMT"), as in Last-Modified.
+    public static func httpDate(_ date: Date) -> String {
+        httpDateFormatter().string(from: date)
+    }
+
+    static func parseHTTPDate(_ text: String) -> Date? {
+        httpDateFormatter().date(from: text)
+    }
+
+    /// A new formatter per use: DateFormatter is not thread-safe, and a test server need not be fast here.
+    private static func httpDateFormatter() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
     }
 
     static func contentType(forName name: String) -> String {
@@ -139,6 +317,9 @@ public final class FixtureServer: Sendable {
         }
     }
 }
+
+/// Thrown from a body writer to make the server drop the connection mid-response.
+private struct ConnectionCut: Error {}
 
 private extension Data {
     /// FNV-1a over the bytes: a content hash that is stable across runs (Swift's hashValue is seeded).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Trove
 
 struct GetCommand: AsyncParsableCommand {
@@ -21,11 +22,14 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "Encode the result as this format (png).")
     var format: String?
 
-    @Option(help: "Cache policy: use-cache, reload, cache-only.")
+    @Option(help: "Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached).")
     var policy: PolicyArgument = .useCache
 
     @Flag(name: .customLong("memory-only"), help: "Write nothing to disk.")
     var memoryOnly = false
+
+    @Flag(name: .customLong("retry-failed"), help: "Fetch even URLs that failed recently for a lasting reason.")
+    var retryFailed = false
 
     @Option(help: "Key hasher for disk entry names.")
     var hasher = "sha256"
@@ -40,6 +44,7 @@ struct GetCommand: AsyncParsableCommand {
         case useCache = "use-cache"
         case reload
         case cacheOnly = "cache-only"
+        case refresh
     }
 
     func run() async throws {
@@ -67,26 +72,40 @@ struct GetCommand: AsyncParsableCommand {
         }
         let requests = try urls.map { text in
             ImageRequest(url: try Self.url(from: text), transforms: transforms,
-                         cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy, outputFormat: outputFormat)
+                         cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy,
+                         options: retryFailed ? [.retryFailed] : [], outputFormat: outputFormat)
         }
         let outputs = try outputPaths(for: requests)
 
+        let progress = DownloadProgress(count: requests.count)
         let failures = await withTaskGroup(of: Bool.self) { group in
             for (index, request) in requests.enumerated() {
-                group.addTask { await self.load(request, pipeline: pipeline, output: outputs[index]) }
+                group.addTask { await self.load(request, index: index, pipeline: pipeline, output: outputs[index], progress: progress) }
             }
             var failures = 0
             for await ok in group where !ok { failures += 1 }
             return failures
         }
+        progress.bar.finish()
         if failures > 0 { throw ExitCode(1) }
     }
 
     /// Loads one request and reports it; false when it failed.
-    private func load(_ request: ImageRequest, pipeline: ImagePipeline, output: URL?) async -> Bool {
+    private func load(_ request: ImageRequest, index: Int, pipeline: ImagePipeline, output: URL?,
+                      progress: DownloadProgress) async -> Bool {
         let start = ContinuousClock.now
         do {
-            let response = try await pipeline.image(for: request)
+            // The events carry download progress; with `refresh` the last one is the revalidated result.
+            var final: ImageResponse?
+            for try await event in pipeline.task(for: request).events {
+                switch event {
+                case let .progress(update): progress.update(index, update)
+                case .cached: break
+                case let .final(response): final = response
+                }
+            }
+            guard let response = final else { throw TroveError.cancelled }
+            progress.finished(index)
             let elapsed = ContinuousClock.now - start
             if let output { try response.data.write(to: output, options: .atomic) }
             let report = GetReport(url: request.url.absoluteString, source: response.source.rawValue,
@@ -134,6 +153,7 @@ extension GetCommand.PolicyArgument {
         case .useCache: .useCache
         case .reload: .reloadIgnoringCache
         case .cacheOnly: .cacheOnly
+        case .refresh: .refresh
         }
     }
 }
@@ -152,5 +172,28 @@ struct GetReport: Encodable {
 extension Duration {
     var milliseconds: Double {
         Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}
+
+/// Aggregates the byte progress of concurrent downloads into one terminal line.
+final class DownloadProgress: Sendable {
+    let bar = TerminalProgress()
+    private let count: Int
+    private let state = Mutex<(received: [Int: Int64], expected: [Int: Int64], done: Int)>(([:], [:], 0))
+
+    init(count: Int) { self.count = count }
+
+    func update(_ index: Int, _ progress: FetchProgress) {
+        let (received, expected, done) = state.withLock { state in
+            state.received[index] = progress.received
+            if let total = progress.expected { state.expected[index] = total }
+            return (state.received.values.reduce(0, +), state.expected.values.reduce(0, +), state.done)
+        }
+        bar.update("get \(done)/\(count)  \(TerminalProgress.bytes(received))"
+            + (expected > 0 ? " of \(TerminalProgress.bytes(expected))" : ""))
+    }
+
+    func finished(_ index: Int) {
+        state.withLock { $0.done += 1 }
     }
 }

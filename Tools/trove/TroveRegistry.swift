@@ -1,8 +1,11 @@
 import Trove
+import TroveJPEG
 
 /// The registry the CLI composes its pipelines from: the standard set plus the plugins the tool ships.
 enum TroveRegistry {
     static func make() throws -> PluginRegistry {
-        PluginRegistry.standard
+        var registry = PluginRegistry.standard
+        try registry.install(TroveJPEGPlugin())
+        return registry
     }
 }

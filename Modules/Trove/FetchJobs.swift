@@ -1,0 +1,68 @@
+import Synchronization
+import TroveCore
+import TroveFetcher
+
+/// Per raw key, what every caller waiting on one coalesced fetch wants from it: its progress events,
+/// and a say in the fetch's scheduling priority (the highest any waiter asks for).
+final class FetchJobs: Sendable {
+    private struct Waiter {
+        var priority: RequestPriority
+        let progress: @Sendable (FetchProgress) -> Void
+    }
+
+    private struct Job {
+        let ticket: SchedulerTicket
+        var waiters: [UInt64: Waiter] = [:]
+    }
+
+    private let jobs = Mutex<[String: Job]>([:])
+
+    /// Joins (or creates) the job for `key`; returns the ticket the fetch is scheduled with.
+    @discardableResult
+    func join(_ key: String, waiter: UInt64, priority: RequestPriority,
+              progress: @escaping @Sendable (FetchProgress) -> Void) -> SchedulerTicket {
+        jobs.withLock { jobs in
+            var job = jobs[key] ?? Job(ticket: SchedulerTicket(priority: priority))
+            job.waiters[waiter] = Waiter(priority: priority, progress: progress)
+            jobs[key] = job
+            Self.applyHighestPriority(job)
+            return job.ticket
+        }
+    }
+
+    func leave(_ key: String, waiter: UInt64) {
+        jobs.withLock { jobs in
+            guard var job = jobs[key] else { return }
+            job.waiters.removeValue(forKey: waiter)
+            if job.waiters.isEmpty {
+                jobs.removeValue(forKey: key)
+            } else {
+                jobs[key] = job
+                Self.applyHighestPriority(job)
+            }
+        }
+    }
+
+    func ticket(for key: String) -> SchedulerTicket? {
+        jobs.withLock { $0[key]?.ticket }
+    }
+
+    func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
+        jobs.withLock { jobs in
+            guard jobs[key]?.waiters[waiter] != nil else { return }
+            jobs[key]?.waiters[waiter]?.priority = priority
+            if let job = jobs[key] { Self.applyHighestPriority(job) }
+        }
+    }
+
+    /// Sends a progress event to every waiter of the job.
+    func report(_ progress: FetchProgress, forKey key: String) {
+        let handlers = jobs.withLock { $0[key]?.waiters.values.map(\.progress) ?? [] }
+        for handler in handlers { handler(progress) }
+    }
+
+    private static func applyHighestPriority(_ job: Job) {
+        let highest = job.waiters.values.map(\.priority).max() ?? job.ticket.priority
+        if highest != job.ticket.priority { job.ticket.setPriority(highest) }
+    }
+}

@@ -1,0 +1,31 @@
+import TroveCore
+import TroveDiskCache
+import TroveMemoryCache
+
+extension PipelineConfiguration {
+    var memoryCacheConfiguration: MemoryCacheConfiguration {
+        MemoryCacheConfiguration(costLimit: memoryCostLimit, countLimit: memoryCountLimit)
+    }
+
+    var diskCacheConfiguration: DiskCacheConfiguration {
+        var disk = DiskCacheConfiguration()
+        disk.byteLimit = diskByteLimit
+        disk.countLimit = diskCountLimit
+        disk.maxAge = diskMaxAge
+        disk.compressionLevel = compressionLevel
+        return disk
+    }
+
+    /// The disk cache this configuration names, built from the registry's plugins; nil without a directory.
+    /// Resolves every plugin name even then, so a typo fails at build time either way.
+    public func makeDiskCache(registry: PluginRegistry) throws -> DiskCache? {
+        let hasher = try registry.hasher(named: hasher)
+        let eviction = try registry.evictionPolicy(named: diskEviction)
+        let compressor = try registry.compressor(named: compressor)
+        guard let cacheDirectory else { return nil }
+        return try DiskCache(
+            directory: cacheDirectory, configuration: diskCacheConfiguration, hasher: hasher, compressor: compressor,
+            knownCompressors: registry.names(of: .compressor).compactMap { try? registry.compressor(named: $0) },
+            evictionPolicy: eviction)
+    }
+}

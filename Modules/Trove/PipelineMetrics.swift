@@ -1,0 +1,62 @@
+import CoreMetrics
+import TroveCore
+
+/// What a pipeline counts, reported through swift-metrics (so any backend an app bootstraps sees it).
+/// Labels: trove_cache_hits_total / trove_cache_misses_total {tier}, trove_fetches_total,
+/// trove_fetched_bytes_total, trove_coalesced_joins_total, trove_failures_total {kind}.
+struct PipelineMetrics: Sendable {
+    enum Tier: String { case memory, disk }
+
+    enum Event {
+        case hit(Tier), miss(Tier), fetch, bytesFetched(Int), coalescedJoin, failure(FailureKind)
+    }
+
+    private let memoryHits, memoryMisses, diskHits, diskMisses, fetches, bytes, joins: Counter
+    private let factory: any MetricsFactory
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        memoryHits = Counter(label: "trove_cache_hits_total", dimensions: [("tier", "memory")], factory: factory)
+        memoryMisses = Counter(label: "trove_cache_misses_total", dimensions: [("tier", "memory")], factory: factory)
+        diskHits = Counter(label: "trove_cache_hits_total", dimensions: [("tier", "disk")], factory: factory)
+        diskMisses = Counter(label: "trove_cache_misses_total", dimensions: [("tier", "disk")], factory: factory)
+        fetches = Counter(label: "trove_fetches_total", factory: factory)
+        bytes = Counter(label: "trove_fetched_bytes_total", factory: factory)
+        joins = Counter(label: "trove_coalesced_joins_total", factory: factory)
+    }
+
+    func record(_ event: Event) {
+        switch event {
+        case .hit(.memory): memoryHits.increment()
+        case .miss(.memory): memoryMisses.increment()
+        case .hit(.disk): diskHits.increment()
+        case .miss(.disk): diskMisses.increment()
+        case .fetch: fetches.increment()
+        case let .bytesFetched(count): bytes.increment(by: count)
+        case .coalescedJoin: joins.increment()
+        case let .failure(kind):
+            Counter(label: "trove_failures_total", dimensions: [("kind", kind.rawValue)], factory: factory).increment()
+        }
+    }
+}
+
+/// Failure categories for metrics: few enough to be a metric dimension.
+enum FailureKind: String, Sendable {
+    case notFound = "not_found", clientError = "http_4xx", serverError = "http_5xx", timeout, connection
+    case tooLarge = "too_large", undecodable, cancelled, previouslyFailed = "previously_failed", other
+
+    init(_ error: any Error) {
+        switch error as? TroveError {
+        case let .httpStatus(status, _)?:
+            self = status == 404 || status == 410 ? .notFound : status >= 500 ? .serverError : .clientError
+        case let .serverBusy(status, _, _)?: self = status >= 500 ? .serverError : .clientError
+        case .timedOut?: self = .timeout
+        case .connectionFailed?, .lengthMismatch?, .tooManyRedirects?: self = .connection
+        case .tooLarge?, .imageTooLarge?: self = .tooLarge
+        case .unsupportedFormat?, .decodingFailed?: self = .undecodable
+        case .cancelled?: self = .cancelled
+        case .previouslyFailed?: self = .previouslyFailed
+        default: self = error is CancellationError ? .cancelled : .other
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import TroveCore
+
+/// Where a prefetch stands: URLs done out of the total, and bytes of the results.
+public struct PrefetchProgress: Sendable, Equatable {
+    public var done: Int
+    public var total: Int
+    public var bytes: Int
+}
+
+/// What a prefetch did: each URL counts once, as fetched (from the network), cached (already in memory or
+/// on disk) or failed.
+public struct PrefetchSummary: Sendable, Equatable, Codable {
+    public var total = 0
+    public var fetched = 0
+    public var cached = 0
+    public var failed = 0
+    public var bytes = 0
+    /// The failed URLs with their error messages, in input order.
+    public var failures: [Failure] = []
+
+    public struct Failure: Sendable, Equatable, Codable {
+        public var url: String
+        public var error: String
+    }
+}
+
+/// Warms a pipeline's caches for a list of URLs at low priority: the "offline download" of a batch.
+/// Cancelling the task that runs `prefetch` cancels everything it queued.
+public struct Prefetcher: Sendable {
+    public let pipeline: ImagePipeline
+    /// Requests in flight at once (the pipeline's scheduler still bounds the fetches).
+    public var concurrency: Int
+    public var priority: RequestPriority
+
+    public init(pipeline: ImagePipeline, concurrency: Int = 6, priority: RequestPriority = .low) {
+        self.pipeline = pipeline
+        self.concurrency = max(1, concurrency)
+        self.priority = priority
+    }
+
+    public func prefetch(_ urls: [URL], progress: @escaping @Sendable (PrefetchProgress) -> Void = { _ in })
+        async -> PrefetchSummary {
+        var summary = PrefetchSummary(total: urls.count)
+        var failures: [(index: Int, failure: PrefetchSummary.Failure)] = []
+        await withTaskGroup(of: (Int, Result<ImageResponse, any Error>).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < urls.count else { return }
+                let index = next
+                let request = ImageRequest(url: urls[index], priority: priority)
+                group.addTask {
+                    do { return (index, .success(try await pipeline.image(for: request))) }
+                    catch { return (index, .failure(error)) }
+                }
+                next += 1
+            }
+            for _ in 0..<concurrency { startNext() }
+            var done = 0
+            for await (index, result) in group {
+                done += 1
+                switch result {
+                case let .success(response):
+                    if response.source == .network { summary.fetched += 1 } else { summary.cached += 1 }
+                    summary.bytes += response.data.count
+                case let .failure(error):
+                    summary.failed += 1
+                    let message = (error as? TroveError)?.description ?? String(describing: error)
+                    failures.append((index, .init(url: urls[index].absoluteString, error: message)))
+                }
+                progress(PrefetchProgress(done: done, total: urls.count, bytes: summary.bytes))
+                if !Task.isCancelled { startNext() }
+            }
+        }
+        summary.failures = failures.sorted { $0.index < $1.index }.map(\.failure)
+        return summary
+    }
+}

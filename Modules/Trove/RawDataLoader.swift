@@ -1,0 +1,180 @@
+import Foundation
+import Logging
+import TroveCore
+import TroveDiskCache
+import TroveFetcher
+
+/// Gets the raw bytes behind a request: the disk cache, else the network. Network work is scheduled
+/// (bounded concurrency, priorities), retried on transient failures, coalesced per raw key, and stored on
+/// disk when it is accepted. Shared by `ImagePipeline` and `DataPipeline`.
+final class RawDataLoader: Sendable {
+    let configuration: PipelineConfiguration
+    let registry: PluginRegistry
+    let diskCache: DiskCache?
+    let scheduler: FetchScheduler
+    let failures: FailureMemory
+    let metrics: PipelineMetrics
+    let logger: Logger
+    private let delegate: (any PipelineDelegate)?
+    /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims).
+    private let accept: @Sendable (Data, URL) throws -> Void
+    private let fetches = TaskCoalescer<RawResult>()
+    private let revalidations = TaskCoalescer<Revalidation>()
+    let jobs = FetchJobs()
+
+    init(configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
+         metrics: PipelineMetrics, logger: Logger,
+         accept: @escaping @Sendable (Data, URL) throws -> Void) {
+        self.configuration = configuration
+        self.registry = registry
+        self.diskCache = diskCache
+        self.metrics = metrics
+        self.logger = logger
+        self.delegate = configuration.delegate
+        self.accept = accept
+        scheduler = FetchScheduler(configuration: configuration.scheduler)
+        failures = FailureMemory(ttl: configuration.failedURLTTL, cacheDirectory: diskCache?.directory)
+    }
+
+    /// The cached bytes for a key, or nil. A disk that cannot be read counts as a miss, not a failure:
+    /// the network can still serve the request.
+    func cached(_ key: String) async -> DiskEntry? {
+        guard let diskCache else { return nil }
+        do {
+            let entry = try await diskCache.entry(forKey: key)
+            metrics.record(entry == nil ? .miss(.disk) : .hit(.disk))
+            return entry
+        } catch {
+            logger.warning("disk cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            metrics.record(.miss(.disk))
+            return nil
+        }
+    }
+
+    /// Disk first (unless reloading), then the network (unless cache-only).
+    func load(_ request: RawRequest) async throws -> RawResult {
+        if request.policy != .reloadIgnoringCache, let entry = await cached(request.key) {
+            return RawResult(data: entry.data, source: .disk, contentType: entry.metadata.contentType)
+        }
+        if request.policy == .cacheOnly { throw TroveError.notCached(key: request.key) }
+        return try await fetch(request)
+    }
+
+    /// Fetches unconditionally; concurrent callers for the same key share one fetch.
+    func fetch(_ request: RawRequest) async throws -> RawResult {
+        try await checkRememberedFailure(request)
+        return try await joined(request, coalescer: fetches, coalescingKey: request.key) {
+            let outcome = try await self.performFetch(request, validators: nil)
+            guard case let .data(data, metadata) = outcome else {
+                throw TroveError.connectionFailed(url: request.url.absoluteString,
+                                                  reason: "the server answered 304 Not Modified to a request without validators")
+            }
+            return try await self.accepted(data, metadata: metadata, for: request)
+        }
+    }
+
+    /// Asks the origin whether the cached entry is still current, using its stored validators.
+    /// Nil when the entry has no validators to ask with.
+    func revalidate(_ request: RawRequest, entry: DiskEntry) async throws -> Revalidation? {
+        let validators = entry.metadata.validators
+        guard !validators.isEmpty else { return nil }
+        return try await joined(request, coalescer: revalidations, coalescingKey: "revalidate|" + request.key) {
+            switch try await self.performFetch(request, validators: validators) {
+            case let .notModified(response):
+                var refreshed = entry.metadata
+                refreshed.created = Date()
+                if !response.validators.isEmpty { refreshed.validators = response.validators }
+                _ = try? await self.diskCache?.updateMetadata(forKey: request.key, refreshed)
+                self.logger.debug("revalidated: not modified", metadata: ["url": "\(request.url)"])
+                return .notModified
+            case let .data(data, metadata):
+                return .modified(try await self.accepted(data, metadata: metadata, for: request))
+            }
+        }
+    }
+
+    func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
+        jobs.setPriority(priority, forKey: key, waiter: waiter)
+    }
+
+    // MARK: - Steps
+
+    private func checkRememberedFailure(_ request: RawRequest) async throws {
+        if request.retryFailed {
+            await failures.forget(request.key)
+        } else if await failures.hasFailed(request.key) {
+            metrics.record(.failure(.previouslyFailed))
+            throw TroveError.previouslyFailed(url: request.url.absoluteString)
+        }
+    }
+
+    /// Registers the caller's progress handler and priority with the job for the key, then joins the work.
+    private func joined<Value: Sendable>(_ request: RawRequest, coalescer: TaskCoalescer<Value>, coalescingKey: String,
+                                         work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        jobs.join(coalescingKey, waiter: request.waiter, priority: request.priority, progress: request.progress)
+        defer { jobs.leave(coalescingKey, waiter: request.waiter) }
+        return try await coalescer.value(forKey: coalescingKey, onJoin: recordJoin, work: work)
+    }
+
+    /// Counts a caller that joined work already in flight (raw or processed).
+    @Sendable func recordJoin() {
+        metrics.record(.coalescedJoin)
+    }
+
+    /// One network fetch: asks the delegate, then retries transient failures, each attempt in a scheduler slot.
+    private func performFetch(_ request: RawRequest, validators: Validators?) async throws -> FetchOutcome {
+        let url = request.url
+        let jobKey = validators == nil ? request.key : "revalidate|" + request.key
+        do {
+            if let delegate, !(await delegate.shouldFetch(url)) {
+                throw TroveError.fetchDeclined(url: url.absoluteString)
+            }
+            let fetcher = try registry.fetcher(for: url)
+            var fetchRequest = FetchRequest(
+                url: url, headers: configuration.headers.merging(request.headers) { _, own in own },
+                validators: validators, timeout: configuration.fetchTimeout, maxBytes: configuration.maxBytes)
+            if let delegate { fetchRequest = try await delegate.prepare(fetchRequest) }
+            let ticket = jobs.ticket(for: jobKey) ?? SchedulerTicket(priority: request.priority)
+            let host = FetchScheduler.hostKey(for: url)
+            let finalRequest = fetchRequest
+            let outcome = try await withRetries(configuration.retryPolicy) { attempt in
+                if attempt > 0 {
+                    self.logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)"])
+                }
+                self.metrics.record(.fetch)
+                return try await self.scheduler.run(host: host, ticket: ticket) {
+                    try await fetcher.fetch(finalRequest) { progress in self.jobs.report(progress, forKey: jobKey) }
+                }
+            }
+            if case let .data(data, _) = outcome { metrics.record(.bytesFetched(data.count)) }
+            return outcome
+        } catch {
+            metrics.record(.failure(FailureKind(error)))
+            if await failures.record(error, forKey: request.key) {
+                logger.info("remembering lasting failure", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+            throw error
+        }
+    }
+
+    /// Checks fetched bytes and stores them on disk (unless the policy is memory-only).
+    private func accepted(_ data: Data, metadata: ResponseMetadata, for request: RawRequest) async throws -> RawResult {
+        do {
+            try accept(data, request.url)
+        } catch {
+            metrics.record(.failure(FailureKind(error)))
+            await failures.record(error, forKey: request.key)
+            throw error
+        }
+        if request.policy != .memoryOnly, let diskCache {
+            do {
+                try await diskCache.store(data, forKey: request.key, metadata: DiskEntryMetadata(
+                    validators: metadata.validators, contentType: metadata.contentType))
+            } catch {
+                // The bytes are good; a full or failing disk must not fail the request.
+                logger.warning("disk cache write failed", metadata: ["key": "\(request.key)", "error": "\(error)"])
+            }
+        }
+        return RawResult(data: data, source: .network, contentType: metadata.contentType)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import TroveCore
+
+/// Decodes GIF87a/GIF89a files to straight-alpha RGBA8. Every frame is composed onto the logical screen
+/// (honouring transparency, delay and disposal) the way browsers show it: the canvas starts transparent and
+/// "restore to background" clears to transparent. The image's own pixels are the first frame; `frames`
+/// holds every frame when there is more than one.
+public struct GIFDecoder: ImageDecoder {
+    public let name = "gif"
+    public let format = ImageFormat.gif
+
+    public init() {}
+
+    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+        try data.withUnsafeBytes { bytes in
+            let layout = try GIFLayout(bytes)
+            let width = layout.screenWidth, height = layout.screenHeight
+            try limits.check(width: width, height: height)
+            // A frame may be larger than the screen, and its indices are decoded whole.
+            for frame in layout.frames { try limits.check(width: frame.width, height: frame.height) }
+            // Every frame is kept at full size, so the whole animation must fit the byte limit.
+            let frameBytes = width * height * 4
+            let (animationBytes, overflow) = frameBytes.multipliedReportingOverflow(by: layout.frames.count)
+            guard !overflow && animationBytes <= limits.maxDecodedBytes else {
+                throw TroveError.decodingFailed(format: .gif, reason: "\(layout.frames.count) frames of "
+                    + "\(width)x\(height) need \(overflow ? "more than Int.max" : "\(animationBytes)") bytes, "
+                    + "over the limit of \(limits.maxDecodedBytes); raise DecodingLimits.maxDecodedBytes if trusted")
+            }
+            var canvas = GIFCanvas(width: width, height: height)
+            var frames: [AnimationFrame] = []
+            frames.reserveCapacity(layout.frames.count)
+            for (index, frame) in layout.frames.enumerated() {
+                let palette = GIFPalette(bytes, range: frame.localPalette ?? layout.globalPalette,
+                                         transparentIndex: frame.transparentIndex)
+                let indices = try Self.indices(of: frame, number: index + 1, in: bytes)
+                canvas.draw(indices, frame: frame, palette: palette)
+                frames.append(AnimationFrame(pixels: canvas.pixels,
+                                             delay: .milliseconds(frame.delayCentiseconds * 10)))
+                canvas.dispose(frame)
+            }
+            let first = frames[0].pixels
+            return Image(width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4, pixels: first,
+                         sourceFormat: .gif, frames: frames.count > 1 ? frames : [])
+        }
+    }
+
+    /// The frame's palette indices in display row order (interlaced rows put back in place).
+    private static func indices(of frame: GIFFrameLayout, number: Int, in bytes: UnsafeRawBufferPointer) throws -> [UInt8] {
+        // The sub-blocks are joined so the LZW reader sees one stream; their total is at most the file size.
+        var stream = [UInt8]()
+        stream.reserveCapacity(frame.dataBlocks.reduce(0) { $0 + $1.count })
+        for block in frame.dataBlocks { stream.append(contentsOf: bytes[block]) }
+        let count = frame.width * frame.height
+        var decoded = [UInt8](repeating: 0, count: count)
+        try stream.withUnsafeBytes { input in
+            try decoded.withUnsafeMutableBufferPointer { output in
+                try GIFLZWDecoder.decode(input, minimumCodeSize: frame.minimumCodeSize, into: output, frame: number)
+            }
+        }
+        guard frame.interlaced, frame.height > 1 else { return decoded }
+        var ordered = [UInt8](repeating: 0, count: count)
+        var sourceRow = 0
+        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+            for row in stride(from: start, to: frame.height, by: step) {
+                ordered[row * frame.width..<(row + 1) * frame.width] =
+                    decoded[sourceRow * frame.width..<(sourceRow + 1) * frame.width]
+                sourceRow += 1
+            }
+        }
+        return ordered
+    }
+}
+
+/// A color table expanded to 256 RGBA entries; indices past its end are opaque black, the transparent
+/// index (if any) is fully transparent.
+struct GIFPalette {
+    var entries = [UInt32](repeating: 0, count: 256)
+
+    init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>?, transparentIndex: Int?) {
+        for i in 0..<256 { entries[i] = Self.pack(0, 0, 0, 255) }
+        if let range {
+            for (i, offset) in stride(from: range.lowerBound, to: range.upperBound - 2, by: 3).enumerated() where i < 256 {
+                entries[i] = Self.pack(bytes[offset], bytes[offset + 1], bytes[offset + 2], 255)
+            }
+        }
+        if let transparentIndex, transparentIndex < 256 { entries[transparentIndex] = 0 }
+    }
+
+    /// RGBA bytes in memory order, as one little-endian word (Trove targets little-endian machines).
+    private static func pack(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8) -> UInt32 {
+        UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
+    }
+}

@@ -1,0 +1,71 @@
+import TroveCore
+
+/// One of the eight ways to rotate by quarter turns and mirror a pixel grid, exact (pixels are moved,
+/// never resampled). Described from the output's side: output (x, y) reads source (u, v) where
+/// (u, v) = (y, x) when the axes swap, else (x, y); then u and/or v are mirrored.
+struct Transposition: Equatable {
+    var swapsAxes: Bool
+    var mirrorsX: Bool
+    var mirrorsY: Bool
+
+    static let identity = Transposition(swapsAxes: false, mirrorsX: false, mirrorsY: false)
+    static let flipHorizontal = Transposition(swapsAxes: false, mirrorsX: true, mirrorsY: false)
+    static let flipVertical = Transposition(swapsAxes: false, mirrorsX: false, mirrorsY: true)
+    static let rotate180 = Transposition(swapsAxes: false, mirrorsX: true, mirrorsY: true)
+    /// Output top row = source left column read bottom to top.
+    static let rotate90Clockwise = Transposition(swapsAxes: true, mirrorsX: false, mirrorsY: true)
+    static let rotate270Clockwise = Transposition(swapsAxes: true, mirrorsX: true, mirrorsY: false)
+    /// Mirror across the main diagonal.
+    static let transpose = Transposition(swapsAxes: true, mirrorsX: false, mirrorsY: false)
+    /// Mirror across the anti-diagonal.
+    static let transverse = Transposition(swapsAxes: true, mirrorsX: true, mirrorsY: true)
+
+    /// What turns an image stored with this EXIF orientation upright (EXIF 2.3, tag 0x0112).
+    init(undoing orientation: ExifOrientation) {
+        switch orientation {
+        case .up: self = .identity
+        case .upMirrored: self = .flipHorizontal
+        case .down: self = .rotate180
+        case .downMirrored: self = .flipVertical
+        case .leftMirrored: self = .transpose
+        case .right: self = .rotate90Clockwise
+        case .rightMirrored: self = .transverse
+        case .left: self = .rotate270Clockwise
+        }
+    }
+
+    init(swapsAxes: Bool, mirrorsX: Bool, mirrorsY: Bool) {
+        self.swapsAxes = swapsAxes
+        self.mirrorsX = mirrorsX
+        self.mirrorsY = mirrorsY
+    }
+
+    func apply(to image: Image, orientation: ExifOrientation? = nil) throws -> Image {
+        if self == .identity && orientation == nil { return image }
+        let width = image.width, height = image.height
+        let (outWidth, outHeight) = swapsAxes ? (height, width) : (width, height)
+        return try image.mappingEveryFrame(toWidth: outWidth, height: outHeight, orientation: orientation) { src, dst in
+            move(src, width: width, height: height, into: dst, outWidth: outWidth, outHeight: outHeight)
+        }
+    }
+
+    /// Copies whole 4-byte pixels: along one output row the source index moves by a fixed step.
+    private func move(_ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+                      into dst: UnsafeMutableBufferPointer<UInt8>, outWidth: Int, outHeight: Int) {
+        guard let source = src.baseAddress, let destination = dst.baseAddress else { return }
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+        for y in 0..<outHeight {
+            // Source of output (0, y), and how far the source moves per output column.
+            let u0 = swapsAxes ? y : 0, v0 = swapsAxes ? 0 : y
+            let sx = mirrorsX ? width - 1 - u0 : u0
+            let sy = mirrorsY ? height - 1 - v0 : v0
+            let step = swapsAxes ? (mirrorsY ? -width : width) : (mirrorsX ? -1 : 1)
+            var index = sy * width + sx
+            let row = to + y * outWidth * 4
+            for x in 0..<outWidth {
+                (row + x * 4).storeBytes(of: (from + index * 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                index += step
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+#include "TroveJPEGShim.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+// libjpeg's error manager, extended with where to jump back to and what went wrong.
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf escape;
+    int hit_end_of_file;
+    char message[JMSG_LENGTH_MAX];
+} trove_error_manager;
+
+static void trove_error_exit(j_common_ptr cinfo) {
+    trove_error_manager *manager = (trove_error_manager *)cinfo->err;
+    manager->base.format_message(cinfo, manager->message);
+    longjmp(manager->escape, 1);
+}
+
+// Warnings are not printed; the one that matters (the data ended early) is remembered.
+static void trove_emit_message(j_common_ptr cinfo, int level) {
+    trove_error_manager *manager = (trove_error_manager *)cinfo->err;
+    if (level < 0) {
+        manager->base.num_warnings++;
+        if (manager->base.msg_code == JWRN_JPEG_EOF) manager->hit_end_of_file = 1;
+    }
+}
+
+static void trove_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void trove_install_errors(trove_error_manager *manager) {
+    jpeg_std_error(&manager->base);
+    manager->base.error_exit = trove_error_exit;
+    manager->base.emit_message = trove_emit_message;
+    manager->base.output_message = trove_output_message;
+    manager->hit_end_of_file = 0;
+    manager->message[0] = '\0';
+}
+
+struct trove_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    trove_error_manager errors;
+    struct jpeg_progress_mgr progress;
+    const unsigned char *data;
+    size_t size;
+    long max_memory;
+    int max_scans;
+    int created;
+};
+
+// Progressive files may hold thousands of tiny scans that each cost a pass over the image.
+static void trove_check_scans(j_common_ptr cinfo) {
+    trove_jpeg_decoder *decoder = (trove_jpeg_decoder *)cinfo->client_data;
+    if (cinfo->is_decompressor && decoder->cinfo.input_scan_number > decoder->max_scans) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message,
+                 "the file has more than %d progressive scans", decoder->max_scans);
+        longjmp(decoder->errors.escape, 2);
+    }
+}
+
+trove_jpeg_decoder *trove_jpeg_decoder_create(const unsigned char *data, size_t size, long max_memory, int max_scans) {
+    trove_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) return NULL;
+    decoder->data = data;
+    decoder->size = size;
+    decoder->max_memory = max_memory;
+    decoder->max_scans = max_scans;
+    return decoder;
+}
+
+int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_header *header) {
+    trove_install_errors(&decoder->errors);
+    decoder->cinfo.err = &decoder->errors.base;
+    if (setjmp(decoder->errors.escape)) return -1;
+    jpeg_create_decompress(&decoder->cinfo);
+    decoder->created = 1;
+    decoder->cinfo.client_data = decoder;
+    decoder->cinfo.mem->max_memory_to_use = decoder->max_memory;
+    decoder->progress.progress_monitor = trove_check_scans;
+    decoder->cinfo.progress = &decoder->progress;
+    jpeg_mem_src(&decoder->cinfo, decoder->data, (unsigned long)decoder->size);
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(&decoder->cinfo, TRUE);
+    if (decoder->errors.hit_end_of_file) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message, "the file ends inside its header");
+        return -1;
+    }
+    memset(header, 0, sizeof *header);
+    header->width = (int)decoder->cinfo.image_width;
+    header->height = (int)decoder->cinfo.image_height;
+    header->components = decoder->cinfo.num_components;
+    header->color_space = decoder->cinfo.jpeg_color_space;
+    header->progressive = decoder->cinfo.progressive_mode ? 1 : 0;
+    for (jpeg_saved_marker_ptr marker = decoder->cinfo.marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 && memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            header->exif = marker->data + 6;
+            header->exif_length = marker->data_length - 6;
+            break;
+        }
+    }
+    return 0;
+}
+
+// Adobe CMYK JPEGs store inverted ink values; either way the result is R = (255 - C)(255 - K) / 255.
+static void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width, int inverted) {
+    for (JDIMENSION x = 0; x < width; x++) {
+        unsigned c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        rgba[4 * x] = (unsigned char)((c * k + 127) / 255);
+        rgba[4 * x + 1] = (unsigned char)((m * k + 127) / 255);
+        rgba[4 * x + 2] = (unsigned char)((y * k + 127) / 255);
+        rgba[4 * x + 3] = 255;
+    }
+}
+
+int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *rgba, size_t capacity) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    // The CMYK row buffer comes from libjpeg's pool, so a longjmp cannot leak it.
+    JSAMPARRAY cmyk_row;
+    if (setjmp(decoder->errors.escape)) return -1;
+    int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_start_decompress(cinfo);
+    size_t row_bytes = (size_t)cinfo->output_width * 4;
+    if (row_bytes * cinfo->output_height > capacity || cinfo->output_components != 4) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message, "unexpected output layout");
+        return -1;
+    }
+    cmyk_row = NULL;
+    if (cmyk) {
+        cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1);
+    }
+    while (cinfo->output_scanline < cinfo->output_height) {
+        unsigned char *row = rgba + row_bytes * cinfo->output_scanline;
+        if (cmyk) {
+            if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
+            trove_cmyk_to_rgba(cmyk_row[0], row, cinfo->output_width, cinfo->saw_Adobe_marker);
+        } else {
+            JSAMPROW rows[1] = { row };
+            if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;
+        }
+        if (decoder->errors.hit_end_of_file) break;
+    }
+    if (!decoder->errors.hit_end_of_file && cinfo->output_scanline == cinfo->output_height) {
+        jpeg_finish_decompress(cinfo);
+    }
+    if (decoder->errors.hit_end_of_file || cinfo->output_scanline < cinfo->output_height) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message,
+                 "the file ends before the image data does (it is truncated)");
+        return -1;
+    }
+    return 0;
+}
+
+const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder) {
+    return decoder->errors.message;
+}
+
+void trove_jpeg_decoder_destroy(trove_jpeg_decoder *decoder) {
+    if (!decoder) return;
+    if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
+}
+
+int trove_jpeg_encode(const unsigned char *pixels, int width, int height, size_t bytes_per_row, int components,
+                      int quality, unsigned char **output, unsigned long *output_size,
+                      char *error, size_t error_capacity) {
+    struct jpeg_compress_struct cinfo;
+    trove_error_manager errors;
+    // Touched after setjmp, so volatile keeps its value across the longjmp.
+    volatile int created = 0;
+    *output = NULL;
+    *output_size = 0;
+    trove_install_errors(&errors);
+    cinfo.err = &errors.base;
+    if (setjmp(errors.escape)) {
+        snprintf(error, error_capacity, "%s", errors.message);
+        if (created) jpeg_destroy_compress(&cinfo);
+        free(*output);
+        *output = NULL;
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    created = 1;
+    jpeg_mem_dest(&cinfo, output, output_size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = components;
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_EXT_RGBA;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row[1] = { (JSAMPROW)(pixels + bytes_per_row * cinfo.next_scanline) };
+        jpeg_write_scanlines(&cinfo, row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    return 0;
+}
+
+void trove_jpeg_free(unsigned char *buffer) { free(buffer); }

@@ -1,0 +1,44 @@
+// A thin C layer over libjpeg-turbo for TroveJPEG. libjpeg reports fatal errors through a callback that
+// must not return; Swift cannot longjmp, so every libjpeg call runs here behind setjmp and failures come
+// back as a status code plus a message.
+#ifndef TROVE_JPEG_SHIM_H
+#define TROVE_JPEG_SHIM_H
+
+#include <stddef.h>
+
+typedef struct trove_jpeg_decoder trove_jpeg_decoder;
+
+/// What the header says, read before anything large is allocated.
+typedef struct {
+    int width;
+    int height;
+    /// Components in the file: 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK.
+    int components;
+    /// libjpeg's J_COLOR_SPACE of the file.
+    int color_space;
+    int progressive;
+    /// The payload of the first APP1 "Exif" segment (after "Exif\0\0"), or NULL.
+    const unsigned char *exif;
+    size_t exif_length;
+} trove_jpeg_header;
+
+/// Starts a decoder over `data` (which must outlive it). `max_memory` bounds libjpeg's working memory;
+/// `max_scans` bounds the number of progressive scans (a CPU-exhaustion guard). NULL when out of memory.
+trove_jpeg_decoder *trove_jpeg_decoder_create(const unsigned char *data, size_t size, long max_memory, int max_scans);
+/// Reads the header. Returns 0 on success, -1 on failure (see trove_jpeg_decoder_error).
+int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_header *header);
+/// Decodes the whole image as straight RGBA8 (alpha 255) into `rgba`, `width * 4` bytes a row, converting
+/// gray and CMYK/YCCK. A file that ends early is an error. Returns 0 on success, -1 on failure.
+int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *rgba, size_t capacity);
+/// The last error's message (empty when there was none); valid until the decoder is destroyed.
+const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder);
+void trove_jpeg_decoder_destroy(trove_jpeg_decoder *decoder);
+
+/// Encodes pixels (`components` 4 = RGBA with alpha ignored, 1 = gray) at quality 1...100 into a buffer
+/// the caller releases with trove_jpeg_free. Returns 0 on success, -1 with a message in `error`.
+int trove_jpeg_encode(const unsigned char *pixels, int width, int height, size_t bytes_per_row, int components,
+                      int quality, unsigned char **output, unsigned long *output_size,
+                      char *error, size_t error_capacity);
+void trove_jpeg_free(unsigned char *buffer);
+
+#endif

@@ -1,0 +1,39 @@
+import CJPEGShim
+import Foundation
+import TroveCore
+
+/// Encodes RGBA8 (alpha dropped: JPEG has none) or gray images as baseline JPEG through libjpeg-turbo.
+/// `EncodingOptions.quality` 0...1 maps to libjpeg's 1...100.
+public struct JPEGEncoder: ImageEncoder {
+    public let name = "jpeg"
+    public let format = ImageFormat.jpeg
+
+    public init() {}
+
+    /// libjpeg's quality scale (1...100) for an `EncodingOptions.quality` (0...1, clamped).
+    static func libjpegQuality(_ quality: Double) -> Int32 {
+        guard quality.isFinite else { return 85 }
+        return Int32(1 + (min(max(quality, 0), 1) * 99).rounded())
+    }
+
+    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+        guard image.width > 0, image.height > 0, image.width <= 65_500, image.height <= 65_500 else {
+            throw TroveError.encodingFailed(format: .jpeg, reason: "JPEG sides must be 1...65500 pixels; "
+                + "this image is \(image.width)x\(image.height)")
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            trove_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), image.bytesPerRow,
+                              Int32(image.pixelFormat.bytesPerPixel), Self.libjpegQuality(options.quality),
+                              &output, &size, &message, message.count)
+        }
+        defer { trove_jpeg_free(output) }
+        guard status == 0, let output else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw TroveError.encodingFailed(format: .jpeg, reason: reason)
+        }
+        return Data(bytes: output, count: Int(size))
+    }
+}

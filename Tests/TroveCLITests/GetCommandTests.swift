@@ -1,0 +1,80 @@
+import FixtureServer
+import Foundation
+import Testing
+
+/// `trove get` as a user runs it, against a real HTTP server on 127.0.0.1.
+@Suite struct GetCommandTests {
+    @Test func secondRunInANewProcessComesFromDiskWithNoRequest() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+        let url = server.url("/chelsea.png").absoluteString
+        let arguments = ["get", url, "--transform", "resize:w=96,h=64,mode=stretch,filter=bilinear",
+                         "-o", work.appendingPathComponent("out.png").path, "--json"]
+
+        let first = try await cli.run(arguments)
+        let second = try await cli.run(arguments)
+        await server.stop()
+
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        let a = try #require(first.jsonLines.first), b = try #require(second.jsonLines.first)
+        #expect(first.jsonLines.count == 1 && first.stdout.split(separator: "\n").count == 1)
+        #expect(a["source"] as? String == "network")
+        #expect(b["source"] as? String == "disk")
+        for line in [a, b] {
+            #expect(line["url"] as? String == url)
+            #expect(line["width"] as? Int == 96)
+            #expect(line["height"] as? Int == 64)
+            #expect(line["format"] as? String == "png")
+            #expect(line["ms"] is Double)
+        }
+        #expect(server.requests == ["/chelsea.png"])
+        let written = try Data(contentsOf: work.appendingPathComponent("out.png"))
+        #expect(b["bytes"] as? Int == written.count)
+        #expect(written.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func withoutATransformTheOriginalBytesAreWritten() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+        let result = try await cli.run(["get", server.url("/tiles.png").absoluteString, "-o", work.appendingPathComponent("t.png").path])
+        await server.stop()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try Data(contentsOf: work.appendingPathComponent("t.png")) == Data(contentsOf: Fixtures.images.appendingPathComponent("tiles.png")))
+    }
+
+    @Test func failedFetchExitsOneWithTheMessageOnStderr() async throws {
+        let server = FixtureServer()
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let url = server.url("/missing.png").absoluteString
+        let result = try await CLIRunner(cacheDirectory: work).run(["get", url, "--json"])
+        await server.stop()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("HTTP 404 for \(url)"))
+        #expect(result.jsonLines.first?["error"] as? String != nil)
+    }
+
+    @Test(arguments: [
+        ["get", "--bogus-flag", "x"],
+        ["get", "x.png", "--transform", "resize:w=abc"],
+        ["get", "x.png", "--hasher", "sha3"],
+        ["get", "x.png", "--policy", "sometimes"],
+        ["no-such-command"],
+    ])
+    func badUsageExitsTwo(arguments: [String]) async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let result = try await CLIRunner(cacheDirectory: work).run(arguments)
+        #expect(result.status == 2, "stdout: \(result.stdout) stderr: \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+        #expect(result.stdout.isEmpty)
+    }
+}

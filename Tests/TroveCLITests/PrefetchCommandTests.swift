@@ -1,0 +1,51 @@
+import FixtureServer
+import Foundation
+import Testing
+
+@Suite struct PrefetchCommandTests {
+    @Test func countsAreExactAndASecondRunSendsNothing() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let list = work.appendingPathComponent("urls.txt")
+        let present = ["badge.png", "tiles.png", "chelsea.png"].map { server.url("/\($0)").absoluteString }
+        let missing = ["nope.png", "gone/also-missing.png"].map { server.url("/\($0)").absoluteString }
+        try (["# thumbnails for the landing page", ""] + present + missing + [present[0]])
+            .joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+
+        let first = try await cli.run(["prefetch", list.path, "--json"])
+        let requestsAfterFirst = server.requests.count
+        let second = try await cli.run(["prefetch", list.path, "--json"])
+        await server.stop()
+
+        // A failed URL is a failed fetch: exit 1, each failure named on stderr, the summary still on stdout.
+        #expect(first.status == 1)
+        #expect(second.status == 1)
+        for url in missing { #expect(first.stderr.contains("HTTP 404 for \(url)")) }
+        let a = try #require(first.jsonLines.first), b = try #require(second.jsonLines.first)
+        #expect(a["total"] as? Int == 6)
+        #expect(a["failed"] as? Int == 2)
+        // The duplicate line is either coalesced with its twin or served from the cache it filled.
+        #expect((a["fetched"] as? Int ?? 0) + (a["cached"] as? Int ?? 0) == 4)
+        #expect((a["fetched"] as? Int ?? 0) >= 3)
+        #expect(b["total"] as? Int == 6)
+        #expect(b["fetched"] as? Int == 0)
+        #expect(b["cached"] as? Int == 4)
+        #expect(b["failed"] as? Int == 2)
+        #expect(requestsAfterFirst == 5)
+        #expect(server.requests.count == requestsAfterFirst)
+    }
+
+    @Test func readsStandardInputAndRejectsBadConcurrency() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cli = CLIRunner(cacheDirectory: work)
+        let bad = try await cli.run(["prefetch", "-", "--concurrency", "0"])
+        #expect(bad.status == 2)
+        let empty = try await cli.run(["prefetch", work.appendingPathComponent("missing.txt").path])
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("cannot read"))
+    }
+}

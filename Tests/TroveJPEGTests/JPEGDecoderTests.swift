@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TroveCore
+import TroveJPEG
+
+/// Baseline, progressive, gray and CMYK JPEGs decode to RGBA8 like Pillow (which also uses libjpeg-turbo);
+/// EXIF orientation is read; broken input is refused with a message.
+@Suite struct JPEGDecoderTests {
+    let decoder = JPEGDecoder()
+
+    @Test(arguments: JPEGFixtures.index.map(\.name))
+    func decodesLikeTheReference(name: String) throws {
+        let entry = try #require(JPEGFixtures.index.first { $0.name == name })
+        let image = try decoder.decode(try JPEGFixtures.jpeg(name), limits: .default)
+        #expect(image.width == entry.width && image.height == entry.height)
+        #expect(image.pixelFormat == .rgba8 && image.bytesPerRow == image.width * 4 && image.sourceFormat == .jpeg)
+        let reference = try JPEGFixtures.reference(name)
+        // Same IDCT and upsampling as Pillow's libjpeg-turbo; CMYK to RGB rounds once, Pillow twice.
+        let tolerance = entry.mode == "CMYK" ? 1 : 0
+        #expect(JPEGFixtures.maxDifference(image.pixels, reference) <= tolerance)
+        #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 })
+    }
+
+    @Test func grayBecomesEqualChannels() throws {
+        let image = try decoder.decode(try JPEGFixtures.jpeg("gray"), limits: .default)
+        let pixels = image.pixels
+        let unequal = stride(from: 0, to: pixels.count, by: 4).filter { (i: Int) -> Bool in
+            pixels[i] != pixels[i + 1] || pixels[i + 1] != pixels[i + 2]
+        }
+        #expect(pixels.count == 160 * 107 * 4)
+        #expect(unequal.isEmpty)
+    }
+
+    @Test func readsExifOrientation() throws {
+        #expect(try decoder.decode(try JPEGFixtures.jpeg("orientation6"), limits: .default).orientation == .right)
+        #expect(try decoder.decode(try JPEGFixtures.jpeg("baseline"), limits: .default).orientation == .up)
+    }
+
+    @Test func decodesTheRocketPhoto() throws {
+        let image = try decoder.decode(try JPEGFixtures.rocket(), limits: .default)
+        #expect(image.width == 640 && image.height == 427)
+        #expect(image.pixels.count == 640 * 427 * 4)
+    }
+
+    @Test func progressiveAndBaselineAgreeClosely() throws {
+        let baseline = try decoder.decode(try JPEGFixtures.jpeg("baseline"), limits: .default)
+        let progressive = try decoder.decode(try JPEGFixtures.jpeg("progressive"), limits: .default)
+        // Same quantisation, different scan order: the pixels are the same.
+        #expect(baseline.pixels == progressive.pixels)
+    }
+
+    @Test func sizeOverTheLimitIsRefusedFromTheHeader() throws {
+        let data = try JPEGFixtures.jpeg("baseline")  // 160 x 107
+        #expect(throws: TroveError.imageTooLarge(width: 160, height: 107, limit: 10_000)) {
+            try decoder.decode(data, limits: DecodingLimits(maxPixels: 10_000))
+        }
+    }
+
+    @Test func everyTruncationIsAnError() throws {
+        let data = [UInt8](try JPEGFixtures.jpeg("progressive"))
+        for length in stride(from: 0, to: data.count - 1, by: 7) {
+            #expect(throws: TroveError.self, "prefix of \(length) bytes decoded") {
+                try decoder.decode(Data(data[0..<length]), limits: .default)
+            }
+        }
+        let cut = Data(data[0..<data.count / 2])
+        #expect(throws: TroveError.decodingFailed(format: .jpeg,
+                                                  reason: "the file ends before the image data does (it is truncated)")) {
+            try decoder.decode(cut, limits: .default)
+        }
+    }
+
+    @Test func garbageAfterTheMarkerNamesLibjpegsReason() {
+        let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x03, 0x01]
+        #expect {
+            try decoder.decode(Data(bytes), limits: .default)
+        } throws: { error in
+            guard case let TroveError.decodingFailed(format, reason) = error else { return false }
+            return format == .jpeg && !reason.isEmpty
+        }
+    }
+
+    @Test func damagedBytesNeverCrash() throws {
+        let original = [UInt8](try JPEGFixtures.jpeg("progressive"))
+        var state: UInt64 = 0x1234_5678_9ABC_DEF1
+        func random(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % bound
+        }
+        for _ in 0..<200 {
+            var bytes = original
+            for _ in 0..<(1 + random(4)) { bytes[random(bytes.count)] ^= UInt8(1 + random(255)) }
+            do {
+                let image = try decoder.decode(Data(bytes), limits: DecodingLimits(maxPixels: 1 << 20))
+                #expect(image.pixels.count == image.width * image.height * 4)
+            } catch is TroveError {
+            }
+        }
+    }
+}

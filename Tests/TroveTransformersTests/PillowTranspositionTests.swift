@@ -1,0 +1,42 @@
+import Testing
+import TroveCore
+import TroveTransformers
+
+/// Rotations, flips and EXIF orientation against Pillow's `transpose` and `ImageOps.exif_transpose`,
+/// on a 90x60 RGBA photo crop: they only move pixels, so they must match byte for byte.
+@Suite struct PillowTranspositionTests {
+    @Test(arguments: [(RotateTransformer.Angle.clockwise90, "rotate-90.png"), (.clockwise180, "rotate-180.png"),
+                      (.clockwise270, "rotate-270.png")])
+    func rotationIsExact(angle: RotateTransformer.Angle, reference: String) throws {
+        let output = try RotateTransformer(angle).transform(Fixtures.pillow("in-transpose.png"))
+        let expected = try Fixtures.pillow(reference)
+        #expect(output.width == expected.width && output.height == expected.height)
+        #expect(output.pixels == expected.pixels)
+    }
+
+    @Test(arguments: [(FlipTransformer.Axis.h, "flip-h.png"), (.v, "flip-v.png")])
+    func flipIsExact(axis: FlipTransformer.Axis, reference: String) throws {
+        let output = try FlipTransformer(axis).transform(Fixtures.pillow("in-transpose.png"))
+        #expect(output.pixels == (try Fixtures.pillow(reference)).pixels)
+    }
+
+    @Test(arguments: 1...8)
+    func orientMatchesPillowsExifTranspose(value: Int) throws {
+        var input = try Fixtures.pillow("in-transpose.png")
+        input.orientation = try #require(ExifOrientation(rawValue: value))
+        let output = try OrientTransformer().transform(input)
+        let expected = try Fixtures.pillow("orient-\(value).png")
+        #expect(output.width == expected.width && output.height == expected.height)
+        #expect(output.pixels == expected.pixels)
+        #expect(output.orientation == .up, "applied once, the orientation is reset")
+    }
+
+    @Test func fourQuarterTurnsAndTwoFlipsGiveTheImageBack() throws {
+        let input = try Fixtures.pillow("in-transpose.png")
+        var image = input
+        for _ in 0..<4 { image = try RotateTransformer(.clockwise90).transform(image) }
+        #expect(image == input)
+        let flipped = try FlipTransformer(.v).transform(FlipTransformer(.v).transform(input))
+        #expect(flipped == input)
+    }
+}

@@ -1,0 +1,24 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// libFuzzer targets for the decoders that read untrusted bytes. Built and run by `make fuzz`
+// (`-sanitize=fuzzer,address`); not part of `make test`. The sources come from the main package through
+// the symlink Trove -> ../.., so this package builds only what the decoders need.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "TroveFuzz",
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Trove/Modules/CZlib", pkgConfig: "zlib"),
+        .systemLibrary(name: "CJPEG", path: "Trove/Plugins/CJPEG", pkgConfig: "libjpeg"),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Trove/Plugins/CJPEGShim"),
+        .target(name: "TroveCore", path: "Trove/Modules/TroveCore", swiftSettings: swift6),
+        .target(name: "TroveCodec", dependencies: ["TroveCore", "CZlib"], path: "Trove/Modules/TroveCodec",
+                swiftSettings: swift6),
+        .target(name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"], path: "Trove/Plugins/TroveJPEG",
+                swiftSettings: swift6),
+        .executableTarget(name: "FuzzPNG", dependencies: ["TroveCodec"], path: "FuzzPNG", swiftSettings: swift6),
+        .executableTarget(name: "FuzzGIF", dependencies: ["TroveCodec"], path: "FuzzGIF", swiftSettings: swift6),
+        .executableTarget(name: "FuzzJPEG", dependencies: ["TroveJPEG"], path: "FuzzJPEG", swiftSettings: swift6),
+    ]
+)

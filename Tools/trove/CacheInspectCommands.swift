@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Trove
+
+struct CacheStatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "Count the entries and the bytes they take on disk.")
+
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var cache: CacheOptions
+
+    func run() async throws {
+        let stats = try await reportingFailures("stats") {
+            try await cache.openCache(common).stats()
+        }
+        if common.json {
+            printJSONLine(stats)
+        } else {
+            print("entries:    \(stats.entries)")
+            print("bytes:      \(stats.bytes) of \(stats.limitBytes)")
+            print("compressed: \(stats.compressed)")
+            if stats.corrupt > 0 { print("corrupt:    \(stats.corrupt) (found and deleted while opening)") }
+        }
+    }
+}
+
+struct CacheListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the entries: size on disk, compression, age, key.")
+
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var cache: CacheOptions
+
+    struct Line: Encodable {
+        let key: String
+        let bytes: Int
+        let compressed: Bool
+        let created: String
+        let expires: String?
+    }
+
+    func run() async throws {
+        let entries = try await reportingFailures("list") {
+            try await cache.openCache(common).listing()
+        }
+        let dates = ISO8601DateFormatter()
+        for entry in entries {
+            if common.json {
+                printJSONLine(Line(key: entry.key, bytes: entry.bytes, compressed: entry.compressed,
+                                   created: dates.string(from: entry.created),
+                                   expires: entry.expires.map { dates.string(from: $0) }))
+            } else {
+                let size = String(entry.bytes).padding(toLength: 10, withPad: " ", startingAt: 0)
+                print("\(size) \(entry.compressed ? "zlib" : "    ") \(dates.string(from: entry.created))  \(entry.key)")
+            }
+        }
+    }
+}
+
+struct CacheVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Read every entry in full, check header, key and checksum, and delete the bad ones.")
+
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var cache: CacheOptions
+
+    func run() async throws {
+        let report = try await reportingFailures("verify") {
+            try await cache.openCache(common).verify()
+        }
+        if common.json {
+            printJSONLine(report)
+        } else {
+            print("checked \(report.checked), corrupt \(report.corrupt), removed \(report.removed)")
+        }
+    }
+}

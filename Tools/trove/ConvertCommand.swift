@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Trove
+
+struct ConvertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Decode a local image, transform it and encode it to another file.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The image to read.")
+    var input: String
+
+    @Argument(help: "Where to write the result.")
+    var output: String
+
+    @Option(help: "Transform spec, e.g. resize:w=200,h=200,mode=fit|grayscale")
+    var transform: String?
+
+    @Option(help: "Output format: png or jpeg (default: from the output's extension, else png).")
+    var format: String?
+
+    @Option(help: "JPEG quality, 0...100 (default 85).")
+    var quality: Double = 85
+
+    func run() async throws {
+        let registry = try TroveRegistry.make()
+        let transforms: [any ImageTransformer]
+        let encoder: any ImageEncoder
+        do {
+            guard (0...100).contains(quality) else {
+                throw UsageError(description: "--quality must be 0...100, got \(quality)")
+            }
+            transforms = try transform.map { try registry.transformers(forSpec: $0) } ?? []
+            encoder = try registry.encoder(for: try outputFormat())
+        } catch let error as TroveError {
+            throw UsageError(description: error.description)
+        }
+        do {
+            var image = try DecodeCommand.decode(file: input, registry: registry)
+            for transformer in transforms { image = try transformer.transform(image) }
+            let data = try encoder.encode(image, options: EncodingOptions(quality: quality / 100))
+            try DecodeCommand.write(data, to: URL(fileURLWithPath: output))
+            let report = ConvertReport(width: image.width, height: image.height, format: encoder.format.rawValue,
+                                       bytes: data.count)
+            if common.json {
+                printJSONLine(report)
+            } else {
+                print("\(output): \(report.format) \(report.width)x\(report.height), \(report.bytes) B")
+            }
+        } catch {
+            printError("trove convert: \((error as? TroveError)?.description ?? String(describing: error))")
+            throw ExitCode(1)
+        }
+    }
+
+    /// --format when given, else the output's extension, else PNG.
+    private func outputFormat() throws -> ImageFormat {
+        let name = format ?? {
+            switch URL(fileURLWithPath: output).pathExtension.lowercased() {
+            case "jpg", "jpeg": "jpeg"
+            default: "png"
+            }
+        }()
+        guard let format = ImageFormat(rawValue: name), format != .unknown else {
+            throw UsageError(description: "unknown format '\(name)'; use png or jpeg")
+        }
+        return format
+    }
+}
+
+/// One `trove convert --json` line.
+struct ConvertReport: Encodable {
+    let width: Int
+    let height: Int
+    let format: String
+    let bytes: Int
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Trove
+
+struct DecodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode local image files with the registry and report what they hold.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "Image files (the format is sniffed from the bytes, never the extension).")
+    var files: [String]
+
+    @Option(help: "Write the first frame as raw 8-bit RGBA rows here (a directory when several files are given).")
+    var rgba: String?
+
+    func run() async throws {
+        let registry = try TroveRegistry.make()
+        let outputs = try rgbaPaths()
+        var failures = 0
+        for (index, file) in files.enumerated() {
+            do {
+                let image = try Self.decode(file: file, registry: registry)
+                if let output = outputs[index] {
+                    try Self.write(Data(image.convertedToRGBA8().pixels), to: output)
+                }
+                let report = DecodeReport(file: file, format: image.sourceFormat.rawValue, width: image.width,
+                                          height: image.height, frames: max(1, image.frames.count))
+                if common.json {
+                    printJSONLine(report)
+                } else {
+                    print("\(file): \(report.format) \(report.width)x\(report.height), \(report.frames) frame(s)")
+                }
+            } catch {
+                failures += 1
+                let message = (error as? TroveError)?.description ?? String(describing: error)
+                printError("trove decode: \(message)")
+                if common.json { printJSONLine(["file": file, "error": message]) }
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Reads and decodes one file; a recognised format without a decoder gets its own error.
+    static func decode(file: String, registry: PluginRegistry) throws -> Image {
+        let url = URL(fileURLWithPath: file)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw TroveError.ioFailed(path: file, reason: "cannot read the file (\(error.localizedDescription))")
+        }
+        guard let decoder = registry.decoder(for: data) else {
+            let format = ImageFormat(sniffing: data)
+            if format != .unknown { throw TroveError.noDecoder(format: format, url: file) }
+            throw TroveError.unsupportedFormat(url: file, firstBytes: Array(data.prefix(8)))
+        }
+        return try decoder.decode(data, limits: .default)
+    }
+
+    static func write(_ data: Data, to url: URL) throws {
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw TroveError.ioFailed(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    private func rgbaPaths() throws -> [URL?] {
+        guard let rgba else { return files.map { _ in nil } }
+        let target = URL(fileURLWithPath: rgba)
+        if files.count == 1 { return [target] }
+        do {
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError(description: "--rgba \(rgba) must be a directory when several files are given: "
+                + error.localizedDescription)
+        }
+        return files.enumerated().map { index, file in
+            target.appendingPathComponent("\(index)-\(URL(fileURLWithPath: file).lastPathComponent).rgba")
+        }
+    }
+}
+
+/// One `trove decode --json` line.
+struct DecodeReport: Encodable {
+    let file: String
+    let format: String
+    let width: Int
+    let height: Int
+    let frames: Int
+}

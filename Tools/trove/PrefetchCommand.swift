@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Trove
+
+struct PrefetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prefetch",
+        abstract: "Warm the cache for a list of URLs, one a line (blank lines and # comments skipped).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "File of URLs, or - for standard input.")
+    var file: String
+
+    @Option(help: "Requests in flight at once.")
+    var concurrency = 6
+
+    func validate() throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+    }
+
+    func run() async throws {
+        let text: String
+        do {
+            text = file == "-"
+                ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                : try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw UsageError(description: "cannot read \(file): \(error.localizedDescription)")
+        }
+        let urls = try text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .map { try GetCommand.url(from: $0) }
+
+        let pipeline: ImagePipeline
+        do {
+            pipeline = try ImagePipeline(registry: TroveRegistry.make(),
+                                         configuration: PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL))
+        } catch let error as TroveError {
+            throw UsageError(description: error.description)
+        }
+        let bar = TerminalProgress()
+        let summary = await Prefetcher(pipeline: pipeline, concurrency: concurrency).prefetch(urls) { progress in
+            bar.update("prefetch \(progress.done)/\(progress.total)  \(TerminalProgress.bytes(Int64(progress.bytes)))")
+        }
+        bar.finish()
+        for failure in summary.failures { printError("trove prefetch: \(failure.error)") }
+        if common.json {
+            printJSONLine(summary)
+        } else {
+            print("\(summary.total) URLs: \(summary.fetched) fetched, \(summary.cached) already cached, "
+                + "\(summary.failed) failed (\(TerminalProgress.bytes(Int64(summary.bytes))))")
+        }
+        if summary.failed > 0 { throw ExitCode(1) }
+    }
+}
