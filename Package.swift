@@ -71,8 +71,10 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/trove", swiftSettings: swift6),
         // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).
-        .executableTarget(name: "DiskCacheTorture", dependencies: ["TroveDiskCache"],
+        .executableTarget(name: "DiskCacheTorture", dependencies: ["TroveDiskCache", "TorturePayload"],
                           path: "Tools/DiskCacheTorture", swiftSettings: swift6),
+        // Self-checking entry contents, shared by that process and the tests that read what it wrote.
+        .target(name: "TorturePayload", path: "Tools/TorturePayload", swiftSettings: swift6),
 
         .testTarget(name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",
                     swiftSettings: swift6),
@@ -80,7 +82,7 @@ let package = Package(
                     swiftSettings: swift6),
         .testTarget(name: "TroveMemoryCacheTests", dependencies: ["TroveMemoryCache"],
                     path: "Tests/TroveMemoryCacheTests", swiftSettings: swift6),
-        .testTarget(name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache"],
+        .testTarget(name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache", "TorturePayload"],
                     path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
         .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec"], path: "Tests/TroveCodecTests",
                     swiftSettings: swift6),

@@ -5,6 +5,7 @@ import Musl
 #endif
 import Foundation
 import Testing
+import TorturePayload
 import TroveDiskCache
 
 /// Crash safety and sharing across processes, with Tools/DiskCacheTorture as the other process.

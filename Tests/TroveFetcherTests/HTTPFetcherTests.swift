@@ -9,21 +9,16 @@ import TroveFetcher
 @Suite struct HTTPFetcherTests {
     private static let body = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
+    private static let routes: [String: FixtureServer.Route] = [
+        "/blob": .file(body, contentType: "application/octet-stream"),
+        "/gone": .status(410),
+        "/broken": .status(500),
+        "/slow": .delayed(Data("late".utf8), contentType: "text/plain", delay: .seconds(3)),
+    ]
+
+    /// The suite's routes, served by the shared helper in TestSupport.swift.
     private func withServer(_ body: (FixtureServer) async throws -> Void) async throws {
-        let server = FixtureServer(routes: [
-            "/blob": .file(Self.body, contentType: "application/octet-stream"),
-            "/gone": .status(410),
-            "/broken": .status(500),
-            "/slow": .delayed(Data("late".utf8), contentType: "text/plain", delay: .seconds(3)),
-        ])
-        try await server.start()
-        do {
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await TroveFetcherTests.withServer(Self.routes, body)
     }
 
     @Test func fetchesBodyValidatorsAndProgress() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TorturePayload
 import TroveDiskCache
 
 // A helper process for the disk cache's crash and multi-process tests (Tests/TroveDiskCacheTests).

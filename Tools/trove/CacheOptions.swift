@@ -14,30 +14,18 @@ struct CacheOptions: ParsableArguments {
     /// Opens the cache in `common.cacheDirectoryURL` with the registry's plugins. An unknown plugin name is
     /// bad usage (exit 2); a directory that cannot be created is a failure (exit 1).
     func openCache(_ common: CommonOptions, compress: String = "none") throws -> DiskCache {
-        let registry = try TroveRegistry.make()
-        let hasher: any KeyHasher
-        let eviction: any EvictionPolicyFactory
-        let compressor: any Compressor
+        // The same construction `ImagePipeline` uses, from the same defaults, so both tools agree on entries.
+        var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+        configuration.hasher = hasher
+        configuration.diskEviction = eviction
+        configuration.compressor = compress
         do {
-            hasher = try registry.hasher(named: self.hasher)
-            eviction = try registry.evictionPolicy(named: self.eviction)
-            compressor = try registry.compressor(named: compress)
+            guard let cache = try configuration.makeDiskCache(registry: TroveRegistry.make()) else {
+                throw CacheFailure(message: "no cache directory")
+            }
+            return cache
         } catch let error as TroveError {
-            throw UsageError(description: error.description)
-        }
-        let defaults = PipelineConfiguration()
-        var configuration = DiskCacheConfiguration()
-        configuration.byteLimit = defaults.diskByteLimit
-        configuration.countLimit = defaults.diskCountLimit
-        configuration.maxAge = defaults.diskMaxAge
-        configuration.compressionLevel = defaults.compressionLevel
-        do {
-            return try DiskCache(
-                directory: common.cacheDirectoryURL, configuration: configuration, hasher: hasher,
-                compressor: compressor,
-                knownCompressors: registry.names(of: .compressor).compactMap { try? registry.compressor(named: $0) },
-                evictionPolicy: eviction)
-        } catch {
+            if case .unknownPlugin = error { throw UsageError(description: error.description) }
             throw CacheFailure(error)
         }
     }

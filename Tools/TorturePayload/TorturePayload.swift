@@ -3,9 +3,9 @@ import Foundation
 /// Self-describing entry contents: a first line naming key, writer, version and length, then filler
 /// derived from that line. Whoever reads an entry can rebuild the exact bytes that version had, so
 /// "every read returns one of the versions written, never a mix" is checkable without shared state.
-/// (A copy of Tools/DiskCacheTorture/TorturePayload.swift, the helper process that writes these.)
-enum TorturePayload {
-    static func make(key: String, writer: Int, version: Int, length: Int) -> Data {
+/// Shared by the writer process (Tools/DiskCacheTorture) and the tests that check what it wrote.
+public enum TorturePayload {
+    public static func make(key: String, writer: Int, version: Int, length: Int) -> Data {
         let line = Array("trove-torture key=\(key) writer=\(writer) version=\(version) length=\(length)\n".utf8)
         var bytes = [UInt8](repeating: 0, count: max(length, line.count))
         var state = line.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
@@ -20,7 +20,7 @@ enum TorturePayload {
     }
 
     /// True if `data` is exactly some version of `key` as `make` builds it.
-    static func isWholeVersion(_ data: Data, of key: String) -> Bool {
+    public static func isWholeVersion(_ data: Data, of key: String) -> Bool {
         guard let newline = data.firstIndex(of: UInt8(ascii: "\n")),
               let line = String(data: data[data.startIndex..<newline], encoding: .utf8)
         else { return false }
