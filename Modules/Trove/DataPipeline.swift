@@ -77,8 +77,12 @@ public final class DataPipeline: Sendable {
     }
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
-        guard request.cachePolicy != .reloadIgnoringCache, request.cachePolicy != .refresh,
-              var hit = memoryCache.value(forKey: request.cacheKey) else { return nil }
+        guard request.cachePolicy != .reloadIgnoringCache, request.cachePolicy != .refresh else { return nil }
+        guard var hit = memoryCache.value(forKey: request.cacheKey) else {
+            loader.metrics.record(.miss(.memory))
+            return nil
+        }
+        loader.metrics.record(.hit(.memory))
         hit.source = .memory
         return hit
     }

@@ -35,6 +35,15 @@ let package = Package(
             path: "Benchmarks/MemoryCache",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+        // Read-hit against a bare file read, write against a bare write + rename, opening 100k entries.
+        // (Named so it does not clash with the DiskCache type.)
+        .executableTarget(
+            name: "DiskCacheBenchmarks",
+            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
+                           .product(name: "Trove", package: "Trove")],
+            path: "Benchmarks/DiskCache",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
         // The pipeline's miss path against a bare AsyncHTTPClient GET of the same loopback URL; hit paths.
         .executableTarget(
             name: "Pipeline",

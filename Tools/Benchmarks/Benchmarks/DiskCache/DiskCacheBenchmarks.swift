@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Benchmark
+import Foundation
+import Trove
+
+// The disk cache against bare file I/O on the same machine in the same run:
+//   read hit      vs open + fstat + read + close of a file of the same size
+//   store         vs write of a temp file + close + rename into a sharded directory
+//   open 100k     time to the first answer (while the index builds) and time to the full index
+// Targets (issue 4): read within 1.3x, write within 1.5x, first answer under 50 ms.
+
+let benchmarks: @Sendable () -> Void = {
+    let io = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 20,
+                                     scalingFactor: .one, maxDuration: .seconds(4), maxIterations: 3000)
+    let open = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1,
+                                       scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 15)
+
+    for size in [64 << 10, 1 << 20] {
+        let label = size >= 1 << 20 ? "\(size >> 20) MiB" : "\(size >> 10) KiB"
+
+        Benchmark("read hit \(label): DiskCache", configuration: io) { benchmark in
+            let directory = try BenchDirectory("read-\(size)")
+            let cache = try DiskCache(directory: directory.url)
+            try await cache.store(payload(size), forKey: "hit")
+            await cache.waitForIndex()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try await cache.data(forKey: "hit"))
+            }
+            benchmark.stopMeasurement()
+        }
+
+        Benchmark("read hit \(label): bare file read (baseline)", configuration: io) { benchmark in
+            let directory = try BenchDirectory("bare-read-\(size)")
+            let path = directory.url.appendingPathComponent("file").path
+            try payload(size).write(to: URL(fileURLWithPath: path))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try bareRead(path))
+            }
+            benchmark.stopMeasurement()
+        }
+
+        Benchmark("write \(label): DiskCache store", configuration: io) { benchmark in
+            let directory = try BenchDirectory("write-\(size)")
+            let cache = try DiskCache(directory: directory.url)
+            let data = payload(size)
+            await cache.waitForIndex()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                try await cache.store(data, forKey: "written")
+            }
+            benchmark.stopMeasurement()
+        }
+
+        Benchmark("write \(label): bare write + rename (baseline)", configuration: io) { benchmark in
+            let directory = try BenchDirectory("bare-write-\(size)")
+            let data = payload(size)
+            let final = directory.url.appendingPathComponent("entries/ab/cd")
+            try FileManager.default.createDirectory(at: final, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("tmp"),
+                                                    withIntermediateDirectories: true)
+            let target = final.appendingPathComponent("abcdef").path
+            let temporary = directory.url.appendingPathComponent("tmp/abcdef.tmp").path
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                try bareWriteAndRename(data, temporary: temporary, target: target)
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    Benchmark("open 100k entries: first answer", configuration: open) { benchmark in
+        let directory = try await hundredThousandEntries()
+        benchmark.startMeasurement()
+        let cache = try DiskCache(directory: directory)
+        let answer = try await cache.data(forKey: "entry-77777")
+        benchmark.stopMeasurement()
+        precondition(answer == entryPayload(77777), "the lookup must hit")
+        await cache.waitForIndex()  // let the scan finish outside the measurement
+    }
+
+    Benchmark("open 100k entries: full index", configuration: open) { benchmark in
+        let directory = try await hundredThousandEntries()
+        benchmark.startMeasurement()
+        let cache = try DiskCache(directory: directory)
+        await cache.waitForIndex()
+        benchmark.stopMeasurement()
+        let entries = await cache.stats().entries
+        precondition(entries == 100_000, "the index must hold every entry, found \(entries)")
+    }
+}
+
+/// Bytes that compress poorly, like image data.
+func payload(_ size: Int) -> Data {
+    var state: UInt32 = 0x9E37_79B9
+    return Data((0..<size).map { _ in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return UInt8(truncatingIfNeeded: state >> 24)
+    })
+}
+
+func entryPayload(_ index: Int) -> Data {
+    Data("entry \(index) ".utf8) + payload(1000)
+}
+
+/// A fresh directory, removed when the value goes away.
+final class BenchDirectory: Sendable {
+    let url: URL
+
+    init(_ name: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("trove-bench-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// open + fstat + read the whole file + close: what the cache must do at least.
+func bareRead(_ path: String) throws -> Data {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw CocoaError(.fileReadUnknown) }
+    var data = Data(count: Int(info.st_size))
+    let ok = data.withUnsafeMutableBytes { buffer -> Bool in
+        var done = 0
+        while done < buffer.count {
+            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(done))
+            if got <= 0 { return false }
+            done += got
+        }
+        return true
+    }
+    guard ok else { throw CocoaError(.fileReadUnknown) }
+    return data
+}
+
+/// A temp file written whole, closed, and renamed over the target: the cache's atomic write, bare.
+func bareWriteAndRename(_ data: Data, temporary: String, target: String) throws {
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+    let ok = data.withUnsafeBytes { buffer -> Bool in
+        var done = 0
+        while done < buffer.count {
+            let written = write(fd, buffer.baseAddress! + done, buffer.count - done)
+            if written <= 0 { return false }
+            done += written
+        }
+        return true
+    }
+    guard close(fd) == 0, ok, rename(temporary, target) == 0 else { throw CocoaError(.fileWriteUnknown) }
+}
+
+/// A cache of 100,000 one-kilobyte entries, built once and kept in the temp directory between runs.
+func hundredThousandEntries() async throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-bench-100k-entries")
+    let marker = directory.appendingPathComponent("complete")
+    if FileManager.default.fileExists(atPath: marker.path) { return directory.appendingPathComponent("cache") }
+    try? FileManager.default.removeItem(at: directory)
+    let cache = try DiskCache(directory: directory.appendingPathComponent("cache"))
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<8 {
+            group.addTask {
+                for index in stride(from: worker, to: 100_000, by: 8) {
+                    try await cache.store(entryPayload(index), forKey: "entry-\(index)")
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    await cache.waitForIndex()
+    try Data().write(to: marker)
+    return directory.appendingPathComponent("cache")
+}
