@@ -78,7 +78,7 @@ final class RawDataLoader: Sendable {
     func revalidate(_ request: RawRequest, entry: DiskEntry) async throws -> Revalidation? {
         let validators = entry.metadata.validators
         guard !validators.isEmpty else { return nil }
-        return try await joined(request, coalescer: revalidations, coalescingKey: "revalidate|" + request.key) {
+        return try await joined(request, coalescer: revalidations, coalescingKey: Self.revalidationKey(request.key)) {
             switch try await self.performFetch(request, validators: validators) {
             case let .notModified(response):
                 var refreshed = entry.metadata
@@ -92,6 +92,9 @@ final class RawDataLoader: Sendable {
             }
         }
     }
+
+    /// A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
+    private static func revalidationKey(_ key: String) -> String { "revalidate|" + key }
 
     func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
         jobs.setPriority(priority, forKey: key, waiter: waiter)
@@ -124,7 +127,7 @@ final class RawDataLoader: Sendable {
     /// One network fetch: asks the delegate, then retries transient failures, each attempt in a scheduler slot.
     private func performFetch(_ request: RawRequest, validators: Validators?) async throws -> FetchOutcome {
         let url = request.url
-        let jobKey = validators == nil ? request.key : "revalidate|" + request.key
+        let jobKey = validators == nil ? request.key : Self.revalidationKey(request.key)
         do {
             if let delegate, !(await delegate.shouldFetch(url)) {
                 throw TroveError.fetchDeclined(url: url.absoluteString)
