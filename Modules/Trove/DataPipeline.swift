@@ -1,4 +1,3 @@
-import CoreMetrics
 import Foundation
 import TroveCore
 import TroveDiskCache
@@ -50,8 +49,7 @@ public final class DataPipeline: Sendable {
                                       evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
         loader = RawDataLoader(
             configuration: configuration, registry: registry, diskCache: try configuration.makeDiskCache(registry: registry),
-            metrics: PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory),
-            logger: configuration.logger, accept: { _, _ in })
+            accept: { _, _ in })
     }
 
     public func data(for request: DataRequest) async throws -> DataResponse {
@@ -77,14 +75,7 @@ public final class DataPipeline: Sendable {
     }
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
-        guard request.cachePolicy != .reloadIgnoringCache, request.cachePolicy != .refresh else { return nil }
-        guard var hit = memoryCache.value(forKey: request.cacheKey) else {
-            loader.metrics.record(.miss(.memory))
-            return nil
-        }
-        loader.metrics.record(.hit(.memory))
-        hit.source = .memory
-        return hit
+        loader.memoryHit(memoryCache, key: request.cacheKey, policy: request.cachePolicy)
     }
 
     private func run(_ request: DataRequest, waiter: UInt64,

@@ -1,4 +1,3 @@
-import CoreMetrics
 import Foundation
 import TroveCore
 import TroveDiskCache
@@ -29,8 +28,6 @@ public final class ImagePipeline: Sendable {
         let diskCache = try configuration.makeDiskCache(registry: registry)
         loader = RawDataLoader(
             configuration: configuration, registry: registry, diskCache: diskCache,
-            metrics: PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory),
-            logger: configuration.logger,
             accept: { data, url in
                 // Bytes no decoder claims are not cached as if they were an image.
                 _ = try Self.decoder(in: registry, for: data, url: url)
@@ -66,14 +63,7 @@ public final class ImagePipeline: Sendable {
     // MARK: - Flow
 
     private func memoryHit(_ request: ImageRequest) -> ImageResponse? {
-        guard request.cachePolicy != .reloadIgnoringCache, request.cachePolicy != .refresh else { return nil }
-        guard var hit = memoryCache.value(forKey: request.cacheKey.processed) else {
-            loader.metrics.record(.miss(.memory))
-            return nil
-        }
-        loader.metrics.record(.hit(.memory))
-        hit.source = .memory
-        return hit
+        loader.memoryHit(memoryCache, key: request.cacheKey.processed, policy: request.cachePolicy)
     }
 
     private func run(_ request: ImageRequest, waiter: UInt64,

@@ -1,8 +1,10 @@
+import CoreMetrics
 import Foundation
 import Logging
 import TroveCore
 import TroveDiskCache
 import TroveFetcher
+import TroveMemoryCache
 
 /// Gets the raw bytes behind a request: the disk cache, else the network. Network work is scheduled
 /// (bounded concurrency, priorities), retried on transient failures, coalesced per raw key, and stored on
@@ -23,17 +25,30 @@ final class RawDataLoader: Sendable {
     let jobs = FetchJobs()
 
     init(configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
-         metrics: PipelineMetrics, logger: Logger,
          accept: @escaping @Sendable (Data, URL) throws -> Void) {
         self.configuration = configuration
         self.registry = registry
         self.diskCache = diskCache
-        self.metrics = metrics
-        self.logger = logger
+        metrics = PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
+        logger = configuration.logger
         self.delegate = configuration.delegate
         self.accept = accept
         scheduler = FetchScheduler(configuration: configuration.scheduler)
         failures = FailureMemory(ttl: configuration.failedURLTTL, cacheDirectory: diskCache?.directory)
+    }
+
+    /// A memory hit for a policy that may read the cache, marked as coming from memory, with the tier's
+    /// hit or miss counted. `reload` and `refresh` never answer from memory here.
+    func memoryHit<Response: CachedResponse>(_ cache: MemoryCache<String, Response>, key: String,
+                                             policy: CachePolicy) -> Response? {
+        guard policy != .reloadIgnoringCache, policy != .refresh else { return nil }
+        guard var hit = cache.value(forKey: key) else {
+            metrics.record(.miss(.memory))
+            return nil
+        }
+        metrics.record(.hit(.memory))
+        hit.source = .memory
+        return hit
     }
 
     /// The cached bytes for a key, or nil. A disk that cannot be read counts as a miss, not a failure:
