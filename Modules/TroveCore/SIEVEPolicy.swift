@@ -15,10 +15,10 @@ public final class SIEVESlotPolicy: SlotEvictionPolicy {
             guard slot >= 0 else { return nil }
             while visited[slot] {
                 visited[slot] = false
-                slot = links.prev[slot]
+                slot = links.newer(slot)
                 if slot < 0 { slot = queue.tail }
             }
-            hand = links.prev[slot]
+            hand = links.newer(slot)
             queue.remove(slot, &links)
             return slot
         }
@@ -34,7 +34,7 @@ public final class SIEVESlotPolicy: SlotEvictionPolicy {
         }
 
         mutating func remove(_ slot: Int) {
-            if hand == slot { hand = links.prev[slot] }
+            if hand == slot { hand = links.newer(slot) }
             queue.remove(slot, &links)
         }
     }

@@ -78,7 +78,7 @@ public final class WTinyLFUSlotPolicy: SlotEvictionPolicy {
 
         mutating func access(_ slot: Int) {
             record(keyHashes[slot])
-            switch links.home[slot] {
+            switch links.home(slot) {
             case WTinyLFUSlotPolicy.window:
                 window.moveToFront(slot, &links)
             case WTinyLFUSlotPolicy.probation:
@@ -97,7 +97,7 @@ public final class WTinyLFUSlotPolicy: SlotEvictionPolicy {
         }
 
         mutating func remove(_ slot: Int) {
-            switch links.home[slot] {
+            switch links.home(slot) {
             case WTinyLFUSlotPolicy.window:
                 window.remove(slot, &links); windowCost -= costs[slot]
             case WTinyLFUSlotPolicy.probation:

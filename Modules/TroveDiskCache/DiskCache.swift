@@ -65,8 +65,12 @@ public final class DiskCache: Sendable {
     // MARK: Reading
 
     /// The verified entry for `key`, or nil on a miss (absent, expired, damaged, or another key's file).
+    /// A hit whose file is in the kernel's caches is served on the caller's thread with reads that cannot
+    /// wait for the disk (`ReadMode.cachedOnly`), sparing the hop to the I/O queue; everything else, misses
+    /// and damage included, is read on the queue.
     public func entry(forKey key: String) async throws -> DiskEntry? {
-        try await io.run { try self.readEntry(forKey: key) }
+        if let hit = try? readEntry(forKey: key, mode: .cachedOnly) { return hit }
+        return try await io.run { try self.readEntry(forKey: key, mode: .blocking) }
     }
 
     public func data(forKey key: String) async throws -> Data? {
@@ -82,10 +86,12 @@ public final class DiskCache: Sendable {
         CacheLayout.fileName(forHash: hasher.hash(key))
     }
 
-    private func readEntry(forKey key: String) throws -> DiskEntry? {
+    /// In `cachedOnly` mode only a clean hit returns; anything else throws `WouldBlock`, leaving the
+    /// bookkeeping of misses and damage to the blocking read that follows.
+    private func readEntry(forKey key: String, mode: ReadMode) throws -> DiskEntry? {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
-        switch try EntryFile.read(at: path, payload: true, files: files) {
+        switch try EntryFile.read(at: path, payload: true, files: files, mode: mode) {
         case .missing:
             state.withLock { state in
                 state.misses += 1
@@ -101,15 +107,18 @@ public final class DiskCache: Sendable {
             return nil
         case let .valid(header, storedPayload, identity, fileSize):
             guard header.key == key, let storedPayload else {
+                if mode == .cachedOnly { throw WouldBlock() }
                 // A hash collision: the file is another key's valid entry. Leave it, report a miss.
                 state.withLock { $0.misses += 1 }
                 return nil
             }
             if isExpired(created: header.created, expires: header.expires, now: Date()) {
+                if mode == .cachedOnly { throw WouldBlock() }
                 discard(name, path: path, identity: identity, corrupt: false, countsAsMiss: true)
                 return nil
             }
             guard let data = originalPayload(of: header, stored: storedPayload) else {
+                if mode == .cachedOnly { throw WouldBlock() }
                 discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: true)
                 return nil
             }

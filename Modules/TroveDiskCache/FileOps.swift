@@ -72,27 +72,36 @@ struct FileOps: Sendable {
         }
     }
 
-    /// Opens a file for reading: a descriptor, nil if it does not exist.
-    func openForReading(_ path: String) throws -> Int32? {
-        let fd = calls.open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
+    /// Opens a file for reading: a descriptor, nil if it does not exist. In `cachedOnly` mode every
+    /// failure is `WouldBlock`: the blocking read on the I/O queue tells what it was.
+    func openForReading(_ path: String, mode: ReadMode = .blocking) throws -> Int32? {
+        let fd = mode == .blocking ? calls.open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0) : calls.openIfCached(path)
         if fd >= 0 { return fd }
+        if mode == .cachedOnly { throw WouldBlock() }
         if -fd == ENOENT || -fd == ENOTDIR { return nil }
         throw Self.error("open", path: path, code: -fd)
     }
 
     func close(_ fd: Int32) { _ = calls.close(fd) }
 
-    /// Fills `buffer` from `offset`; false if the file ended first.
+    /// Fills `buffer` from `offset`; false if the file ended first. In `cachedOnly` mode a read that
+    /// would wait for the disk, fails, or meets the end of the file is `WouldBlock`.
     func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
-                     path: String) throws -> Bool {
+                     path: String, mode: ReadMode = .blocking) throws -> Bool {
         var done = 0
         while done < buffer.count {
-            let got = calls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + done)
+            let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
+            let got = mode == .blocking ? calls.read(fd, into: rest, at: offset + done)
+                                        : calls.readIfCached(fd, into: rest, at: offset + done)
             if got < 0 {
                 if got == -Int(EINTR) { continue }
+                if mode == .cachedOnly { throw WouldBlock() }
                 throw Self.error("read", path: path, code: Int32(-got))
             }
-            if got == 0 { return false }
+            if got == 0 {
+                if mode == .cachedOnly { throw WouldBlock() }
+                return false
+            }
             done += got
         }
         return true

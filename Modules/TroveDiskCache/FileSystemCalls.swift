@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CTroveSupport
 
 /// The few POSIX calls through which a `DiskCache` touches the disk: the seam where tests inject faults
 /// (a full disk, an I/O error, a failed rename or delete) at chosen points. Each call returns its result,
@@ -16,6 +17,10 @@ protocol FileSystemCalls: Sendable {
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
     /// Bytes read (0 at the end of the file), or -errno.
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int
+    /// Opens read-only, or -EAGAIN instead of waiting for the disk to look the path up (see `ReadMode`).
+    func openIfCached(_ path: String) -> Int32
+    /// Reads from the page cache only: bytes read (0 at the end, maybe short), or -EAGAIN when it would wait.
+    func readIfCached(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int
     /// 0 or -errno.
     func fsync(_ fd: Int32) -> Int32
     /// 0 or -errno.
@@ -45,6 +50,13 @@ struct PosixFileSystem: FileSystemCalls {
         guard let base = buffer.baseAddress else { return 0 }
         let got = pread(fd, base, buffer.count, off_t(offset))
         return got >= 0 ? got : -Int(errno)
+    }
+
+    func openIfCached(_ path: String) -> Int32 { trove_open_if_cached(path) }
+
+    func readIfCached(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        return trove_read_if_cached(fd, base, buffer.count, off_t(offset))
     }
 
     func fsync(_ fd: Int32) -> Int32 { systemFsync(fd) == 0 ? 0 : -errno }

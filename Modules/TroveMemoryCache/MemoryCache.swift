@@ -105,7 +105,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
                 state.stats.misses += 1
                 return nil
             }
-            if let deadline = state.deadlines[slot], clock.now() >= deadline {
+            // No entry has a deadline unless earliestDeadline is set: skip the lookup then.
+            if state.earliestDeadline != nil, let deadline = state.deadlines[slot], clock.now() >= deadline {
                 state.policy.remove(slot)
                 state.release(slot)
                 state.stats.expirations += 1

@@ -13,6 +13,8 @@ import Synchronization
 final class FaultyFileSystem: FileSystemCalls {
     enum Call: Sendable {
         case open, write, read, fsync, close, rename, unlink, mkdir
+        /// Only the read that cannot wait for the disk (`.read` faults apply to it as well).
+        case readIfCached
     }
 
     struct Fault: Sendable {
@@ -31,6 +33,8 @@ final class FaultyFileSystem: FileSystemCalls {
         var spaceLeft: Int?
         var pathsByDescriptor: [Int32: String] = [:]
         var failures = 0
+        var cachedOnlyReads = 0
+        var blockingReads = 0
     }
 
     private let real = PosixFileSystem()
@@ -76,6 +80,11 @@ final class FaultyFileSystem: FileSystemCalls {
         }
     }
 
+    /// How many reads took the path that cannot wait for the disk (`ReadMode.cachedOnly`) and got bytes.
+    var cachedOnlyReads: Int { state.withLock { $0.cachedOnlyReads } }
+    /// How many ordinary (blocking) reads got bytes.
+    var blockingReads: Int { state.withLock { $0.blockingReads } }
+
     private func path(of fd: Int32) -> String? { state.withLock { $0.pathsByDescriptor[fd] } }
 
     func open(_ path: String, flags: Int32, mode: mode_t) -> Int32 {
@@ -100,7 +109,25 @@ final class FaultyFileSystem: FileSystemCalls {
 
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
         if let code = injected(.read, path: path(of: fd)) { return -Int(code) }
-        return real.read(fd, into: buffer, at: offset)
+        let got = real.read(fd, into: buffer, at: offset)
+        if got > 0 { state.withLock { $0.blockingReads += 1 } }
+        return got
+    }
+
+    /// Open and read faults apply to the calls that cannot wait for the disk as well.
+    func openIfCached(_ path: String) -> Int32 {
+        if let code = injected(.open, path: path) { return -code }
+        let fd = real.openIfCached(path)
+        if fd >= 0 { state.withLock { $0.pathsByDescriptor[fd] = path } }
+        return fd
+    }
+
+    func readIfCached(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        let path = path(of: fd)
+        if let code = injected(.readIfCached, path: path) ?? injected(.read, path: path) { return -Int(code) }
+        let got = real.readIfCached(fd, into: buffer, at: offset)
+        if got > 0 { state.withLock { $0.cachedOnlyReads += 1 } }
+        return got
     }
 
     func fsync(_ fd: Int32) -> Int32 {
