@@ -65,11 +65,15 @@ public final class DiskCache: Sendable {
     // MARK: Reading
 
     /// The verified entry for `key`, or nil on a miss (absent, expired, damaged, or another key's file).
-    /// A hit whose file is in the kernel's caches is served on the caller's thread with reads that cannot
-    /// wait for the disk (`ReadMode.cachedOnly`), sparing the hop to the I/O queue; everything else, misses
-    /// and damage included, is read on the queue.
+    /// A hit whose file is in the kernel's caches, or a miss the kernel's lookup cache already knows, is
+    /// answered on the caller's thread by calls that cannot wait for the disk (`ReadMode.cachedOnly`),
+    /// sparing the hop to the I/O queue; everything else, damage included, is read on the queue.
     public func entry(forKey key: String) async throws -> DiskEntry? {
-        if let hit = try? readEntry(forKey: key, mode: .cachedOnly) { return hit }
+        do {
+            return try readEntry(forKey: key, mode: .cachedOnly)
+        } catch {
+            // WouldBlock, or anything else: the blocking read finds out and reports it.
+        }
         return try await io.run { try self.readEntry(forKey: key, mode: .blocking) }
     }
 
@@ -86,8 +90,8 @@ public final class DiskCache: Sendable {
         CacheLayout.fileName(forHash: hasher.hash(key))
     }
 
-    /// In `cachedOnly` mode only a clean hit returns; anything else throws `WouldBlock`, leaving the
-    /// bookkeeping of misses and damage to the blocking read that follows.
+    /// In `cachedOnly` mode only a clean hit or a missing file returns; anything else throws `WouldBlock`,
+    /// leaving the bookkeeping of damage, expiry and collisions to the blocking read that follows.
     private func readEntry(forKey key: String, mode: ReadMode) throws -> DiskEntry? {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)

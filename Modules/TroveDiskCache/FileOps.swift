@@ -72,13 +72,14 @@ struct FileOps: Sendable {
         }
     }
 
-    /// Opens a file for reading: a descriptor, nil if it does not exist. In `cachedOnly` mode every
-    /// failure is `WouldBlock`: the blocking read on the I/O queue tells what it was.
+    /// Opens a file for reading: a descriptor, nil if it does not exist. In `cachedOnly` mode "does not
+    /// exist" comes from the kernel's cache of negative lookups; every other failure is `WouldBlock`, and
+    /// the blocking read on the I/O queue tells what it was.
     func openForReading(_ path: String, mode: ReadMode = .blocking) throws -> Int32? {
         let fd = mode == .blocking ? calls.open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0) : calls.openIfCached(path)
         if fd >= 0 { return fd }
-        if mode == .cachedOnly { throw WouldBlock() }
         if -fd == ENOENT || -fd == ENOTDIR { return nil }
+        if mode == .cachedOnly { throw WouldBlock() }
         throw Self.error("open", path: path, code: -fd)
     }
 

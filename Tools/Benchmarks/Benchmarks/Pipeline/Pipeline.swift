@@ -4,9 +4,10 @@ import FixtureServer
 import Foundation
 import Trove
 
-// The pipeline's miss path (network fetch through scheduler, coalescer, retries, decode) against a bare
-// AsyncHTTPClient GET of the same loopback URL, in the same run; and its hit paths from memory and disk.
-// Compare medians: "miss" / "bare GET", and "bare GET" / "hit".
+// The pipeline's miss path against the same work done bare, in the same run, on the same loopback URL:
+//   DataPipeline miss (scheduler, coalescer, retries, fetch)   vs  a bare AsyncHTTPClient GET
+//   ImagePipeline miss (the same, plus decoding the PNG)       vs  a bare GET plus the same decoder
+// and the hit paths from memory and disk. Compare medians: "miss" / "bare", and "miss" / "hit".
 
 /// One loopback server and the pipelines, shared by the suite's benchmarks.
 final class PipelineFixture: @unchecked Sendable {  // written once in the async setup hook, read after
@@ -14,6 +15,7 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
     var server: FixtureServer?
     var url = URL(string: "http://127.0.0.1/")!
     var memoryPipeline: ImagePipeline?
+    var dataPipeline: DataPipeline?
     var diskPipeline: ImagePipeline?
     var cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-bench-pipeline")
 
@@ -29,6 +31,7 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
         var noRetries = PipelineConfiguration()
         noRetries.retryPolicy = .none
         memoryPipeline = try ImagePipeline(configuration: noRetries)
+        dataPipeline = try DataPipeline(configuration: noRetries)
         var onDisk = PipelineConfiguration(cacheDirectory: cacheDirectory)
         onDisk.retryPolicy = .none
         diskPipeline = try ImagePipeline(configuration: onDisk)
@@ -50,6 +53,24 @@ let benchmarks: @Sendable () -> Void = {
             request.method = .GET
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             blackHole(try await response.body.collect(upTo: 1 << 20))
+        }
+    }, setup: setup)
+
+    Benchmark("bare AsyncHTTPClient GET + PNG decode (baseline)", closure: { benchmark in
+        let decoder = try PluginRegistry.standard.decoder(named: "png")
+        for _ in benchmark.scaledIterations {
+            var request = HTTPClientRequest(url: fixture.url.absoluteString)
+            request.method = .GET
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+            blackHole(try decoder.decode(body, limits: .default))
+        }
+    }, setup: setup)
+
+    Benchmark("DataPipeline miss (fetch, no decode, no disk)", closure: { benchmark in
+        let request = DataRequest(url: fixture.url, cachePolicy: .reloadIgnoringCache)
+        for _ in benchmark.scaledIterations {
+            blackHole(try await fixture.dataPipeline!.data(for: request))
         }
     }, setup: setup)
 
