@@ -20,8 +20,9 @@ final class RawDataLoader: Sendable {
     private let delegate: (any PipelineDelegate)?
     /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims).
     private let accept: @Sendable (Data, URL) throws -> Void
-    private let fetches = TaskCoalescer<RawResult>()
-    private let revalidations = TaskCoalescer<Revalidation>()
+    // Both start on the caller's thread: a fetch does a few microseconds of bookkeeping, then waits on the network.
+    private let fetches = TaskCoalescer<RawResult>(startsImmediately: true)
+    private let revalidations = TaskCoalescer<Revalidation>(startsImmediately: true)
     let jobs = FetchJobs()
 
     init(configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,

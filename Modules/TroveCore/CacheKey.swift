@@ -27,6 +27,13 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Lowercases scheme and host, drops a default port and the fragment; keeps path and query as sent.
     public static func normalized(_ url: URL) -> String {
+        let text = url.absoluteString
+        // Most URLs are already in this form; proving it by a scan costs far less than taking them apart.
+        return isAlreadyNormalized(text) ? text : normalizedByComponents(url)
+    }
+
+    /// The general case: takes the URL apart with URLComponents and puts it back together.
+    static func normalizedByComponents(_ url: URL) -> String {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         parts.scheme = parts.scheme?.lowercased()
         parts.host = parts.host?.lowercased()
@@ -36,5 +43,36 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         parts.fragment = nil
         if parts.path.isEmpty && parts.host != nil { parts.path = "/" }
         return parts.string ?? url.absoluteString
+    }
+
+    /// True for `scheme://authority/rest` where the scheme is lowercase, the authority is plain lowercase
+    /// ASCII (no user info, no percent escapes, no default port), a path follows, and there is no fragment:
+    /// `normalizedByComponents` would return such a string unchanged. Anything else says false.
+    static func isAlreadyNormalized(_ text: String) -> Bool {
+        var utf8 = text.utf8[...]
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex else { return false }
+        let scheme = utf8[..<colon]
+        guard scheme.allSatisfy({ isLowercaseLetterOrDigit($0) || $0 == UInt8(ascii: "+")
+                                  || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else { return false }
+        utf8 = utf8[colon...]
+        guard utf8.starts(with: "://".utf8) else { return false }
+        utf8 = utf8.dropFirst(3)
+        guard let slash = utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
+                                                   || $0 == UInt8(ascii: "#") }),
+              utf8[slash] == UInt8(ascii: "/") else { return false }
+        let authority = utf8[..<slash]
+        guard !authority.isEmpty, authority.allSatisfy({
+            isLowercaseLetterOrDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]")
+        }) else { return false }
+        let defaultPort = scheme.elementsEqual("http".utf8) ? ":80" : scheme.elementsEqual("https".utf8) ? ":443" : nil
+        if let defaultPort, authority.reversed().starts(with: defaultPort.utf8.reversed()) { return false }
+        // An empty port (`host:`) is dropped by URLComponents.
+        if authority.last == UInt8(ascii: ":") { return false }
+        return !utf8[slash...].contains(UInt8(ascii: "#"))
+    }
+
+    private static func isLowercaseLetterOrDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

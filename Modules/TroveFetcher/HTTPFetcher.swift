@@ -5,7 +5,7 @@ import NIOHTTP1
 import TroveCore
 
 /// Fetches http and https URLs with AsyncHTTPClient, streaming the body so the byte limit and progress
-/// apply as bytes arrive. The request's timeout bounds the whole exchange, body included.
+/// apply as bytes arrive. The request's timeout bounds the whole exchange, body and redirects included.
 public struct HTTPFetcher: Fetcher {
     public let name = "http"
     public let schemes: Set<String> = ["http", "https"]
@@ -62,34 +62,13 @@ public struct HTTPFetcher: Fetcher {
         guard let host = request.url.host, !host.isEmpty else {
             throw TroveError.malformedURL(url: url, reason: "it has no host")
         }
-        var outgoing = HTTPClientRequest(url: url)
-        outgoing.method = .GET
-        for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
-        if let etag = request.validators?.etag { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        var headers = HTTPHeaders()
+        for (name, value) in request.headers { headers.replaceOrAdd(name: name, value: value) }
+        if let etag = request.validators?.etag { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
         if let date = request.validators?.lastModified {
-            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: date)
+            headers.replaceOrAdd(name: "If-Modified-Since", value: date)
         }
-        let exchange = HTTPExchange(client: client, request: request, outgoing: outgoing, redirectLimit: redirectLimit,
-                                progress: progress)
-        do {
-            // AsyncHTTPClient's deadline stops at the response head; racing a timer covers the body too.
-            return try await withThrowingTaskGroup(of: FetchOutcome?.self) { group in
-                group.addTask { try await exchange.run() }
-                group.addTask {
-                    try await Task.sleep(for: request.timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let outcome = first else {
-                    throw TroveError.timedOut(url: url, after: request.timeout)
-                }
-                return outcome
-            }
-        } catch let error as TroveError {
-            throw error
-        } catch {
-            // The timer's sleep or a body read ended by cancellation of the caller.
-            throw Task.isCancelled ? TroveError.cancelled : TroveError.connectionFailed(url: url, reason: "\(error)")
-        }
+        return try await HTTPExchange(client: client, request: request, headers: headers, redirectLimit: redirectLimit,
+                                      progress: progress).run()
     }
 }

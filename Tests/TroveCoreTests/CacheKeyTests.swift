@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TroveCore
+@testable import TroveCore
 
 private struct Named: ImageTransformer {
     let identifier: String
@@ -14,6 +14,34 @@ private struct Named: ImageTransformer {
         #expect(CacheKey.normalized(URL(string: "https://example.com:443")!) == "https://example.com/")
         // A non-default port and the query are part of the identity.
         #expect(CacheKey.normalized(URL(string: "http://example.com:8080/a?x=2")!) == "http://example.com:8080/a?x=2")
+    }
+
+    /// The scan that skips URLComponents must give exactly what URLComponents gives, and must say no to
+    /// every URL it cannot vouch for.
+    @Test func quickPathAgreesWithURLComponents() throws {
+        let alreadyNormal = [
+            "http://example.com/a.png", "https://cdn.example.com/i/b.jpg?w=10&h=20", "http://127.0.0.1:8080/x",
+            "http://[::1]:8080/x", "https://a-b.example.org/%20space", "http://example.com/", "ftp://host/path",
+            "http://example.com/a?b=c/d", "http://example.com:8443/",
+            "http://exämple.com/a",  // URL(string:) has already turned the host into punycode
+        ]
+        let needsWork = [
+            "HTTP://example.com/a", "http://Example.com/a", "http://example.com:80/a", "https://example.com:443/a",
+            "http://example.com/a#frag", "http://example.com", "http://example.com?x=1", "http://user@example.com/a",
+            "http://example.com:/a", "http://EXAMPLE.com:80", "http://example.com/a?b#",
+            "http://%65xample.com/a", "data:text/plain,hello", "file:///tmp/a.png",
+        ]
+        for text in alreadyNormal {
+            let url = try #require(URL(string: text))
+            #expect(CacheKey.isAlreadyNormalized(url.absoluteString), "\(text)")
+            #expect(CacheKey.normalized(url) == CacheKey.normalizedByComponents(url), "\(text)")
+            #expect(CacheKey.normalized(url) == url.absoluteString)
+        }
+        for text in needsWork {
+            guard let url = URL(string: text) else { continue }
+            #expect(!CacheKey.isAlreadyNormalized(url.absoluteString), "\(text)")
+            #expect(CacheKey.normalized(url) == CacheKey.normalizedByComponents(url), "\(text)")
+        }
     }
 
     @Test func sameWorkSameKeyDifferentWorkDifferentKey() {

@@ -7,7 +7,7 @@ import Trove
 // The pipeline's miss path against the same work done bare, in the same run, on the same loopback URL:
 //   DataPipeline miss (scheduler, coalescer, retries, fetch)   vs  a bare AsyncHTTPClient GET
 //   ImagePipeline miss (the same, plus decoding the PNG)       vs  a bare GET plus the same decoder
-// and the hit paths from memory and disk. Compare medians: "miss" / "bare", and "miss" / "hit".
+// and the hit paths from memory and disk (the image's with its decode, the data's without). Compare medians: "miss" / "bare", and "miss" / "hit".
 
 /// One loopback server and the pipelines, shared by the suite's benchmarks.
 final class PipelineFixture: @unchecked Sendable {  // written once in the async setup hook, read after
@@ -17,6 +17,7 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
     var memoryPipeline: ImagePipeline?
     var dataPipeline: DataPipeline?
     var diskPipeline: ImagePipeline?
+    var diskDataPipeline: DataPipeline?
     var cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-bench-pipeline")
 
     func start() async throws {
@@ -35,9 +36,11 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
         var onDisk = PipelineConfiguration(cacheDirectory: cacheDirectory)
         onDisk.retryPolicy = .none
         diskPipeline = try ImagePipeline(configuration: onDisk)
-        // Fill both caches once.
+        diskDataPipeline = try DataPipeline(configuration: onDisk)
+        // Fill the caches once.
         _ = try await memoryPipeline!.image(for: url)
         _ = try await diskPipeline!.image(for: url)
+        _ = try await diskDataPipeline!.data(for: url)
     }
 }
 
@@ -92,6 +95,13 @@ let benchmarks: @Sendable () -> Void = {
             // A pipeline per hit would measure construction; clearing memory forces the disk tier instead.
             fixture.diskPipeline!.memoryCache.removeAll()
             blackHole(try await fixture.diskPipeline!.image(for: fixture.url))
+        }
+    }, setup: setup)
+
+    Benchmark("DataPipeline hit from disk (no decode)", closure: { benchmark in
+        for _ in benchmark.scaledIterations {
+            fixture.diskDataPipeline!.memoryCache.removeAll()
+            blackHole(try await fixture.diskDataPipeline!.data(for: fixture.url))
         }
     }, setup: setup)
 }

@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import TroveCore
+
+/// Receives one response from AsyncHTTPClient and checks it as it arrives: the status and announced length
+/// at the head, the byte limit and progress with every body part, the length again at the end.
+///
+/// Working on the client's event loop, with no task hop per body part, is what lets a fetch cost what a
+/// bare GET costs. The client calls every method on the one loop `HTTPExchange` names (redirect hops
+/// included), and the owner reads `received` only after the task's future has completed, so the mutable
+/// state needs no lock.
+final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = FetchOutcome
+
+    private let request: FetchRequest
+    private let progress: @Sendable (FetchProgress) -> Void
+    private(set) var head: HTTPResponseHead?
+    private var expected: Int64?
+    private var body = Data()
+
+    /// Body bytes accepted so far.
+    var received: Int64 { Int64(body.count) }
+    /// From Content-Length, once the head has arrived.
+    var expectedLength: Int64? { expected }
+
+    init(request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) {
+        self.request = request
+        self.progress = progress
+    }
+
+    private var url: String { request.url.absoluteString }
+
+    func didReceiveHead(task: HTTPClient.Task<FetchOutcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        expected = head.headers.first(name: "content-length").flatMap { Int64($0) }
+        if head.status == .notModified { return task.eventLoop.makeSucceededVoidFuture() }
+        guard (200..<300).contains(head.status.code) else {
+            // Failing here ends the exchange without reading an error page nobody will use.
+            return task.eventLoop.makeFailedFuture(statusError(head))
+        }
+        if let expected {
+            guard expected <= request.maxBytes else {
+                return task.eventLoop.makeFailedFuture(TroveError.tooLarge(url: url, limit: request.maxBytes))
+            }
+            body.reserveCapacity(Int(expected))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<FetchOutcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        // A 304 carries no body worth keeping.
+        guard head?.status != .notModified else { return task.eventLoop.makeSucceededVoidFuture() }
+        guard body.count + buffer.readableBytes <= request.maxBytes else {
+            return task.eventLoop.makeFailedFuture(TroveError.tooLarge(url: url, limit: request.maxBytes))
+        }
+        buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        progress(FetchProgress(received: received, expected: expected))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<FetchOutcome>) throws -> FetchOutcome {
+        guard let head else {
+            throw TroveError.connectionFailed(url: url, reason: "the response ended without a status line")
+        }
+        let metadata = metadata(of: head)
+        if head.status == .notModified { return .notModified(metadata) }
+        if let expected, expected != received {
+            throw TroveError.lengthMismatch(url: url, expected: expected, received: received)
+        }
+        return .data(body, metadata)
+    }
+
+    private func metadata(of head: HTTPResponseHead) -> ResponseMetadata {
+        let headers = head.headers
+        return ResponseMetadata(
+            url: request.url,
+            statusCode: Int(head.status.code),
+            contentType: headers.first(name: "content-type"),
+            validators: Validators(etag: headers.first(name: "etag"),
+                                   lastModified: headers.first(name: "last-modified")),
+            cacheControl: headers.first(name: "cache-control"),
+            expectedLength: expected)
+    }
+
+    private func statusError(_ head: HTTPResponseHead) -> TroveError {
+        let status = Int(head.status.code)
+        if status == 429 || status >= 500,
+           let retryAfter = head.headers.first(name: "retry-after").flatMap({ RetryAfter.parse($0) }) {
+            return .serverBusy(status: status, url: url, retryAfter: retryAfter)
+        }
+        return .httpStatus(status, url: url)
+    }
+}
