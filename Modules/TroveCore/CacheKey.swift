@@ -34,7 +34,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The general case: takes the URL apart with URLComponents and puts it back together.
     static func normalizedByComponents(_ url: URL) -> String {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        // A URL relative to a base is keyed by where it points, so "a.png" on two hosts are two keys.
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
         parts.scheme = parts.scheme?.lowercased()
         parts.host = parts.host?.lowercased()
         if (parts.scheme == "http" && parts.port == 80) || (parts.scheme == "https" && parts.port == 443) {
@@ -67,8 +68,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         }) else { return false }
         let defaultPort = scheme.elementsEqual("http".utf8) ? ":80" : scheme.elementsEqual("https".utf8) ? ":443" : nil
         if let defaultPort, authority.reversed().starts(with: defaultPort.utf8.reversed()) { return false }
-        // An empty port (`host:`) is dropped by URLComponents.
-        if authority.last == UInt8(ascii: ":") { return false }
+        // An empty port (`host:`) is dropped by URLComponents, and ":080" is port 80.
+        if authority.last == UInt8(ascii: ":")
+            || zip(authority, authority.dropFirst()).contains(where: { $0 == UInt8(ascii: ":") && $1 == UInt8(ascii: "0") }) {
+            return false
+        }
         return !utf8[slash...].contains(UInt8(ascii: "#"))
     }
 

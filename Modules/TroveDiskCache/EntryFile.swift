@@ -17,14 +17,17 @@ enum EntryFileContents {
     case valid(EntryHeader, storedPayload: Data?, identity: FileIdentity, fileSize: Int)
 }
 
-/// Reads entry files with as few system calls and copies as the format allows: one read takes the first
-/// `firstReadBytes` (the header of nearly every entry, and all of a small one), and the rest of the payload
-/// is read straight into the buffer the returned `Data` owns, which is never zero-filled first.
+/// Reads entry files with as few system calls and copies as the format allows. A read that wants the payload
+/// takes the whole file in one read into one buffer, never zero-filled first, and the returned payload `Data`
+/// is the tail of that buffer: no second read, no copy. A header-only read (the index scan) takes the first
+/// `firstReadBytes`, which hold the header of nearly every entry.
 enum EntryFile {
     static let firstReadBytes = 4096
+    /// Files up to this size are read whole before their header is checked; bigger ones after.
+    static let wholeReadWithoutHeaderCheck = 16 << 20
 
-    /// Never allocates more than the header's checked lengths allow; I/O errors other than a missing file
-    /// throw. In `cachedOnly` mode anything but a well-formed entry throws `WouldBlock`.
+    /// Allocates at most the file's size, and more than 16 MiB only for a file whose header checked out;
+    /// I/O errors other than a missing file throw. In `cachedOnly` mode anything but a well-formed entry throws `WouldBlock`.
     static func read(at path: String, payload wantPayload: Bool, files: FileOps,
                      mode: ReadMode = .blocking) throws -> EntryFileContents {
         guard let fd = try files.openForReading(path, mode: mode) else { return .missing }
@@ -50,6 +53,13 @@ enum EntryFile {
         guard fileSize >= EntryHeader.lengthPrefix else {
             throw EntryCorruption("file is \(fileSize) bytes, shorter than an entry header")
         }
+        if wantPayload {
+            if fileSize > wholeReadWithoutHeaderCheck {
+                // A big file's header must check out before its size is trusted with an allocation.
+                _ = try read(fd, size: fileSize, identity: identity, path: path, payload: false, files: files, mode: mode)
+            }
+            return try readWhole(fd, size: fileSize, identity: identity, path: path, files: files, mode: mode)
+        }
         var head = [UInt8](repeating: 0, count: min(fileSize, firstReadBytes))
         guard try head.withUnsafeMutableBytes({ try files.readExactly(fd, into: $0, at: 0, path: path, mode: mode) })
         else { throw EntryCorruption("file ended inside its header") }
@@ -70,37 +80,44 @@ enum EntryFile {
         let header = try head.withUnsafeBytes { bytes throws(EntryCorruption) in
             try EntryHeader.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), fileSize: fileSize)
         }
-        guard wantPayload else {
-            return .valid(header, storedPayload: nil, identity: identity, fileSize: fileSize)
-        }
-        // parse checked that the header and the stored payload make up the whole file.
-        let payload = try readPayload(fd, length: header.storedLength, alreadyRead: head[headerLength...],
-                                      path: path, files: files, mode: mode)
-        return .valid(header, storedPayload: payload, identity: identity, fileSize: fileSize)
+        return .valid(header, storedPayload: nil, identity: identity, fileSize: fileSize)
     }
 
-    /// The stored payload: the part of it the first read took, then the rest read into place.
-    private static func readPayload(_ fd: Int32, length: Int, alreadyRead: ArraySlice<UInt8>, path: String,
-                                    files: FileOps, mode: ReadMode) throws -> Data {
-        guard length > 0 else { return Data() }
-        guard let buffer = malloc(length) else {
-            throw TroveError.ioFailed(path: path, reason: "cannot allocate \(length) bytes to read the entry")
+    /// Header and payload in one read. The size comes from fstat and is bounded before anything is
+    /// allocated: no file larger than the biggest possible entry is read, and one over 16 MiB only after
+    /// its header has been checked.
+    private static func readWhole(_ fd: Int32, size fileSize: Int, identity: FileIdentity, path: String,
+                                  files: FileOps, mode: ReadMode) throws -> EntryFileContents {
+        guard fileSize <= EntryHeader.maxHeaderLength + EntryHeader.maxPayloadBytes else {
+            throw EntryCorruption("file is \(fileSize) bytes, larger than any entry can be")
         }
-        let destination = UnsafeMutableRawBufferPointer(start: buffer, count: length)
-        let copied = min(alreadyRead.count, length)
-        alreadyRead.prefix(copied).withUnsafeBytes { destination.copyMemory(from: $0) }
-        let complete: Bool
+        guard let base = malloc(fileSize) else {
+            throw TroveError.ioFailed(path: path, reason: "cannot allocate \(fileSize) bytes to read the entry")
+        }
+        let whole = UnsafeMutableRawBufferPointer(start: base, count: fileSize)
+        let header: EntryHeader
         do {
-            complete = try files.readExactly(fd, into: UnsafeMutableRawBufferPointer(rebasing: destination[copied...]),
-                                             at: alreadyRead.startIndex + copied, path: path, mode: mode)
+            guard try files.readExactly(fd, into: whole, at: 0, path: path, mode: mode) else {
+                throw EntryCorruption("file ended before the \(fileSize) bytes its size promised")
+            }
+            let bytes = UnsafeRawBufferPointer(whole)
+            let headerLength = try EntryHeader.headerLength(fromPrefix: bytes)
+            guard headerLength <= fileSize else {
+                throw EntryCorruption("file is \(fileSize) bytes, shorter than its \(headerLength)-byte header")
+            }
+            // parse checks that the header and the stored payload make up the whole file.
+            header = try EntryHeader.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), fileSize: fileSize)
         } catch {
-            free(buffer)
+            free(base)
             throw error
         }
-        guard complete else {
-            free(buffer)
-            throw EntryCorruption("file ended inside its payload")
+        guard header.storedLength > 0 else {
+            free(base)
+            return .valid(header, storedPayload: Data(), identity: identity, fileSize: fileSize)
         }
-        return Data(bytesNoCopy: buffer, count: length, deallocator: .free)
+        // The payload is the buffer's tail; freeing it frees the whole buffer.
+        let payload = Data(bytesNoCopy: base + (fileSize - header.storedLength), count: header.storedLength,
+                           deallocator: .custom { _, _ in free(base) })
+        return .valid(header, storedPayload: payload, identity: identity, fileSize: fileSize)
     }
 }

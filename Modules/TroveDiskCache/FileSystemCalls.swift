@@ -13,8 +13,9 @@ import CTroveSupport
 protocol FileSystemCalls: Sendable {
     /// A file descriptor, or -errno.
     func open(_ path: String, flags: Int32, mode: mode_t) -> Int32
-    /// Bytes written (possibly fewer than asked), or -errno.
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+    /// Writes the parts in order with one call (a gathering write): bytes written, possibly fewer than
+    /// asked, or -errno.
+    func write(_ fd: Int32, _ parts: [UnsafeRawBufferPointer]) -> Int
     /// Bytes read (0 at the end of the file), or -errno.
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int
     /// Opens read-only, or -EAGAIN instead of waiting for the disk to look the path up (see `ReadMode`).
@@ -40,9 +41,12 @@ struct PosixFileSystem: FileSystemCalls {
         return fd >= 0 ? fd : -errno
     }
 
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        let written = systemWrite(fd, base, bytes.count)
+    func write(_ fd: Int32, _ parts: [UnsafeRawBufferPointer]) -> Int {
+        let vectors = parts.compactMap { part in
+            part.baseAddress.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0), iov_len: part.count) }
+        }
+        guard !vectors.isEmpty else { return 0 }
+        let written = vectors.withUnsafeBufferPointer { systemWritev(fd, $0.baseAddress, Int32($0.count)) }
         return written >= 0 ? written : -Int(errno)
     }
 
@@ -68,7 +72,9 @@ struct PosixFileSystem: FileSystemCalls {
 
 // The C functions under other names, so the methods above can share theirs.
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
-private func systemWrite(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int { write(fd, base, count) }
+private func systemWritev(_ fd: Int32, _ vectors: UnsafePointer<iovec>?, _ count: Int32) -> Int {
+    writev(fd, vectors, count)
+}
 private func systemFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

@@ -5,8 +5,9 @@ import NIOHTTP1
 import TroveCore
 
 /// One GET through AsyncHTTPClient: sends the request, lets a `ResponseCollector` check and gather the
-/// response on the client's event loop, and turns every failure into the `TroveError` that names it.
-/// The client's deadline covers the whole exchange, body and redirects included, so no timer task races it.
+/// response on the client's event loop, follows redirects, and turns every failure into the `TroveError`
+/// that names it. The client's deadline, the same for every hop, covers the whole exchange, bodies
+/// included, so no timer task races it.
 struct HTTPExchange: Sendable {
     let client: HTTPClient
     let request: FetchRequest
@@ -17,18 +18,42 @@ struct HTTPExchange: Sendable {
     private var url: String { request.url.absoluteString }
 
     func run() async throws -> FetchOutcome {
+        let deadline = NIODeadline.now() + TimeAmount(request.timeout)
+        var hopURL = request.url
+        var hopHeaders = headers
+        var redirects = 0
+        while true {
+            switch try await send(to: hopURL, headers: hopHeaders, deadline: deadline) {
+            case let .finished(outcome):
+                return outcome
+            case let .redirected(target):
+                redirects += 1
+                guard redirects <= redirectLimit else {
+                    throw TroveError.tooManyRedirects(url: url, limit: redirectLimit)
+                }
+                // Credentials and cookies are for the origin they were given to, as browsers and AsyncHTTPClient do.
+                if !Self.sameOrigin(hopURL, target) {
+                    for name in ["Authorization", "Proxy-Authorization", "Cookie", "Origin"] { hopHeaders.remove(name: name) }
+                }
+                hopURL = target
+            }
+        }
+    }
+
+    /// One request and its response.
+    private func send(to hopURL: URL, headers: HTTPHeaders, deadline: NIODeadline) async throws
+        -> ResponseCollector.Result {
         let outgoing: HTTPClient.Request
         do {
-            outgoing = try HTTPClient.Request(url: url, method: .GET, headers: headers)
+            outgoing = try HTTPClient.Request(url: hopURL.absoluteString, method: .GET, headers: headers)
         } catch {
             throw requestError(error)
         }
         if Task.isCancelled { throw TroveError.cancelled }
-        let collector = ResponseCollector(request: request, progress: progress)
-        // One loop for every hop of the exchange, so the collector is only ever called from one thread.
-        let loop = client.eventLoopGroup.any()
-        let task = client.execute(request: outgoing, delegate: collector, eventLoop: .delegate(on: loop),
-                                  deadline: .now() + TimeAmount(request.timeout))
+        let collector = ResponseCollector(request: request, hopURL: hopURL, progress: progress)
+        // One loop for every call of the exchange, so the collector is only ever called from one thread.
+        let task = client.execute(request: outgoing, delegate: collector, eventLoop: .delegate(on: client.eventLoopGroup.any()),
+                                  deadline: deadline)
         do {
             return try await withTaskCancellationHandler {
                 try await task.futureResult.get()
@@ -42,6 +67,12 @@ struct HTTPExchange: Sendable {
             guard collector.head != nil else { throw requestError(error) }
             throw bodyError(error, received: collector.received, expected: collector.expectedLength)
         }
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && port(a) == port(b)
     }
 
     // MARK: - Errors

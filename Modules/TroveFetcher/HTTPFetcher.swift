@@ -11,21 +11,22 @@ public struct HTTPFetcher: Fetcher {
     public let schemes: Set<String> = ["http", "https"]
     private let client: HTTPClient
     private let ownsClient: Bool
-    /// The client's redirect limit, named in `tooManyRedirects` errors.
+    /// Redirects followed before `tooManyRedirects`.
     private let redirectLimit: Int
 
-    /// The redirect limit of `defaultClientConfiguration`.
+    /// Redirects followed by default.
     public static let defaultRedirectLimit = 5
 
-    /// Uses the process-wide shared client (redirects followed up to 5 times).
+    /// Uses the process-wide shared client; redirects are followed up to 5 times.
     public init() {
         self.client = sharedHTTPClient
         self.ownsClient = false
         self.redirectLimit = Self.defaultRedirectLimit
     }
 
-    /// Uses a client of the caller's; `shutdown()` shuts it down when `owned` is true. `redirectLimit` is
-    /// the limit that client was configured with, for error messages.
+    /// Uses a client of the caller's; `shutdown()` shuts it down when `owned` is true. The fetcher follows
+    /// up to `redirectLimit` redirects the client hands back (give the client `.disallow`, as
+    /// `defaultClientConfiguration` does, so the fetcher sees every one).
     public init(client: HTTPClient, owned: Bool, redirectLimit: Int = HTTPFetcher.defaultRedirectLimit) {
         self.client = client
         self.ownsClient = owned
@@ -39,12 +40,14 @@ public struct HTTPFetcher: Fetcher {
                     owned: true)
     }
 
-    /// Redirects up to 5 (a loop ends at the limit too); a failed connect fails the request at once instead
-    /// of AsyncHTTPClient retrying it silently until the 10 s connect timeout — `withRetries` owns retrying,
-    /// with backoff the caller controls and can see.
+    /// The client does not follow redirects: the fetcher does, up to `redirectLimit` (a loop ends at the
+    /// limit too), because AsyncHTTPClient's delegate API fails a followed redirect whose 3xx response had a
+    /// body over 3 KB. A failed connect fails the request at once instead of AsyncHTTPClient retrying it
+    /// silently until the 10 s connect timeout — `withRetries` owns retrying, with backoff the caller
+    /// controls and can see.
     public static var defaultClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: defaultRedirectLimit, allowCycles: true),
+            redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10)),
             decompression: .disabled)
         configuration.httpVersion = .automatic

@@ -12,30 +12,51 @@ import TroveCore
 /// included), and the owner reads `received` only after the task's future has completed, so the mutable
 /// state needs no lock.
 final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = FetchOutcome
+    /// A finished response, or where a redirect points (the exchange follows it).
+    enum Result: Sendable {
+        case finished(FetchOutcome)
+        case redirected(to: URL)
+    }
+    typealias Response = Result
 
     private let request: FetchRequest
+    /// The URL of this hop (the request's own, or a redirect's target).
+    private let hopURL: URL
     private let progress: @Sendable (FetchProgress) -> Void
     private(set) var head: HTTPResponseHead?
     private var expected: Int64?
     private var body = Data()
+    private var redirectTarget: URL?
 
     /// Body bytes accepted so far.
     var received: Int64 { Int64(body.count) }
     /// From Content-Length, once the head has arrived.
     var expectedLength: Int64? { expected }
 
-    init(request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) {
+    init(request: FetchRequest, hopURL: URL, progress: @escaping @Sendable (FetchProgress) -> Void) {
         self.request = request
+        self.hopURL = hopURL
         self.progress = progress
     }
 
+    private static let redirectStatuses: Set<UInt> = [301, 302, 303, 307, 308]
+
     private var url: String { request.url.absoluteString }
 
-    func didReceiveHead(task: HTTPClient.Task<FetchOutcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+    func didReceiveHead(task: HTTPClient.Task<Result>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
         expected = head.headers.first(name: "content-length").flatMap { Int64($0) }
         if head.status == .notModified { return task.eventLoop.makeSucceededVoidFuture() }
+        if Self.redirectStatuses.contains(head.status.code), let location = head.headers.first(name: "location") {
+            guard let target = URL(string: location, relativeTo: hopURL)?.absoluteURL,
+                  let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                return task.eventLoop.makeFailedFuture(TroveError.connectionFailed(
+                    url: url, reason: "the server redirected to \"\(location)\", which is not an http or https URL"))
+            }
+            // Its body (a "moved" page) is read and dropped, so the connection can be used again.
+            redirectTarget = target
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         guard (200..<300).contains(head.status.code) else {
             // Failing here ends the exchange without reading an error page nobody will use.
             return task.eventLoop.makeFailedFuture(statusError(head))
@@ -49,9 +70,9 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didReceiveBodyPart(task: HTTPClient.Task<FetchOutcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        // A 304 carries no body worth keeping.
-        guard head?.status != .notModified else { return task.eventLoop.makeSucceededVoidFuture() }
+    func didReceiveBodyPart(task: HTTPClient.Task<Result>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        // A 304 or a redirect carries no body worth keeping.
+        guard head?.status != .notModified, redirectTarget == nil else { return task.eventLoop.makeSucceededVoidFuture() }
         guard body.count + buffer.readableBytes <= request.maxBytes else {
             return task.eventLoop.makeFailedFuture(TroveError.tooLarge(url: url, limit: request.maxBytes))
         }
@@ -60,16 +81,17 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didFinishRequest(task: HTTPClient.Task<FetchOutcome>) throws -> FetchOutcome {
+    func didFinishRequest(task: HTTPClient.Task<Result>) throws -> Result {
         guard let head else {
             throw TroveError.connectionFailed(url: url, reason: "the response ended without a status line")
         }
+        if let redirectTarget { return .redirected(to: redirectTarget) }
         let metadata = metadata(of: head)
-        if head.status == .notModified { return .notModified(metadata) }
+        if head.status == .notModified { return .finished(.notModified(metadata)) }
         if let expected, expected != received {
             throw TroveError.lengthMismatch(url: url, expected: expected, received: received)
         }
-        return .data(body, metadata)
+        return .finished(.data(body, metadata))
     }
 
     private func metadata(of head: HTTPResponseHead) -> ResponseMetadata {

@@ -30,6 +30,7 @@ private struct Named: ImageTransformer {
             "http://example.com/a#frag", "http://example.com", "http://example.com?x=1", "http://user@example.com/a",
             "http://example.com:/a", "http://EXAMPLE.com:80", "http://example.com/a?b#",
             "http://%65xample.com/a", "data:text/plain,hello", "file:///tmp/a.png",
+            "http://example.com:0080/a", "https://example.com:0443/", "http://example.com:080/a",
         ]
         for text in alreadyNormal {
             let url = try #require(URL(string: text))
@@ -42,6 +43,15 @@ private struct Named: ImageTransformer {
             #expect(!CacheKey.isAlreadyNormalized(url.absoluteString), "\(text)")
             #expect(CacheKey.normalized(url) == CacheKey.normalizedByComponents(url), "\(text)")
         }
+    }
+
+    /// A URL relative to a base is keyed by the URL it resolves to, by either path.
+    @Test func relativeURLsAreKeyedByWhereTheyPoint() throws {
+        let onA = try #require(URL(string: "a.png", relativeTo: URL(string: "http://example.com/img/")))
+        let onB = try #require(URL(string: "a.png", relativeTo: URL(string: "http://OTHER.example/img/")))
+        #expect(CacheKey.normalized(onA) == "http://example.com/img/a.png")
+        #expect(CacheKey.normalized(onB) == "http://other.example/img/a.png")
+        #expect(CacheKey.normalizedByComponents(onA) == "http://example.com/img/a.png")
     }
 
     @Test func sameWorkSameKeyDifferentWorkDifferentKey() {

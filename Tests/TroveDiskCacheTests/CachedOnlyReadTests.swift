@@ -66,6 +66,24 @@ struct CachedOnlyReadTests {
         #expect(await cache.stats().corrupt == 0)
     }
 
+    /// Files over `EntryFile.wholeReadWithoutHeaderCheck` take the path that checks the header before the
+    /// whole-file read: a real entry that big still round-trips, and a file that size without a header is
+    /// reported as damage and never returned.
+    @Test func bigFilesAreReadOnlyAfterTheirHeaderChecksOut() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(at: dir, files: FaultyFileSystem())
+        let size = EntryFile.wholeReadWithoutHeaderCheck + 1_000
+        let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 16) })
+        try await cache.store(bytes, forKey: "big")
+        #expect(try await cache.data(forKey: "big") == bytes)
+
+        let path = cache.fileURL(forKey: "big").path
+        try Data(repeating: 0x5A, count: size + 200).write(to: URL(fileURLWithPath: path))
+        #expect(try await cache.data(forKey: "big") == nil)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(await cache.stats().corrupt == 1)
+    }
+
     @Test func damageFoundByACachedOnlyReadIsHandledOnTheQueue() async throws {
         let dir = try TemporaryDirectory()
         let files = FaultyFileSystem()

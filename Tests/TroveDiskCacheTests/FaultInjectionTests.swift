@@ -18,7 +18,8 @@ enum WriteFault: String, CaseIterable, Sendable {
         switch self {
         case .diskFillsMidWrite: files.runOutOfSpace(after: 700)
         case .createNoSpace: files.inject(.open, errno: ENOSPC, whenPathContains: temporary)
-        case .writeNoSpace: files.inject(.write, errno: ENOSPC, whenPathContains: temporary, after: 1)
+        // Header and payload go out in one gathering write; a disk that fills part-way is `diskFillsMidWrite`.
+        case .writeNoSpace: files.inject(.write, errno: ENOSPC, whenPathContains: temporary)
         case .writeIOError: files.inject(.write, errno: EIO, whenPathContains: temporary)
         case .fsyncIOError: files.inject(.fsync, errno: EIO, whenPathContains: temporary)
         case .closeIOError: files.inject(.close, errno: EIO, whenPathContains: temporary)

@@ -94,17 +94,26 @@ final class FaultyFileSystem: FileSystemCalls {
         return fd
     }
 
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    func write(_ fd: Int32, _ parts: [UnsafeRawBufferPointer]) -> Int {
         if let code = injected(.write, path: path(of: fd)) { return -Int(code) }
+        let asked = parts.reduce(0) { $0 + $1.count }
         let allowed = state.withLock { state -> Int in
-            guard let left = state.spaceLeft else { return bytes.count }
-            let allowed = min(left, bytes.count)
+            guard let left = state.spaceLeft else { return asked }
+            let allowed = min(left, asked)
             state.spaceLeft = left - allowed
             if allowed == 0 { state.failures += 1 }
             return allowed
         }
-        if allowed == 0 && bytes.count > 0 { return -Int(ENOSPC) }
-        return real.write(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<allowed]))
+        if allowed == 0 && asked > 0 { return -Int(ENOSPC) }
+        // The disk fills inside the call: pass on only the parts, or the part of one, that still fit.
+        var room = allowed
+        var fitting: [UnsafeRawBufferPointer] = []
+        for part in parts where room > 0 {
+            let taken = min(room, part.count)
+            fitting.append(UnsafeRawBufferPointer(rebasing: part[0..<taken]))
+            room -= taken
+        }
+        return real.write(fd, fitting)
     }
 
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {

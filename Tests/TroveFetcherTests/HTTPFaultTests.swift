@@ -156,6 +156,47 @@ struct HTTPFaultTests {
         }
     }
 
+    /// A redirect may carry a body (an HTML "moved" page); AsyncHTTPClient drops a long one differently from
+    /// a short one, and both must still lead to the target.
+    @Test(arguments: [100, 4_000, 40_000])
+    func redirectsWithABodyAreFollowed(bodyBytes: Int) async throws {
+        let page = Data(repeating: UInt8(ascii: "m"), count: bodyBytes)
+        try await withServer(["/moved": .response(status: 302, headers: ["Location": "/target", "Content-Type": "text/html"],
+                                                  body: page),
+                              "/target": .file(Self.body, contentType: "application/octet-stream")]) { server in
+            let data = try await fetchData(server.url("/moved"))
+            #expect(data == Self.body)
+            #expect(server.requestCount(for: "/target") == 1)
+        }
+    }
+
+    /// Credentials follow a redirect on the same origin and are dropped when it leads to another one
+    /// (another port is another origin).
+    @Test func credentialsStayWithTheirOrigin() async throws {
+        try await withServer(["/target": .file(Self.body, contentType: "application/octet-stream")]) { other in
+            try await withServer(["/here": .redirect(to: "/target"),
+                                  "/away": .redirect(to: other.url("/target").absoluteString),
+                                  "/target": .file(Self.body, contentType: "application/octet-stream")]) { server in
+                let secrets = ["Authorization": "Bearer s3cret", "Cookie": "session=1", "X-Trace": "t-1"]
+                for path in ["/here", "/away"] {
+                    guard case let .data(data, _) = try await HTTPFetcher().fetch(
+                        FetchRequest(url: server.url(path), headers: secrets)) else {
+                        Issue.record("no data for \(path)")
+                        return
+                    }
+                    #expect(data == Self.body)
+                }
+                let sameOrigin = try #require(server.requestLog.last { $0.path == "/target" })
+                #expect(sameOrigin.header("authorization") == "Bearer s3cret")
+                #expect(sameOrigin.header("cookie") == "session=1")
+                let crossOrigin = try #require(other.requestLog.last { $0.path == "/target" })
+                #expect(crossOrigin.header("authorization") == nil)
+                #expect(crossOrigin.header("cookie") == nil)
+                #expect(crossOrigin.header("x-trace") == "t-1")
+            }
+        }
+    }
+
     @Test func conditionalRequestsSendValidatorsAndSeeChanges() async throws {
         let modified = Date(timeIntervalSince1970: 1_790_000_000)
         let original = Data("version 1".utf8)
