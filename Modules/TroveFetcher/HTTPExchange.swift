@@ -51,7 +51,7 @@ struct HTTPExchange: Sendable {
         }
         if Task.isCancelled { throw TroveError.cancelled }
         let collector = ResponseCollector(request: request, hopURL: hopURL, progress: progress)
-        // One loop for every call of the exchange, so the collector is only ever called from one thread.
+        // One loop for every call on this collector, so it is only ever called from one thread.
         let task = client.execute(request: outgoing, delegate: collector, eventLoop: .delegate(on: client.eventLoopGroup.any()),
                                   deadline: deadline)
         do {
@@ -65,6 +65,10 @@ struct HTTPExchange: Sendable {
         } catch {
             if Task.isCancelled { throw TroveError.cancelled }
             guard collector.head != nil else { throw requestError(error) }
+            if collector.redirectTarget != nil {
+                // The dropped body of a redirect: its length says nothing about the resource.
+                throw TroveError.connectionFailed(url: url, reason: "the connection was lost while reading a redirect (\(error))")
+            }
             throw bodyError(error, received: collector.received, expected: collector.expectedLength)
         }
     }

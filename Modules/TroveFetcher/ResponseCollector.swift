@@ -8,9 +8,9 @@ import TroveCore
 /// at the head, the byte limit and progress with every body part, the length again at the end.
 ///
 /// Working on the client's event loop, with no task hop per body part, is what lets a fetch cost what a
-/// bare GET costs. The client calls every method on the one loop `HTTPExchange` names (redirect hops
-/// included), and the owner reads `received` only after the task's future has completed, so the mutable
-/// state needs no lock.
+/// bare GET costs. One collector serves one request (each redirect hop gets its own); the client calls it
+/// on the one loop `HTTPExchange` names, and the owner reads its state only after the task's future has
+/// completed, so the mutable state needs no lock.
 final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     /// A finished response, or where a redirect points (the exchange follows it).
     enum Result: Sendable {
@@ -26,7 +26,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     private(set) var head: HTTPResponseHead?
     private var expected: Int64?
     private var body = Data()
-    private var redirectTarget: URL?
+    /// Set when this response is a redirect the exchange will follow.
+    private(set) var redirectTarget: URL?
 
     /// Body bytes accepted so far.
     var received: Int64 { Int64(body.count) }
@@ -50,8 +51,9 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         if Self.redirectStatuses.contains(head.status.code), let location = head.headers.first(name: "location") {
             guard let target = URL(string: location, relativeTo: hopURL)?.absoluteURL,
                   let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                return task.eventLoop.makeFailedFuture(TroveError.connectionFailed(
-                    url: url, reason: "the server redirected to \"\(location)\", which is not an http or https URL"))
+                // Lasting, like a bad URL given directly: asking again would be sent to the same place.
+                return task.eventLoop.makeFailedFuture(TroveError.malformedURL(
+                    url: url, reason: "it redirects to \"\(location)\", which is not an http or https URL"))
             }
             // Its body (a "moved" page) is read and dropped, so the connection can be used again.
             redirectTarget = target

@@ -98,6 +98,22 @@ struct FaultInjectionTests {
         #expect(try await cache.data(forKey: "photo") == replacement)
     }
 
+    /// Header and payload leave in one gathering write; when each call takes only part of them, the rest
+    /// follows from where it stopped, across the header/payload boundary too.
+    @Test(arguments: [1, 7, 100, 4_096])
+    func shortWritesStillStoreEveryByte(bytesPerCall: Int) async throws {
+        let dir = try TemporaryDirectory()
+        let files = FaultyFileSystem()
+        let cache = try makeCache(at: dir, files: files)
+        files.shortenWrites(to: bytesPerCall)
+        let bytes = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ bytesPerCall) })
+        try await cache.store(bytes, forKey: "short", metadata: DiskEntryMetadata(contentType: "application/x-test"))
+        let entry = try #require(try await cache.entry(forKey: "short"))
+        #expect(entry.data == bytes)
+        #expect(entry.metadata.contentType == "application/x-test")
+        #expect(await cache.stats().corrupt == 0)
+    }
+
     @Test func aReadErrorIsReportedNotMistakenForDamage() async throws {
         let dir = try TemporaryDirectory()
         let files = FaultyFileSystem()

@@ -31,6 +31,7 @@ final class FaultyFileSystem: FileSystemCalls {
     private struct State {
         var faults: [Fault] = []
         var spaceLeft: Int?
+        var bytesPerWrite: Int?
         var pathsByDescriptor: [Int32: String] = [:]
         var failures = 0
         var cachedOnlyReads = 0
@@ -49,10 +50,17 @@ final class FaultyFileSystem: FileSystemCalls {
         state.withLock { $0.spaceLeft = bytes }
     }
 
+    /// Every write call takes at most `bytes` (a short write, as pipes and some file systems give), and
+    /// nothing fails: the writer must carry on from where each call stopped.
+    func shortenWrites(to bytes: Int) {
+        state.withLock { $0.bytesPerWrite = bytes }
+    }
+
     func heal() {
         state.withLock { state in
             state.faults = []
             state.spaceLeft = nil
+            state.bytesPerWrite = nil
         }
     }
 
@@ -98,6 +106,7 @@ final class FaultyFileSystem: FileSystemCalls {
         if let code = injected(.write, path: path(of: fd)) { return -Int(code) }
         let asked = parts.reduce(0) { $0 + $1.count }
         let allowed = state.withLock { state -> Int in
+            let asked = min(asked, state.bytesPerWrite ?? asked)
             guard let left = state.spaceLeft else { return asked }
             let allowed = min(left, asked)
             state.spaceLeft = left - allowed

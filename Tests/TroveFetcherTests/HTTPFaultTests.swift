@@ -170,6 +170,17 @@ struct HTTPFaultTests {
         }
     }
 
+    /// A redirect out of http(s) is a lasting failure that names where it pointed, so it is not retried.
+    @Test func aRedirectToAnotherSchemeIsALastingError() async throws {
+        try await withServer(["/ftp": .redirect(to: "ftp://example.com/a.png")]) { server in
+            let url = server.url("/ftp")
+            let expected = TroveError.malformedURL(
+                url: url.absoluteString, reason: "it redirects to \"ftp://example.com/a.png\", which is not an http or https URL")
+            await #expect(throws: expected) { _ = try await HTTPFetcher().fetch(FetchRequest(url: url)) }
+            #expect(!RetryPolicy.isTransient(expected))
+        }
+    }
+
     /// Credentials follow a redirect on the same origin and are dropped when it leads to another one
     /// (another port is another origin).
     @Test func credentialsStayWithTheirOrigin() async throws {
