@@ -16,9 +16,10 @@ struct CacheLayout: Sendable {
     /// A hasher's output as a safe file name. Hashers promise lowercase hex; anything else is mapped to
     /// [0-9A-Za-z_] and capped at 128 bytes, which is safe because every read checks the full key anyway.
     static func fileName(forHash hash: String) -> String {
-        let utf8 = hash.utf8
-        if !utf8.isEmpty && utf8.count <= 128 && utf8.allSatisfy(isSafe) { return hash }  // the usual case: hex
-        let mapped = utf8.prefix(128).map { isSafe($0) ? $0 : UInt8(ascii: "_") }
+        var hash = hash
+        let safe = hash.withUTF8 { !$0.isEmpty && $0.count <= 128 && $0.allSatisfy(isSafe) }
+        if safe { return hash }  // the usual case: hex
+        let mapped = hash.utf8.prefix(128).map { isSafe($0) ? $0 : UInt8(ascii: "_") }
         return mapped.isEmpty ? "_" : String(decoding: mapped, as: UTF8.self)
     }
 
@@ -39,7 +40,25 @@ struct CacheLayout: Sendable {
         return (outer, outer + "/" + String(decoding: prefix[2..<4], as: UTF8.self))
     }
 
+    /// `<entries>/<2>/<2>/<name>`, built in one allocation: every lookup makes one.
     func entryPath(for name: String) -> String {
-        shardDirectories(for: name).inner + "/" + name
+        var entries = entries
+        var name = name
+        return entries.withUTF8 { root in
+            name.withUTF8 { file in
+                String(unsafeUninitializedCapacity: root.count + 7 + file.count) { out in
+                    var index = 0
+                    func put(_ byte: UInt8) { out[index] = byte; index += 1 }
+                    for byte in root { put(byte) }
+                    put(UInt8(ascii: "/"))
+                    for shard in 0..<4 {
+                        put(shard < file.count ? file[shard] : UInt8(ascii: "0"))
+                        if shard % 2 == 1 { put(UInt8(ascii: "/")) }
+                    }
+                    for byte in file { put(byte) }
+                    return index
+                }
+            }
+        }
     }
 }

@@ -38,14 +38,14 @@ extension DiskCache {
                     if self.discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false) {
                         report.removed += 1
                     }
-                case let .valid(header, storedPayload, identity, _):
+                case let .valid(header, storedPayload, file):
                     report.checked += 1
                     let intact = storedPayload.flatMap { self.originalPayload(of: header, stored: $0) } != nil
                     if !intact { report.corrupt += 1 }
                     let stale = !self.isReachable(header, at: path)
                         || self.isExpired(created: header.created, expires: header.expires, now: now)
                     if (!intact || stale)
-                        && self.discard(name, path: path, identity: identity, corrupt: !intact, countsAsMiss: false) {
+                        && self.discard(name, path: path, identity: file.identity, corrupt: !intact, countsAsMiss: false) {
                         report.removed += 1
                     }
                 }
@@ -69,9 +69,9 @@ extension DiskCache {
                     if self.discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false) {
                         removed += 1
                     }
-                case let .valid(header, _, identity, _):
+                case let .valid(header, _, file):
                     if header.created < date
-                        && self.discard(name, path: path, identity: identity, corrupt: false, countsAsMiss: false) {
+                        && self.discard(name, path: path, identity: file.identity, corrupt: false, countsAsMiss: false) {
                         removed += 1
                     }
                 }

@@ -28,13 +28,13 @@ extension DiskCache {
                 return
             case let .corrupt(_, identity):
                 discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false)
-            case let .valid(header, _, identity, fileSize):
+            case let .valid(header, _, file):
                 if !isReachable(header, at: path) || isExpired(created: header.created, expires: header.expires, now: now) {
-                    discard(name, path: path, identity: identity, corrupt: false, countsAsMiss: false)
+                    discard(name, path: path, identity: file.identity, corrupt: false, countsAsMiss: false)
                     return
                 }
                 found.append(ScannedEntry(name: name, record: IndexRecord(
-                    key: header.key, bytes: fileSize, compressed: header.compressorID != 0,
+                    key: header.key, bytes: file.size, compressed: header.compressorID != 0,
                     created: header.created, expires: header.expires)))
             }
         }

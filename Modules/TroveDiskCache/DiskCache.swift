@@ -4,8 +4,8 @@ import TroveCore
 
 /// The on-disk store of DESIGN.md section 5: one checked file per entry under `<root>/entries/`, written to
 /// `<root>/tmp/` and renamed into place, so a reader sees the old entry or the new one, never half of one.
-/// Every read checks the header, the full key and the CRC; a damaged file is deleted, counted, and reads as
-/// a miss. Limits are enforced through an in-memory index built by a background scan at open.
+/// Every read checks the header, the full key and the length, and the payload's CRC as
+/// `configuration.payloadVerification` says; a damaged file is deleted, counted, and reads as a miss. Limits are enforced through an in-memory index built by a background scan at open.
 /// All blocking file work runs on the cache's own dispatch queue, never on the cooperative pool.
 public final class DiskCache: Sendable {
     public let directory: URL
@@ -19,6 +19,11 @@ public final class DiskCache: Sendable {
     /// Every read and change of a file goes through here (the fault-injection seam).
     let files: FileOps
     let state: Mutex<CacheState>
+    /// How long ago a file must have last changed before a checked read lets later reads of it skip the
+    /// payload checksum (see `FileVersion.isSettled`); tests shorten it.
+    let unchangedFileGrace: TimeInterval
+    /// Payload checksums computed by reads and `verify` (tests count them).
+    let payloadChecksums = Atomic<Int>(0)
 
     /// Opens (creating if needed) a cache directory. Returns at once: the index is built in the background,
     /// and until it is complete a lookup simply checks the entry's file.
@@ -27,13 +32,14 @@ public final class DiskCache: Sendable {
                             knownCompressors: [any Compressor] = [],
                             evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory()) throws {
         try self.init(directory: directory, configuration: configuration, hasher: hasher, compressor: compressor,
-                      knownCompressors: knownCompressors, evictionPolicy: evictionPolicy, fileSystem: PosixFileSystem())
+                      knownCompressors: knownCompressors, evictionPolicy: evictionPolicy, fileSystem: PosixFileSystem(),
+                      unchangedFileGrace: 3)
     }
 
     /// As the public initializer, with every file operation going through `fileSystem` (tests inject faults).
     init(directory: URL, configuration: DiskCacheConfiguration, hasher: any KeyHasher, compressor: any Compressor,
          knownCompressors: [any Compressor], evictionPolicy: any EvictionPolicyFactory,
-         fileSystem: any FileSystemCalls) throws {
+         fileSystem: any FileSystemCalls, unchangedFileGrace: TimeInterval = 3) throws {
         try configuration.validate()
         var table: [UInt8: any Compressor] = [:]
         for candidate in [NoCompressor()] + knownCompressors + [compressor] {
@@ -50,6 +56,7 @@ public final class DiskCache: Sendable {
         self.decompressors = table
         self.layout = CacheLayout(directory: directory)
         self.files = FileOps(calls: fileSystem)
+        self.unchangedFileGrace = unchangedFileGrace
         for path in [layout.root, layout.entries, layout.temporary] {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -95,7 +102,10 @@ public final class DiskCache: Sendable {
     private func readEntry(forKey key: String, mode: ReadMode) throws -> DiskEntry? {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
-        switch try EntryFile.read(at: path, payload: true, files: files, mode: mode) {
+        let known = state.withLock { $0.index.record(name) }
+        // Taken before the file is looked at, so the grace counts from no later than its fstat.
+        let now = Date()
+        switch try EntryFile.read(at: path, payload: true, files: files, mode: mode, expectedSize: known?.bytes) {
         case .missing:
             state.withLock { state in
                 state.misses += 1
@@ -109,30 +119,36 @@ public final class DiskCache: Sendable {
         case let .corrupt(_, identity):
             discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: true)
             return nil
-        case let .valid(header, storedPayload, identity, fileSize):
+        case let .valid(header, storedPayload, file):
             guard header.key == key, let storedPayload else {
                 if mode == .cachedOnly { throw WouldBlock() }
                 // A hash collision: the file is another key's valid entry. Leave it, report a miss.
                 state.withLock { $0.misses += 1 }
                 return nil
             }
-            if isExpired(created: header.created, expires: header.expires, now: Date()) {
+            if isExpired(created: header.created, expires: header.expires, now: now) {
                 if mode == .cachedOnly { throw WouldBlock() }
-                discard(name, path: path, identity: identity, corrupt: false, countsAsMiss: true)
+                discard(name, path: path, identity: file.identity, corrupt: false, countsAsMiss: true)
                 return nil
             }
-            guard let data = originalPayload(of: header, stored: storedPayload) else {
+            let remembersChecking = configuration.payloadVerification == .whenFileChanges
+            let checkedBefore = remembersChecking && known?.verified == file
+            guard let data = originalPayload(of: header, stored: storedPayload, checksum: !checkedBefore) else {
                 if mode == .cachedOnly { throw WouldBlock() }
-                discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: true)
+                discard(name, path: path, identity: file.identity, corrupt: true, countsAsMiss: true)
                 return nil
             }
-            let record = IndexRecord(key: key, bytes: fileSize, compressed: header.compressorID != 0,
-                                     created: header.created, expires: header.expires)
+            let remember = remembersChecking && (checkedBefore || file.isSettled(at: now, grace: unchangedFileGrace))
+            let record = IndexRecord(key: key, bytes: file.size, compressed: header.compressorID != 0,
+                                     created: header.created, expires: header.expires,
+                                     verified: remember ? file : nil)
             state.withLock { state in
                 state.hits += 1
-                if let known = state.index.record(name), known.bytes == fileSize {
+                if let current = state.index.record(name), current.bytes == file.size {
                     state.index.touch(name)
-                } else if files.identity(of: path) == identity {
+                    // Harmless even if the entry was replaced meanwhile: a new file never shows this version.
+                    if remember && !checkedBefore { state.index.markVerified(name, as: file) }
+                } else if files.identity(of: path) == file.identity {
                     state.index.upsert(name, record)
                 }
                 state.noteTouched(name)
@@ -142,13 +158,17 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Decompresses with the compressor the header names and checks length and CRC; nil if anything is off.
-    func originalPayload(of header: EntryHeader, stored: Data) -> Data? {
+    /// Decompresses with the compressor the header names and checks the length and (unless `checksum` is
+    /// false, for a file version already checked) the CRC; nil if anything is off.
+    func originalPayload(of header: EntryHeader, stored: Data, checksum: Bool = true) -> Data? {
         guard let decompressor = decompressors[header.compressorID],
               let data = try? decompressor.decompress(stored, originalLength: header.originalLength),
-              data.count == header.originalLength,
-              CRC32.checksum(data) == header.payloadCRC
+              data.count == header.originalLength
         else { return nil }
+        if checksum {
+            payloadChecksums.add(1, ordering: .relaxed)
+            guard CRC32.checksum(data) == header.payloadCRC else { return nil }
+        }
         return data
     }
 
@@ -285,7 +305,7 @@ public final class DiskCache: Sendable {
         case let .corrupt(_, identity):
             discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false)
             return false
-        case let .valid(old, storedPayload, identity, _):
+        case let .valid(old, storedPayload, file):
             guard old.key == key, let storedPayload else { return false }
             var header = old
             header.created = metadata.created
@@ -300,7 +320,7 @@ public final class DiskCache: Sendable {
             let record = IndexRecord(key: key, bytes: headerBytes.count + storedPayload.count,
                                      compressed: header.compressorID != 0, created: header.created,
                                      expires: header.expires)
-            return try install(name, header: headerBytes, payload: storedPayload, record: record, replacing: identity)
+            return try install(name, header: headerBytes, payload: storedPayload, record: record, replacing: file.identity)
         }
     }
 
@@ -323,10 +343,10 @@ public final class DiskCache: Sendable {
         case let .corrupt(_, identity):
             discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false)
             return false
-        case let .valid(header, _, identity, _):
+        case let .valid(header, _, file):
             guard header.key == key else { return false }
             return try state.withLock { state throws -> Bool in
-                guard files.identity(of: path) == identity, try files.remove(path) else { return false }
+                guard files.identity(of: path) == file.identity, try files.remove(path) else { return false }
                 state.index.remove(name)
                 state.noteChanged(name)
                 return true

@@ -14,15 +14,19 @@ public struct DiskCacheConfiguration: Sendable {
     public var lowWaterFraction: Double
     /// Flush each entry file and its directory to stable storage before a store returns.
     public var fsync: Bool
+    /// Whether a read recomputes the payload's CRC every time, or once per version of the file.
+    public var payloadVerification: PayloadVerification
 
     public init(byteLimit: Int = 500 << 20, countLimit: Int? = nil, maxAge: Duration = .seconds(7 * 24 * 3600),
-                compressionLevel: Int? = nil, lowWaterFraction: Double = 0.8, fsync: Bool = false) {
+                compressionLevel: Int? = nil, lowWaterFraction: Double = 0.8, fsync: Bool = false,
+                payloadVerification: PayloadVerification = .everyRead) {
         self.byteLimit = byteLimit
         self.countLimit = countLimit
         self.maxAge = maxAge
         self.compressionLevel = compressionLevel
         self.lowWaterFraction = lowWaterFraction
         self.fsync = fsync
+        self.payloadVerification = payloadVerification
     }
 
     /// Rejects limits that would make the cache useless or trimming endless.

@@ -22,7 +22,8 @@ public struct DiskEntryMetadata: Sendable, Equatable {
 /// One verified entry read from disk.
 public struct DiskEntry: Sendable {
     public var key: String
-    /// The original bytes, checked against the stored CRC.
+    /// The original bytes, checked against the stored CRC (on this read, or on an earlier read of the
+    /// same, unchanged file under `PayloadVerification.whenFileChanges`).
     public var data: Data
     public var metadata: DiskEntryMetadata
     /// Bytes the payload takes in the file (the compressed size when `compressed`).

@@ -9,6 +9,9 @@ struct IndexRecord: Sendable {
     var compressed: Bool
     var created: Date
     var expires: Date?
+    /// The version of the file whose payload checksum was last found good by a read in this process
+    /// (see `PayloadVerification.whenFileChanges`); nil until then.
+    var verified: FileVersion? = nil
 }
 
 /// The in-memory picture of entries/: file name (hash) -> record, with recency kept by the eviction
@@ -39,6 +42,11 @@ struct DiskIndex {
     /// Records a hit.
     func touch(_ name: String) {
         policy.access(name)
+    }
+
+    /// Remembers that the payload of this version of the entry's file checked out.
+    mutating func markVerified(_ name: String, as version: FileVersion) {
+        records[name]?.verified = version
     }
 
     @discardableResult

@@ -97,23 +97,37 @@ struct FileOps: Sendable {
     /// would wait for the disk, fails, or meets the end of the file is `WouldBlock`.
     func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
                      path: String, mode: ReadMode = .blocking) throws -> Bool {
+        let got = try readUntilEnd(fd, into: buffer, at: offset, path: path, mode: mode)
+        if got < buffer.count && mode == .cachedOnly { throw WouldBlock() }
+        return got == buffer.count
+    }
+
+    /// Reads from `offset` until the file ends or `buffer` is full; returns the bytes read. In `cachedOnly`
+    /// mode a read that would wait for the disk or fails is `WouldBlock`.
+    func readUntilEnd(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0,
+                      path: String, mode: ReadMode = .blocking) throws -> Int {
         var done = 0
         while done < buffer.count {
-            let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
-            let got = mode == .blocking ? calls.read(fd, into: rest, at: offset + done)
-                                        : calls.readIfCached(fd, into: rest, at: offset + done)
-            if got < 0 {
-                if got == -Int(EINTR) { continue }
-                if mode == .cachedOnly { throw WouldBlock() }
-                throw Self.error("read", path: path, code: Int32(-got))
-            }
-            if got == 0 {
-                if mode == .cachedOnly { throw WouldBlock() }
-                return false
-            }
+            let got = try readOnce(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + done,
+                                   path: path, mode: mode)
+            if got == 0 { break }
             done += got
         }
-        return true
+        return done
+    }
+
+    /// One read call (repeated only when interrupted): the bytes read, 0 at the end of the file, maybe
+    /// fewer than asked. In `cachedOnly` mode a read that would wait for the disk or fails is `WouldBlock`.
+    func readOnce(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
+                  path: String, mode: ReadMode = .blocking) throws -> Int {
+        while true {
+            let got = mode == .blocking ? calls.read(fd, into: buffer, at: offset)
+                                        : calls.readIfCached(fd, into: buffer, at: offset)
+            if got >= 0 { return got }
+            if got == -Int(EINTR) { continue }
+            if mode == .cachedOnly { throw WouldBlock() }
+            throw Self.error("read", path: path, code: Int32(-got))
+        }
     }
 
     /// Atomically replaces `to` with `from` (POSIX rename).

@@ -1,14 +1,19 @@
 /// Lowercase hexadecimal text for digests, the form file names use.
 enum HexEncoding {
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+    /// Written straight into the string's storage: a name is made on every lookup.
+    static func lowercase(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var index = 0
+            for byte in bytes {
+                out[index] = digit(byte >> 4)
+                out[index + 1] = digit(byte & 0x0F)
+                index += 2
+            }
+            return index
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func digit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

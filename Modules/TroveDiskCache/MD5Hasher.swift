@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import TroveCore
 
 /// Lowercase hex of the MD5 of the key's UTF-8 bytes (32 characters). Shorter names than sha256; fine for
@@ -9,6 +10,7 @@ public struct MD5Hasher: KeyHasher {
     public init() {}
 
     public func hash(_ key: String) -> String {
-        HexEncoding.lowercase(Insecure.MD5.hash(data: Array(key.utf8)))
+        var key = key
+        return key.withUTF8 { Insecure.MD5.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexEncoding.lowercase($0) } }
     }
 }

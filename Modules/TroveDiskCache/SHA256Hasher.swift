@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import TroveCore
 
 /// The default key hasher: lowercase hex of the SHA-256 of the key's UTF-8 bytes (64 characters).
@@ -8,6 +9,7 @@ public struct SHA256Hasher: KeyHasher {
     public init() {}
 
     public func hash(_ key: String) -> String {
-        HexEncoding.lowercase(SHA256.hash(data: Array(key.utf8)))
+        var key = key
+        return key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexEncoding.lowercase($0) } }
     }
 }

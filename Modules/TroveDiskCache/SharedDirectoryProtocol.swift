@@ -7,7 +7,10 @@
 //    gets the old inode or the new one, and an open descriptor keeps its inode whole even if the path is
 //    replaced or unlinked a moment later. So no reader can see a torn entry, whatever the timing.
 // 2. Readers trust nothing they did not check: every read verifies the header, the full key and the
-//    CRC of the payload. A file damaged by a disk fault, another program, or a power loss reads as a miss.
+//    length, and the CRC of the payload unless this process already checked this very version of the
+//    file (same device, inode, size, modification and change time; see `PayloadVerification`). Another
+//    process's rename brings a new inode and an in-place write new times, so their bytes are checked
+//    afresh. A file damaged by a disk fault, another program, or a power loss reads as a miss.
 // 3. Deletes are conditional. A reader that finds a damaged or expired file deletes it only if the path
 //    still names the inode it read (compared by device and inode number). The window between that check
 //    and the unlink can at worst delete a good entry another process just renamed into place: an entry

@@ -42,10 +42,11 @@ enum WriteFault: String, CaseIterable, Sendable {
     }
 }
 
-func makeCache(at dir: TemporaryDirectory, files: any FileSystemCalls,
-               configuration: DiskCacheConfiguration = .init()) throws -> DiskCache {
+func makeCache(at dir: TemporaryDirectory, files: any FileSystemCalls = PosixFileSystem(),
+               configuration: DiskCacheConfiguration = .init(), unchangedFileGrace: TimeInterval = 2) throws -> DiskCache {
     try DiskCache(directory: dir.url, configuration: configuration, hasher: SHA256Hasher(), compressor: NoCompressor(),
-                  knownCompressors: [], evictionPolicy: LRUPolicyFactory(), fileSystem: files)
+                  knownCompressors: [], evictionPolicy: LRUPolicyFactory(), fileSystem: files,
+                  unchangedFileGrace: unchangedFileGrace)
 }
 
 func temporaryLeftovers(in dir: TemporaryDirectory) throws -> [String] {
