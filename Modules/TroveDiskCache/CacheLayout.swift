@@ -31,16 +31,17 @@ struct CacheLayout: Sendable {
         }
     }
 
-    /// The two shard directories of an entry: its name's first two characters, then the next two.
-    /// Names are ASCII (see `fileName(forHash:)`), so this slices bytes, which costs far less per lookup.
+    /// The two shard directories of an entry, `<entries>/<2>` and `<entries>/<2>/<2>`: its path without
+    /// the name, and without the last shard too (`entryPath` alone spells the layout out).
     func shardDirectories(for name: String) -> (outer: String, inner: String) {
-        var prefix = Array(name.utf8.prefix(4))
-        while prefix.count < 4 { prefix.append(UInt8(ascii: "0")) }
-        let outer = entries + "/" + String(decoding: prefix[0..<2], as: UTF8.self)
-        return (outer, outer + "/" + String(decoding: prefix[2..<4], as: UTF8.self))
+        let path = entryPath(for: name).utf8
+        let inner = path.dropLast(name.utf8.count + 1)
+        return (String(decoding: inner.dropLast(3), as: UTF8.self), String(decoding: inner, as: UTF8.self))
     }
 
-    /// `<entries>/<2>/<2>/<name>`, built in one allocation: every lookup makes one.
+    /// `<entries>/<2>/<2>/<name>`: the name's first two characters, then the next two ("0" where the name
+    /// is shorter), then the name. Names are ASCII (see `fileName(forHash:)`), so this copies bytes, into
+    /// one allocation: every lookup makes one.
     func entryPath(for name: String) -> String {
         var entries = entries
         var name = name

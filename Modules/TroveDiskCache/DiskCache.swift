@@ -5,7 +5,8 @@ import TroveCore
 /// The on-disk store of DESIGN.md section 5: one checked file per entry under `<root>/entries/`, written to
 /// `<root>/tmp/` and renamed into place, so a reader sees the old entry or the new one, never half of one.
 /// Every read checks the header, the full key and the length, and the payload's CRC as
-/// `configuration.payloadVerification` says; a damaged file is deleted, counted, and reads as a miss. Limits are enforced through an in-memory index built by a background scan at open.
+/// `configuration.payloadVerification` says; a damaged file is deleted, counted, and reads as a miss.
+/// Limits are enforced through an in-memory index built by a background scan at open.
 /// All blocking file work runs on the cache's own dispatch queue, never on the cooperative pool.
 public final class DiskCache: Sendable {
     public let directory: URL

@@ -97,23 +97,17 @@ struct FileOps: Sendable {
     /// would wait for the disk, fails, or meets the end of the file is `WouldBlock`.
     func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
                      path: String, mode: ReadMode = .blocking) throws -> Bool {
-        let got = try readUntilEnd(fd, into: buffer, at: offset, path: path, mode: mode)
-        if got < buffer.count && mode == .cachedOnly { throw WouldBlock() }
-        return got == buffer.count
-    }
-
-    /// Reads from `offset` until the file ends or `buffer` is full; returns the bytes read. In `cachedOnly`
-    /// mode a read that would wait for the disk or fails is `WouldBlock`.
-    func readUntilEnd(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0,
-                      path: String, mode: ReadMode = .blocking) throws -> Int {
         var done = 0
         while done < buffer.count {
             let got = try readOnce(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + done,
                                    path: path, mode: mode)
-            if got == 0 { break }
+            if got == 0 {
+                if mode == .cachedOnly { throw WouldBlock() }
+                return false
+            }
             done += got
         }
-        return done
+        return true
     }
 
     /// One read call (repeated only when interrupted): the bytes read, 0 at the end of the file, maybe

@@ -42,6 +42,23 @@ struct LayoutTests {
         #expect(fileExists(url))
         #expect(try await cache.data(forKey: "escape") == Data("x".utf8))
     }
+
+    /// A name shorter than the four characters the shards take is padded with "0" for the directories.
+    @Test(arguments: [("a", "a0/00"), ("abc", "ab/c0"), ("abcd", "ab/cd")])
+    func aShortNameIsPaddedInItsShardDirectories(name: String, shards: String) async throws {
+        struct FixedHasher: KeyHasher {
+            let name = "fixed"
+            let output: String
+            func hash(_ key: String) -> String { output }
+        }
+        let dir = try TemporaryDirectory()
+        let cache = try DiskCache(directory: dir.url, hasher: FixedHasher(output: name))
+        try await cache.store(Data("short".utf8), forKey: "k")
+        let expected = dir.url.appendingPathComponent("entries/\(shards)/\(name)")
+        #expect(cache.fileURL(forKey: "k").path == expected.path)
+        #expect(fileExists(expected))
+        #expect(try await cache.data(forKey: "k") == Data("short".utf8))
+    }
 }
 
 enum KeyHasherChoice: Sendable, CustomStringConvertible {
