@@ -179,8 +179,9 @@ public final class ImagePipeline: Sendable {
     /// registered decoder (install a plugin), or bytes that are no image format at all.
     private static func decoder(in registry: PluginRegistry, for data: Data, url: URL) throws -> any ImageDecoder {
         if let decoder = registry.decoder(for: data) { return decoder }
-        let format = ImageFormat(sniffing: data)
-        if format != .unknown { throw TroveError.noDecoder(format: format, url: url.absoluteString) }
+        if let format = ImageFormat.wellKnown(sniffing: data) {
+            throw TroveError.noDecoder(format: format, url: url.absoluteString)
+        }
         throw TroveError.unsupportedFormat(url: url.absoluteString, firstBytes: Array(data.prefix(8)))
     }
 

@@ -11,6 +11,11 @@ public struct GIFDecoder: ImageDecoder {
 
     public init() {}
 
+    /// "GIF87a" or "GIF89a".
+    public func canDecode(_ header: Data) -> Bool {
+        header.starts(with: "GIF87a".utf8) || header.starts(with: "GIF89a".utf8)
+    }
+
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let layout = try GIFLayout(bytes)

@@ -9,6 +9,11 @@ public struct PNGDecoder: ImageDecoder {
 
     public init() {}
 
+    /// The eight-byte PNG signature.
+    public func canDecode(_ header: Data) -> Bool {
+        header.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
     static func failure(_ reason: String) -> TroveError {
         TroveError.decodingFailed(format: .png, reason: reason)
     }

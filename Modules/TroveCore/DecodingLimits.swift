@@ -4,10 +4,13 @@ public struct DecodingLimits: Sendable, Equatable {
     public var maxPixels: Int
     /// Largest decompressed size in bytes a decoder may produce (default 1 GiB).
     public var maxDecodedBytes: Int
+    /// Most animation frames decoded (default 1,000); every frame also counts toward `maxDecodedBytes`.
+    public var maxFrames: Int
 
-    public init(maxPixels: Int = 100_000_000, maxDecodedBytes: Int = 1 << 30) {
+    public init(maxPixels: Int = 100_000_000, maxDecodedBytes: Int = 1 << 30, maxFrames: Int = 1000) {
         self.maxPixels = maxPixels
         self.maxDecodedBytes = maxDecodedBytes
+        self.maxFrames = maxFrames
     }
 
     public static let `default` = DecodingLimits()
@@ -19,6 +22,17 @@ public struct DecodingLimits: Sendable, Equatable {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if width < 0 || height < 0 || overflow || pixels > pixelLimit {
             throw TroveError.imageTooLarge(width: width, height: height, limit: pixelLimit)
+        }
+    }
+
+    /// Throws `tooManyFrames` when an animation declares more frames than allowed, or when all its frames
+    /// at full size would be over `maxDecodedBytes`; call it before decoding the frames.
+    public func check(frames: Int, width: Int, height: Int, bytesPerPixel: Int = 4) throws {
+        let (frameBytes, overflowA) = (width * bytesPerPixel).multipliedReportingOverflow(by: height)
+        let (total, overflowB) = frameBytes.multipliedReportingOverflow(by: Swift.max(frames, 1))
+        if frames > maxFrames || overflowA || overflowB || total > maxDecodedBytes {
+            throw TroveError.tooManyFrames(frames: frames, limit: Swift.min(maxFrames,
+                maxDecodedBytes / Swift.max(frameBytes, 1)))
         }
     }
 }

@@ -10,10 +10,12 @@ public struct Image: Sendable, Equatable {
     /// Every frame of an animated image, composed to full size; empty for a still image.
     public var frames: [AnimationFrame]
     public var orientation: ExifOrientation
+    /// How many times an animation plays; 0 means forever. Ignored for a still image.
+    public var loopCount: Int
 
     public init(width: Int, height: Int, pixelFormat: PixelFormat = .rgba8, bytesPerRow: Int? = nil,
                 pixels: [UInt8], sourceFormat: ImageFormat = .unknown, frames: [AnimationFrame] = [],
-                orientation: ExifOrientation = .up) {
+                orientation: ExifOrientation = .up, loopCount: Int = 0) {
         let rowBytes = bytesPerRow ?? width * pixelFormat.bytesPerPixel
         precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
         precondition(rowBytes >= width * pixelFormat.bytesPerPixel, "bytesPerRow is shorter than a row")
@@ -26,6 +28,7 @@ public struct Image: Sendable, Equatable {
         self.sourceFormat = sourceFormat
         self.frames = frames
         self.orientation = orientation
+        self.loopCount = loopCount
     }
 
     /// Bytes this image holds in memory: what the memory cache charges for it.
@@ -51,7 +54,7 @@ public struct Image: Sendable, Equatable {
             }
         }
         return Image(width: width, height: height, pixelFormat: .rgba8, pixels: out, sourceFormat: sourceFormat,
-                     frames: frames, orientation: orientation)
+                     frames: frames, orientation: orientation, loopCount: loopCount)
     }
 }
 

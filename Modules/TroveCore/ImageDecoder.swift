@@ -1,18 +1,73 @@
 import Foundation
 
-/// Turns encoded bytes of one format into an `Image`.
+/// Turns encoded bytes of one format into an `Image`. A decoder recognises its own format from the leading
+/// bytes; the registry asks each decoder in turn, the latest registered first.
 public protocol ImageDecoder: Sendable {
     /// The registry name, e.g. "png".
     var name: String { get }
+    /// The format this decoder reads.
     var format: ImageFormat { get }
-    /// Whether these first bytes (at least `ImageFormat.sniffLength` when available) are this decoder's.
+    /// Whether these leading bytes (up to `ImageFormat.sniffLength`, fewer if the data is shorter) are this
+    /// decoder's format. Must be cheap and must not throw.
     func canDecode(_ header: Data) -> Bool
-    /// Decodes the whole image, refusing anything over `limits` before allocating for it.
+    /// Decodes the whole image at full size, refusing anything over `limits` before allocating for it.
     func decode(_ data: Data, limits: DecodingLimits) throws -> Image
+    /// Decodes with options. A decoder that can decode at a reduced size (JPEG's scaled IDCT, WebP's scaled
+    /// decode) returns the smallest size it can make that is still at least `options.minimumSize` in both
+    /// dimensions; one that cannot ignores the request and decodes at full size. The default does that.
+    func decode(_ data: Data, options: DecodingOptions) throws -> Image
+    /// The image's size and frame count read from its header without decoding pixels, so limits can be
+    /// checked before any work; nil when this decoder cannot tell cheaply. The default returns nil.
+    func info(_ data: Data) throws -> ImageInfo?
 }
 
 extension ImageDecoder {
-    public func canDecode(_ header: Data) -> Bool {
-        ImageFormat(sniffing: header) == format
+    public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
+        try decode(data, limits: options.limits)
+    }
+
+    public func info(_ data: Data) throws -> ImageInfo? { nil }
+}
+
+/// What a pipeline asks of a decoder beyond the bytes.
+public struct DecodingOptions: Sendable, Equatable {
+    /// Bounds checked before allocating.
+    public var limits: DecodingLimits
+    /// When set, the decoder may return a reduced image no smaller than this in either dimension (of the
+    /// image as stored, before EXIF orientation). Decoders that cannot reduce ignore it.
+    public var minimumSize: PixelSize?
+
+    public init(limits: DecodingLimits = .default, minimumSize: PixelSize? = nil) {
+        self.limits = limits
+        self.minimumSize = minimumSize
+    }
+}
+
+/// A width and height in pixels.
+public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// What a header says about an image, before any pixel is decoded.
+public struct ImageInfo: Sendable, Equatable {
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+    /// 1 for a still image.
+    public var frameCount: Int
+
+    public init(format: ImageFormat, width: Int, height: Int, frameCount: Int = 1) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.frameCount = frameCount
     }
 }

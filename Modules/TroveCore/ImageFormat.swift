@@ -1,32 +1,89 @@
 import Foundation
 
-/// An encoded image format, identified by its magic bytes (never by file extension or Content-Type).
-public enum ImageFormat: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    case png, jpeg, gif, webp, bmp, unknown
+/// An encoded image format, by name: an open set. Trove names the formats it knows (`.png`, `.jpeg`, ...);
+/// a plugin declares its own with a string literal (`"qoi"`). Which format some bytes are is decided by the
+/// registered decoders (`PluginRegistry.decoder(for:)`), never by a file extension or Content-Type.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
+    /// The lowercase name, e.g. "webp".
+    public let rawValue: String
+
+    /// A format by name; names are case-insensitive and stored in lowercase.
+    public init(rawValue: String) { self.rawValue = rawValue.lowercased() }
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+    public init(from decoder: any Decoder) throws {
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 
     public var description: String { rawValue }
 
-    /// The number of leading bytes `init(sniffing:)` needs to recognise every known format.
-    public static let sniffLength = 12
+    public static let png: ImageFormat = "png"
+    public static let jpeg: ImageFormat = "jpeg"
+    public static let gif: ImageFormat = "gif"
+    public static let webp: ImageFormat = "webp"
+    public static let avif: ImageFormat = "avif"
+    public static let bmp: ImageFormat = "bmp"
+    public static let heic: ImageFormat = "heic"
+    public static let jxl: ImageFormat = "jxl"
+    /// Pixels that were made in memory rather than decoded from bytes.
+    public static let unknown: ImageFormat = "unknown"
 
-    /// Identifies the format from the first bytes of a file.
-    public init(sniffing bytes: some Collection<UInt8>) {
-        let b = Array(bytes.prefix(Self.sniffLength))
+    /// The media type a server sends for this format: the well-known ones by table, else `image/<name>`.
+    public var mediaType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .jxl: "image/jxl"
+        default: "image/\(rawValue)"
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        default: rawValue
+        }
+    }
+
+    /// The format a file extension or `--format` name means: "jpg" is `.jpeg`, "tif" is "tiff".
+    public init(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "jpg", "jpe": self = .jpeg
+        case "tif": self = "tiff"
+        default: self.init(rawValue: fileExtension)
+        }
+    }
+
+    /// The number of leading bytes decoders are shown to recognise their format.
+    public static let sniffLength = 32
+
+    /// A hint for messages and heuristics only: the well-known format whose signature these bytes start with,
+    /// whether or not a decoder for it is registered. It never picks a decoder; the registry asks the decoders.
+    public static func wellKnown(sniffing bytes: some Collection<UInt8>) -> ImageFormat? {
+        let b = Array(bytes.prefix(sniffLength))
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            b.count >= offset + magic.count && Array(b[offset..<offset + magic.count]) == magic
+            b.count >= offset + magic.count && b[offset..<offset + magic.count].elementsEqual(magic)
         }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            self = .png
-        } else if starts([0xFF, 0xD8, 0xFF]) {
-            self = .jpeg
-        } else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) {
-            self = .gif
-        } else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) {
-            self = .webp
-        } else if starts(Array("BM".utf8)) && b.count >= 6 {
-            self = .bmp
-        } else {
-            self = .unknown
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        // ISO-BMFF: a 'ftyp' box whose major brand names the format.
+        if starts(Array("ftyp".utf8), at: 4) {
+            if starts(Array("avif".utf8), at: 8) || starts(Array("avis".utf8), at: 8) { return .avif }
+            if starts(Array("heic".utf8), at: 8) || starts(Array("heix".utf8), at: 8)
+                || starts(Array("mif1".utf8), at: 8)
+            {
+                return .heic
+            }
         }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .jxl }
+        if starts(Array("BM".utf8)) && b.count >= 6 { return .bmp }
+        return nil
     }
 }

@@ -1,11 +1,14 @@
-/// Plugins of one kind by name; the error cases every kind shares live here once.
+/// Plugins of one kind by name, remembering the order they were registered in: where two plugins claim the
+/// same format or scheme, the latest registration wins. The error cases every kind shares live here once.
 struct NamedTable<Plugin: Sendable>: Sendable {
     let kind: PluginKind
     private(set) var items: [String: Plugin] = [:]
+    /// When each name was (last) registered, in the registry's sequence.
+    private(set) var registered: [String: Int] = [:]
 
     init(kind: PluginKind) { self.kind = kind }
 
-    mutating func add(_ plugin: Plugin, named name: String, replacing: Bool) throws {
+    mutating func add(_ plugin: Plugin, named name: String, replacing: Bool, sequence: Int) throws {
         guard !name.isEmpty else {
             throw TroveError.invalidConfiguration("a \(kind) needs a non-empty name")
         }
@@ -13,6 +16,7 @@ struct NamedTable<Plugin: Sendable>: Sendable {
             throw TroveError.duplicatePlugin(kind: kind, name: name)
         }
         items[name] = plugin
+        registered[name] = sequence
     }
 
     func get(_ name: String) throws -> Plugin {
@@ -22,5 +26,16 @@ struct NamedTable<Plugin: Sendable>: Sendable {
         return plugin
     }
 
+    /// Names sorted, for listings and messages.
     var names: [String] { items.keys.sorted() }
+
+    /// Plugins newest registration first: the order lookups by format or scheme ask them in.
+    var newestFirst: [(name: String, plugin: Plugin)] {
+        registered.sorted { $0.value > $1.value }.map { ($0.key, items[$0.key]!) }
+    }
+
+    /// Plugins registered at or after `sequence`, for checking one `install` on its own.
+    func registered(since sequence: Int) -> [(name: String, plugin: Plugin)] {
+        newestFirst.filter { registered[$0.name]! >= sequence }
+    }
 }

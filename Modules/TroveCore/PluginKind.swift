@@ -1,6 +1,6 @@
 /// The kinds of replaceable part a `PluginRegistry` holds.
 public enum PluginKind: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    case fetcher, decoder, encoder, hasher, evictionPolicy, transformer, compressor
+    case fetcher, decoder, encoder, hasher, evictionPolicy, transformer, compressor, sharedTier
 
     public var description: String { rawValue }
 
@@ -14,6 +14,7 @@ public enum PluginKind: String, Sendable, Codable, CaseIterable, CustomStringCon
         case .evictionPolicy: "evictionPolicies"
         case .transformer: "transformers"
         case .compressor: "compressors"
+        case .sharedTier: "sharedTiers"
         }
     }
 }

@@ -19,6 +19,10 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case decodingFailed(format: ImageFormat, reason: String)
     case encodingFailed(format: ImageFormat, reason: String)
     case imageTooLarge(width: Int, height: Int, limit: Int)
+    /// An animation with more frames than `DecodingLimits` allows.
+    case tooManyFrames(frames: Int, limit: Int)
+    /// The shared cache tier could not answer (down, slow, refusing writes); the pipeline goes on without it.
+    case sharedTierUnavailable(reason: String)
     case decompressionFailed(compressor: String, reason: String)
     case cancelled
     case previouslyFailed(url: String)
@@ -65,6 +69,10 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "could not encode \(format): \(reason)"
         case let .imageTooLarge(width, height, limit):
             "image of \(width)x\(height) pixels exceeds the limit of \(limit) pixels; raise DecodingLimits.maxPixels if it is trusted"
+        case let .tooManyFrames(frames, limit):
+            "animation of \(frames) frames exceeds the limit of \(limit) frames; raise DecodingLimits.maxFrames if it is trusted"
+        case let .sharedTierUnavailable(reason):
+            "the shared cache tier is unavailable: \(reason); continuing with the local caches and the origin"
         case let .decompressionFailed(compressor, reason):
             "\(compressor) could not decompress a cache entry: \(reason)"
         case .cancelled:
@@ -99,7 +107,7 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     public var isLasting: Bool {
         switch self {
         case let .httpStatus(status, _): status == 404 || status == 410
-        case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .malformedURL: true
+        case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .tooManyFrames, .malformedURL: true
         default: false
         }
     }

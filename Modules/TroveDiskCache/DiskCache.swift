@@ -244,11 +244,11 @@ public final class DiskCache: Sendable {
     /// A compressed form must save at least 1/16 (6.25%) of the bytes to be kept.
     static let minimumCompressionSavingDivisor = 16
 
-    /// PNG, JPEG, GIF and WebP data is compressed already: another pass saves a few header bytes at best.
+    /// Well-known image formats are compressed already: another pass saves a few header bytes at best.
     static func isCompressedImage(_ data: Data) -> Bool {
-        switch ImageFormat(sniffing: data) {
-        case .png, .jpeg, .gif, .webp: true
-        default: false
+        switch ImageFormat.wellKnown(sniffing: data) {
+        case nil, .bmp?: false
+        default: true
         }
     }
 

@@ -14,6 +14,11 @@ public struct JPEGDecoder: ImageDecoder {
         self.maxScans = maxScans
     }
 
+    /// A start-of-image marker followed by another marker.
+    public func canDecode(_ header: Data) -> Bool {
+        header.starts(with: [0xFF, 0xD8, 0xFF])
+    }
+
     static func failure(_ reason: String) -> TroveError {
         TroveError.decodingFailed(format: .jpeg, reason: reason)
     }

@@ -18,29 +18,22 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: "Transform spec, e.g. resize:w=200,h=200,mode=fit|grayscale")
     var transform: String?
 
-    @Option(help: "Output format: png or jpeg (default: from the output's extension, else png).")
-    var format: String?
-
-    @Option(help: "JPEG quality, 0...100 (default 85).")
-    var quality: Double = 85
+    @OptionGroup var encoding: EncodingArguments
 
     func run() async throws {
         let registry = try TroveRegistry.make()
         let transforms: [any ImageTransformer]
         let encoder: any ImageEncoder
         do {
-            guard (0...100).contains(quality) else {
-                throw UsageError(description: "--quality must be 0...100, got \(quality)")
-            }
             transforms = try transform.map { try registry.transformers(forSpec: $0) } ?? []
-            encoder = try registry.encoder(for: try outputFormat())
+            encoder = try EncodingArguments.encoder(for: outputFormat(registry: registry), in: registry)
         } catch let error as TroveError {
             throw UsageError(description: error.description)
         }
         do {
             var image = try DecodeCommand.decode(file: input, registry: registry)
             for transformer in transforms { image = try transformer.transform(image) }
-            let data = try encoder.encode(image, options: EncodingOptions(quality: quality / 100))
+            let data = try encoder.encode(image, options: encoding.options)
             try DecodeCommand.write(data, to: URL(fileURLWithPath: output))
             let report = ConvertReport(width: image.width, height: image.height, format: encoder.format.rawValue,
                                        bytes: data.count)
@@ -55,18 +48,11 @@ struct ConvertCommand: AsyncParsableCommand {
         }
     }
 
-    /// --format when given, else the output's extension, else PNG.
-    private func outputFormat() throws -> ImageFormat {
-        let name = format ?? {
-            switch URL(fileURLWithPath: output).pathExtension.lowercased() {
-            case "jpg", "jpeg": "jpeg"
-            default: "png"
-            }
-        }()
-        guard let format = ImageFormat(rawValue: name), format != .unknown else {
-            throw UsageError(description: "unknown format '\(name)'; use png or jpeg")
-        }
-        return format
+    /// --format when given, else the output's extension when an encoder writes it, else PNG.
+    private func outputFormat(registry: PluginRegistry) -> ImageFormat {
+        if let format = encoding.format { return format }
+        let byExtension = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)
+        return registry.encodableFormats.contains(byExtension) ? byExtension : .png
     }
 }
 

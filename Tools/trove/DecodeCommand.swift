@@ -52,8 +52,7 @@ struct DecodeCommand: AsyncParsableCommand {
             throw TroveError.ioFailed(path: file, reason: "cannot read the file (\(error.localizedDescription))")
         }
         guard let decoder = registry.decoder(for: data) else {
-            let format = ImageFormat(sniffing: data)
-            if format != .unknown { throw TroveError.noDecoder(format: format, url: file) }
+            if let format = ImageFormat.wellKnown(sniffing: data) { throw TroveError.noDecoder(format: format, url: file) }
             throw TroveError.unsupportedFormat(url: file, firstBytes: Array(data.prefix(8)))
         }
         return try decoder.decode(data, limits: .default)

@@ -19,8 +19,7 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "Transform spec, e.g. resize:w=200,h=200,mode=fit,filter=bilinear")
     var transform: String?
 
-    @Option(help: "Encode the result as this format (png).")
-    var format: String?
+    @OptionGroup var encoding: EncodingArguments
 
     @Option(help: "Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached).")
     var policy: PolicyArgument = .useCache
@@ -54,19 +53,14 @@ struct GetCommand: AsyncParsableCommand {
         configuration.memoryEviction = eviction
         configuration.diskEviction = eviction
         configuration.compressor = compress
+        configuration.encodingOptions = encoding.options
         let pipeline: ImagePipeline
         let transforms: [any ImageTransformer]
         let outputFormat: ImageFormat?
         do {
             pipeline = try ImagePipeline(registry: registry, configuration: configuration)
             transforms = try transform.map { try registry.transformers(forSpec: $0) } ?? []
-            outputFormat = try format.map { name in
-                guard let format = ImageFormat(rawValue: name), format != .unknown else {
-                    throw UsageError(description: "unknown format '\(name)'; use png")
-                }
-                _ = try registry.encoder(for: format)
-                return format
-            }
+            outputFormat = try encoding.format.map { try EncodingArguments.encoder(for: $0, in: registry).format }
         } catch let error as TroveError {
             throw UsageError(description: error.description)
         }
@@ -80,7 +74,10 @@ struct GetCommand: AsyncParsableCommand {
         let progress = DownloadProgress(count: requests.count)
         let failures = await withTaskGroup(of: Bool.self) { group in
             for (index, request) in requests.enumerated() {
-                group.addTask { await self.load(request, index: index, pipeline: pipeline, output: outputs[index], progress: progress) }
+                group.addTask {
+                    await self.load(request, index: index, pipeline: pipeline, registry: registry,
+                                    output: outputs[index], progress: progress)
+                }
             }
             var failures = 0
             for await ok in group where !ok { failures += 1 }
@@ -91,8 +88,8 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// Loads one request and reports it; false when it failed.
-    private func load(_ request: ImageRequest, index: Int, pipeline: ImagePipeline, output: URL?,
-                      progress: DownloadProgress) async -> Bool {
+    private func load(_ request: ImageRequest, index: Int, pipeline: ImagePipeline, registry: PluginRegistry,
+                      output: URL?, progress: DownloadProgress) async -> Bool {
         let start = ContinuousClock.now
         do {
             // The events carry download progress; with `refresh` the last one is the revalidated result.
@@ -110,7 +107,7 @@ struct GetCommand: AsyncParsableCommand {
             if let output { try response.data.write(to: output, options: .atomic) }
             let report = GetReport(url: request.url.absoluteString, source: response.source.rawValue,
                                    width: response.image.width, height: response.image.height,
-                                   format: ImageFormat(sniffing: response.data).rawValue,
+                                   format: (registry.format(of: response.data) ?? .unknown).rawValue,
                                    bytes: response.data.count, ms: elapsed.milliseconds)
             if common.json {
                 printJSONLine(report)
@@ -133,7 +130,7 @@ struct GetCommand: AsyncParsableCommand {
         let target = URL(fileURLWithPath: output)
         if requests.count == 1 { return [target] }
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-        let ext = (format ?? "").isEmpty ? "" : "." + (format ?? "")
+        let ext = encoding.format.map { "." + $0.fileExtension } ?? ""
         return requests.enumerated().map { index, request in
             let name = request.url.lastPathComponent.isEmpty ? "result" : request.url.lastPathComponent
             return target.appendingPathComponent("\(index)-\(name)\(ext)")

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Trove
+
+extension ImageFormat: @retroactive ExpressibleByArgument {
+    /// A format by name or file extension ("jpg" is jpeg); whether an encoder exists is checked at run time.
+    public init?(argument: String) {
+        guard !argument.isEmpty else { return nil }
+        self.init(fileExtension: argument)
+    }
+}
+
+/// How a command encodes its result: `--format`, `--quality`, `--lossless`.
+struct EncodingArguments: ParsableArguments {
+    @Option(help: "Output format: any format a registered encoder writes (png, jpeg, webp, avif, ...; see `trove plugins`).")
+    var format: ImageFormat?
+
+    @Option(help: "Lossy quality, 0...100 (default 85).")
+    var quality: Double = 85
+
+    @Flag(help: "Encode without loss where the format can (WebP).")
+    var lossless = false
+
+    func validate() throws {
+        guard (0...100).contains(quality) else { throw ValidationError("--quality must be 0...100, got \(quality)") }
+    }
+
+    var options: EncodingOptions { EncodingOptions(quality: quality / 100, lossless: lossless) }
+
+    /// The registry's encoder for `format`, or a usage error that lists the formats that can be written.
+    static func encoder(for format: ImageFormat, in registry: PluginRegistry) throws -> any ImageEncoder {
+        do {
+            return try registry.encoder(for: format)
+        } catch {
+            let known = registry.encodableFormats.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(description: "no encoder writes format '\(format)'; formats with an encoder: \(known)")
+        }
+    }
+}
