@@ -98,6 +98,9 @@ let package = Package(
         // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9.
         .testTarget(name: "TroveCLITests", dependencies: ["FixtureServer"], path: "Tests/TroveCLITests",
                     swiftSettings: swift6),
+        // A format none of Trove's modules knows (QOI), written as a third party would: it imports only Trove.
+        .testTarget(name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",
+                    swiftSettings: swift6),
         .testTarget(name: "TroveIntegrationTests",
                     dependencies: ["Trove", "FixtureServer", .product(name: "MetricsTestKit", package: "swift-metrics")],
                     path: "Tests/TroveIntegrationTests", swiftSettings: swift6),

@@ -9,11 +9,20 @@ import Testing
         #expect(result.status == 0)
         let listing = try #require(result.jsonLines.first)
         let kinds = ["fetchers", "decoders", "encoders", "hashers", "evictionPolicies", "transformers", "compressors"]
-        #expect(Set(listing.keys) == Set(kinds))
+        #expect(Set(listing.keys) == Set(kinds + ["sharedTiers", "formats", "schemes", "installed"]))
         for kind in kinds { #expect((listing[kind] as? [String])?.isEmpty == false, "\(kind) is empty") }
         #expect((listing["fetchers"] as? [String])?.contains("http") == true)
         #expect((listing["decoders"] as? [String])?.contains("png") == true)
         #expect((listing["hashers"] as? [String])?.contains("sha256") == true)
         #expect((listing["compressors"] as? [String])?.contains("zlib") == true)
+        // Which plugin serves each format and scheme.
+        let formats = try #require(listing["formats"] as? [String: [String: String]])
+        #expect(formats["png"] == ["decoder": "png", "encoder": "png"])
+        #expect(formats["jpeg"] == ["decoder": "jpeg", "encoder": "jpeg"])
+        #expect(formats["gif"] == ["decoder": "gif"])
+        let schemes = try #require(listing["schemes"] as? [String: [String: String]])
+        #expect(schemes["https"] == ["fetcher": "http"] && schemes["file"] == ["fetcher": "file"])
+        let installed = try #require(listing["installed"] as? [[String: String]])
+        #expect(installed.contains { $0["name"] == "jpeg" })
     }
 }
