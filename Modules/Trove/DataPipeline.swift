@@ -11,15 +11,19 @@ public struct DataRequest: Sendable {
     public var customCacheKey: String?
     public var headers: [String: String]
     public var priority: RequestPriority
+    /// Overrides every freshness rule: a cached copy older than this is revalidated or fetched again.
+    public var maxAge: Duration?
 
     public init(url: URL, cachePolicy: CachePolicy = .useCache, retryFailed: Bool = false,
-                customCacheKey: String? = nil, headers: [String: String] = [:], priority: RequestPriority = .normal) {
+                customCacheKey: String? = nil, headers: [String: String] = [:], priority: RequestPriority = .normal,
+                maxAge: Duration? = nil) {
         self.url = url
         self.cachePolicy = cachePolicy
         self.retryFailed = retryFailed
         self.customCacheKey = customCacheKey
         self.headers = headers
         self.priority = priority
+        self.maxAge = maxAge
     }
 
     public var cacheKey: String { customCacheKey ?? CacheKey.normalized(url) }
@@ -30,6 +34,8 @@ public struct DataResponse: Sendable {
     public var source: ResultSource
     public var contentType: String?
     public var cacheKey: String
+    /// True when this is a cached copy past its freshness, delivered because the origin failed.
+    public var isStale = false
 }
 
 public typealias DataTask = PipelineTask<DataResponse>
@@ -75,24 +81,28 @@ public final class DataPipeline: Sendable {
     }
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
-        loader.memoryHit(memoryCache, key: request.cacheKey, policy: request.cachePolicy)
+        loader.memoryHit(memoryCache, key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge)
     }
 
     private func run(_ request: DataRequest, waiter: UInt64,
                      emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void) async throws -> DataResponse {
         let raw = RawRequest(url: request.url, key: request.cacheKey, policy: request.cachePolicy,
                              retryFailed: request.retryFailed, headers: request.headers, priority: request.priority,
-                             waiter: waiter, progress: { emit(.progress($0)) })
+                             waiter: waiter, progress: { emit(.progress($0)) }, maxAge: request.maxAge)
         let response: DataResponse
-        if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key) {
-            let cached = remember(RawResult(data: entry.data, source: .disk, contentType: entry.metadata.contentType),
-                                  key: raw.key)
-            emit(.cached(cached))
-            switch try await loader.revalidate(raw, entry: entry) {
-            case .notModified?: response = cached
-            case let .modified(result)?: response = remember(result, key: raw.key)
-            case nil: response = remember(try await loader.fetch(raw), key: raw.key)
-            }
+        if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key, includingStale: true) {
+            emit(.cached(remember(RawResult(entry), key: raw.key)))
+            // The origin down: what the cache had stands, marked stale.
+            response = remember(try await loader.deliveringStaleOnFailure(entry, for: raw) {
+                switch try await self.loader.revalidate(raw, entry: entry) {
+                case let .notModified(expires)?:
+                    var result = RawResult(entry)
+                    result.expires = expires
+                    return result
+                case let .modified(result)?: return result
+                case nil: return try await self.loader.fetch(raw)
+                }
+            }, key: raw.key)
         } else if request.cachePolicy == .reloadIgnoringCache || request.cachePolicy == .refresh {
             response = remember(try await loader.fetch(raw), key: raw.key)
         } else {
@@ -102,9 +112,11 @@ public final class DataPipeline: Sendable {
         return response
     }
 
+    /// The response for these bytes, kept in memory for as long as they are fresh (never for no-store).
     private func remember(_ raw: RawResult, key: String) -> DataResponse {
-        let response = DataResponse(data: raw.data, source: raw.source, contentType: raw.contentType, cacheKey: key)
-        memoryCache.setValue(response, forKey: key, cost: raw.data.count)
+        let response = DataResponse(data: raw.data, source: raw.source, contentType: raw.contentType, cacheKey: key,
+                                    isStale: raw.isStale)
+        if raw.keepsInMemory { memoryCache.setValue(response, forKey: key, cost: raw.data.count, ttl: raw.memoryTTL) }
         return response
     }
 }

@@ -12,7 +12,20 @@ final class FailureMemory: Sendable {
     private let ttl: Duration
     private let diskCache: DiskCache?
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let records = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let records = Mutex<[String: Record]>([:])
+
+    /// One remembered failure: why, when, and until when it is remembered.
+    private struct Record {
+        let cause: String
+        let at: ContinuousClock.Instant
+        let until: ContinuousClock.Instant
+    }
+
+    /// What `failure(of:)` reports: the cause and how long ago it happened.
+    struct Failure: Equatable {
+        let cause: String
+        let ago: Duration
+    }
 
     init(ttl: Duration, cacheDirectory: URL?,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
@@ -32,24 +45,29 @@ final class FailureMemory: Sendable {
     @discardableResult
     func record(_ error: any Error, forKey key: String) async -> Bool {
         guard ttl > .zero, let error = error as? TroveError, error.isLasting else { return false }
-        records.withLock { $0[key] = now() + ttl }
-        let seconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
-        let metadata = DiskEntryMetadata(contentType: "text/plain", expires: Date().addingTimeInterval(seconds))
-        _ = try? await diskCache?.store(Data(error.description.utf8), forKey: key, metadata: metadata)
+        let at = now()
+        records.withLock { $0[key] = Record(cause: error.cause, at: at, until: at + ttl) }
+        let metadata = DiskEntryMetadata(contentType: "text/plain", expires: Date().addingTimeInterval(ttl.timeInterval))
+        _ = try? await diskCache?.store(Data(error.cause.utf8), forKey: key, metadata: metadata)
         return true
     }
 
-    /// Whether the key failed for a lasting reason within the TTL.
-    func hasFailed(_ key: String) async -> Bool {
+    /// The lasting failure remembered for the key within the TTL, or nil.
+    func failure(of key: String) async -> Failure? {
         let now = now()
-        let remembered = records.withLock { records -> Bool in
-            guard let until = records[key] else { return false }
-            if until <= now { records.removeValue(forKey: key) }
-            return until > now
+        let remembered = records.withLock { records -> Failure? in
+            guard let record = records[key] else { return nil }
+            guard record.until > now else {
+                records.removeValue(forKey: key)
+                return nil
+            }
+            return Failure(cause: record.cause, ago: now - record.at)
         }
-        if remembered { return true }
-        // Expired entries read as misses, so presence alone means "still failing".
-        return (try? await diskCache?.entry(forKey: key)) != nil
+        if let remembered { return remembered }
+        // Expired entries read as misses, so presence alone means "still failing"; the entry's date says when.
+        guard let entry = try? await diskCache?.entry(forKey: key) else { return nil }
+        let ago = Date().timeIntervalSince(entry.metadata.created)
+        return Failure(cause: String(decoding: entry.data, as: UTF8.self), ago: .milliseconds(Int(max(0, ago) * 1000)))
     }
 
     func forget(_ key: String) async {

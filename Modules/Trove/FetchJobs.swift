@@ -15,11 +15,11 @@ final class FetchJobs: Sendable {
         var waiters: [UInt64: Waiter] = [:]
     }
 
-    private let jobs = Mutex<[String: Job]>([:])
+    private let jobs = Mutex<[WorkKey: Job]>([:])
 
     /// Joins (or creates) the job for `key`; returns the ticket the fetch is scheduled with.
     @discardableResult
-    func join(_ key: String, waiter: UInt64, priority: RequestPriority,
+    func join(_ key: WorkKey, waiter: UInt64, priority: RequestPriority,
               progress: @escaping @Sendable (FetchProgress) -> Void) -> SchedulerTicket {
         jobs.withLock { jobs in
             var job = jobs[key] ?? Job(ticket: SchedulerTicket(priority: priority))
@@ -30,7 +30,7 @@ final class FetchJobs: Sendable {
         }
     }
 
-    func leave(_ key: String, waiter: UInt64) {
+    func leave(_ key: WorkKey, waiter: UInt64) {
         jobs.withLock { jobs in
             guard var job = jobs[key] else { return }
             job.waiters.removeValue(forKey: waiter)
@@ -43,11 +43,11 @@ final class FetchJobs: Sendable {
         }
     }
 
-    func ticket(for key: String) -> SchedulerTicket? {
+    func ticket(for key: WorkKey) -> SchedulerTicket? {
         jobs.withLock { $0[key]?.ticket }
     }
 
-    func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
+    func setPriority(_ priority: RequestPriority, forKey key: WorkKey, waiter: UInt64) {
         jobs.withLock { jobs in
             guard jobs[key]?.waiters[waiter] != nil else { return }
             jobs[key]?.waiters[waiter]?.priority = priority
@@ -56,7 +56,7 @@ final class FetchJobs: Sendable {
     }
 
     /// Sends a progress event to every waiter of the job.
-    func report(_ progress: FetchProgress, forKey key: String) {
+    func report(_ progress: FetchProgress, forKey key: WorkKey) {
         let handlers = jobs.withLock { $0[key]?.waiters.values.map(\.progress) ?? [] }
         for handler in handlers { handler(progress) }
     }

@@ -17,7 +17,7 @@ public final class ImagePipeline: Sendable {
     public var fetchScheduler: FetchScheduler { loader.scheduler }
 
     private let loader: RawDataLoader
-    private let processedLoads = TaskCoalescer<ImageResponse>()
+    private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks.
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
@@ -63,7 +63,8 @@ public final class ImagePipeline: Sendable {
     // MARK: - Flow
 
     private func memoryHit(_ request: ImageRequest) -> ImageResponse? {
-        loader.memoryHit(memoryCache, key: request.cacheKey.processed, policy: request.cachePolicy)
+        loader.memoryHit(memoryCache, key: request.cacheKey.processed, policy: request.cachePolicy,
+                         maxAge: request.maxAge)
     }
 
     private func run(_ request: ImageRequest, waiter: UInt64,
@@ -71,21 +72,22 @@ public final class ImagePipeline: Sendable {
         let key = request.cacheKey
         let raw = RawRequest(url: request.url, key: key.raw, policy: request.cachePolicy,
                              retryFailed: request.options.contains(.retryFailed), headers: request.headers,
-                             priority: request.priority, waiter: waiter, progress: { emit(.progress($0)) })
+                             priority: request.priority, waiter: waiter, progress: { emit(.progress($0)) },
+                             maxAge: request.maxAge)
         // Registered before joining processed work, so a caller that joins it still gets progress and a say in priority.
-        loader.jobs.join(key.raw, waiter: waiter, priority: request.priority, progress: raw.progress)
-        defer { loader.jobs.leave(key.raw, waiter: waiter) }
+        loader.jobs.join(WorkKey(key.raw), waiter: waiter, priority: request.priority, progress: raw.progress)
+        defer { loader.jobs.leave(WorkKey(key.raw), waiter: waiter) }
 
         let response: ImageResponse
         switch request.cachePolicy {
         case .refresh:
             return try await refresh(request, raw: raw, emit: emit)
         case .reloadIgnoringCache:
-            response = try await processedLoads.value(forKey: "reload|" + key.processed, onJoin: loader.recordJoin) {
+            response = try await processedLoads.value(forKey: WorkKey(key.processed, .reload), onJoin: loader.recordJoin) {
                 try await self.process(request, try await self.loader.fetch(raw))
             }
         case .useCache, .cacheOnly, .memoryOnly:
-            response = try await processedLoads.value(forKey: key.processed, onJoin: loader.recordJoin) {
+            response = try await processedLoads.value(forKey: WorkKey(key.processed), onJoin: loader.recordJoin) {
                 try await self.loadProcessed(request, raw: raw)
             }
         }
@@ -98,7 +100,8 @@ public final class ImagePipeline: Sendable {
         if key.processed != key.raw, request.options.contains(.storeProcessedOnDisk),
            let stored = await loader.cached(key.processed) {
             let image = try decode(stored.data, url: request.url)
-            return remember(ImageResponse(image: image, data: stored.data, source: .disk, cacheKey: key))
+            return remember(ImageResponse(image: image, data: stored.data, source: .disk, cacheKey: key),
+                            RawResult(stored))
         }
         return try await process(request, try await loader.load(raw))
     }
@@ -107,15 +110,14 @@ public final class ImagePipeline: Sendable {
     private func refresh(_ request: ImageRequest, raw: RawRequest,
                          emit: @escaping @Sendable (ImageEvent) -> Void) async throws -> ImageResponse {
         let key = request.cacheKey
-        let entry = await loader.cached(key.raw)
+        let entry = await loader.cached(key.raw, includingStale: true)
         var cached = memoryCache.value(forKey: key.processed).map { hit -> ImageResponse in
             var hit = hit
             hit.source = .memory
             return hit
         }
         if cached == nil, let entry {
-            cached = try? await process(request, RawResult(data: entry.data, source: .disk,
-                                                            contentType: entry.metadata.contentType))
+            cached = try? await process(request, RawResult(entry))
         }
         guard let cached else {
             let response = try await process(request, try await loader.fetch(raw))
@@ -125,14 +127,24 @@ public final class ImagePipeline: Sendable {
         emit(.cached(cached))
 
         let fresh: ImageResponse
-        switch try await entry.asyncFlatMap({ try await loader.revalidate(raw, entry: $0) }) {
-        case .notModified?:
-            emit(.final(cached))
-            return cached
-        case let .modified(result)?:
-            fresh = try await process(request, result)
-        case nil:  // nothing to revalidate with: fetch it whole
-            fresh = try await process(request, try await loader.fetch(raw))
+        do {
+            switch try await entry.asyncFlatMap({ try await loader.revalidate(raw, entry: $0) }) {
+            case .notModified?:
+                emit(.final(cached))
+                return cached
+            case let .modified(result)?:
+                fresh = try await process(request, result)
+            case nil:  // nothing to revalidate with: fetch it whole
+                fresh = try await process(request, try await loader.fetch(raw))
+            }
+        } catch where RetryPolicy.isTransient(error) {
+            // The origin is down: what the cache had stands, marked stale.
+            loader.logger.warning("refresh failed; delivering the cached copy",
+                                  metadata: ["url": "\(request.url)", "error": "\(error)"])
+            var stale = cached
+            stale.isStale = true
+            emit(.final(stale))
+            return stale
         }
         emit(.final(fresh))
         return fresh
@@ -164,11 +176,12 @@ public final class ImagePipeline: Sendable {
         } else {
             data = try registry.encoder(for: request.outputFormat ?? .png)
                 .encode(image, options: configuration.encodingOptions)
-            if request.options.contains(.storeProcessedOnDisk), request.cachePolicy != .memoryOnly {
-                _ = try? await diskCache?.store(data, forKey: key.processed)
+            if request.options.contains(.storeProcessedOnDisk), request.cachePolicy != .memoryOnly, raw.storable {
+                _ = try? await diskCache?.store(data, forKey: key.processed,
+                                                metadata: DiskEntryMetadata(expires: raw.expires))
             }
         }
-        return remember(ImageResponse(image: image, data: data, source: raw.source, cacheKey: key))
+        return remember(ImageResponse(image: image, data: data, source: raw.source, cacheKey: key), raw)
     }
 
     private func decode(_ data: Data, url: URL) throws -> Image {
@@ -185,9 +198,15 @@ public final class ImagePipeline: Sendable {
         throw TroveError.unsupportedFormat(url: url.absoluteString, firstBytes: Array(data.prefix(8)))
     }
 
-    private func remember(_ response: ImageResponse) -> ImageResponse {
-        memoryCache.setValue(response, forKey: response.cacheKey.processed,
-                             cost: response.image.cost + response.data.count)
+    /// Marks the response stale when its bytes were, and keeps it in memory for as long as they are fresh
+    /// (never for no-store).
+    private func remember(_ response: ImageResponse, _ raw: RawResult) -> ImageResponse {
+        var response = response
+        response.isStale = raw.isStale
+        if raw.keepsInMemory {
+            memoryCache.setValue(response, forKey: response.cacheKey.processed,
+                                 cost: response.image.cost + response.data.count, ttl: raw.memoryTTL)
+        }
         return response
     }
 }

@@ -9,4 +9,7 @@ public struct ImageResponse: Sendable {
     public var data: Data
     public var source: ResultSource
     public var cacheKey: CacheKey
+    /// True when this is a cached copy past its freshness, delivered because the origin failed for a
+    /// transient reason (stale-if-error), or because `refresh` could not reach it.
+    public var isStale = false
 }

@@ -13,6 +13,7 @@ extension PipelineConfiguration {
         disk.countLimit = diskCountLimit
         disk.maxAge = diskMaxAge
         disk.compressionLevel = compressionLevel
+        disk.staleRetention = staleIfErrorBound
         return disk
     }
 

@@ -22,6 +22,15 @@ public struct PipelineConfiguration: Sendable {
     public var diskByteLimit: Int = 500 << 20
     public var diskCountLimit: Int?
     public var diskMaxAge: Duration = .seconds(7 * 24 * 3600)
+    /// How long a response stays fresh when its headers say nothing (no Cache-Control max-age, no
+    /// Expires); nil keeps it fresh until `diskMaxAge`.
+    public var defaultFreshness: Duration?
+    /// Ignore Cache-Control, Expires and Age, for origins that send nonsense: every response is fresh for
+    /// `defaultFreshness` and may be stored.
+    public var ignoresCacheHeaders = false
+    /// How long past its freshness a cached copy may still be delivered, marked stale, when revalidating it
+    /// fails for a transient reason (stale-if-error); stale copies are kept on disk this long.
+    public var staleIfErrorBound: Duration = .seconds(24 * 3600)
     public var fetchTimeout: Duration = .seconds(15)
     /// Largest body accepted from a fetch.
     public var maxBytes: Int = 50 << 20

@@ -3,15 +3,16 @@ import TroveCore
 
 /// What a pipeline counts, reported through swift-metrics (so any backend an app bootstraps sees it).
 /// Labels: trove_cache_hits_total / trove_cache_misses_total {tier}, trove_fetches_total,
-/// trove_fetched_bytes_total, trove_coalesced_joins_total, trove_failures_total {kind}.
+/// trove_fetched_bytes_total, trove_coalesced_joins_total, trove_failures_total {kind},
+/// trove_stale_delivered_total (stale copies delivered because the origin failed).
 struct PipelineMetrics: Sendable {
     enum Tier: String { case memory, disk }
 
     enum Event {
-        case hit(Tier), miss(Tier), fetch, bytesFetched(Int), coalescedJoin, failure(FailureKind)
+        case hit(Tier), miss(Tier), fetch, bytesFetched(Int), coalescedJoin, failure(FailureKind), staleDelivered
     }
 
-    private let memoryHits, memoryMisses, diskHits, diskMisses, fetches, bytes, joins: Counter
+    private let memoryHits, memoryMisses, diskHits, diskMisses, fetches, bytes, joins, staleDeliveries: Counter
     private let factory: any MetricsFactory
 
     init(factory: any MetricsFactory) {
@@ -23,6 +24,7 @@ struct PipelineMetrics: Sendable {
         fetches = Counter(label: "trove_fetches_total", factory: factory)
         bytes = Counter(label: "trove_fetched_bytes_total", factory: factory)
         joins = Counter(label: "trove_coalesced_joins_total", factory: factory)
+        staleDeliveries = Counter(label: "trove_stale_delivered_total", factory: factory)
     }
 
     func record(_ event: Event) {
@@ -34,6 +36,7 @@ struct PipelineMetrics: Sendable {
         case .fetch: fetches.increment()
         case let .bytesFetched(count): bytes.increment(by: count)
         case .coalescedJoin: joins.increment()
+        case .staleDelivered: staleDeliveries.increment()
         case let .failure(kind):
             Counter(label: "trove_failures_total", dimensions: [("kind", kind.rawValue)], factory: factory).increment()
         }

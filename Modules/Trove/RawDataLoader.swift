@@ -21,8 +21,8 @@ final class RawDataLoader: Sendable {
     /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims).
     private let accept: @Sendable (Data, URL) throws -> Void
     // Both start on the caller's thread: a fetch does a few microseconds of bookkeeping, then waits on the network.
-    private let fetches = TaskCoalescer<RawResult>(startsImmediately: true)
-    private let revalidations = TaskCoalescer<Revalidation>(startsImmediately: true)
+    private let fetches = TaskCoalescer<WorkKey, RawResult>(startsImmediately: true)
+    private let revalidations = TaskCoalescer<WorkKey, Revalidation>(startsImmediately: true)
     let jobs = FetchJobs()
 
     init(configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
@@ -41,8 +41,9 @@ final class RawDataLoader: Sendable {
     /// A memory hit for a policy that may read the cache, marked as coming from memory, with the tier's
     /// hit or miss counted. `reload` and `refresh` never answer from memory here.
     func memoryHit<Response: CachedResponse>(_ cache: MemoryCache<String, Response>, key: String,
-                                             policy: CachePolicy) -> Response? {
-        guard policy != .reloadIgnoringCache, policy != .refresh else { return nil }
+                                             policy: CachePolicy, maxAge: Duration? = nil) -> Response? {
+        // A request's own max age is judged against the disk entry's date, which memory does not keep.
+        guard policy != .reloadIgnoringCache, policy != .refresh, maxAge == nil else { return nil }
         guard var hit = cache.value(forKey: key) else {
             metrics.record(.miss(.memory))
             return nil
@@ -54,10 +55,10 @@ final class RawDataLoader: Sendable {
 
     /// The cached bytes for a key, or nil. A disk that cannot be read counts as a miss, not a failure:
     /// the network can still serve the request.
-    func cached(_ key: String) async -> DiskEntry? {
+    func cached(_ key: String, includingStale: Bool = false) async -> DiskEntry? {
         guard let diskCache else { return nil }
         do {
-            let entry = try await diskCache.entry(forKey: key)
+            let entry = try await diskCache.entry(forKey: key, includingStale: includingStale)
             metrics.record(entry == nil ? .miss(.disk) : .hit(.disk))
             return entry
         } catch {
@@ -67,19 +68,67 @@ final class RawDataLoader: Sendable {
         }
     }
 
-    /// Disk first (unless reloading), then the network (unless cache-only).
+    /// Disk first (unless reloading), then the network (unless cache-only). A fresh entry is used as is; a
+    /// stale one is revalidated (or fetched again when it has no validators), and delivered marked stale if
+    /// the origin fails for a transient reason. Offline (`cacheOnly`), whatever is cached is delivered.
     func load(_ request: RawRequest) async throws -> RawResult {
-        if request.policy != .reloadIgnoringCache, let entry = await cached(request.key) {
-            return RawResult(data: entry.data, source: .disk, contentType: entry.metadata.contentType)
+        guard request.policy != .reloadIgnoringCache,
+              let entry = await cached(request.key, includingStale: true) else {
+            if request.policy == .cacheOnly { throw TroveError.notCached(key: request.key) }
+            return try await fetch(request)
         }
-        if request.policy == .cacheOnly { throw TroveError.notCached(key: request.key) }
-        return try await fetch(request)
+        let fresh = isFresh(entry, maxAge: request.maxAge)
+        if fresh || request.policy == .cacheOnly { return RawResult(entry, isStale: !fresh) }
+        return try await deliveringStaleOnFailure(entry, for: request) {
+            switch try await self.revalidate(request, entry: entry) {
+            case let .notModified(expires)?:
+                var result = RawResult(entry)
+                result.expires = expires
+                return result
+            case let .modified(result)?: return result
+            case nil: return try await self.fetch(request)
+            }
+        }
+    }
+
+    /// Whether a cached entry may be used without asking the origin: younger than the request's own max
+    /// age when it has one, else not past the expiry its response set.
+    func isFresh(_ entry: DiskEntry, maxAge: Duration?, now: Date = Date()) -> Bool {
+        if let maxAge { return now.timeIntervalSince(entry.metadata.created) < maxAge.timeInterval }
+        return entry.metadata.expires.map { $0 > now } ?? true
+    }
+
+    /// Runs `work` (a revalidation or fetch of a cached entry); if it fails for a transient reason while the
+    /// entry is within the staleness bound, delivers the entry marked stale instead of the error.
+    func deliveringStaleOnFailure(_ entry: DiskEntry, for request: RawRequest,
+                                  _ work: () async throws -> RawResult) async throws -> RawResult {
+        do {
+            return try await work()
+        } catch where RetryPolicy.isTransient(error) && isWithinStaleBound(entry) {
+            logger.warning("origin failed; delivering the stale cached copy",
+                           metadata: ["url": "\(request.url)", "error": "\(error)"])
+            metrics.record(.staleDelivered)
+            return RawResult(entry, isStale: true)
+        }
+    }
+
+    private func isWithinStaleBound(_ entry: DiskEntry, now: Date = Date()) -> Bool {
+        let staleSince = entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(configuration.diskMaxAge.timeInterval)
+        return now.timeIntervalSince(staleSince) < configuration.staleIfErrorBound.timeInterval
+    }
+
+    /// When a response received now stops being fresh (nil: never, within the disk's max age), and whether
+    /// it may be stored at all, by its headers unless the configuration ignores them.
+    func freshness(of metadata: ResponseMetadata, now: Date = Date()) -> (expires: Date?, storable: Bool) {
+        let directives = configuration.ignoresCacheHeaders ? .none : metadata.directives
+        let lifetime = directives.freshness ?? configuration.defaultFreshness
+        return (lifetime.map { now.addingTimeInterval($0.timeInterval) }, !directives.noStore)
     }
 
     /// Fetches unconditionally; concurrent callers for the same key share one fetch.
     func fetch(_ request: RawRequest) async throws -> RawResult {
         try await checkRememberedFailure(request)
-        return try await joined(request, coalescer: fetches, coalescingKey: request.key) {
+        return try await joined(request, coalescer: fetches, coalescingKey: WorkKey(request.key)) {
             let outcome = try await self.performFetch(request, validators: nil)
             guard case let .data(data, metadata) = outcome else {
                 throw TroveError.connectionFailed(url: request.url.absoluteString,
@@ -94,26 +143,26 @@ final class RawDataLoader: Sendable {
     func revalidate(_ request: RawRequest, entry: DiskEntry) async throws -> Revalidation? {
         let validators = entry.metadata.validators
         guard !validators.isEmpty else { return nil }
-        return try await joined(request, coalescer: revalidations, coalescingKey: Self.revalidationKey(request.key)) {
+        return try await joined(request, coalescer: revalidations,
+                                coalescingKey: WorkKey(request.key, .revalidate)) {
             switch try await self.performFetch(request, validators: validators) {
             case let .notModified(response):
                 var refreshed = entry.metadata
                 refreshed.created = Date()
+                refreshed.expires = self.freshness(of: response, now: refreshed.created).expires
                 if !response.validators.isEmpty { refreshed.validators = response.validators }
                 _ = try? await self.diskCache?.updateMetadata(forKey: request.key, refreshed)
                 self.logger.debug("revalidated: not modified", metadata: ["url": "\(request.url)"])
-                return .notModified
+                return .notModified(expires: refreshed.expires)
             case let .data(data, metadata):
                 return .modified(try await self.accepted(data, metadata: metadata, for: request))
             }
         }
     }
 
-    /// A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
-    private static func revalidationKey(_ key: String) -> String { "revalidate|" + key }
 
     func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
-        jobs.setPriority(priority, forKey: key, waiter: waiter)
+        jobs.setPriority(priority, forKey: WorkKey(key), waiter: waiter)
     }
 
     // MARK: - Steps
@@ -121,14 +170,14 @@ final class RawDataLoader: Sendable {
     private func checkRememberedFailure(_ request: RawRequest) async throws {
         if request.retryFailed {
             await failures.forget(request.key)
-        } else if await failures.hasFailed(request.key) {
+        } else if let failure = await failures.failure(of: request.key) {
             metrics.record(.failure(.previouslyFailed))
-            throw TroveError.previouslyFailed(url: request.url.absoluteString)
+            throw TroveError.previouslyFailed(url: request.url.absoluteString, cause: failure.cause, ago: failure.ago)
         }
     }
 
     /// Registers the caller's progress handler and priority with the job for the key, then joins the work.
-    private func joined<Value: Sendable>(_ request: RawRequest, coalescer: TaskCoalescer<Value>, coalescingKey: String,
+    private func joined<Value: Sendable>(_ request: RawRequest, coalescer: TaskCoalescer<WorkKey, Value>, coalescingKey: WorkKey,
                                          work: @escaping @Sendable () async throws -> Value) async throws -> Value {
         jobs.join(coalescingKey, waiter: request.waiter, priority: request.priority, progress: request.progress)
         defer { jobs.leave(coalescingKey, waiter: request.waiter) }
@@ -143,7 +192,8 @@ final class RawDataLoader: Sendable {
     /// One network fetch: asks the delegate, then retries transient failures, each attempt in a scheduler slot.
     private func performFetch(_ request: RawRequest, validators: Validators?) async throws -> FetchOutcome {
         let url = request.url
-        let jobKey = validators == nil ? request.key : Self.revalidationKey(request.key)
+        // A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
+        let jobKey = WorkKey(request.key, validators == nil ? .load : .revalidate)
         do {
             if let delegate, !(await delegate.shouldFetch(url)) {
                 throw TroveError.fetchDeclined(url: url.absoluteString)
@@ -185,15 +235,17 @@ final class RawDataLoader: Sendable {
             await failures.record(error, forKey: request.key)
             throw error
         }
-        if request.policy != .memoryOnly, let diskCache {
+        let (expires, storable) = freshness(of: metadata)
+        if request.policy != .memoryOnly, storable, let diskCache {
             do {
                 try await diskCache.store(data, forKey: request.key, metadata: DiskEntryMetadata(
-                    validators: metadata.validators, contentType: metadata.contentType))
+                    validators: metadata.validators, contentType: metadata.contentType, expires: expires))
             } catch {
                 // The bytes are good; a full or failing disk must not fail the request.
                 logger.warning("disk cache write failed", metadata: ["key": "\(request.key)", "error": "\(error)"])
             }
         }
-        return RawResult(data: data, source: .network, contentType: metadata.contentType)
+        return RawResult(data: data, source: .network, contentType: metadata.contentType, expires: expires,
+                         storable: storable)
     }
 }

@@ -13,6 +13,8 @@ struct RawRequest: Sendable {
     /// Identifies the caller among the waiters of a coalesced fetch.
     let waiter: UInt64
     let progress: @Sendable (FetchProgress) -> Void
+    /// The request's own max age, overriding the freshness rules.
+    var maxAge: Duration? = nil
 }
 
 /// Bytes from the disk cache or the network.
@@ -20,10 +22,42 @@ struct RawResult: Sendable {
     let data: Data
     let source: ResultSource
     let contentType: String?
+    /// When these bytes stop being fresh; nil: fresh for as long as they are cached.
+    var expires: Date? = nil
+    /// False for a `no-store` response: hand it over, keep it nowhere.
+    var storable = true
+    /// A copy past its freshness, delivered because the origin failed transiently.
+    var isStale = false
+
+    /// Bytes read from a disk entry.
+    init(_ entry: DiskEntry, isStale: Bool = false) {
+        self.init(data: entry.data, source: .disk, contentType: entry.metadata.contentType,
+                  expires: entry.metadata.expires, isStale: isStale)
+    }
+
+    init(data: Data, source: ResultSource, contentType: String?, expires: Date? = nil, storable: Bool = true,
+         isStale: Bool = false) {
+        self.data = data
+        self.source = source
+        self.contentType = contentType
+        self.expires = expires
+        self.storable = storable
+        self.isStale = isStale
+    }
+
+    /// Whether the memory tier may keep it: storable and still fresh (a stale or no-cache copy is
+    /// revalidated before every use, which a memory hit would skip).
+    var keepsInMemory: Bool { storable && !isStale && (expires.map { $0 > Date() } ?? true) }
+
+    /// How long the memory tier may keep it: until it expires; nil for no limit of its own.
+    var memoryTTL: Duration? {
+        expires.map { .milliseconds(Int64(max(0, $0.timeIntervalSinceNow) * 1000)) }
+    }
 }
 
 /// The outcome of a conditional fetch for `refresh`.
 enum Revalidation: Sendable {
-    case notModified
+    /// 304: the cached bytes stand, fresh again until `expires`.
+    case notModified(expires: Date?)
     case modified(RawResult)
 }

@@ -4,7 +4,7 @@ import TroveCore
 /// Runs one piece of work per key however many callers ask for it at once; every caller gets the same
 /// result. A caller that cancels is answered at once with `TroveError.cancelled` while the others keep
 /// waiting; the shared work is cancelled only when its last waiter has gone.
-final class TaskCoalescer<Value: Sendable>: Sendable {
+final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Job {
         let id: UInt64
         var task: Task<Void, Never>?
@@ -12,7 +12,7 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
     }
 
     private struct State {
-        var jobs: [String: Job] = [:]
+        var jobs: [Key: Job] = [:]
         var nextID: UInt64 = 0
     }
 
@@ -32,7 +32,7 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
 
     /// Joins the work in flight for `key`, or starts `work` when there is none. `onJoin` runs when the
     /// caller joined work another caller started.
-    func value(forKey key: String, onJoin: @Sendable () -> Void = {},
+    func value(forKey key: Key, onJoin: @Sendable () -> Void = {},
                work: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let waiterID = state.withLock { state in
             state.nextID += 1
@@ -77,7 +77,7 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
         }
     }
 
-    private func start(jobID: UInt64, key: String, work: @escaping @Sendable () async throws -> Value) {
+    private func start(jobID: UInt64, key: Key, work: @escaping @Sendable () async throws -> Value) {
         let run: @Sendable () async -> Void = {
             let result: Result<Value, any Error>
             do {

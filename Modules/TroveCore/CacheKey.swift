@@ -1,29 +1,58 @@
 import Foundation
 
-/// The two keys of a request: `raw` names the fetched bytes, `processed` the transformed result.
-/// Requests that would give the same bytes share keys; requests that would not, never do.
+/// What identifies a request's results: the source (the normalised URL, or the request's custom key), the
+/// transform steps, and the output encoding. Requests that would give the same bytes share a key; requests
+/// that would not, never do.
+///
+/// Two storage strings are derived from it once: `raw` names the fetched bytes, `processed` the result.
+/// They never collide, with each other or across requests: `raw` is the source as it is (so caches written
+/// before keep their entries), and `processed` is a NUL byte followed by every part length-prefixed, which
+/// no source can spell (a custom key that itself begins with NUL gets a second one in `raw`).
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+    /// The normalised URL, or the request's custom key.
+    public let source: String
+    /// The transform identifiers, in the order they run.
+    public let transforms: [String]
+    /// The requested output format, if any.
+    public let encoding: ImageFormat?
+    /// The storage key of the fetched bytes.
     public let raw: String
+    /// The storage key of the processed result: `raw` when there is nothing to process.
     public let processed: String
 
-    public init(raw: String, processed: String) {
-        self.raw = raw
-        self.processed = processed
+    /// The key for a source, transforms and encoding.
+    public init(source: String, transforms: [String] = [], encoding: ImageFormat? = nil) {
+        self.source = source
+        self.transforms = transforms
+        self.encoding = encoding
+        raw = source.utf8.first == 0 ? "\u{0}" + source : source
+        guard !transforms.isEmpty || encoding != nil else {
+            processed = raw
+            return
+        }
+        var encoded = "\u{0}"
+        func part(_ tag: Character, _ text: String) {
+            encoded.append(tag)
+            encoded += String(text.utf8.count)
+            encoded.append(":")
+            encoded += text
+        }
+        part("s", source)
+        for transform in transforms { part("t", transform) }
+        if let encoding { part("e", encoding.rawValue) }
+        processed = encoded
     }
 
+    /// The key of an image request.
     public init(_ request: ImageRequest) {
-        let raw = request.customCacheKey ?? CacheKey.normalized(request.url)
-        var processed = raw
-        if !request.transforms.isEmpty {
-            processed += "|" + request.transforms.map(\.identifier).joined(separator: "|")
-        }
-        if let format = request.outputFormat {
-            processed += "|encode=" + format.rawValue
-        }
-        self.init(raw: raw, processed: processed)
+        self.init(source: request.customCacheKey ?? CacheKey.normalized(request.url),
+                  transforms: request.transforms.map(\.identifier), encoding: request.outputFormat)
     }
 
-    public var description: String { processed }
+    /// The source, then each transform and the encoding, for people (not for storage).
+    public var description: String {
+        ([source] + transforms + (encoding.map { ["encode=\($0)"] } ?? [])).joined(separator: " | ")
+    }
 
     /// Lowercases scheme and host, drops a default port and the fragment; keeps path and query as sent.
     public static func normalized(_ url: URL) -> String {

@@ -68,15 +68,19 @@ public struct ResponseMetadata: Sendable, Equatable {
     public var validators: Validators
     public var cacheControl: String?
     public var expectedLength: Int64?
+    /// What the response's caching headers say (Cache-Control, Expires, Date, Age); `.none` for sources
+    /// without them (files, data: URLs).
+    public var directives: CacheDirectives
 
     public init(url: URL, statusCode: Int = 200, contentType: String? = nil, validators: Validators = .init(),
-                cacheControl: String? = nil, expectedLength: Int64? = nil) {
+                cacheControl: String? = nil, expectedLength: Int64? = nil, directives: CacheDirectives = .none) {
         self.url = url
         self.statusCode = statusCode
         self.contentType = contentType
         self.validators = validators
         self.cacheControl = cacheControl
         self.expectedLength = expectedLength
+        self.directives = directives
     }
 }
 

@@ -16,6 +16,9 @@ public struct ImageRequest: Sendable {
     public var outputFormat: ImageFormat?
     /// Free-form values for plugins and hooks.
     public var userInfo: [String: String]
+    /// Overrides every freshness rule for this request: a cached copy older than this is revalidated or
+    /// fetched again, a younger one is used as is. Such requests are answered from disk, not memory.
+    public var maxAge: Duration?
 
     public struct Options: OptionSet, Sendable, Hashable {
         public let rawValue: Int
@@ -30,7 +33,7 @@ public struct ImageRequest: Sendable {
     public init(url: URL, transforms: [any ImageTransformer] = [], priority: RequestPriority = .normal,
                 cachePolicy: CachePolicy = .useCache, options: Options = [], customCacheKey: String? = nil,
                 headers: [String: String] = [:], outputFormat: ImageFormat? = nil,
-                userInfo: [String: String] = [:]) {
+                userInfo: [String: String] = [:], maxAge: Duration? = nil) {
         self.url = url
         self.transforms = transforms
         self.priority = priority
@@ -40,6 +43,7 @@ public struct ImageRequest: Sendable {
         self.headers = headers
         self.outputFormat = outputFormat
         self.userInfo = userInfo
+        self.maxAge = maxAge
     }
 
     public var cacheKey: CacheKey { CacheKey(self) }

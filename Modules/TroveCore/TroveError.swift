@@ -25,7 +25,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case sharedTierUnavailable(reason: String)
     case decompressionFailed(compressor: String, reason: String)
     case cancelled
-    case previouslyFailed(url: String)
+    /// The URL failed for a lasting reason (`cause`, e.g. "HTTP 404") `ago`, and is remembered.
+    case previouslyFailed(url: String, cause: String, ago: Duration)
     case fetchDeclined(url: String)
     case notCached(key: String)
     case diskFull(path: String)
@@ -77,8 +78,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "\(compressor) could not decompress a cache entry: \(reason)"
         case .cancelled:
             "the request was cancelled"
-        case let .previouslyFailed(url):
-            "\(url) failed recently for a lasting reason; pass retryFailed to try again"
+        case let .previouslyFailed(url, cause, ago):
+            "\(url) failed \(Self.spoken(ago)) ago with \(cause); pass retryFailed (trove: --retry-failed) to try again"
         case let .fetchDeclined(url):
             "the pipeline's delegate declined to fetch \(url)"
         case let .notCached(key):
@@ -101,6 +102,20 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     }
 
     public var errorDescription: String? { description }
+
+    /// A short cause for messages about an earlier failure: "HTTP 404", else the whole description.
+    public var cause: String {
+        if case let .httpStatus(status, _) = self { return "HTTP \(status)" }
+        return description
+    }
+
+    /// "12 s", "2 min", "3 h": how long ago, as a person says it.
+    static func spoken(_ duration: Duration) -> String {
+        let seconds = max(0, duration.components.seconds)
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min" }
+        return "\(seconds / 3600) h"
+    }
 
     /// Whether this failure will happen again if retried soon (404, 410, undecodable data, a malformed URL): such URLs are
     /// remembered and fail fast. Timeouts, lost connections, 5xx and 429 are transient.

@@ -20,6 +20,9 @@ struct CacheState {
     /// Entries used while the scan ran, in order, replayed after the merge so they stay the most recent.
     var touchedDuringScan: [String] = []
     var trimming = false
+    /// True while the opening scan moves entries written under another hasher to this hasher's names;
+    /// lookups wait for it, so a re-filed entry is never missed.
+    var refiling = false
 
     init(index: DiskIndex) {
         self.index = index

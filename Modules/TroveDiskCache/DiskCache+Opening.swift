@@ -7,17 +7,20 @@ struct ScannedEntry {
 }
 
 extension DiskCache {
-    /// Sweeps tmp/ and scans entries/ on the I/O queue, then merges the result into the index.
-    func startOpening() {
+    /// Sweeps tmp/ and scans entries/ on the I/O queue, then merges the result into the index. A new
+    /// manifest is written once the scan has re-filed what the old one's hasher named.
+    func startOpening(writing manifest: CacheManifest?) {
         let generation = state.withLock { $0.generation }
         io.background { [self] in
             sweepTemporaryFiles()
-            finishScan(scanEntries(), generation: generation)
+            let found = scanEntries()
+            manifest?.write(in: layout)
+            finishScan(found, generation: generation)
         }
     }
 
     /// Reads the header of every file in entries/<2>/<2>/. Damaged files are deleted and counted; expired
-    /// ones, and ones this hasher would never look up (written under another hasher), are deleted.
+    /// ones are deleted; ones written under another hasher are moved to this hasher's name for their key.
     func scanEntries() -> [ScannedEntry] {
         var found: [ScannedEntry] = []
         let now = Date()
@@ -29,9 +32,14 @@ extension DiskCache {
             case let .corrupt(_, identity):
                 discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false)
             case let .valid(header, _, file):
-                if !isReachable(header, at: path) || isExpired(created: header.created, expires: header.expires, now: now) {
+                if isExpired(created: header.created, expires: header.expires, now: now) {
                     discard(name, path: path, identity: file.identity, corrupt: false, countsAsMiss: false)
                     return
+                }
+                var name = name
+                if !isReachable(header, at: path) {
+                    guard let moved = refile(header.key, from: path, identity: file.identity) else { return }
+                    name = moved
                 }
                 found.append(ScannedEntry(name: name, record: IndexRecord(
                     key: header.key, bytes: file.size, compressed: header.compressorID != 0,
@@ -65,6 +73,30 @@ extension DiskCache {
         layout.entryPath(for: fileName(forKey: header.key)) == path
     }
 
+    /// Moves an entry written under another hasher to where this hasher looks for its key, and returns its
+    /// new name; nil when it was dropped instead: an entry already at the new place (written under this
+    /// hasher, so it wins) or a file that changed meanwhile. Entries carry their full keys, so nothing is
+    /// fetched again after a change of hasher.
+    func refile(_ key: String, from path: String, identity: FileIdentity) -> String? {
+        let name = fileName(forKey: key)
+        let target = layout.entryPath(for: name)
+        return state.withLock { state -> String? in
+            guard files.identity(of: path) == identity else { return nil }
+            let shards = layout.shardDirectories(for: name)
+            do {
+                guard !files.exists(target) else { throw CocoaError(.fileWriteFileExists) }
+                try files.makeDirectory(shards.outer)
+                try files.makeDirectory(shards.inner)
+                try files.move(path, to: target)
+            } catch {
+                files.removeFile(path)
+                return nil
+            }
+            state.noteChanged(name)
+            return name
+        }
+    }
+
     /// Merges the scan into the index (oldest first, so creation order stands in for unknown recency),
     /// lets entries changed or used during the scan win, trims, and wakes `waitForIndex` callers.
     func finishScan(_ found: [ScannedEntry], generation: Int) {
@@ -86,6 +118,7 @@ extension DiskCache {
         trimIfNeeded()
         let waiters = state.withLock { state in
             state.ready = true
+            state.refiling = false
             defer { state.readyWaiters = [] }
             return state.readyWaiters
         }

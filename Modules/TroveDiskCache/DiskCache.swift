@@ -66,8 +66,12 @@ public final class DiskCache: Sendable {
             }
         }
         let policy = evictionPolicy.make(capacity: configuration.byteLimit, keyType: String.self)
-        state = Mutex(CacheState(index: DiskIndex(policy: policy)))
-        startOpening()
+        var initial = CacheState(index: DiskIndex(policy: policy))
+        let manifest = CacheManifest(formatVersion: Int(EntryHeader.version), hasher: hasher.name)
+        let previous = CacheManifest.read(in: layout)
+        initial.refiling = previous.map { $0.hasher != manifest.hasher } ?? false
+        state = Mutex(initial)
+        startOpening(writing: previous == manifest ? nil : manifest)
     }
 
     // MARK: Reading
@@ -76,13 +80,16 @@ public final class DiskCache: Sendable {
     /// A hit whose file is in the kernel's caches, or a miss the kernel's lookup cache already knows, is
     /// answered on the caller's thread by calls that cannot wait for the disk (`ReadMode.cachedOnly`),
     /// sparing the hop to the I/O queue; everything else, damage included, is read on the queue.
-    public func entry(forKey key: String) async throws -> DiskEntry? {
+    /// With `includingStale`, an entry past its `expires` date but within `staleRetention` is returned too
+    /// (its metadata says it is stale); otherwise it reads as a miss.
+    public func entry(forKey key: String, includingStale: Bool = false) async throws -> DiskEntry? {
+        if state.withLock({ $0.refiling }) { await waitForIndex() }
         do {
-            return try readEntry(forKey: key, mode: .cachedOnly)
+            return try readEntry(forKey: key, mode: .cachedOnly, includingStale: includingStale)
         } catch {
             // WouldBlock, or anything else: the blocking read finds out and reports it.
         }
-        return try await io.run { try self.readEntry(forKey: key, mode: .blocking) }
+        return try await io.run { try self.readEntry(forKey: key, mode: .blocking, includingStale: includingStale) }
     }
 
     public func data(forKey key: String) async throws -> Data? {
@@ -100,7 +107,7 @@ public final class DiskCache: Sendable {
 
     /// In `cachedOnly` mode only a clean hit or a missing file returns; anything else throws `WouldBlock`,
     /// leaving the bookkeeping of damage, expiry and collisions to the blocking read that follows.
-    private func readEntry(forKey key: String, mode: ReadMode) throws -> DiskEntry? {
+    private func readEntry(forKey key: String, mode: ReadMode, includingStale: Bool) throws -> DiskEntry? {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
         let known = state.withLock { $0.index.record(name) }
@@ -130,6 +137,10 @@ public final class DiskCache: Sendable {
             if isExpired(created: header.created, expires: header.expires, now: now) {
                 if mode == .cachedOnly { throw WouldBlock() }
                 discard(name, path: path, identity: file.identity, corrupt: false, countsAsMiss: true)
+                return nil
+            }
+            if !includingStale, let expires = header.expires, expires <= now {
+                state.withLock { $0.misses += 1 }  // stale: kept for revalidation, but not a hit
                 return nil
             }
             let remembersChecking = configuration.payloadVerification == .whenFileChanges
@@ -173,8 +184,9 @@ public final class DiskCache: Sendable {
         return data
     }
 
+    /// Whether an entry is past keeping: its expiry plus the stale retention, or the maximum age.
     func isExpired(created: Date, expires: Date?, now: Date) -> Bool {
-        if let expires, expires <= now { return true }
+        if let expires, expires.addingTimeInterval(configuration.staleRetentionSeconds) <= now { return true }
         return now.timeIntervalSince(created) >= configuration.maxAgeSeconds
     }
 

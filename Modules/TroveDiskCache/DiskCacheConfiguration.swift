@@ -16,10 +16,14 @@ public struct DiskCacheConfiguration: Sendable {
     public var fsync: Bool
     /// Whether a read recomputes the payload's CRC every time, or once per version of the file.
     public var payloadVerification: PayloadVerification
+    /// How long an entry is kept after its `expires` date: a stale entry a pipeline can still revalidate, or
+    /// deliver when the origin is down (stale-if-error). Plain reads miss it; `entry(forKey:includingStale:)`
+    /// returns it. Zero (the default) removes an entry when it expires.
+    public var staleRetention: Duration
 
     public init(byteLimit: Int = 500 << 20, countLimit: Int? = nil, maxAge: Duration = .seconds(7 * 24 * 3600),
                 compressionLevel: Int? = nil, lowWaterFraction: Double = 0.8, fsync: Bool = false,
-                payloadVerification: PayloadVerification = .everyRead) {
+                payloadVerification: PayloadVerification = .whenFileChanges, staleRetention: Duration = .zero) {
         self.byteLimit = byteLimit
         self.countLimit = countLimit
         self.maxAge = maxAge
@@ -27,6 +31,7 @@ public struct DiskCacheConfiguration: Sendable {
         self.lowWaterFraction = lowWaterFraction
         self.fsync = fsync
         self.payloadVerification = payloadVerification
+        self.staleRetention = staleRetention
     }
 
     /// Rejects limits that would make the cache useless or trimming endless.
@@ -40,15 +45,16 @@ public struct DiskCacheConfiguration: Sendable {
         if !(lowWaterFraction > 0 && lowWaterFraction <= 1) {
             throw TroveError.invalidConfiguration("disk cache lowWaterFraction must be in (0, 1], got \(lowWaterFraction)")
         }
+        if staleRetention < .zero {
+            throw TroveError.invalidConfiguration("disk cache staleRetention must not be negative, got \(staleRetention)")
+        }
         if maxAge <= .zero {
             throw TroveError.invalidConfiguration("disk cache maxAge must be positive, got \(maxAge)")
         }
     }
 
-    var maxAgeSeconds: Double {
-        let parts = maxAge.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
+    var maxAgeSeconds: Double { maxAge.timeInterval }
+    var staleRetentionSeconds: Double { staleRetention.timeInterval }
 
     var lowWaterBytes: Int { Int(Double(byteLimit) * lowWaterFraction) }
     var lowWaterCount: Int? { countLimit.map { Int(Double($0) * lowWaterFraction) } }

@@ -105,7 +105,10 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             validators: Validators(etag: headers.first(name: "etag"),
                                    lastModified: headers.first(name: "last-modified")),
             cacheControl: headers.first(name: "cache-control"),
-            expectedLength: expected)
+            expectedLength: expected,
+            directives: CacheDirectives(cacheControl: headers[canonicalForm: "cache-control"].joined(separator: ","),
+                                        expires: headers.first(name: "expires"), date: headers.first(name: "date"),
+                                        age: headers.first(name: "age"), receivedAt: Date()))
     }
 
     private func statusError(_ head: HTTPResponseHead) -> TroveError {

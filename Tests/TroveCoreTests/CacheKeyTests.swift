@@ -74,6 +74,32 @@ private struct Named: ImageTransformer {
         #expect(ab.processed != ba.processed)
     }
 
+    /// The example from the issue: a custom key that reads like a key plus a transform must not meet the
+    /// key with that transform, at either storage string.
+    @Test func keysThatLookAlikeAsJoinedStringsNeverCollide() {
+        let url = URL(string: "http://example.com/a.png")!
+        let sneaky = ImageRequest(url: url, customCacheKey: "a|grayscale").cacheKey
+        let real = ImageRequest(url: url, transforms: [Named(identifier: "grayscale")], customCacheKey: "a").cacheKey
+        #expect(sneaky != real)
+        let storage = [sneaky.raw, sneaky.processed, real.raw, real.processed]
+        #expect(sneaky.raw == sneaky.processed && Set(storage).count == 3)
+        // Transform boundaries are part of the key: ["ab"] is not ["a", "b"].
+        let one = CacheKey(source: "s", transforms: ["ab"]), two = CacheKey(source: "s", transforms: ["a", "b"])
+        #expect(one.processed != two.processed)
+        // A custom key that spells a processed key's encoding still gets its own raw string.
+        let spelled = CacheKey(source: one.processed)
+        #expect(spelled.raw != one.processed && spelled.raw == "\u{0}" + one.processed)
+        #expect(CacheKey(source: "s", encoding: .png).processed != CacheKey(source: "s", transforms: ["png"]).processed)
+    }
+
+    @Test func aKeyIsItsPartsAndReadsAsThem() {
+        let key = ImageRequest(url: URL(string: "http://example.com/a.png")!,
+                               transforms: [Named(identifier: "resize(w=10)")], outputFormat: .webp).cacheKey
+        #expect(key.source == "http://example.com/a.png" && key.transforms == ["resize(w=10)"] && key.encoding == .webp)
+        #expect(key.description == "http://example.com/a.png | resize(w=10) | encode=webp")
+        #expect(key.processed == "\u{0}s24:http://example.com/a.pngt12:resize(w=10)e4:webp")
+    }
+
     @Test func customKeyReplacesTheURL() {
         let a = ImageRequest(url: URL(string: "http://cdn/a.png?sig=1")!, customCacheKey: "avatar-42").cacheKey
         let b = ImageRequest(url: URL(string: "http://cdn/a.png?sig=2")!, customCacheKey: "avatar-42").cacheKey

@@ -43,10 +43,12 @@ struct PayloadVerificationTests {
         #expect(cache.payloadChecksums.load(ordering: .relaxed) == 3)
     }
 
-    @Test func everyReadIsTheDefaultAndChecksumsEveryRead() async throws {
+    /// The owner's decision (issue 14): checking once per file version is the default; `everyRead` stays.
+    @Test func whenFileChangesIsTheDefaultAndEveryReadChecksumsEveryRead() async throws {
         let dir = try TemporaryDirectory()
-        #expect(DiskCacheConfiguration().payloadVerification == .everyRead)
-        let cache = try makeCache(at: dir, unchangedFileGrace: Self.grace)
+        #expect(DiskCacheConfiguration().payloadVerification == .whenFileChanges)
+        let cache = try makeCache(at: dir, configuration: DiskCacheConfiguration(payloadVerification: .everyRead),
+                                  unchangedFileGrace: Self.grace)
         let original = Self.bytes(10_000)
         try await cache.store(original, forKey: "photo")
         try await Task.sleep(for: Self.settle)

@@ -58,11 +58,19 @@ import Trove
             let impatient = try makePipeline(directory, metrics: metrics) { $0.fetchTimeout = .milliseconds(300) }
             let missing = server.url("/404.png")
             await #expect(throws: TroveError.httpStatus(404, url: missing.absoluteString)) { _ = try await pipeline.image(for: missing) }
-            await #expect(throws: TroveError.previouslyFailed(url: missing.absoluteString)) { _ = try await pipeline.image(for: missing) }
+            let remembered = await #expect(throws: TroveError.self) { _ = try await pipeline.image(for: missing) }
+            guard case let .previouslyFailed(url, cause, ago)? = remembered else {
+                Issue.record("expected previouslyFailed, got \(String(describing: remembered))"); return
+            }
+            #expect(url == missing.absoluteString && cause == "HTTP 404" && ago < .seconds(60))
+            #expect(remembered?.description.contains(" s ago with HTTP 404; pass retryFailed") == true)
             #expect(server.requestCount(for: "/404.png") == 1)
             // Remembered across processes too: a fresh pipeline on the directory fails fast.
             let other = try makePipeline(directory)
-            await #expect(throws: TroveError.previouslyFailed(url: missing.absoluteString)) { _ = try await other.image(for: missing) }
+            let fromDisk = await #expect(throws: TroveError.self) { _ = try await other.image(for: missing) }
+            guard case .previouslyFailed(missing.absoluteString, "HTTP 404", _)? = fromDisk else {
+                Issue.record("expected previouslyFailed with HTTP 404 from disk, got \(String(describing: fromDisk))"); return
+            }
             #expect(server.requestCount(for: "/404.png") == 1)
             // retryFailed goes back to the origin.
             await #expect(throws: TroveError.httpStatus(404, url: missing.absoluteString)) {

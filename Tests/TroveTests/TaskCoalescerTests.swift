@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct TaskCoalescerTests {
     @Test func concurrentCallersShareOneRun() async throws {
-        let coalescer = TaskCoalescer<Int>()
+        let coalescer = TaskCoalescer<String, Int>()
         let runs = Counter()
         let joins = Counter()
         let gate = Gate()
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func oneWaiterCancellingLeavesTheOthersServed() async throws {
-        let coalescer = TaskCoalescer<String>()
+        let coalescer = TaskCoalescer<String, String>()
         let gate = Gate()
         let joins = Counter()
         let work: @Sendable () async throws -> String = { await gate.wait(); return "done" }
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func allWaitersCancellingCancelsTheWork() async throws {
-        let coalescer = TaskCoalescer<Int>()
+        let coalescer = TaskCoalescer<String, Int>()
         let sawCancellation = Counter()
         let started = Gate()
         let joins = Counter()
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func errorsReachEveryWaiter() async {
-        let coalescer = TaskCoalescer<Int>()
+        let coalescer = TaskCoalescer<String, Int>()
         await #expect(throws: TroveError.notCached(key: "x")) {
             try await coalescer.value(forKey: "x") { throw TroveError.notCached(key: "x") }
         }

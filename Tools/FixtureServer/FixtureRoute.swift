@@ -36,13 +36,15 @@ extension FixtureServer {
         case sequence([Route])
         /// 401 with a WWW-Authenticate challenge unless the request carries these Basic credentials.
         case basicAuth(user: String, password: String, Route)
+        /// The inner route's response with these headers added (Cache-Control, Expires, ...), 304s included.
+        case withHeaders([String: String], Route)
 
         /// Gates inside this route, so stopping the server can release requests held at them.
         var gates: [FixtureGate] {
             switch self {
             case let .gated(_, _, gate), let .pausedBody(_, _, gate): [gate]
             case let .sequence(routes): routes.flatMap(\.gates)
-            case let .basicAuth(_, _, inner): inner.gates
+            case let .basicAuth(_, _, inner), let .withHeaders(_, inner): inner.gates
             default: []
             }
         }

@@ -221,6 +221,12 @@ public final class FixtureServer: Sendable {
                 return (response, false)
             }
             return await answer(inner, to: request, index: index)
+        case let .withHeaders(headers, inner):
+            var (response, streamed) = await answer(inner, to: request, index: index)
+            for (name, value) in headers {
+                if let name = HTTPFields.Element.Name(name) { response.headers[name] = value }
+            }
+            return (response, streamed)
         }
     }
 

@@ -108,11 +108,11 @@ struct GetCommand: AsyncParsableCommand {
             let report = GetReport(url: request.url.absoluteString, source: response.source.rawValue,
                                    width: response.image.width, height: response.image.height,
                                    format: (registry.format(of: response.data) ?? .unknown).rawValue,
-                                   bytes: response.data.count, ms: elapsed.milliseconds)
+                                   bytes: response.data.count, ms: elapsed.milliseconds, stale: response.isStale)
             if common.json {
                 printJSONLine(report)
             } else {
-                print("\(report.source.padding(toLength: 8, withPad: " ", startingAt: 0)) "
+                print("\(report.source.padding(toLength: 8, withPad: " ", startingAt: 0))\(report.stale ? " (stale)" : "") "
                     + "\(report.width)x\(report.height) \(report.format) \(report.bytes) B "
                     + String(format: "%.1f ms", report.ms) + "  \(report.url)")
             }
@@ -164,6 +164,8 @@ struct GetReport: Encodable {
     let format: String
     let bytes: Int
     let ms: Double
+    /// A cached copy past its freshness, delivered because the origin failed (or `refresh` could not reach it).
+    let stale: Bool
 }
 
 extension Duration {

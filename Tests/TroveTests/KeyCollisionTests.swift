@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import Trove
+
+@Suite struct KeyCollisionTests {
+    /// A custom key "a|grayscale" and the key "a" with the grayscale transform used to share the processed key
+    /// "a|grayscale", so one could be served the other's bytes from disk.
+    @Test func keysThatOnceJoinedToOneStringGiveTwoResultsAndTwoFiles() async throws {
+        try await withTemporaryDirectory { directory in
+            let registry = PluginRegistry.standard
+            let pipeline = try ImagePipeline(registry: registry,
+                                             configuration: PipelineConfiguration(cacheDirectory: directory))
+            let plain = ImageRequest(url: Fixtures.image("badge.png"), customCacheKey: "a|grayscale")
+            let gray = ImageRequest(url: Fixtures.image("chelsea.png"),
+                                    transforms: try registry.transformers(forSpec: "grayscale"),
+                                    options: [.storeProcessedOnDisk], customCacheKey: "a")
+            let first = try await pipeline.image(for: plain)
+            let second = try await pipeline.image(for: gray)
+            #expect(first.image.width != second.image.width)
+            await pipeline.diskCache?.waitForIndex()
+            let disk = try #require(pipeline.diskCache)
+            #expect(try await disk.data(forKey: plain.cacheKey.processed) == first.data)
+            #expect(try await disk.data(forKey: gray.cacheKey.processed) == second.data)
+            #expect(disk.fileURL(forKey: plain.cacheKey.processed) != disk.fileURL(forKey: gray.cacheKey.processed))
+
+            // A fresh pipeline on the same directory gives each its own bytes back.
+            let again = try ImagePipeline(registry: registry,
+                                          configuration: PipelineConfiguration(cacheDirectory: directory))
+            #expect(try await again.image(for: plain).data == first.data)
+            #expect(try await again.image(for: gray).image == second.image)
+        }
+    }
+}
