@@ -47,7 +47,7 @@ public final class DataPipeline: Sendable {
     public let memoryCache: MemoryCache<String, DataResponse>
     public var diskCache: DiskCache? { loader.diskCache }
     public var fetchScheduler: FetchScheduler { loader.scheduler }
-    private let loader: RawDataLoader
+    let loader: RawDataLoader
 
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.configuration = configuration
@@ -55,7 +55,7 @@ public final class DataPipeline: Sendable {
                                       evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
         loader = RawDataLoader(
             configuration: configuration, registry: registry, diskCache: try configuration.makeDiskCache(registry: registry),
-            accept: { _, _ in })
+            accept: nil)
     }
 
     public func data(for request: DataRequest) async throws -> DataResponse {

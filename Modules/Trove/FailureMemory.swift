@@ -17,15 +17,21 @@ final class FailureMemory: Sendable {
     /// One remembered failure: why, when, and until when it is remembered.
     private struct Record {
         let cause: String
+        let isAboutContent: Bool
         let at: ContinuousClock.Instant
         let until: ContinuousClock.Instant
     }
 
-    /// What `failure(of:)` reports: the cause and how long ago it happened.
+    /// What `failure(of:)` reports: the cause, whether it is about the bytes (not an image, too large to
+    /// decode) rather than about getting them, and how long ago it happened.
     struct Failure: Equatable {
         let cause: String
+        let isAboutContent: Bool
         let ago: Duration
     }
+
+    /// Stored before the cause in a persisted entry, so another process knows the kind too.
+    private static let contentMark = "content: ", transportMark = "transport: "
 
     init(ttl: Duration, cacheDirectory: URL?,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
@@ -46,9 +52,11 @@ final class FailureMemory: Sendable {
     func record(_ error: any Error, forKey key: String) async -> Bool {
         guard ttl > .zero, let error = error as? TroveError, error.isLasting else { return false }
         let at = now()
-        records.withLock { $0[key] = Record(cause: error.cause, at: at, until: at + ttl) }
+        let isAboutContent = Self.isAboutContent(error)
+        records.withLock { $0[key] = Record(cause: error.cause, isAboutContent: isAboutContent, at: at, until: at + ttl) }
         let metadata = DiskEntryMetadata(contentType: "text/plain", expires: Date().addingTimeInterval(ttl.timeInterval))
-        _ = try? await diskCache?.store(Data(error.cause.utf8), forKey: key, metadata: metadata)
+        let payload = (isAboutContent ? Self.contentMark : Self.transportMark) + error.cause
+        _ = try? await diskCache?.store(Data(payload.utf8), forKey: key, metadata: metadata)
         return true
     }
 
@@ -61,13 +69,25 @@ final class FailureMemory: Sendable {
                 records.removeValue(forKey: key)
                 return nil
             }
-            return Failure(cause: record.cause, ago: now - record.at)
+            return Failure(cause: record.cause, isAboutContent: record.isAboutContent, ago: now - record.at)
         }
         if let remembered { return remembered }
         // Expired entries read as misses, so presence alone means "still failing"; the entry's date says when.
         guard let entry = try? await diskCache?.entry(forKey: key) else { return nil }
         let ago = Date().timeIntervalSince(entry.metadata.created)
-        return Failure(cause: String(decoding: entry.data, as: UTF8.self), ago: .milliseconds(Int(max(0, ago) * 1000)))
+        let payload = String(decoding: entry.data, as: UTF8.self)
+        let isAboutContent = payload.hasPrefix(Self.contentMark)
+        let cause = payload.hasPrefix(Self.contentMark) ? String(payload.dropFirst(Self.contentMark.count))
+            : payload.hasPrefix(Self.transportMark) ? String(payload.dropFirst(Self.transportMark.count)) : payload
+        return Failure(cause: cause, isAboutContent: isAboutContent, ago: .milliseconds(Int(max(0, ago) * 1000)))
+    }
+
+    /// Failures about the bytes themselves, which only a pipeline that decodes cares about.
+    private static func isAboutContent(_ error: TroveError) -> Bool {
+        switch error {
+        case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .tooManyFrames: true
+        default: false
+        }
     }
 
     func forget(_ key: String) async {

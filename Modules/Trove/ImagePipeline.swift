@@ -16,7 +16,7 @@ public final class ImagePipeline: Sendable {
     /// The queue of network fetches (running and queued counts).
     public var fetchScheduler: FetchScheduler { loader.scheduler }
 
-    private let loader: RawDataLoader
+    let loader: RawDataLoader
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks.

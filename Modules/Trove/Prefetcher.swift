@@ -1,7 +1,8 @@
 import Foundation
 import TroveCore
 
-/// Where a prefetch stands: URLs done out of the total, and bytes of the results.
+/// Where a prefetch stands: URLs done out of the total, and bytes: fetched bodies, and the stored size of
+/// entries that were already cached.
 public struct PrefetchProgress: Sendable, Equatable {
     public var done: Int
     public var total: Int
@@ -26,31 +27,39 @@ public struct PrefetchSummary: Sendable, Equatable, Codable {
 }
 
 /// Warms a pipeline's caches for a list of URLs at low priority: the "offline download" of a batch.
+/// By default it only fetches and stores bytes (no decoding); `.memory` decodes into the memory cache too.
+/// Works on an `ImagePipeline` (bytes that are no image are refused) or a `DataPipeline` (any bytes).
 /// Cancelling the task that runs `prefetch` cancels everything it queued.
 public struct Prefetcher: Sendable {
-    public let pipeline: ImagePipeline
+    /// The pipeline whose caches are warmed.
+    public let pipeline: any PrefetchTarget
     /// Requests in flight at once (the pipeline's scheduler still bounds the fetches).
     public var concurrency: Int
+    /// The scheduling priority of the fetches (low, so a user's own requests go first).
     public var priority: RequestPriority
+    /// Disk only (the default), or memory too.
+    public var destination: PrefetchDestination
 
-    public init(pipeline: ImagePipeline, concurrency: Int = 6, priority: RequestPriority = .low) {
+    public init(pipeline: any PrefetchTarget, concurrency: Int = 6, priority: RequestPriority = .low,
+                destination: PrefetchDestination = .disk) {
         self.pipeline = pipeline
         self.concurrency = max(1, concurrency)
         self.priority = priority
+        self.destination = destination
     }
 
     public func prefetch(_ urls: [URL], progress: @escaping @Sendable (PrefetchProgress) -> Void = { _ in })
         async -> PrefetchSummary {
         var summary = PrefetchSummary(total: urls.count)
         var failures: [(index: Int, failure: PrefetchSummary.Failure)] = []
-        await withTaskGroup(of: (Int, Result<ImageResponse, any Error>).self) { group in
+        await withTaskGroup(of: (Int, Result<PrefetchedItem, any Error>).self) { group in
             var next = 0
             func startNext() {
                 guard next < urls.count else { return }
                 let index = next
-                let request = ImageRequest(url: urls[index], priority: priority)
+                let (url, priority, destination) = (urls[index], priority, destination)
                 group.addTask {
-                    do { return (index, .success(try await pipeline.image(for: request))) }
+                    do { return (index, .success(try await pipeline.prefetch(url, priority: priority, destination: destination))) }
                     catch { return (index, .failure(error)) }
                 }
                 next += 1
@@ -60,9 +69,9 @@ public struct Prefetcher: Sendable {
             for await (index, result) in group {
                 done += 1
                 switch result {
-                case let .success(response):
-                    if response.source == .network { summary.fetched += 1 } else { summary.cached += 1 }
-                    summary.bytes += response.data.count
+                case let .success(item):
+                    if item.source == .network { summary.fetched += 1 } else { summary.cached += 1 }
+                    summary.bytes += item.bytes
                 case let .failure(error):
                     summary.failed += 1
                     let message = (error as? TroveError)?.description ?? String(describing: error)

@@ -18,15 +18,17 @@ final class RawDataLoader: Sendable {
     let metrics: PipelineMetrics
     let logger: Logger
     private let delegate: (any PipelineDelegate)?
-    /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims).
-    private let accept: @Sendable (Data, URL) throws -> Void
+    /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims);
+    /// nil accepts any bytes, and then failures about content (not an image) remembered by an image
+    /// pipeline on the same directory do not apply.
+    private let accept: (@Sendable (Data, URL) throws -> Void)?
     // Both start on the caller's thread: a fetch does a few microseconds of bookkeeping, then waits on the network.
     private let fetches = TaskCoalescer<WorkKey, RawResult>(startsImmediately: true)
     private let revalidations = TaskCoalescer<WorkKey, Revalidation>(startsImmediately: true)
     let jobs = FetchJobs()
 
     init(configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
-         accept: @escaping @Sendable (Data, URL) throws -> Void) {
+         accept: (@Sendable (Data, URL) throws -> Void)?) {
         self.configuration = configuration
         self.registry = registry
         self.diskCache = diskCache
@@ -170,7 +172,7 @@ final class RawDataLoader: Sendable {
     private func checkRememberedFailure(_ request: RawRequest) async throws {
         if request.retryFailed {
             await failures.forget(request.key)
-        } else if let failure = await failures.failure(of: request.key) {
+        } else if let failure = await failures.failure(of: request.key), accept != nil || !failure.isAboutContent {
             metrics.record(.failure(.previouslyFailed))
             throw TroveError.previouslyFailed(url: request.url.absoluteString, cause: failure.cause, ago: failure.ago)
         }
@@ -229,7 +231,7 @@ final class RawDataLoader: Sendable {
     /// Checks fetched bytes and stores them on disk (unless the policy is memory-only).
     private func accepted(_ data: Data, metadata: ResponseMetadata, for request: RawRequest) async throws -> RawResult {
         do {
-            try accept(data, request.url)
+            try accept?(data, request.url)
         } catch {
             metrics.record(.failure(FailureKind(error)))
             await failures.record(error, forKey: request.key)

@@ -396,6 +396,21 @@ public final class DiskCache: Sendable {
 
     // MARK: Inspecting
 
+    /// The size on disk of `key`'s entry when the index knows it and it is fresh (not past its `expires`
+    /// date), without reading the file: what a prefetch needs to skip a URL. Nil otherwise.
+    public func freshEntrySize(forKey key: String) async -> Int? {
+        await waitForIndex()
+        let name = fileName(forKey: key)
+        let now = Date()
+        return state.withLock { state -> Int? in
+            guard let record = state.index.record(name), record.key == key,
+                  !isExpired(created: record.created, expires: record.expires, now: now),
+                  record.expires.map({ $0 > now }) ?? true
+            else { return nil }
+            return record.bytes
+        }
+    }
+
     /// Waits until the open-time scan has built the index (and the first trim has run).
     public func waitForIndex() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

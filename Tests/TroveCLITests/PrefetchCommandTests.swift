@@ -49,3 +49,25 @@ import Testing
         #expect(empty.stderr.contains("cannot read"))
     }
 }
+
+@Suite struct DataPrefetchCommandTests {
+    @Test func dataPrefetchWarmsPlainURLsThatAnImagePrefetchRefuses() async throws {
+        let server = FixtureServer()
+        server.setRoute("/feed.json", .file(Data("{\"items\": [1, 2, 3]}".utf8), contentType: "application/json"))
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let list = work.appendingPathComponent("urls.txt")
+        try server.url("/feed.json").absoluteString.write(to: list, atomically: true, encoding: .utf8)
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+        let asImages = try await cli.run(["prefetch", list.path, "--json"])
+        let asData = try await cli.run(["prefetch", list.path, "--data", "--json"])
+        let again = try await cli.run(["prefetch", list.path, "--data", "--json"])
+        await server.stop()
+        #expect(asImages.status == 1 && asImages.stderr.contains("not an image"))
+        #expect(asData.status == 0, "stderr: \(asData.stderr)")
+        #expect(asData.jsonLines.first?["fetched"] as? Int == 1)
+        #expect(again.jsonLines.first?["cached"] as? Int == 1)
+        #expect(server.requests == ["/feed.json", "/feed.json"])
+    }
+}

@@ -15,6 +15,9 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Option(help: "Requests in flight at once.")
     var concurrency = 6
 
+    @Flag(help: "Warm plain data (any bytes) instead of images (bytes no decoder recognises are refused).")
+    var data = false
+
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
     }
@@ -33,10 +36,12 @@ struct PrefetchCommand: AsyncParsableCommand {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
             .map { try GetCommand.url(from: $0) }
 
-        let pipeline: ImagePipeline
+        let pipeline: any PrefetchTarget
         do {
-            pipeline = try ImagePipeline(registry: TroveRegistry.make(),
-                                         configuration: PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL))
+            let configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+            pipeline = data
+                ? try DataPipeline(registry: TroveRegistry.make(), configuration: configuration)
+                : try ImagePipeline(registry: TroveRegistry.make(), configuration: configuration)
         } catch let error as TroveError {
             throw UsageError(description: error.description)
         }

@@ -1,0 +1,70 @@
+import Foundation
+import TroveCore
+
+/// Where a prefetch puts what it fetches.
+public enum PrefetchDestination: Sendable, Equatable {
+    /// The bytes on disk only: nothing is decoded, memory stays flat however large the batch. The default.
+    case disk
+    /// Also decoded into the memory cache, as an app about to show the images wants (Nuke's memory destination).
+    case memory
+}
+
+/// What warming one URL did: where its bytes were found, and how many.
+public struct PrefetchedItem: Sendable, Equatable {
+    public var source: ResultSource
+    public var bytes: Int
+
+    public init(source: ResultSource, bytes: Int) {
+        self.source = source
+        self.bytes = bytes
+    }
+}
+
+/// A pipeline a `Prefetcher` can warm: `ImagePipeline` and `DataPipeline`.
+public protocol PrefetchTarget: Sendable {
+    /// Makes sure the URL's bytes are cached (on disk, or in memory too for `.memory`), fetching them at
+    /// `priority` when they are not. A URL already fresh on disk is answered from the disk's index.
+    func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
+        -> PrefetchedItem
+}
+
+extension RawDataLoader {
+    /// Warms the raw entry for `url` without decoding: the disk's index answers when it is there and fresh,
+    /// else the bytes are loaded (revalidated or fetched) and stored as any load stores them.
+    func prefetch(_ url: URL, key: String, priority: RequestPriority) async throws -> PrefetchedItem {
+        if let size = await diskCache?.freshEntrySize(forKey: key) {
+            metrics.record(.hit(.disk))
+            return PrefetchedItem(source: .disk, bytes: size)
+        }
+        let request = RawRequest(url: url, key: key, policy: .useCache, retryFailed: false, headers: [:],
+                                 priority: priority, waiter: WaiterID.next(), progress: { _ in })
+        let result = try await load(request)
+        return PrefetchedItem(source: result.source, bytes: result.data.count)
+    }
+}
+
+extension ImagePipeline: PrefetchTarget {
+    public func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
+        -> PrefetchedItem
+    {
+        let request = ImageRequest(url: url, priority: priority)
+        if destination == .memory {
+            let response = try await image(for: request)
+            return PrefetchedItem(source: response.source, bytes: response.data.count)
+        }
+        return try await loader.prefetch(url, key: request.cacheKey.raw, priority: priority)
+    }
+}
+
+extension DataPipeline: PrefetchTarget {
+    public func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
+        -> PrefetchedItem
+    {
+        let request = DataRequest(url: url, priority: priority)
+        if destination == .memory {
+            let response = try await data(for: request)
+            return PrefetchedItem(source: response.source, bytes: response.data.count)
+        }
+        return try await loader.prefetch(url, key: request.cacheKey, priority: priority)
+    }
+}
