@@ -137,7 +137,7 @@ public final class ImagePipeline: Sendable {
             case nil:  // nothing to revalidate with: fetch it whole
                 fresh = try await process(request, try await loader.fetch(raw))
             }
-        } catch where RetryPolicy.isTransient(error) {
+        } catch where RawDataLoader.isOriginFailure(error) {
             // The origin is down: what the cache had stands, marked stale.
             loader.logger.warning("refresh failed; delivering the cached copy",
                                   metadata: ["url": "\(request.url)", "error": "\(error)"])

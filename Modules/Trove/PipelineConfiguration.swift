@@ -31,7 +31,11 @@ public struct PipelineConfiguration: Sendable {
     /// How long past its freshness a cached copy may still be delivered, marked stale, when revalidating it
     /// fails for a transient reason (stale-if-error); stale copies are kept on disk this long.
     public var staleIfErrorBound: Duration = .seconds(24 * 3600)
+    /// The idle timeout of one fetch: it fails when the origin sends nothing for this long.
     public var fetchTimeout: Duration = .seconds(15)
+    /// The whole request's time, queueing and retries included; past it the request fails with
+    /// `deadlineExceeded` (or is answered by a stale copy, when one is cached).
+    public var requestDeadline: Duration = .seconds(60)
     /// Largest body accepted from a fetch.
     public var maxBytes: Int = 50 << 20
     public var decodingLimits: DecodingLimits = .default

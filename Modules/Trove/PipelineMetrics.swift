@@ -53,7 +53,7 @@ enum FailureKind: String, Sendable {
         case let .httpStatus(status, _)?:
             self = status == 404 || status == 410 ? .notFound : status >= 500 ? .serverError : .clientError
         case let .serverBusy(status, _, _)?: self = status >= 500 ? .serverError : .clientError
-        case .timedOut?: self = .timeout
+        case .timedOut?, .deadlineExceeded?: self = .timeout
         case .connectionFailed?, .lengthMismatch?, .tooManyRedirects?: self = .connection
         case .tooLarge?, .imageTooLarge?: self = .tooLarge
         case .unsupportedFormat?, .decodingFailed?: self = .undecodable

@@ -106,12 +106,19 @@ final class RawDataLoader: Sendable {
                                   _ work: () async throws -> RawResult) async throws -> RawResult {
         do {
             return try await work()
-        } catch where RetryPolicy.isTransient(error) && isWithinStaleBound(entry) {
+        } catch where Self.isOriginFailure(error) && isWithinStaleBound(entry) {
             logger.warning("origin failed; delivering the stale cached copy",
                            metadata: ["url": "\(request.url)", "error": "\(error)"])
             metrics.record(.staleDelivered)
             return RawResult(entry, isStale: true)
         }
+    }
+
+    /// A failure of the origin that a stale copy may stand in for: what a retry could fix, or a request
+    /// that ran out of time. Never a lasting answer such as 404, nor a cancellation.
+    static func isOriginFailure(_ error: any Error) -> Bool {
+        if case .deadlineExceeded? = error as? TroveError { return true }
+        return RetryPolicy.isTransient(error)
     }
 
     private func isWithinStaleBound(_ entry: DiskEntry, now: Date = Date()) -> Bool {
@@ -201,9 +208,11 @@ final class RawDataLoader: Sendable {
                 throw TroveError.fetchDeclined(url: url.absoluteString)
             }
             let fetcher = try registry.fetcher(for: url)
+            let deadline = RequestDeadline(budget: configuration.requestDeadline)
             var fetchRequest = FetchRequest(
                 url: url, headers: configuration.headers.merging(request.headers) { _, own in own },
-                validators: validators, timeout: configuration.fetchTimeout, maxBytes: configuration.maxBytes)
+                validators: validators, timeout: configuration.fetchTimeout, maxBytes: configuration.maxBytes,
+                deadline: deadline)
             if let delegate { fetchRequest = try await delegate.prepare(fetchRequest) }
             let ticket = jobs.ticket(for: jobKey) ?? SchedulerTicket(priority: request.priority)
             let host = FetchScheduler.hostKey(for: url)
@@ -211,6 +220,10 @@ final class RawDataLoader: Sendable {
             let outcome = try await withRetries(configuration.retryPolicy) { attempt in
                 if attempt > 0 {
                     self.logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)"])
+                }
+                // The wait before a retry may have used up the request's time.
+                guard deadline.remaining > .zero else {
+                    throw TroveError.deadlineExceeded(url: url.absoluteString, after: deadline.budget)
                 }
                 self.metrics.record(.fetch)
                 return try await self.scheduler.run(host: host, ticket: ticket) {

@@ -23,17 +23,23 @@ public struct FetchRequest: Sendable {
     public var headers: [String: String]
     /// Set for a revalidation: sent as If-None-Match / If-Modified-Since.
     public var validators: Validators?
+    /// The idle timeout: the fetch fails when the origin sends nothing for this long (a slow but steady
+    /// download is fine).
     public var timeout: Duration
     /// The body may not exceed this many bytes (checked as bytes arrive).
     public var maxBytes: Int
+    /// When the whole request (this attempt and any retries) must be done by; nil for no bound beyond the
+    /// idle timeout.
+    public var deadline: RequestDeadline?
 
     public init(url: URL, headers: [String: String] = [:], validators: Validators? = nil,
-                timeout: Duration = .seconds(15), maxBytes: Int = 50 << 20) {
+                timeout: Duration = .seconds(15), maxBytes: Int = 50 << 20, deadline: RequestDeadline? = nil) {
         self.url = url
         self.headers = headers
         self.validators = validators
         self.timeout = timeout
         self.maxBytes = maxBytes
+        self.deadline = deadline
     }
 }
 

@@ -8,7 +8,10 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case tooManyRedirects(url: String, limit: Int)
     /// A URL that can never be fetched as written (bad data: payload, no host, ...).
     case malformedURL(url: String, reason: String)
+    /// The origin sent nothing for `after` (the idle timeout).
     case timedOut(url: String, after: Duration)
+    /// The whole request, retries included, did not finish within its deadline of `after`.
+    case deadlineExceeded(url: String, after: Duration)
     case tooLarge(url: String, limit: Int)
     case lengthMismatch(url: String, expected: Int64, received: Int64)
     case connectionFailed(url: String, reason: String)
@@ -50,7 +53,9 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .malformedURL(url, reason):
             "\(url) cannot be fetched: \(reason); fix the URL"
         case let .timedOut(url, after):
-            "timed out after \(after) fetching \(url); raise the timeout or check the server"
+            "timed out fetching \(url): nothing received for \(after); raise the timeout or check the server"
+        case let .deadlineExceeded(url, after):
+            "\(url) did not finish within its deadline of \(after), retries included; raise the deadline or check the server"
         case let .tooLarge(url, limit):
             "\(url) is larger than the limit of \(limit) bytes; raise maxBytes if it is expected"
         case let .lengthMismatch(url, expected, received):

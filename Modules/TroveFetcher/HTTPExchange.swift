@@ -6,8 +6,8 @@ import TroveCore
 
 /// One GET through AsyncHTTPClient: sends the request, lets a `ResponseCollector` check and gather the
 /// response on the client's event loop, follows redirects, and turns every failure into the `TroveError`
-/// that names it. The client's deadline, the same for every hop, covers the whole exchange, bodies
-/// included, so no timer task races it.
+/// that names it. The request's deadline, the same for every hop, is the client's deadline; the idle
+/// timeout is the collector's (it fails the exchange when nothing arrives for that long).
 struct HTTPExchange: Sendable {
     let client: HTTPClient
     let request: FetchRequest
@@ -18,7 +18,8 @@ struct HTTPExchange: Sendable {
     private var url: String { request.url.absoluteString }
 
     func run() async throws -> FetchOutcome {
-        let deadline = NIODeadline.now() + TimeAmount(request.timeout)
+        // Without a request deadline, the idle timeout alone bounds the exchange; the client still needs one.
+        let deadline = NIODeadline.now() + TimeAmount(request.deadline?.remaining ?? .seconds(24 * 3600))
         var hopURL = request.url
         var hopHeaders = headers
         var redirects = 0
@@ -81,12 +82,18 @@ struct HTTPExchange: Sendable {
 
     // MARK: - Errors
 
+    private var deadlineError: TroveError {
+        request.deadline.map { .deadlineExceeded(url: url, after: $0.budget) } ?? .timedOut(url: url, after: request.timeout)
+    }
+
     private func requestError(_ error: any Error) -> TroveError {
         if let error = error as? TroveError { return error }
         if error is CancellationError { return .cancelled }
         if let error = error as? HTTPClientError {
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+            case .deadlineExceeded:
+                return deadlineError
+            case .readTimeout, .connectTimeout, .writeTimeout:
                 return .timedOut(url: url, after: request.timeout)
             case .cancelled:
                 return .cancelled
@@ -105,10 +112,8 @@ struct HTTPExchange: Sendable {
 
     private func bodyError(_ error: any Error, received: Int64, expected: Int64?) -> TroveError {
         if error is CancellationError || (error as? HTTPClientError) == .cancelled { return .cancelled }
-        if let error = error as? HTTPClientError,
-           [.deadlineExceeded, .readTimeout].contains(error) {
-            return .timedOut(url: url, after: request.timeout)
-        }
+        if (error as? HTTPClientError) == .deadlineExceeded { return deadlineError }
+        if (error as? HTTPClientError) == .readTimeout { return .timedOut(url: url, after: request.timeout) }
         if let expected, received < expected {
             // The origin announced a length, then closed before sending it all.
             return .lengthMismatch(url: url, expected: expected, received: received)

@@ -5,7 +5,8 @@ import NIOHTTP1
 import TroveCore
 
 /// Fetches http and https URLs with AsyncHTTPClient, streaming the body so the byte limit and progress
-/// apply as bytes arrive. The request's timeout bounds the whole exchange, body and redirects included.
+/// apply as bytes arrive. The request's timeout is an idle timeout (nothing received for that long); its
+/// deadline, when set, bounds the whole exchange, body and redirects included.
 public struct HTTPFetcher: Fetcher {
     public let name = "http"
     public let schemes: Set<String> = ["http", "https"]

@@ -28,6 +28,10 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     private var body = Data()
     /// Set when this response is a redirect the exchange will follow.
     private(set) var redirectTarget: URL?
+    /// When something last happened (the request went out, the head or a body part came in).
+    private var lastActivity = NIODeadline.now()
+    /// Fires when the idle timeout may have passed; it checks `lastActivity` and re-arms if not.
+    private var idleTimer: Scheduled<Void>?
 
     /// Body bytes accepted so far.
     var received: Int64 { Int64(body.count) }
@@ -44,7 +48,36 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     private var url: String { request.url.absoluteString }
 
+    // MARK: Idle timeout
+
+    /// The request is out: from now on, silence longer than the idle timeout fails the exchange.
+    func didSendRequest(task: HTTPClient.Task<Result>) {
+        lastActivity = .now()
+        armIdleTimer(task: task, in: TimeAmount(request.timeout))
+    }
+
+    /// One variable written per event keeps the body path as cheap as it was; the timer does the checking.
+    private func armIdleTimer(task: HTTPClient.Task<Result>, in delay: TimeAmount) {
+        idleTimer = task.eventLoop.scheduleTask(in: delay) { [self] in
+            let idle = TimeAmount(request.timeout)
+            let quiet = NIODeadline.now() - lastActivity
+            if quiet >= idle {
+                task.fail(reason: TroveError.timedOut(url: url, after: request.timeout))
+            } else {
+                armIdleTimer(task: task, in: idle - quiet)
+            }
+        }
+    }
+
+    /// The exchange failed (the idle timer's own failure included): the timer has nothing left to watch.
+    func didReceiveError(task: HTTPClient.Task<Result>, _ error: any Error) {
+        idleTimer?.cancel()
+    }
+
+    // MARK: Response
+
     func didReceiveHead(task: HTTPClient.Task<Result>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        lastActivity = .now()
         self.head = head
         expected = head.headers.first(name: "content-length").flatMap { Int64($0) }
         if head.status == .notModified { return task.eventLoop.makeSucceededVoidFuture() }
@@ -73,6 +106,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Result>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        lastActivity = .now()
         // A 304 or a redirect carries no body worth keeping.
         guard head?.status != .notModified, redirectTarget == nil else { return task.eventLoop.makeSucceededVoidFuture() }
         guard body.count + buffer.readableBytes <= request.maxBytes else {
@@ -84,6 +118,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Result>) throws -> Result {
+        idleTimer?.cancel()
         guard let head else {
             throw TroveError.connectionFailed(url: url, reason: "the response ended without a status line")
         }

@@ -70,13 +70,33 @@ struct HTTPFaultTests {
         }
     }
 
-    @Test func slowBodyPastTheTimeoutTimesOut() async throws {
-        // The head arrives at once; only the body is slow, which AsyncHTTPClient's own deadline does not cover.
-        try await withServer(["/trickle": .slowBody(Self.body, chunkSize: 100, interval: .milliseconds(200))]) { server in
-            let url = server.url("/trickle")
-            await #expect(throws: TroveError.timedOut(url: url.absoluteString, after: .milliseconds(300))) {
-                _ = try await fetchData(url, timeout: .milliseconds(300))
+    /// The timeout is an idle timeout (issue 14): a body that keeps coming, however slowly, is fine; a
+    /// pause longer than the timeout is not; the deadline bounds the whole exchange.
+    @Test func aSlowButSteadyBodyArrivesAndAStalledOneTimesOut() async throws {
+        // Margins of many times the intervals: a loaded machine delays the fixture server's sleeps.
+        try await withServer([
+            "/steady": .slowBody(Self.body, chunkSize: 25, interval: .milliseconds(120)),
+            "/stalled": .slowBody(Self.body, chunkSize: 500, interval: .seconds(8)),
+        ]) { server in
+            // 40 parts 120 ms apart take longer than the 3 s timeout in all, but no pause is that long.
+            let start = ContinuousClock.now
+            let steady = try await fetchData(server.url("/steady"), timeout: .seconds(3))
+            #expect(steady == Self.body)
+            #expect(ContinuousClock.now - start > .seconds(3))
+            let stalled = server.url("/stalled")
+            await #expect(throws: TroveError.timedOut(url: stalled.absoluteString, after: .seconds(3))) {
+                _ = try await fetchData(stalled, timeout: .seconds(3))
             }
+        }
+    }
+
+    @Test func theDeadlineBoundsTheWholeExchange() async throws {
+        try await withServer(["/trickle": .slowBody(Self.body, chunkSize: 100, interval: .milliseconds(100))]) { server in
+            let url = server.url("/trickle")
+            let request = FetchRequest(url: url, timeout: .seconds(5), deadline: RequestDeadline(budget: .milliseconds(300)))
+            let error = await #expect(throws: TroveError.self) { _ = try await HTTPFetcher().fetch(request) }
+            #expect(error == .deadlineExceeded(url: url.absoluteString, after: .milliseconds(300)))
+            #expect(error?.description.contains("did not finish within its deadline of 0.3 seconds, retries included") == true)
         }
     }
 

@@ -21,6 +21,8 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var encoding: EncodingArguments
 
+    @OptionGroup var fetch: FetchOptions
+
     @Option(help: "Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached).")
     var policy: PolicyArgument = .useCache
 
@@ -54,6 +56,7 @@ struct GetCommand: AsyncParsableCommand {
         configuration.diskEviction = eviction
         configuration.compressor = compress
         configuration.encodingOptions = encoding.options
+        fetch.apply(to: &configuration)
         let pipeline: ImagePipeline
         let transforms: [any ImageTransformer]
         let outputFormat: ImageFormat?

@@ -15,6 +15,8 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Option(help: "Requests in flight at once.")
     var concurrency = 6
 
+    @OptionGroup var fetch: FetchOptions
+
     @Flag(help: "Warm plain data (any bytes) instead of images (bytes no decoder recognises are refused).")
     var data = false
 
@@ -38,7 +40,8 @@ struct PrefetchCommand: AsyncParsableCommand {
 
         let pipeline: any PrefetchTarget
         do {
-            let configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+            var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+            fetch.apply(to: &configuration)
             pipeline = data
                 ? try DataPipeline(registry: TroveRegistry.make(), configuration: configuration)
                 : try ImagePipeline(registry: TroveRegistry.make(), configuration: configuration)
