@@ -87,9 +87,13 @@ import TroveCore
                 try await tier.set("brief", value: Data("soon gone".utf8), ttl: .milliseconds(200))
                 try await tier.set("lasting", value: Data("stays".utf8), ttl: .seconds(60))
                 let admin = server.adminClient()
+                // The TTL went to the server as PX: at most 200 ms left, or already gone (-2), never none (-1).
                 let pttl = try await admin.send("PTTL", "trove:brief")
                 guard case let .integer(remaining) = pttl else { Issue.record("PTTL gave \(pttl)"); return }
-                #expect(remaining > 0 && remaining <= 200)
+                #expect(remaining == -2 || (remaining > 0 && remaining <= 200))
+                let lastingTTL = try await admin.send("PTTL", "trove:lasting")
+                guard case let .integer(lasting) = lastingTTL else { Issue.record("PTTL gave \(lastingTTL)"); return }
+                #expect(lasting > 0 && lasting <= 60_000)
                 await admin.shutdown()
                 let gone = try await eventually(within: .seconds(10)) { try await tier.get("brief") == nil }
                 #expect(gone)
