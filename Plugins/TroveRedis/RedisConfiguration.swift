@@ -4,7 +4,7 @@ import TroveCore
 /// Where a Redis server is and how to log in: what a `redis://[user:password@]host[:port][/db]` URL says.
 ///
 /// `description` never shows the password.
-public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
+public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// Host name or address.
     public var host: String
     /// TCP port (default 6379).
@@ -90,6 +90,12 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
             text += user.map { "\($0):***@" } ?? ":***@"
         }
         return text + "\(endpoint)/\(database)"
+    }
+
+    /// What `dump` and debuggers show: every field but the password's text.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["host": host, "port": port, "user": user as Any,
+                                "password": password == nil ? "none" : "***", "database": database])
     }
 
     /// The URL as written but with any password replaced by `***`, for error messages.

@@ -206,9 +206,8 @@ final class RedisConnectionPool: Sendable {
             arguments.append(ByteBuffer(string: password))
             commands.append(("AUTH", arguments))
         }
-        if configuration.database != 0 {
-            commands.append(("SELECT", [ByteBuffer(string: "SELECT"), ByteBuffer(string: String(configuration.database))]))
-        }
+        // Always, even for 0: the connection then never depends on the server's default database.
+        commands.append(("SELECT", [ByteBuffer(string: "SELECT"), ByteBuffer(string: String(configuration.database))]))
         commands.append(("PING", [ByteBuffer(string: "PING")]))
 
         let replies = commands.map { command in

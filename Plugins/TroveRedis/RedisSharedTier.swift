@@ -38,6 +38,7 @@ public final class RedisSharedTier: SharedCacheTier {
     /// Values `set` did not store because they were larger than `options.maxValueBytes`.
     public var oversizedValuesSkipped: Int { oversized.load(ordering: .relaxed) }
 
+    /// `GET <prefix><key>`: the value, or nil on a miss.
     public func get(_ key: String) async throws -> Data? {
         let reply = try await run("GET", [.init(string: "GET"), storageKey(key)])
         switch reply {
@@ -52,6 +53,7 @@ public final class RedisSharedTier: SharedCacheTier {
         }
     }
 
+    /// `SET <prefix><key> <value> PX <ttl ms>`; a value over `options.maxValueBytes` is skipped and counted instead.
     public func set(_ key: String, value: Data, ttl: Duration) async throws {
         guard value.count <= options.maxValueBytes else {
             // Not an outage and not the caller's mistake: the value is simply not shared.
@@ -66,11 +68,13 @@ public final class RedisSharedTier: SharedCacheTier {
         stores.add(1, ordering: .relaxed)
     }
 
+    /// `DEL <prefix><key>`.
     public func delete(_ key: String) async throws {
         let reply = try await run("DEL", [.init(string: "DEL"), storageKey(key)])
         guard case .integer = reply else { throw unexpected("DEL", reply) }
     }
 
+    /// `SET <prefix>lease:<key> <random token> NX PX <ttl ms>`: the lease, or nil while another holder has it.
     public func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
         let token = Self.makeToken()
         let reply = try await run("SET NX", [.init(string: "SET"), leaseKey(key), .init(string: token),
@@ -83,17 +87,20 @@ public final class RedisSharedTier: SharedCacheTier {
         }
     }
 
+    /// Deletes the lease key only if it still holds this lease's token (a Lua compare-and-delete).
     public func releaseLease(_ lease: SharedTierLease) async throws {
         let reply = try await run("EVAL", [.init(string: "EVAL"), .init(string: Self.releaseScript),
                                            .init(string: "1"), leaseKey(lease.key), .init(string: lease.token)])
         guard case .integer = reply else { throw unexpected("EVAL", reply) }
     }
 
+    /// Hits, misses, stores and errors (every thrown error) since the tier was made.
     public func statistics() -> SharedTierStatistics {
         SharedTierStatistics(hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
                              stores: stores.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed))
     }
 
+    /// Closes the connections; later calls throw `sharedTierUnavailable`.
     public func shutdown() async {
         await client.shutdown()
     }

@@ -28,6 +28,10 @@ import TroveCore
         #expect(configuration.host == "::1")
         #expect(configuration.description == "redis://u:***@[::1]:7000/2")
         #expect(!configuration.description.contains("hunter2"))
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        #expect(dumped.contains("***") && !dumped.contains("hunter2"))
+        #expect(!String(reflecting: configuration).contains("hunter2"))
     }
 
     @Test(arguments: [
