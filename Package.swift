@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Trove", targets: ["Trove"]),
         .library(name: "TroveCore", targets: ["TroveCore"]),
         .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
+        .library(name: "TroveRedis", targets: ["TroveRedis"]),
         .executable(name: "trove", targets: ["trove"]),
         // The loopback test server, for the benchmarks package.
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
@@ -54,6 +55,12 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Plugins/CJPEGShim"),
         .target(name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"],
                 path: "Plugins/TroveJPEG", swiftSettings: swift6),
+        // The shared cache tier on Redis: a small RESP client on SwiftNIO (no Redis client package is available).
+        .target(name: "TroveRedis",
+                dependencies: ["TroveCore",
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio")],
+                path: "Plugins/TroveRedis", swiftSettings: swift6),
         .target(name: "TroveTransformers", dependencies: ["TroveCore"],
                 path: "Modules/TroveTransformers", swiftSettings: swift6),
         .target(name: "Trove",
@@ -90,6 +97,10 @@ let package = Package(
                     swiftSettings: swift6),
         .testTarget(name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
                     swiftSettings: swift6),
+        // Starts a real redis-server on loopback per test.
+        .testTarget(name: "TroveRedisTests",
+                    dependencies: ["TroveRedis", .product(name: "NIOPosix", package: "swift-nio")],
+                    path: "Tests/TroveRedisTests", swiftSettings: swift6),
         .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
                     path: "Tests/TroveTransformersTests", swiftSettings: swift6),
         .testTarget(name: "TroveTests",

@@ -5,6 +5,8 @@ missing=()
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 [ -f /usr/include/jpeglib.h ] || missing+=(libjpeg62-turbo-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+# The Redis shared-tier tests start their own redis-server on loopback.
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   SUDO=""
