@@ -76,7 +76,7 @@ let package = Package(
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 path: "Tools/FixtureServer", swiftSettings: swift6),
         .executableTarget(name: "trove",
-                          dependencies: ["Trove", "TroveJPEG", "FixtureServer",
+                          dependencies: ["Trove", "TroveJPEG", "TroveRedis", "FixtureServer",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/trove", swiftSettings: swift6),
         // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).

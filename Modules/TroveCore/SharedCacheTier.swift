@@ -42,12 +42,15 @@ public struct SharedTierStatistics: Sendable, Equatable, Codable {
     public var misses: Int
     public var stores: Int
     public var errors: Int
+    /// Values not stored because they were over `SharedTierOptions.maxValueBytes`.
+    public var skipped: Int
 
-    public init(hits: Int = 0, misses: Int = 0, stores: Int = 0, errors: Int = 0) {
+    public init(hits: Int = 0, misses: Int = 0, stores: Int = 0, errors: Int = 0, skipped: Int = 0) {
         self.hits = hits
         self.misses = misses
         self.stores = stores
         self.errors = errors
+        self.skipped = skipped
     }
 }
 

@@ -94,10 +94,11 @@ public final class RedisSharedTier: SharedCacheTier {
         guard case .integer = reply else { throw unexpected("EVAL", reply) }
     }
 
-    /// Hits, misses, stores and errors (every thrown error) since the tier was made.
+    /// Hits, misses, stores, errors (every thrown error) and oversized values skipped since the tier was made.
     public func statistics() -> SharedTierStatistics {
         SharedTierStatistics(hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
-                             stores: stores.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed))
+                             stores: stores.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed),
+                             skipped: oversized.load(ordering: .relaxed))
     }
 
     /// Closes the connections; later calls throw `sharedTierUnavailable`.

@@ -10,6 +10,7 @@ import Testing
         let listing = try #require(result.jsonLines.first)
         let kinds = ["fetchers", "decoders", "encoders", "hashers", "evictionPolicies", "transformers", "compressors"]
         #expect(Set(listing.keys) == Set(kinds + ["sharedTiers", "formats", "schemes", "installed"]))
+        #expect((listing["sharedTiers"] as? [String]) == ["redis"])
         for kind in kinds { #expect((listing[kind] as? [String])?.isEmpty == false, "\(kind) is empty") }
         #expect((listing["fetchers"] as? [String])?.contains("http") == true)
         #expect((listing["decoders"] as? [String])?.contains("png") == true)
