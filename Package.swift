@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Trove", targets: ["Trove"]),
         .library(name: "TroveCore", targets: ["TroveCore"]),
         .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
+        .library(name: "TroveWebP", targets: ["TroveWebP"]),
         .executable(name: "trove", targets: ["trove"]),
         // The loopback test server, for the benchmarks package.
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
@@ -54,6 +55,12 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Plugins/CJPEGShim"),
         .target(name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"],
                 path: "Plugins/TroveJPEG", swiftSettings: swift6),
+        // WebP through libwebp: stills with WebPDecode/WebPEncode, animations with WebPAnimDecoder
+        // (libwebpdemux) and WebPAnimEncoder (libwebpmux). libwebp reports errors by return codes: no shim.
+        .systemLibrary(name: "CWebP", path: "Plugins/CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"])]),
+        .target(name: "TroveWebP", dependencies: ["TroveCore", "CWebP"],
+                path: "Plugins/TroveWebP", swiftSettings: swift6),
         .target(name: "TroveTransformers", dependencies: ["TroveCore"],
                 path: "Modules/TroveTransformers", swiftSettings: swift6),
         .target(name: "Trove",
@@ -89,6 +96,9 @@ let package = Package(
         .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec", "CTroveSupport"], path: "Tests/TroveCodecTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
+                    swiftSettings: swift6),
+        // TroveCodec's PNGDecoder reads the Pillow reference PNGs.
+        .testTarget(name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec"], path: "Tests/TroveWebPTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
                     path: "Tests/TroveTransformersTests", swiftSettings: swift6),
