@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TroveCore", targets: ["TroveCore"]),
         .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
         .library(name: "TroveRedis", targets: ["TroveRedis"]),
+        .library(name: "TroveWebP", targets: ["TroveWebP"]),
         .executable(name: "trove", targets: ["trove"]),
         // The loopback test server, for the benchmarks package.
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
@@ -61,6 +62,12 @@ let package = Package(
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")],
                 path: "Plugins/TroveRedis", swiftSettings: swift6),
+        // WebP through libwebp: stills with WebPDecode/WebPEncode, animations with WebPAnimDecoder
+        // (libwebpdemux) and WebPAnimEncoder (libwebpmux). libwebp reports errors by return codes: no shim.
+        .systemLibrary(name: "CWebP", path: "Plugins/CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"])]),
+        .target(name: "TroveWebP", dependencies: ["TroveCore", "CWebP"],
+                path: "Plugins/TroveWebP", swiftSettings: swift6),
         .target(name: "TroveTransformers", dependencies: ["TroveCore"],
                 path: "Modules/TroveTransformers", swiftSettings: swift6),
         .target(name: "Trove",
@@ -76,7 +83,7 @@ let package = Package(
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 path: "Tools/FixtureServer", swiftSettings: swift6),
         .executableTarget(name: "trove",
-                          dependencies: ["Trove", "TroveJPEG", "TroveRedis", "FixtureServer",
+                          dependencies: ["Trove", "TroveJPEG", "TroveRedis", "TroveWebP", "FixtureServer",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/trove", swiftSettings: swift6),
         // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).
@@ -101,6 +108,9 @@ let package = Package(
         .testTarget(name: "TroveRedisTests",
                     dependencies: ["TroveRedis", .product(name: "NIOPosix", package: "swift-nio")],
                     path: "Tests/TroveRedisTests", swiftSettings: swift6),
+        // TroveCodec's PNGDecoder reads the Pillow reference PNGs.
+        .testTarget(name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec"], path: "Tests/TroveWebPTests",
+                    swiftSettings: swift6),
         .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
                     path: "Tests/TroveTransformersTests", swiftSettings: swift6),
         .testTarget(name: "TroveTests",

@@ -12,11 +12,14 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Trove/Modules/CZlib", pkgConfig: "zlib"),
         .systemLibrary(name: "CJPEG", path: "Trove/Plugins/CJPEG", pkgConfig: "libjpeg"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Trove/Plugins/CJPEGShim"),
+        .systemLibrary(name: "CWebP", path: "Trove/Plugins/CWebP", pkgConfig: "libwebp"),
         .target(name: "CTroveSupport", dependencies: ["CZlib"], path: "Trove/Modules/CTroveSupport"),
         .target(name: "TroveCore", path: "Trove/Modules/TroveCore", swiftSettings: swift6),
         .target(name: "TroveCodec", dependencies: ["TroveCore", "CZlib", "CTroveSupport"], path: "Trove/Modules/TroveCodec",
                 swiftSettings: swift6),
         .target(name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"], path: "Trove/Plugins/TroveJPEG",
+                swiftSettings: swift6),
+        .target(name: "TroveWebP", dependencies: ["TroveCore", "CWebP"], path: "Trove/Plugins/TroveWebP",
                 swiftSettings: swift6),
         // The checks and the libFuzzer hand-off every decoder target shares.
         .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
@@ -25,6 +28,8 @@ let package = Package(
         .executableTarget(name: "FuzzGIF", dependencies: ["FuzzDriver", "TroveCodec"], path: "FuzzGIF",
                           swiftSettings: swift6),
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzDriver", "TroveJPEG"], path: "FuzzJPEG",
+                          swiftSettings: swift6),
+        .executableTarget(name: "FuzzWebP", dependencies: ["FuzzDriver", "TroveWebP"], path: "FuzzWebP",
                           swiftSettings: swift6),
     ]
 )

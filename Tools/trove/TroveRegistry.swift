@@ -1,6 +1,7 @@
 import Trove
 import TroveJPEG
 import TroveRedis
+import TroveWebP
 
 /// The registry the CLI composes its pipelines from: the standard set plus the plugins the tool ships.
 enum TroveRegistry {
@@ -8,6 +9,7 @@ enum TroveRegistry {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
         try registry.install(TroveRedisPlugin())
+        try registry.install(TroveWebPPlugin())
         return registry
     }
 }

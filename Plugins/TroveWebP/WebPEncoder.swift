@@ -1,0 +1,71 @@
+import CWebP
+import Foundation
+import TroveCore
+
+/// Encodes RGBA8 (or gray, converted) images as WebP through libwebp: lossy at `EncodingOptions.quality`
+/// (0...1 is libwebp's 0...100), or lossless when `EncodingOptions.lossless` is set (effort from
+/// `compressionLevel` 0...9, RGB under transparent pixels kept so the round trip is exact). An image with
+/// more than one frame becomes an animated WebP with its frames' delays and its loop count.
+/// `EncodingOptions.speed`, when set, picks libwebp's method (speed 0 is method 6, the slowest; 10 is 0).
+public struct WebPEncoder: ImageEncoder {
+    /// The registry name, "webp".
+    public let name = "webp"
+    /// `.webp`.
+    public let format = ImageFormat.webp
+
+    /// The largest side WebP can store.
+    static let maxDimension = 16383
+
+    /// An encoder; every setting comes from `EncodingOptions`.
+    public init() {}
+
+    /// Encodes a still image, or an animation when `image.frames` holds more than one frame.
+    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+        guard (1...Self.maxDimension).contains(image.width), (1...Self.maxDimension).contains(image.height) else {
+            throw WebPErrors.encoding("WebP sides must be 1...\(Self.maxDimension) pixels; "
+                + "this image is \(image.width)x\(image.height)")
+        }
+        let rgba = image.convertedToRGBA8()
+        var config = try Self.configuration(for: options)
+        if rgba.frames.count > 1 {
+            return try WebPAnimationEncoding.encode(rgba, config: config)
+        }
+        return try WebPPictureImport.withPicture(width: rgba.width, height: rgba.height, pixels: rgba.pixels,
+                                                 argb: config.lossless != 0) { picture in
+            var writer = WebPMemoryWriter()
+            WebPMemoryWriterInit(&writer)
+            defer { WebPMemoryWriterClear(&writer) }
+            picture.writer = WebPMemoryWrite
+            let encoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
+                picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+                defer { picture.custom_ptr = nil }
+                return WebPEncode(&config, &picture)
+            }
+            guard encoded != 0, let bytes = writer.mem else { throw WebPErrors.encoding(picture.error_code) }
+            return Data(bytes: bytes, count: writer.size)
+        }
+    }
+
+    /// libwebp's configuration for these options, validated.
+    static func configuration(for options: EncodingOptions) throws -> WebPConfig {
+        var config = WebPConfig()
+        let quality = options.quality.isFinite ? Float(min(max(options.quality, 0), 1) * 100) : 85
+        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, quality) != 0 else {
+            throw WebPErrors.encoding("the libwebp library does not match the headers Trove was built with")
+        }
+        if options.lossless {
+            guard WebPConfigLosslessPreset(&config, Int32(min(max(options.compressionLevel, 0), 9))) != 0 else {
+                throw WebPErrors.encoding("libwebp refused lossless level \(options.compressionLevel)")
+            }
+            // Without this libwebp may rewrite the colour of fully transparent pixels to compress better.
+            config.exact = 1
+        }
+        if let speed = options.speed {
+            config.method = Int32(6 - (Double(min(max(speed, 0), 10)) * 0.6).rounded())
+        }
+        guard WebPValidateConfig(&config) != 0 else {
+            throw WebPErrors.encoding("libwebp refused the encoder configuration")
+        }
+        return config
+    }
+}
