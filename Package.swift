@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Trove", targets: ["Trove"]),
         .library(name: "TroveCore", targets: ["TroveCore"]),
         .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
+        .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
         .executable(name: "trove", targets: ["trove"]),
         // The loopback test server, for the benchmarks package.
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
@@ -54,6 +55,12 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Plugins/CJPEGShim"),
         .target(name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"],
                 path: "Plugins/TroveJPEG", swiftSettings: swift6),
+        // AVIF through libavif (Debian's 0.11: dav1d decodes, aom encodes); no C shim needed, libavif
+        // reports errors as return codes.
+        .systemLibrary(name: "CAVIF", path: "Plugins/CAVIF", pkgConfig: "libavif",
+                       providers: [.apt(["libavif-dev"])]),
+        .target(name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"],
+                path: "Plugins/TroveAVIF", swiftSettings: swift6),
         .target(name: "TroveTransformers", dependencies: ["TroveCore"],
                 path: "Modules/TroveTransformers", swiftSettings: swift6),
         .target(name: "Trove",
@@ -89,6 +96,8 @@ let package = Package(
         .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec", "CTroveSupport"], path: "Tests/TroveCodecTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
+                    swiftSettings: swift6),
+        .testTarget(name: "TroveAVIFTests", dependencies: ["TroveAVIF", "TroveCodec"], path: "Tests/TroveAVIFTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
                     path: "Tests/TroveTransformersTests", swiftSettings: swift6),

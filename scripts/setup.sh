@@ -4,6 +4,7 @@ set -euo pipefail
 missing=()
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 [ -f /usr/include/jpeglib.h ] || missing+=(libjpeg62-turbo-dev)
+[ -f /usr/include/avif/avif.h ] || missing+=(libavif-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
