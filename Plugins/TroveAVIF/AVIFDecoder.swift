@@ -35,6 +35,7 @@ public struct AVIFDecoder: ImageDecoder {
         try data.withUnsafeBytes { bytes in
             let decoder = try parse(bytes, limits: limits)
             let size = decoder.size, count = decoder.imageCount
+            guard count > 0 else { throw Self.failure("the file holds no image") }
             var frames: [AnimationFrame] = []
             var first: [UInt8] = []
             for index in 0..<count {

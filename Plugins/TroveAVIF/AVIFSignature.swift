@@ -18,7 +18,8 @@ enum AVIFSignature {
         guard genericBrands.contains(major) else { return false }
         // Box: size(4) 'ftyp'(4) major(4) minor version(4), then compatible brands up to the box's end.
         let boxSize = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
-        let end = min(boxSize, bytes.count)
+        // A size of 0 means the box runs to the end of the file.
+        let end = boxSize == 0 ? bytes.count : min(boxSize, bytes.count)
         return stride(from: 16, to: end - 3, by: 4).contains { avifBrands.contains(brand(bytes, at: $0)) }
     }
 

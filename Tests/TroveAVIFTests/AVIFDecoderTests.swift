@@ -182,6 +182,8 @@ import TroveCore
         #expect(!decoder.canDecode(ftyp("mif1", ["heic", "miaf"])))
         #expect(!decoder.canDecode(ftyp("heic", ["avif"])))
         #expect(!decoder.canDecode(ftyp("mif1", [])))
+        // A box size of 0 runs to the end of the file.
+        #expect(decoder.canDecode(Data([0, 0, 0, 0] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("avif".utf8))))
         // A brand past the box's own end is not one of its brands.
         #expect(!decoder.canDecode(Data([0, 0, 0, 16] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("avif".utf8))))
         #expect(!decoder.canDecode(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])))
