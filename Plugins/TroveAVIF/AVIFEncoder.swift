@@ -68,7 +68,9 @@ public struct AVIFEncoder: ImageEncoder {
             defer { avifImageDestroy(planes) }
             let flags = single ? AVIF_ADD_IMAGE_FLAG_SINGLE : AVIF_ADD_IMAGE_FLAG_NONE
             let result = avifEncoderAddImage(encoder, planes, Self.ticks(frame.delay), flags.rawValue)
-            guard result == AVIF_RESULT_OK else { throw Self.failure(LibavifMessage.describe(result, encoder.pointee.diag, "encoding")) }
+            guard result == AVIF_RESULT_OK else {
+                throw Self.failure(LibavifMessage.describe(result, encoder.pointee.diag, "encoding"))
+            }
         }
         var output = avifRWData()
         defer { avifRWDataFree(&output) }
