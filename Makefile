@@ -31,7 +31,7 @@ bench: setup
 	cd Tools/Benchmarks && $(SWIFT) package benchmark
 	scripts/pillow/run_baseline.sh
 
-# libFuzzer + AddressSanitizer on the PNG, GIF and JPEG decoders, seeded from Tests/Fixtures; not part of
-# `make test`. FUZZ_SECONDS per decoder (default 30); FUZZ_TARGETS to pick (PNG GIF JPEG).
+# libFuzzer + AddressSanitizer on the PNG, GIF, JPEG and AVIF decoders, seeded from Tests/Fixtures; not part of
+# `make test`. FUZZ_SECONDS per decoder (default 30); FUZZ_TARGETS to pick (PNG GIF JPEG AVIF).
 fuzz: setup
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-30} Tools/Fuzz/run.sh $(FUZZ_TARGETS)

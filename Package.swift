@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
         .library(name: "TroveRedis", targets: ["TroveRedis"]),
         .library(name: "TroveWebP", targets: ["TroveWebP"]),
+        .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
         .executable(name: "trove", targets: ["trove"]),
         // The loopback test server, for the benchmarks package.
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
@@ -68,6 +69,12 @@ let package = Package(
                        providers: [.apt(["libwebp-dev"])]),
         .target(name: "TroveWebP", dependencies: ["TroveCore", "CWebP"],
                 path: "Plugins/TroveWebP", swiftSettings: swift6),
+        // AVIF through libavif (Debian's 0.11: dav1d decodes, aom encodes); no C shim needed, libavif
+        // reports errors as return codes.
+        .systemLibrary(name: "CAVIF", path: "Plugins/CAVIF", pkgConfig: "libavif",
+                       providers: [.apt(["libavif-dev"])]),
+        .target(name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"],
+                path: "Plugins/TroveAVIF", swiftSettings: swift6),
         .target(name: "TroveTransformers", dependencies: ["TroveCore"],
                 path: "Modules/TroveTransformers", swiftSettings: swift6),
         .target(name: "Trove",
@@ -83,7 +90,7 @@ let package = Package(
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 path: "Tools/FixtureServer", swiftSettings: swift6),
         .executableTarget(name: "trove",
-                          dependencies: ["Trove", "TroveJPEG", "TroveRedis", "TroveWebP", "FixtureServer",
+                          dependencies: ["Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis", "FixtureServer",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/trove", swiftSettings: swift6),
         // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).
@@ -110,6 +117,8 @@ let package = Package(
                     path: "Tests/TroveRedisTests", swiftSettings: swift6),
         // TroveCodec's PNGDecoder reads the Pillow reference PNGs.
         .testTarget(name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec"], path: "Tests/TroveWebPTests",
+                    swiftSettings: swift6),
+        .testTarget(name: "TroveAVIFTests", dependencies: ["TroveAVIF", "TroveCodec"], path: "Tests/TroveAVIFTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
                     path: "Tests/TroveTransformersTests", swiftSettings: swift6),

@@ -45,7 +45,23 @@ import Testing
         let result = try await CLIRunner(cacheDirectory: work).run(
             ["convert", source, work.appendingPathComponent("x.bmp").path, "--format", "bmp"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("no encoder writes format 'bmp'; formats with an encoder: jpeg, png, webp"),
+        #expect(result.stderr.contains("no encoder writes format 'bmp'; formats with an encoder: avif, jpeg, png, webp"),
                 "stderr: \(result.stderr)")
+    }
+}
+
+@Suite struct AVIFCommandTests {
+    @Test func convertWritesAVIFThatDecodeReadsBack() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cli = CLIRunner(cacheDirectory: work)
+        let out = work.appendingPathComponent("c.avif").path
+        let converted = try await cli.run(["convert", Fixtures.images.appendingPathComponent("chelsea.png").path, out,
+                                           "--transform", "resize:w=120,h=120,mode=fit", "--json"])
+        let decoded = try await cli.run(["decode", out, "--json"])
+        #expect(converted.status == 0, "stderr: \(converted.stderr)")
+        #expect(converted.jsonLines.first?["format"] as? String == "avif")
+        #expect(decoded.jsonLines.first?["format"] as? String == "avif")
+        #expect(decoded.jsonLines.first?["width"] as? Int == 120)
     }
 }

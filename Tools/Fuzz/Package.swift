@@ -21,6 +21,9 @@ let package = Package(
                 swiftSettings: swift6),
         .target(name: "TroveWebP", dependencies: ["TroveCore", "CWebP"], path: "Trove/Plugins/TroveWebP",
                 swiftSettings: swift6),
+        .systemLibrary(name: "CAVIF", path: "Trove/Plugins/CAVIF", pkgConfig: "libavif"),
+        .target(name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"], path: "Trove/Plugins/TroveAVIF",
+                swiftSettings: swift6),
         // The checks and the libFuzzer hand-off every decoder target shares.
         .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzDriver", "TroveCodec"], path: "FuzzPNG",
@@ -30,6 +33,8 @@ let package = Package(
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzDriver", "TroveJPEG"], path: "FuzzJPEG",
                           swiftSettings: swift6),
         .executableTarget(name: "FuzzWebP", dependencies: ["FuzzDriver", "TroveWebP"], path: "FuzzWebP",
+                          swiftSettings: swift6),
+        .executableTarget(name: "FuzzAVIF", dependencies: ["FuzzDriver", "TroveAVIF"], path: "FuzzAVIF",
                           swiftSettings: swift6),
     ]
 )

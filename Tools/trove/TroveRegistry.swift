@@ -1,4 +1,5 @@
 import Trove
+import TroveAVIF
 import TroveJPEG
 import TroveRedis
 import TroveWebP
@@ -10,6 +11,7 @@ enum TroveRegistry {
         try registry.install(TroveJPEGPlugin())
         try registry.install(TroveRedisPlugin())
         try registry.install(TroveWebPPlugin())
+        try registry.install(TroveAVIFPlugin())
         return registry
     }
 }

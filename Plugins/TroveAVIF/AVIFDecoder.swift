@@ -1,0 +1,97 @@
+import CAVIF
+import Foundation
+import TroveCore
+
+/// Decodes AVIF still images and image sequences (`avis`) through libavif to straight-alpha RGBA8.
+/// 8-, 10- and 12-bit files are reduced to 8 bits per channel; a sequence's every frame is kept with its
+/// duration. The container's rotation and mirroring are reported in `Image.orientation`, not applied.
+public struct AVIFDecoder: ImageDecoder {
+    /// The registry name, "avif".
+    public let name = "avif"
+    /// `.avif`, still images and sequences alike.
+    public let format = ImageFormat.avif
+    /// Threads libavif and its AV1 decoder may use for one image.
+    public var maxThreads: Int
+
+    /// - Parameter maxThreads: threads for one decode; 2 keeps a server's concurrent decodes from
+    ///   oversubscribing its cores.
+    public init(maxThreads: Int = 2) {
+        self.maxThreads = maxThreads
+    }
+
+    /// An ISO-BMFF `ftyp` box whose major brand is `avif` or `avis`, or `mif1`/`msf1` listing `avif` or
+    /// `avis` among the compatible brands within these bytes.
+    public func canDecode(_ header: Data) -> Bool {
+        AVIFSignature.matches(header)
+    }
+
+    static func failure(_ reason: String) -> TroveError {
+        TroveError.decodingFailed(format: .avif, reason: reason)
+    }
+
+    /// Decodes every image in the file. Sizes and frame counts are checked against `limits` after the
+    /// container is read and before any pixel is decoded; libavif is given the same limits for its parser.
+    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+        try data.withUnsafeBytes { bytes in
+            let decoder = try parse(bytes, limits: limits)
+            let size = decoder.size, count = decoder.imageCount
+            guard count > 0 else { throw Self.failure("the file holds no image") }
+            var frames: [AnimationFrame] = []
+            var first: [UInt8] = []
+            for index in 0..<count {
+                let image = try decoder.decodeNextImage()
+                // The AV1 frame must be what the container promised and the limits allowed.
+                guard Int(image.pointee.width) == size.width, Int(image.pointee.height) == size.height else {
+                    throw Self.failure("image \(index + 1) decodes to \(image.pointee.width)x\(image.pointee.height), "
+                        + "but the container says \(size)")
+                }
+                let pixels = try AVIFPixels.rgba8(from: image)
+                if count == 1 {
+                    first = pixels
+                } else {
+                    frames.append(AnimationFrame(pixels: pixels, delay: try decoder.duration(ofImage: index)))
+                }
+            }
+            // libavif 0.11 does not read a sequence's repetition count (1.0 does): sequences loop forever.
+            return Image(width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4,
+                         pixels: frames.first?.pixels ?? first, sourceFormat: .avif, frames: frames,
+                         orientation: decoder.orientation, loopCount: 0)
+        }
+    }
+
+    /// Size and frame count from the container, without decoding pixels (libavif's default limits apply).
+    public func info(_ data: Data) throws -> ImageInfo? {
+        try data.withUnsafeBytes { bytes in
+            let decoder = try LibavifDecoder(bytes, limits: nil, maxThreads: maxThreads)
+            try decoder.parse()
+            let size = decoder.size
+            return ImageInfo(format: .avif, width: size.width, height: size.height, frameCount: decoder.imageCount)
+        }
+    }
+
+    /// A parsed decoder whose size and frame count are within `limits`.
+    private func parse(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws -> LibavifDecoder {
+        let decoder = try LibavifDecoder(bytes, limits: limits, maxThreads: maxThreads)
+        do {
+            try decoder.parse()
+        } catch {
+            // libavif's own limits refuse without the numbers. Parsing again at its defaults (still no pixels)
+            // finds them, so an oversized file gets the same error as from the check below.
+            let unlimited = try? LibavifDecoder(bytes, limits: nil, maxThreads: maxThreads)
+            if let unlimited, (try? unlimited.parse()) != nil {
+                try Self.check(unlimited, against: limits)
+            }
+            throw error
+        }
+        try Self.check(decoder, against: limits)
+        return decoder
+    }
+
+    private static func check(_ decoder: LibavifDecoder, against limits: DecodingLimits) throws {
+        let size = decoder.size
+        try limits.check(width: size.width, height: size.height)
+        if decoder.imageCount > 1 {
+            try limits.check(frames: decoder.imageCount, width: size.width, height: size.height)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import CAVIF
+import TroveCore
+
+/// One libavif decoder reading bytes that outlive it (libavif does not copy them), destroyed with it.
+/// Confined to the call that made it.
+final class LibavifDecoder {
+    let raw: UnsafeMutablePointer<avifDecoder>
+
+    /// A decoder over `bytes` with libavif's own limits taken from `limits` (its defaults when nil).
+    init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits?, maxThreads: Int) throws {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
+            throw AVIFDecoder.failure("the file is empty")
+        }
+        guard let raw = avifDecoderCreate() else { throw AVIFDecoder.failure("out of memory starting libavif") }
+        self.raw = raw
+        raw.pointee.maxThreads = Int32(clamping: max(maxThreads, 1))
+        // Files without a 'pixi' box are common (older encoders) and harmless; the other strict checks
+        // (a valid clean aperture, an 'ispe' on the alpha item) stay on.
+        raw.pointee.strictFlags = AVIF_STRICT_ENABLED.rawValue & ~AVIF_STRICT_PIXI_REQUIRED.rawValue
+        // Exif and XMP are not surfaced by Trove; skipping them saves a copy.
+        raw.pointee.ignoreExif = AVIF_TRUE
+        raw.pointee.ignoreXMP = AVIF_TRUE
+        if let limits {
+            // libavif's first gate, checked while it parses (and by dav1d on the AV1 frame size). libavif
+            // refuses a size limit above its default, and 0 means "no limit" for the count.
+            let pixels = min(limits.maxPixels, limits.maxDecodedBytes / 4)
+            raw.pointee.imageSizeLimit = UInt32(clamping: min(max(pixels, 1), Int(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)))
+            raw.pointee.imageCountLimit = UInt32(clamping: min(max(limits.maxFrames, 1),
+                                                               Int(trove_avif_default_image_count_limit)))
+        }
+        let result = avifDecoderSetIOMemory(raw, base, bytes.count)
+        guard result == AVIF_RESULT_OK else { throw failure(result, "reading from memory") }
+    }
+
+    deinit { avifDecoderDestroy(raw) }
+
+    /// Reads the container (sizes, depth, frame count, timing) without decoding any pixels.
+    func parse() throws {
+        let result = avifDecoderParse(raw)
+        guard result == AVIF_RESULT_OK else { throw failure(result, "reading the container") }
+    }
+
+    /// Width and height the container declares; valid after `parse()`.
+    var size: PixelSize {
+        PixelSize(width: Int(raw.pointee.image.pointee.width), height: Int(raw.pointee.image.pointee.height))
+    }
+
+    /// Images in the file: 1 for a still image, the frame count of a sequence.
+    var imageCount: Int { Int(raw.pointee.imageCount) }
+
+    /// The container's rotation and mirroring, as the EXIF orientation that means the same.
+    var orientation: ExifOrientation {
+        let image = raw.pointee.image.pointee
+        let rotates = image.transformFlags & AVIF_TRANSFORM_IROT.rawValue != 0
+        let mirrors = image.transformFlags & AVIF_TRANSFORM_IMIR.rawValue != 0
+        return AVIFOrientation.exif(quarterTurnsAnticlockwise: rotates ? Int(image.irot.angle) : 0,
+                                    mirror: mirrors ? Int(image.imir.mode) : nil)
+    }
+
+    /// Decodes the next image (the first, after `parse()`) into libavif's YUV planes.
+    func decodeNextImage() throws -> UnsafeMutablePointer<avifImage> {
+        let result = avifDecoderNextImage(raw)
+        guard result == AVIF_RESULT_OK, let image = raw.pointee.image else {
+            throw failure(result, "decoding image \(raw.pointee.imageIndex + 1) of \(imageCount)")
+        }
+        return image
+    }
+
+    /// How long image `index` of a sequence shows.
+    func duration(ofImage index: Int) throws -> Duration {
+        var timing = avifImageTiming()
+        let result = avifDecoderNthImageTiming(raw, UInt32(index), &timing)
+        guard result == AVIF_RESULT_OK else { throw failure(result, "reading the timing of image \(index + 1)") }
+        return Duration(ticks: timing.durationInTimescales, timescale: timing.timescale)
+    }
+
+    /// The error for a failed step, with libavif's result string and its diagnostic when it left one.
+    func failure(_ result: avifResult, _ step: String) -> TroveError {
+        AVIFDecoder.failure(LibavifMessage.describe(result, raw.pointee.diag, step))
+    }
+}
