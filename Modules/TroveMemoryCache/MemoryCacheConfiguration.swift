@@ -20,10 +20,11 @@ public struct MemoryCacheConfiguration: Sendable, Equatable {
         self.defaultTTL = defaultTTL
     }
 
-    /// 20% of physical memory, capped at 512 MiB.
+    /// 20% of physical memory, or of the container's memory limit when that is lower, capped at 512 MiB.
     public static var defaultCostLimit: Int {
-        let fifth = Int(ProcessInfo.processInfo.physicalMemory / 5)
-        return min(fifth, 512 << 20)
+        let physical = Int(ProcessInfo.processInfo.physicalMemory)
+        let available = min(physical, ContainerMemoryLimit.bytes() ?? physical)
+        return min(available / 5, 512 << 20)
     }
 
     /// Whether an entry of `cost` may be stored at all.
