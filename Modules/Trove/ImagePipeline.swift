@@ -154,8 +154,9 @@ public final class ImagePipeline: Sendable {
     private func process(_ request: ImageRequest, _ raw: RawResult) async throws -> ImageResponse {
         let key = request.cacheKey
         let decoded: Image
+        var transforms = request.transforms
         do {
-            decoded = try decode(raw.data, url: request.url)
+            (decoded, transforms) = try decode(raw.data, url: request.url, for: request.transforms)
         } catch {
             // Bytes that do not decode must not stay cached as if they were an image.
             if raw.source == .network {
@@ -167,7 +168,11 @@ public final class ImagePipeline: Sendable {
         try Task.checkCancellation()
 
         var image = try configuration.delegate?.didDecode(decoded, for: request) ?? decoded
-        for transformer in request.transforms {
+        if image.width != decoded.width || image.height != decoded.height {
+            // The delegate changed the geometry the reduced plan was made for: run the transforms as asked.
+            transforms = request.transforms
+        }
+        for transformer in transforms {
             image = try transformer.transform(image)
         }
         let data: Data
@@ -186,6 +191,14 @@ public final class ImagePipeline: Sendable {
 
     private func decode(_ data: Data, url: URL) throws -> Image {
         try Self.decoder(in: registry, for: data, url: url).decode(data, limits: configuration.decodingLimits)
+    }
+
+    /// Decodes at a reduced size when the transforms start by shrinking (and the decoder can reduce), and
+    /// returns the transforms to run on that image: the same output as from a full-size decode.
+    private func decode(_ data: Data, url: URL,
+                        for transforms: [any ImageTransformer]) throws -> (Image, [any ImageTransformer]) {
+        let decoder = try Self.decoder(in: registry, for: data, url: url)
+        return try decoder.decode(data, limits: configuration.decodingLimits, for: transforms)
     }
 
     /// The decoder for these bytes, or the error that says why there is none: a known format without a

@@ -20,21 +20,72 @@ public struct PNGDecoder: ImageDecoder {
 
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
-            let file = try PNGFileLayout(bytes, limits: limits)
-            let passes = PNGPass.passes(for: file.header)
-            let rawCount = try Self.scanlineByteCount(header: file.header, passes: passes, limits: limits)
-            // The spare byte catches a stream longer than the header implies.
-            let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: rawCount + 1, alignment: 16)
-            defer { raw.deallocate() }
-            try Self.inflateScanlines(bytes, ranges: file.imageData, into: raw, expected: rawCount)
-            let expander = PNGRowExpander(
-                header: file.header,
-                palette: file.palette.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
-                transparency: file.transparency.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) })
-            let pixels = try Self.reconstruct(raw, header: file.header, passes: passes, expander: expander)
-            return Image(width: file.header.width, height: file.header.height, pixelFormat: .rgba8,
-                         bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png)
+            try Self.decodeWhole(bytes, file: try PNGFileLayout(bytes, limits: limits), limits: limits)
         }
+    }
+
+    /// With `options.minimumSize`, box-averages 2^k x 2^k blocks while the rows are unfiltered, for the
+    /// largest k that keeps both sides at least that size (a partial block at an edge counts as one pixel),
+    /// so the full-size image is never allocated. Adam7 files, whose rows come in seven passes, decode at
+    /// full size. Limits apply to the stored size.
+    public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
+        try data.withUnsafeBytes { bytes in
+            let file = try PNGFileLayout(bytes, limits: options.limits)
+            let shift = options.minimumSize.map {
+                Self.reductionShift(width: file.header.width, height: file.header.height, minimum: $0)
+            } ?? 0
+            guard shift > 0, !file.header.interlaced else {
+                return try Self.decodeWhole(bytes, file: file, limits: options.limits)
+            }
+            return try Self.decodeReduced(bytes, file: file, shift: shift)
+        }
+    }
+
+    /// The size from the IHDR chunk, without inflating anything.
+    public func info(_ data: Data) throws -> ImageInfo? {
+        try data.withUnsafeBytes { bytes in
+            guard bytes.starts(with: PNGChunkReader.signature) else {
+                throw Self.failure("invalid PNG signature; not a PNG file")
+            }
+            var reader = PNGChunkReader(bytes)
+            guard let first = try reader.next(), first.type == PNGChunk.ihdr else {
+                throw Self.failure("the first chunk is not IHDR")
+            }
+            let header = try PNGHeader(parsing: UnsafeRawBufferPointer(rebasing: bytes[first.data]))
+            return ImageInfo(format: .png, width: header.width, height: header.height)
+        }
+    }
+
+    /// The largest k such that both sides reduced by 2^k (rounding up) are still at least `minimum`.
+    static func reductionShift(width: Int, height: Int, minimum: PixelSize) -> Int {
+        func reduced(_ shift: Int) -> (width: Int, height: Int) {
+            (PNGBoxReducer.reducedLength(width, shift: shift), PNGBoxReducer.reducedLength(height, shift: shift))
+        }
+        var shift = 0
+        // Stop at 1x1, where a further halving changes nothing.
+        while shift < 30, reduced(shift).width > 1 || reduced(shift).height > 1,
+              reduced(shift + 1).width >= minimum.width, reduced(shift + 1).height >= minimum.height {
+            shift += 1
+        }
+        return shift
+    }
+
+    /// Inflates every scanline at once and expands them into the full-size RGBA image.
+    private static func decodeWhole(_ bytes: UnsafeRawBufferPointer, file: PNGFileLayout,
+                                    limits: DecodingLimits) throws -> Image {
+        let passes = PNGPass.passes(for: file.header)
+        let rawCount = try Self.scanlineByteCount(header: file.header, passes: passes, limits: limits)
+        // The spare byte catches a stream longer than the header implies.
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: rawCount + 1, alignment: 16)
+        defer { raw.deallocate() }
+        try Self.inflateScanlines(bytes, ranges: file.imageData, into: raw, expected: rawCount)
+        let expander = PNGRowExpander(
+            header: file.header,
+            palette: file.palette.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
+            transparency: file.transparency.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) })
+        let pixels = try Self.reconstruct(raw, header: file.header, passes: passes, expander: expander)
+        return Image(width: file.header.width, height: file.header.height, pixelFormat: .rgba8,
+                     bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png)
     }
 
     /// The inflated size of all passes' scanlines, each with its filter-type byte.

@@ -22,9 +22,9 @@ final class Resampler {
         self.sourceHeight = sourceHeight
         self.plan = plan
         self.filter = filter
-        columns = try WeightTable(inputSize: sourceWidth, scaledSize: plan.scaledWidth, first: plan.cropX,
+        columns = try WeightTable(inputSize: sourceWidth, boxStart: plan.box.x, boxLength: plan.box.width,
                                   count: plan.outputWidth, filter: filter)
-        rows = try WeightTable(inputSize: sourceHeight, scaledSize: plan.scaledHeight, first: plan.cropY,
+        rows = try WeightTable(inputSize: sourceHeight, boxStart: plan.box.y, boxLength: plan.box.height,
                                count: plan.outputHeight, filter: filter)
         sourceColumns = columns.sourceRange
 
@@ -62,7 +62,7 @@ final class Resampler {
                 let destination = UnsafeMutableRawPointer(dst)
                 if filter == .nearest {
                     copyNearest(from: src, to: destination)
-                } else if plan.scaledWidth == sourceWidth && plan.scaledHeight == sourceHeight {
+                } else if plan.isPlainCrop {
                     copyCrop(from: src, to: destination)
                 } else {
                     convolve(from: src, to: destination)
@@ -88,8 +88,9 @@ final class Resampler {
     /// Fill that needs no scaling (the source already covers the box): only crop.
     private func copyCrop(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer) {
         let rowBytes = plan.outputWidth * 4
+        let cropX = Int(plan.box.x), cropY = Int(plan.box.y)
         for i in 0..<plan.outputHeight {
-            let from = src + ((plan.cropY + i) * sourceWidth + plan.cropX) * 4
+            let from = src + ((cropY + i) * sourceWidth + cropX) * 4
             (dst + i * rowBytes).copyMemory(from: from, byteCount: rowBytes)
         }
     }

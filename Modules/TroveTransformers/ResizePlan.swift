@@ -1,17 +1,35 @@
-/// The geometry of one resize: scale the source to `scaledWidth x scaledHeight`, then keep the
-/// centred `outputWidth x outputHeight` window of that (the crop is empty except in fill mode).
+/// The geometry of one resize: resample the region `box` of the source (in source pixels; its edges may
+/// fall between pixels) to exactly `outputWidth x outputHeight`. Plain resizes read the whole source;
+/// fill reads the centred region with the target's aspect ratio, as Pillow's `ImageOps.fit` does.
 struct ResizePlan: Equatable {
-    var scaledWidth: Int
-    var scaledHeight: Int
+    /// A rectangle in source pixel coordinates; pixel x covers [x, x + 1).
+    struct Box: Equatable {
+        var x: Double
+        var y: Double
+        var width: Double
+        var height: Double
+    }
+
+    var box: Box
     var outputWidth: Int
     var outputHeight: Int
 
-    /// Left edge of the kept window within the scaled image.
-    var cropX: Int { (scaledWidth - outputWidth) / 2 }
-    /// Top edge of the kept window within the scaled image.
-    var cropY: Int { (scaledHeight - outputHeight) / 2 }
+    /// The whole `width x height` source to `outputWidth x outputHeight`.
+    static func whole(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> ResizePlan {
+        ResizePlan(box: Box(x: 0, y: 0, width: Double(width), height: Double(height)),
+                   outputWidth: outputWidth, outputHeight: outputHeight)
+    }
 
-    static func scaled(width: Int, height: Int) -> ResizePlan {
-        ResizePlan(scaledWidth: width, scaledHeight: height, outputWidth: width, outputHeight: height)
+    /// Whether the box is whole pixels at scale 1: the resize is a copy of that region.
+    var isPlainCrop: Bool {
+        box.width == Double(outputWidth) && box.height == Double(outputHeight)
+            && box.x == box.x.rounded(.down) && box.y == box.y.rounded(.down)
+    }
+
+    /// The same region in a copy of the source scaled by `scaleX` across and `scaleY` down.
+    func scaled(x scaleX: Double, y scaleY: Double) -> ResizePlan {
+        ResizePlan(box: Box(x: box.x * scaleX, y: box.y * scaleY, width: box.width * scaleX,
+                            height: box.height * scaleY),
+                   outputWidth: outputWidth, outputHeight: outputHeight)
     }
 }

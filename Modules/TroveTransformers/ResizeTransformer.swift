@@ -56,6 +56,11 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
 
     public func transform(_ image: Image) throws -> Image {
         guard let plan = plan(sourceWidth: image.width, sourceHeight: image.height) else { return image }
+        return try Self.resample(image, plan: plan, filter: filter)
+    }
+
+    /// Carries out `plan` on every frame of `image`.
+    static func resample(_ image: Image, plan: ResizePlan, filter: Filter) throws -> Image {
         try DecodingLimits.default.check(width: plan.outputWidth, height: plan.outputHeight)
         let source = image.convertedToRGBA8()
         let resampler = try Resampler(sourceWidth: source.width, sourceHeight: source.height, plan: plan,
@@ -79,46 +84,64 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
     func plan(sourceWidth w0: Int, sourceHeight h0: Int) -> ResizePlan? {
         guard w0 > 0, h0 > 0 else { return nil }
         let plan: ResizePlan
+        func whole(_ w: Int, _ h: Int) -> ResizePlan {
+            .whole(width: w0, height: h0, outputWidth: w, outputHeight: h)
+        }
         switch (width, height) {
         case (nil, nil):
             return nil
         case let (w?, nil):
             guard upscale || w < w0 else { return nil }
-            plan = .scaled(width: w, height: max(1, roundedDivision(h0 * w, w0)))
+            plan = whole(w, max(1, roundedDivision(h0 * w, w0)))
         case let (nil, h?):
             guard upscale || h < h0 else { return nil }
-            plan = .scaled(width: max(1, roundedDivision(w0 * h, h0)), height: h)
+            plan = whole(max(1, roundedDivision(w0 * h, h0)), h)
         case let (w?, h?):
             switch mode {
             case .stretch:
                 // Without upscale each axis is capped at the source's size on its own: the rule of fit and
                 // fill (never enlarge), applied per axis since stretch ignores the aspect ratio anyway.
-                plan = upscale ? .scaled(width: w, height: h) : .scaled(width: min(w, w0), height: min(h, h0))
+                plan = upscale ? whole(w, h) : whole(min(w, w0), min(h, h0))
             case .fit:
                 guard upscale || w < w0 || h < h0 else { return nil }
                 // Compare w/w0 with h/h0 in integers: the smaller ratio decides the size.
                 if w * h0 <= h * w0 {
-                    plan = .scaled(width: w, height: max(1, roundedDivision(h0 * w, w0)))
+                    plan = whole(w, max(1, roundedDivision(h0 * w, w0)))
                 } else {
-                    plan = .scaled(width: max(1, roundedDivision(w0 * h, h0)), height: h)
+                    plan = whole(max(1, roundedDivision(w0 * h, h0)), h)
                 }
             case .fill:
                 if !upscale && (w > w0 || h > h0) {
                     // Covering would enlarge the image: keep its scale and crop what exceeds the box.
-                    plan = ResizePlan(scaledWidth: w0, scaledHeight: h0, outputWidth: min(w, w0),
-                                      outputHeight: min(h, h0))
-                } else if w * h0 >= h * w0 {
-                    plan = ResizePlan(scaledWidth: w, scaledHeight: max(h, roundedDivision(h0 * w, w0)),
-                                      outputWidth: w, outputHeight: h)
+                    let outW = min(w, w0), outH = min(h, h0)
+                    plan = ResizePlan(box: .init(x: Double((w0 - outW) / 2), y: Double((h0 - outH) / 2),
+                                                 width: Double(outW), height: Double(outH)),
+                                      outputWidth: outW, outputHeight: outH)
                 } else {
-                    plan = ResizePlan(scaledWidth: max(w, roundedDivision(w0 * h, h0)), scaledHeight: h,
+                    plan = ResizePlan(box: Self.fillBox(sourceWidth: w0, sourceHeight: h0, width: w, height: h),
                                       outputWidth: w, outputHeight: h)
                 }
             }
         }
-        let unchanged = plan.scaledWidth == w0 && plan.scaledHeight == h0
-            && plan.outputWidth == w0 && plan.outputHeight == h0
+        let unchanged = plan == whole(w0, h0)
         return unchanged ? nil : plan
+    }
+
+    /// The centred region of the source with the target's aspect ratio, edges between pixels where they
+    /// fall: Pillow's `ImageOps.fit` box, so fill resamples exactly that region instead of a rounded crop.
+    static func fillBox(sourceWidth w0: Int, sourceHeight h0: Int, width w: Int, height h: Int) -> ResizePlan.Box {
+        let sourceWidth = Double(w0), sourceHeight = Double(h0)
+        let outputRatio = Double(w) / Double(h)
+        if w * h0 == h * w0 {
+            return .init(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
+        } else if w0 * h > w * h0 {
+            // Wider than the target: full height, the middle of the width.
+            let cropWidth = outputRatio * sourceHeight
+            return .init(x: (sourceWidth - cropWidth) / 2, y: 0, width: cropWidth, height: sourceHeight)
+        } else {
+            let cropHeight = sourceWidth / outputRatio
+            return .init(x: 0, y: (sourceHeight - cropHeight) / 2, width: sourceWidth, height: cropHeight)
+        }
     }
 }
 

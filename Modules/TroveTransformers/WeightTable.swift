@@ -16,10 +16,11 @@ final class WeightTable {
     let tapCounts: UnsafeMutablePointer<Int>
     let weights: UnsafeMutablePointer<Float>
 
-    /// Outputs `first ..< first + count` of an axis of `inputSize` pixels scaled to `scaledSize`.
-    init(inputSize: Int, scaledSize: Int, first: Int, count: Int, filter: ResizeTransformer.Filter) throws {
-        precondition(inputSize > 0 && scaledSize > 0 && count > 0, "weight table needs non-empty sizes")
-        let scale = Double(inputSize) / Double(scaledSize)
+    /// `count` outputs spread over `boxStart ..< boxStart + boxLength` of an axis of `inputSize` pixels
+    /// (the box's edges may fall between pixels, as with Pillow's `resize(box:)`).
+    init(inputSize: Int, boxStart: Double, boxLength: Double, count: Int, filter: ResizeTransformer.Filter) throws {
+        precondition(inputSize > 0 && boxLength > 0 && count > 0, "weight table needs non-empty sizes")
+        let scale = boxLength / Double(count)
         // Nearest neighbour picks one pixel, so its kernel is never stretched.
         let filterScale = filter == .nearest ? 1 : max(scale, 1)
         let support = filter.support * filterScale
@@ -40,8 +41,7 @@ final class WeightTable {
         if filter == .nearest {
             // The pixel under each output centre. Centres advance by repeated addition, as in Pillow:
             // a centre landing exactly on a pixel boundary is a tie, and this breaks ties as Pillow does.
-            var center = scale * 0.5
-            for _ in 0..<first { center += scale }
+            var center = boxStart + scale * 0.5
             for i in 0..<count {
                 starts[i] = min(max(Int(center), 0), last)
                 tapCounts[i] = 1
@@ -51,7 +51,7 @@ final class WeightTable {
             return
         }
         for i in 0..<count {
-            let center = (Double(first + i) + 0.5) * scale
+            let center = boxStart + (Double(i) + 0.5) * scale
             let clampedLow = min(max(Int((center - support).rounded(.down)), 0), last)
             let clampedHigh = min(max(Int((center + support).rounded(.up)), 0), last)
             let span = clampedHigh - clampedLow + 1

@@ -105,6 +105,20 @@ int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_heade
     return 0;
 }
 
+int trove_jpeg_decoder_set_scale(trove_jpeg_decoder *decoder, int scale_num, int *output_width, int *output_height) {
+    if (setjmp(decoder->errors.escape)) return -1;
+    if (scale_num < 1 || scale_num > 8) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message, "scale %d/8 is not in 1/8...8/8", scale_num);
+        return -1;
+    }
+    decoder->cinfo.scale_num = (unsigned int)scale_num;
+    decoder->cinfo.scale_denom = 8;
+    jpeg_calc_output_dimensions(&decoder->cinfo);
+    *output_width = (int)decoder->cinfo.output_width;
+    *output_height = (int)decoder->cinfo.output_height;
+    return 0;
+}
+
 // Adobe CMYK JPEGs store inverted ink values; either way the result is R = (255 - C)(255 - K) / 255.
 static void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width, int inverted) {
     for (JDIMENSION x = 0; x < width; x++) {

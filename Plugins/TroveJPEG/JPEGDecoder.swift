@@ -24,6 +24,53 @@ public struct JPEGDecoder: ImageDecoder {
     }
 
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+        try decode(data, options: DecodingOptions(limits: limits))
+    }
+
+    /// With `options.minimumSize`, decodes through libjpeg-turbo's scaled IDCT at the smallest M/8 of the
+    /// stored size (M in 1...8) that is still at least that size in both dimensions; never larger than stored.
+    /// Limits apply to the stored size: libjpeg's working memory for a progressive file is full-size anyway.
+    public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
+        let limits = options.limits
+        return try withDecoder(data, limits: limits) { decoder, header, lastError in
+            let stored = PixelSize(width: Int(header.width), height: Int(header.height))
+            try limits.check(width: stored.width, height: stored.height)
+            let orientation = header.exif.map {
+                ExifOrientationReader.orientation(in: UnsafeRawBufferPointer(start: $0, count: header.exif_length))
+            } ?? .up
+
+            var width = stored.width, height = stored.height
+            if let minimum = options.minimumSize {
+                var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0
+                let numerator = JPEGScale.numerator(for: stored, minimum: minimum)
+                guard trove_jpeg_decoder_set_scale(decoder, Int32(numerator), &scaledWidth, &scaledHeight) == 0
+                else { throw lastError() }
+                width = Int(scaledWidth)
+                height = Int(scaledHeight)
+            }
+
+            let pixels = try [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+                guard let out = buffer.baseAddress else { return }
+                guard trove_jpeg_decoder_decode_rgba(decoder, out, buffer.count) == 0 else { throw lastError() }
+                initialized = buffer.count
+            }
+            return Image(width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
+                         pixels: pixels, sourceFormat: .jpeg, orientation: orientation)
+        }
+    }
+
+    /// The stored size from the header (SOF), without decoding any pixel.
+    public func info(_ data: Data) throws -> ImageInfo? {
+        try withDecoder(data, limits: .default) { _, header, _ in
+            ImageInfo(format: .jpeg, width: Int(header.width), height: Int(header.height))
+        }
+    }
+
+    /// Runs `body` on a libjpeg decoder whose header has been read, destroying it afterwards.
+    private func withDecoder<T>(
+        _ data: Data, limits: DecodingLimits,
+        _ body: (OpaquePointer, trove_jpeg_header, () -> TroveError) throws -> T
+    ) throws -> T {
         try data.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
                 throw Self.failure("the file is empty")
@@ -36,22 +83,9 @@ public struct JPEGDecoder: ImageDecoder {
             func lastError() -> TroveError {
                 Self.failure(String(cString: trove_jpeg_decoder_error(decoder)))
             }
-
             var header = trove_jpeg_header()
             guard trove_jpeg_decoder_read_header(decoder, &header) == 0 else { throw lastError() }
-            let width = Int(header.width), height = Int(header.height)
-            try limits.check(width: width, height: height)
-            let orientation = header.exif.map {
-                ExifOrientationReader.orientation(in: UnsafeRawBufferPointer(start: $0, count: header.exif_length))
-            } ?? .up
-
-            let pixels = try [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
-                guard let out = buffer.baseAddress else { return }
-                guard trove_jpeg_decoder_decode_rgba(decoder, out, buffer.count) == 0 else { throw lastError() }
-                initialized = buffer.count
-            }
-            return Image(width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
-                         pixels: pixels, sourceFormat: .jpeg, orientation: orientation)
+            return try body(decoder, header, lastError)
         }
     }
 }

@@ -31,8 +31,9 @@ struct ConvertCommand: AsyncParsableCommand {
             throw UsageError(description: error.description)
         }
         do {
-            var image = try DecodeCommand.decode(file: input, registry: registry)
-            for transformer in transforms { image = try transformer.transform(image) }
+            let decoded = try DecodeCommand.decode(file: input, registry: registry, for: transforms)
+            var image = decoded.image
+            for transformer in decoded.transforms { image = try transformer.transform(image) }
             let data = try encoder.encode(image, options: encoding.options)
             try DecodeCommand.write(data, to: URL(fileURLWithPath: output))
             let report = ConvertReport(width: image.width, height: image.height, format: encoder.format.rawValue,

@@ -44,6 +44,13 @@ struct DecodeCommand: AsyncParsableCommand {
 
     /// Reads and decodes one file; a recognised format without a decoder gets its own error.
     static func decode(file: String, registry: PluginRegistry) throws -> Image {
+        try decode(file: file, registry: registry, for: []).image
+    }
+
+    /// Reads and decodes one file for `transforms`: at a reduced size when they start by shrinking, with
+    /// the transforms to run on that image (see `ImageDecoder.decode(_:limits:for:)`).
+    static func decode(file: String, registry: PluginRegistry, for transforms: [any ImageTransformer])
+        throws -> (image: Image, transforms: [any ImageTransformer]) {
         let url = URL(fileURLWithPath: file)
         let data: Data
         do {
@@ -55,7 +62,7 @@ struct DecodeCommand: AsyncParsableCommand {
             if let format = ImageFormat.wellKnown(sniffing: data) { throw TroveError.noDecoder(format: format, url: file) }
             throw TroveError.unsupportedFormat(url: file, firstBytes: Array(data.prefix(8)))
         }
-        return try decoder.decode(data, limits: .default)
+        return try decoder.decode(data, limits: .default, for: transforms)
     }
 
     static func write(_ data: Data, to url: URL) throws {

@@ -27,8 +27,13 @@ typedef struct {
 trove_jpeg_decoder *trove_jpeg_decoder_create(const unsigned char *data, size_t size, long max_memory, int max_scans);
 /// Reads the header. Returns 0 on success, -1 on failure (see trove_jpeg_decoder_error).
 int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_header *header);
-/// Decodes the whole image as straight RGBA8 (alpha 255) into `rgba`, `width * 4` bytes a row, converting
-/// gray and CMYK/YCCK. A file that ends early is an error. Returns 0 on success, -1 on failure.
+/// Asks libjpeg-turbo's scaled IDCT to decode at `scale_num`/8 of the stored size (1...8; 8 is full size),
+/// and reports the output size that gives (libjpeg rounds each side up). Call after the header is read and
+/// before decoding. Returns 0 on success, -1 on failure (see trove_jpeg_decoder_error).
+int trove_jpeg_decoder_set_scale(trove_jpeg_decoder *decoder, int scale_num, int *output_width, int *output_height);
+/// Decodes the whole image (at the scale set; full size by default) as straight RGBA8 (alpha 255) into
+/// `rgba`, `output width * 4` bytes a row, converting gray and CMYK/YCCK. A file that ends early is an error.
+/// Returns 0 on success, -1 on failure.
 int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *rgba, size_t capacity);
 /// The last error's message (empty when there was none); valid until the decoder is destroyed.
 const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder);

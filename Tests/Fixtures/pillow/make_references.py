@@ -58,6 +58,13 @@ def main():
             out = image.convert("RGBa").resize(size, pillow_filter, reducing_gap=None).convert("RGBA")
             save(out, f"resize-{stem}-{trove_name}-{size[0]}x{size[1]}.png")
 
+    # Fill: ImageOps.fit resamples the fractional centred box with the target's aspect ratio
+    # (Image.resize(size, F, box=...)), bicubic being its default filter.
+    for image, stem, size in [(chelsea, "chelsea", (64, 64)), (coffee, "coffee", (97, 41)),
+                              (chelsea, "chelsea", (37, 90))]:
+        out = ImageOps.fit(image, size, Image.Resampling.BICUBIC)
+        save(out, f"fit-{stem}-bicubic-{size[0]}x{size[1]}.png")
+
     # Rotations (clockwise, so Pillow's counter-clockwise ROTATE_270 is Trove's 90) and flips.
     save(transpose_input.transpose(Image.Transpose.ROTATE_270), "rotate-90.png")
     save(transpose_input.transpose(Image.Transpose.ROTATE_180), "rotate-180.png")

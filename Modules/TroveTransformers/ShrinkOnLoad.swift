@@ -1,0 +1,66 @@
+import TroveCore
+
+/// Decides how small a decoder may make an image for a chain of transforms, and which transforms to run
+/// on what it returns. Applies when the chain starts with a `DownscalingTransformer` (a shrinking resize),
+/// or with `orient` followed by one: the orientation is only known after decoding, so the minimum then
+/// covers both the upright and the quarter-turned reading of the stored size.
+public struct ShrinkOnLoad: Sendable {
+    /// Pillow's and libvips' default: reduce to no less than twice the output, then resample exactly.
+    public static let defaultReducingGap = 2.0
+
+    /// What to ask the decoder for, in the stored orientation (`DecodingOptions.minimumSize`).
+    public let minimumSize: PixelSize
+    /// The full stored size the plan was made for.
+    public let storedSize: PixelSize
+    private let transforms: [any ImageTransformer]
+    private let leadingOrient: Bool
+
+    /// Nil when the transforms gain nothing from a reduced decode.
+    public init?(transforms: [any ImageTransformer], storedSize: PixelSize,
+                 reducingGap: Double = ShrinkOnLoad.defaultReducingGap) {
+        guard storedSize.width > 0, storedSize.height > 0 else { return nil }
+        let leadingOrient = transforms.first is OrientTransformer
+        let index = leadingOrient ? 1 : 0
+        guard index < transforms.count, let downscaler = transforms[index] as? any DownscalingTransformer
+        else { return nil }
+        let minimum: PixelSize
+        if leadingOrient {
+            // Unknown orientation: the larger of what the upright and the quarter-turned image need.
+            guard let upright = downscaler.minimumSourceSize(for: storedSize, reducingGap: reducingGap),
+                  let turned = downscaler.minimumSourceSize(for: storedSize.transposed, reducingGap: reducingGap)
+            else { return nil }
+            minimum = PixelSize(width: max(upright.width, turned.height), height: max(upright.height, turned.width))
+        } else {
+            guard let needed = downscaler.minimumSourceSize(for: storedSize, reducingGap: reducingGap)
+            else { return nil }
+            minimum = needed
+        }
+        guard minimum.width < storedSize.width || minimum.height < storedSize.height else { return nil }
+        self.minimumSize = minimum
+        self.storedSize = storedSize
+        self.transforms = transforms
+        self.leadingOrient = leadingOrient
+    }
+
+    /// The transforms to run on what the decoder returned: unchanged when it decoded at full size; else
+    /// the downscaling step replaced by one that makes the same output from the reduced image.
+    public func transforms(for decoded: Image) -> [any ImageTransformer] {
+        let reduced = PixelSize(width: decoded.width, height: decoded.height)
+        let index = leadingOrient ? 1 : 0
+        guard reduced != storedSize, let downscaler = transforms[index] as? any DownscalingTransformer else {
+            return transforms
+        }
+        // After `orient` the resize sees the image upright: a quarter turn swaps both sizes.
+        let turned = leadingOrient && Transposition(undoing: decoded.orientation).swapsAxes
+        var result = transforms
+        result[index] = turned
+            ? downscaler.forReducedSource(reduced.transposed, of: storedSize.transposed)
+            : downscaler.forReducedSource(reduced, of: storedSize)
+        return result
+    }
+}
+
+extension PixelSize {
+    /// Width and height swapped: the size after a quarter turn.
+    var transposed: PixelSize { PixelSize(width: height, height: width) }
+}
