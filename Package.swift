@@ -99,6 +99,8 @@ let package = Package(
         // Self-checking entry contents, shared by that process and the tests that read what it wrote.
         .target(name: "TorturePayload", path: "Tools/TorturePayload", swiftSettings: swift6),
 
+        // Helpers the test targets share (a test-only target, as NIOTestUtils is).
+        .target(name: "TroveTestSupport", path: "Tests/TroveTestSupport", swiftSettings: swift6),
         .testTarget(name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveFetcherTests", dependencies: ["TroveFetcher", "FixtureServer"], path: "Tests/TroveFetcherTests",
@@ -116,9 +118,9 @@ let package = Package(
                     dependencies: ["TroveRedis", .product(name: "NIOPosix", package: "swift-nio")],
                     path: "Tests/TroveRedisTests", swiftSettings: swift6),
         // TroveCodec's PNGDecoder reads the Pillow reference PNGs.
-        .testTarget(name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec"], path: "Tests/TroveWebPTests",
+        .testTarget(name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec", "TroveTestSupport"], path: "Tests/TroveWebPTests",
                     swiftSettings: swift6),
-        .testTarget(name: "TroveAVIFTests", dependencies: ["TroveAVIF", "TroveCodec"], path: "Tests/TroveAVIFTests",
+        .testTarget(name: "TroveAVIFTests", dependencies: ["TroveAVIF", "TroveCodec", "TroveTestSupport"], path: "Tests/TroveAVIFTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
                     path: "Tests/TroveTransformersTests", swiftSettings: swift6),
@@ -126,7 +128,7 @@ let package = Package(
                     dependencies: ["Trove", .product(name: "MetricsTestKit", package: "swift-metrics")],
                     path: "Tests/TroveTests", swiftSettings: swift6),
         // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9.
-        .testTarget(name: "TroveCLITests", dependencies: ["FixtureServer"], path: "Tests/TroveCLITests",
+        .testTarget(name: "TroveCLITests", dependencies: ["FixtureServer", "TroveTestSupport"], path: "Tests/TroveCLITests",
                     swiftSettings: swift6),
         // A format none of Trove's modules knows (QOI), written as a third party would: it imports only Trove.
         .testTarget(name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",

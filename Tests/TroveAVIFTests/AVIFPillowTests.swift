@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TroveCore
 import TroveAVIF
+import TroveCore
+import TroveTestSupport
 
 /// Trove's AVIF opens in Pillow and holds up against Pillow's own encoder at the same quality
 /// (scripts/pillow/check_avif.py does the measuring; Pillow bundles libavif 1.x).
@@ -21,7 +22,7 @@ import TroveAVIF
         var pillow: Encode?
     }
 
-    @Test func troveQuality85OpensInPillowAndMatchesIt() throws {
+    @Test func troveQuality85OpensInPillowAndMatchesIt() async throws {
         let root = AVIFFixtures.repositoryRoot
         let sourcePath = AVIFFixtures.directory.appendingPathComponent("photo-source.png").path
         let source = try AVIFFixtures.png("photo-source.png")
@@ -33,15 +34,11 @@ import TroveAVIF
         let output = directory.appendingPathComponent("trove-q85.avif")
         try data.write(to: output)
 
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("scripts/pillow/python.sh")
-        process.arguments = [root.appendingPathComponent("scripts/pillow/check_avif.py").path, output.path, sourcePath, "85"]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
-        let printed = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "check_avif.py failed: \(String(decoding: printed, as: UTF8.self))")
+        let result = try await runSubprocess(
+            root.appendingPathComponent("scripts/pillow/python.sh"),
+            [root.appendingPathComponent("scripts/pillow/check_avif.py").path, output.path, sourcePath, "85"])
+        let printed = result.stdout
+        try #require(result.status == 0, "check_avif.py failed: \(result.stderr)")
 
         let report = try JSONDecoder().decode(Report.self, from: printed)
         #expect(report.opened, "Pillow could not open Trove's AVIF: \(report.error ?? "")")

@@ -1,4 +1,5 @@
 import Foundation
+import TroveTestSupport
 
 /// Runs the built `trove` binary as a user would, capturing stdout, stderr and the exit code.
 struct CLIRunner {
@@ -29,34 +30,12 @@ struct CLIRunner {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/trove")
     }()
 
-    /// Runs the tool and waits for it on a dispatch thread: blocking a cooperative thread would starve the
-    /// in-process fixture server the tool is talking to.
+    /// Runs the tool and waits for it off the cooperative pool (see `runSubprocess`).
     func run(_ arguments: [String], in directory: URL? = nil) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try self.runBlocking(arguments, in: directory) })
-            }
-        }
-    }
-
-    private func runBlocking(_ arguments: [String], in directory: URL?) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TROVE_CACHE_DIR"] = cacheDirectory.path
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting so a full pipe cannot block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        let result = try await runSubprocess(Self.binary, arguments, environment: environment, in: directory)
+        return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+import TroveTestSupport
 import TroveWebP
 
 /// What Trove writes opens in Pillow: the lossless file decodes to exactly the pixels Trove encoded, and
@@ -21,7 +22,7 @@ import TroveWebP
         var pillow_bytes: Int
     }
 
-    @Test func troveOutputOpensInPillow() throws {
+    @Test func troveOutputOpensInPillow() async throws {
         let photo = try WebPDecoder().decode(try WebPFixtures.webp("lossy-photo"), limits: .default)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("trove-webp-\(UUID().uuidString)")
@@ -34,7 +35,7 @@ import TroveWebP
         try WebPEncoder().encode(photo, options: EncodingOptions(lossless: true)).write(to: lossless)
         try WebPEncoder().encode(photo, options: EncodingOptions(quality: 0.85)).write(to: lossy)
 
-        let output = try Self.runPillow(script: "scripts/pillow/check_webp.py", arguments: [
+        let output = try await Self.runPillow(script: "scripts/pillow/check_webp.py", arguments: [
             source.path, "\(photo.width)", "\(photo.height)", lossless.path, lossy.path, "85",
         ])
         let report = try JSONDecoder().decode(Report.self, from: output)
@@ -49,20 +50,13 @@ import TroveWebP
     }
 
     /// Runs a script under scripts/pillow/python.sh (a python3 with Pillow) and returns its standard output;
-    /// throws if it exits with a failure. Its standard error goes to the test log.
-    static func runPillow(script: String, arguments: [String]) throws -> Data {
+    /// throws if it exits with a failure.
+    static func runPillow(script: String, arguments: [String]) async throws -> Data {
         let root = WebPFixtures.repositoryRoot
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("scripts/pillow/python.sh")
-        process.arguments = [root.appendingPathComponent(script).path] + arguments
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
-        // Read to the end before waiting, so the child never blocks on a full pipe.
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw PillowFailure(status: process.terminationStatus) }
-        return output
+        let result = try await runSubprocess(root.appendingPathComponent("scripts/pillow/python.sh"),
+                                             [root.appendingPathComponent(script).path] + arguments)
+        guard result.status == 0 else { throw PillowFailure(status: result.status) }
+        return result.stdout
     }
 
     struct PillowFailure: Error, CustomStringConvertible {
