@@ -1,7 +1,7 @@
 import ArgumentParser
 import Trove
 
-extension ImageFormat: @retroactive ExpressibleByArgument {
+extension ImageFormat: ExpressibleByArgument {
     /// A format by name or file extension ("jpg" is jpeg); whether an encoder exists is checked at run time.
     public init?(argument: String) {
         guard !argument.isEmpty else { return nil }
