@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layering (see DESIGN.md): TroveCore at the bottom; the five middle modules (Fetcher, MemoryCache,
-// DiskCache, Codec, Transformers) import only TroveCore and system libraries; Trove wires them; the
-// CLI sits on top. Plugins import TroveCore only.
+// Layering (see DESIGN.md): TroveCore at the bottom, TroveEviction above it; the five middle modules
+// (Fetcher, MemoryCache, DiskCache, Codec, Transformers) import only TroveCore, TroveEviction (the two
+// caches), TroveSupport (Codec, DiskCache) and system libraries; Trove wires them; the CLI sits on top.
+// Plugins import TroveCore only.
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -12,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "Trove", targets: ["Trove"]),
         .library(name: "TroveCore", targets: ["TroveCore"]),
+        .library(name: "TroveEviction", targets: ["TroveEviction"]),
         .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
         .library(name: "TroveRedis", targets: ["TroveRedis"]),
         .library(name: "TroveWebP", targets: ["TroveWebP"]),
@@ -37,18 +39,22 @@ let package = Package(
         // Small C: zlib's CRC-32 by carry-less multiplication, and reads that never wait for the disk.
         .target(name: "CTroveSupport", dependencies: ["CZlib"], path: "Modules/CTroveSupport"),
         .target(name: "TroveCore", path: "Modules/TroveCore", swiftSettings: swift6),
+        // CRC-32 and hex in Swift over CTroveSupport, for Codec and DiskCache: its own module so TroveCore (what plugins link) stays free of C and zlib.
+        .target(name: "TroveSupport", dependencies: ["CTroveSupport"], path: "Modules/TroveSupport", swiftSettings: swift6),
+        .target(name: "TroveEviction", dependencies: ["TroveCore"], path: "Modules/TroveEviction", swiftSettings: swift6),
         .target(name: "TroveFetcher",
                 dependencies: ["TroveCore",
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio")],
                 path: "Modules/TroveFetcher", swiftSettings: swift6),
-        .target(name: "TroveMemoryCache", dependencies: ["TroveCore"],
+        .target(name: "TroveMemoryCache", dependencies: ["TroveCore", "TroveEviction"],
                 path: "Modules/TroveMemoryCache", swiftSettings: swift6),
         .target(name: "TroveDiskCache",
-                dependencies: ["TroveCore", "CZlib", "CTroveSupport", .product(name: "Crypto", package: "swift-crypto")],
+                dependencies: ["TroveCore", "TroveEviction", "TroveSupport", "CZlib", "CTroveSupport",
+                               .product(name: "Crypto", package: "swift-crypto")],
                 path: "Modules/TroveDiskCache", swiftSettings: swift6),
-        .target(name: "TroveCodec", dependencies: ["TroveCore", "CZlib", "CTroveSupport"],
+        .target(name: "TroveCodec", dependencies: ["TroveCore", "TroveSupport", "CZlib", "CTroveSupport"],
                 path: "Modules/TroveCodec", swiftSettings: swift6),
         // JPEG through libjpeg-turbo; CJPEGShim is the small C layer that turns libjpeg's longjmp errors into
         // return codes (a systemLibrary target cannot hold C code).
@@ -78,7 +84,7 @@ let package = Package(
         .target(name: "TroveTransformers", dependencies: ["TroveCore"],
                 path: "Modules/TroveTransformers", swiftSettings: swift6),
         .target(name: "Trove",
-                dependencies: ["TroveCore", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
+                dependencies: ["TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
                                "TroveCodec", "TroveTransformers",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "CoreMetrics", package: "swift-metrics")],
@@ -90,7 +96,8 @@ let package = Package(
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 path: "Tools/FixtureServer", swiftSettings: swift6),
         .executableTarget(name: "trove",
-                          dependencies: ["Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis", "FixtureServer",
+                          dependencies: ["Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
+                                         "FixtureServer",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/trove", swiftSettings: swift6),
         // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).
@@ -99,17 +106,23 @@ let package = Package(
         // Self-checking entry contents, shared by that process and the tests that read what it wrote.
         .target(name: "TorturePayload", path: "Tools/TorturePayload", swiftSettings: swift6),
 
-        // Helpers the test targets share (a test-only target, as NIOTestUtils is).
-        .target(name: "TroveTestSupport", path: "Tests/TroveTestSupport", swiftSettings: swift6),
+        // Helpers only test targets depend on (a manual clock, a seeded generator, a subprocess runner), as
+        // NIOTestUtils is.
+        .target(name: "TroveTestSupport", dependencies: ["TroveMemoryCache"], path: "Tests/TroveTestSupport",
+                swiftSettings: swift6),
         .testTarget(name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",
                     swiftSettings: swift6),
+        .testTarget(name: "TroveSupportTests", dependencies: ["TroveSupport", "CTroveSupport"],
+                    path: "Tests/TroveSupportTests", swiftSettings: swift6),
+        .testTarget(name: "TroveEvictionTests", dependencies: ["TroveEviction", "TroveTestSupport"],
+                    path: "Tests/TroveEvictionTests", swiftSettings: swift6),
         .testTarget(name: "TroveFetcherTests", dependencies: ["TroveFetcher", "FixtureServer"], path: "Tests/TroveFetcherTests",
                     swiftSettings: swift6),
-        .testTarget(name: "TroveMemoryCacheTests", dependencies: ["TroveMemoryCache"],
+        .testTarget(name: "TroveMemoryCacheTests", dependencies: ["TroveMemoryCache", "TroveEviction", "TroveTestSupport"],
                     path: "Tests/TroveMemoryCacheTests", swiftSettings: swift6),
-        .testTarget(name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache", "TorturePayload"],
+        .testTarget(name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache", "TroveEviction", "TorturePayload"],
                     path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
-        .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec", "CTroveSupport"], path: "Tests/TroveCodecTests",
+        .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec", "TroveSupport"], path: "Tests/TroveCodecTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
                     swiftSettings: swift6),

@@ -2,6 +2,7 @@
 @_exported import TroveCodec
 @_exported import TroveCore
 @_exported import TroveDiskCache
+@_exported import TroveEviction
 @_exported import TroveFetcher
 @_exported import TroveMemoryCache
 @_exported import TroveTransformers

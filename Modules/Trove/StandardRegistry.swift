@@ -1,6 +1,7 @@
 import TroveCodec
 import TroveCore
 import TroveDiskCache
+import TroveEviction
 import TroveFetcher
 import TroveTransformers
 

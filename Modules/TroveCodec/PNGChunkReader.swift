@@ -1,4 +1,5 @@
 import TroveCore
+import TroveSupport
 
 /// One chunk of a PNG file: its four-letter type and where its data lies in the file.
 struct PNGChunk {

@@ -1,5 +1,6 @@
 import Foundation
 import TroveCore
+import TroveSupport
 
 /// Encodes RGBA8 and gray8 images as 8-bit, non-interlaced PNG, choosing a filter per row.
 /// RGBA images whose pixels are all opaque are written as RGB (color type 2) to save a quarter of the data.

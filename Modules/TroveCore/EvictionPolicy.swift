@@ -17,13 +17,15 @@ public protocol EvictionPolicy<Key>: AnyObject {
     /// Chooses a victim among tracked keys, stops tracking it, and returns it; nil when empty.
     /// An admission-controlled policy may return the key it was just given.
     func evict() -> Key?
+    /// Stops tracking every key.
     func removeAll()
 }
 
-/// Makes a fresh policy per cache. `capacity` is in the cost units the cache passes to `insert`.
+/// Makes a fresh policy per cache (the built-in ones live in TroveEviction). `capacity` is in the cost units the cache passes to `insert`.
 public protocol EvictionPolicyFactory: Sendable {
     /// The registry name, e.g. "lru".
     var name: String { get }
+    /// A keyed policy for a cache of `capacity` cost units.
     func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key>
     /// The same policy working on slot numbers the owner hands out, for owners (the memory cache)
     /// that already map keys to slots and should not pay for a second hash lookup per hit.

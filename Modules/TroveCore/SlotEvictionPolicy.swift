@@ -14,6 +14,7 @@ public protocol SlotEvictionPolicy: AnyObject {
     func remove(_ slot: Int)
     /// Chooses a victim, stops tracking it and returns its slot; nil when nothing is tracked.
     func evict() -> Int?
+    /// Stops tracking every slot.
     func removeAll()
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import TroveCore
+import TroveEviction
+import TroveSupport
 
 /// The on-disk store of DESIGN.md section 5: one checked file per entry under `<root>/entries/`, written to
 /// `<root>/tmp/` and renamed into place, so a reader sees the old entry or the new one, never half of one.

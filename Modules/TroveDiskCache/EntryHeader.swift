@@ -1,4 +1,5 @@
 import Foundation
+import TroveSupport
 
 // The entry file format, version 1. One file per entry; integers are little-endian.
 //

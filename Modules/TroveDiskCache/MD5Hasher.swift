@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TroveCore
+import TroveSupport
 
 /// Lowercase hex of the MD5 of the key's UTF-8 bytes (32 characters). Shorter names than sha256; fine for
 /// naming files because a collision can only cost a miss (every read checks the full key).

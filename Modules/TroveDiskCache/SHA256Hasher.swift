@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TroveCore
+import TroveSupport
 
 /// The default key hasher: lowercase hex of the SHA-256 of the key's UTF-8 bytes (64 characters).
 public struct SHA256Hasher: KeyHasher {

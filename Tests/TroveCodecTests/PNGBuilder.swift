@@ -1,5 +1,6 @@
 import Foundation
 import TroveCodec
+import TroveSupport
 
 /// Builds PNG files chunk by chunk, for tests that need precisely broken or unusual files.
 struct PNGBuilder {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveCodec
+import TroveSupport
 
 /// Damage inside chunk data, with the CRC recomputed so the damage reaches the parser, filters and
 /// inflater: the decoder must throw a TroveError or return a whole image, and never crash.

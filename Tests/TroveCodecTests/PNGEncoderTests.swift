@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveCodec
+import TroveSupport
 
 @Suite struct PNGEncoderTests {
     let encoder = PNGEncoder()

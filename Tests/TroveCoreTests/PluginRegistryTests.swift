@@ -101,7 +101,7 @@ private struct GoodPlugin: TrovePlugin {
 
     @Test func listingCoversEveryKind() throws {
         var registry = PluginRegistry()
-        try registry.register(evictionPolicy: LRUPolicyFactory())
+        try registry.register(evictionPolicy: NamedPolicyFactory(name: "lru"))
         try registry.register(transformer: "identity") { _ in IdentityTransformer() }
         let listing = registry.listing
         #expect(Set(listing.keys) == Set(PluginKind.allCases))
@@ -110,6 +110,22 @@ private struct GoodPlugin: TrovePlugin {
         #expect(listing[.decoder] == [])
         #expect(try registry.transformer(named: "identity").identifier == "identity")
     }
+}
+
+/// A policy factory that only has a name: the registry never asks it for a policy.
+private struct NamedPolicyFactory: EvictionPolicyFactory {
+    let name: String
+    func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> { QueuePolicy<Key>() }
+}
+
+private final class QueuePolicy<Key: Hashable>: EvictionPolicy {
+    private var keys: [Key] = []
+    var count: Int { keys.count }
+    func insert(_ key: Key, cost: Int) { keys.append(key) }
+    func access(_ key: Key) {}
+    func remove(_ key: Key) { keys.removeAll { $0 == key } }
+    func evict() -> Key? { keys.isEmpty ? nil : keys.removeFirst() }
+    func removeAll() { keys.removeAll() }
 }
 
 private struct IdentityTransformer: ImageTransformer {

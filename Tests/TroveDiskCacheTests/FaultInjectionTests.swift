@@ -7,6 +7,7 @@ import Foundation
 import Testing
 import TroveCore
 @testable import TroveDiskCache
+import TroveEviction
 
 /// A write that fails at one point, and the error it must surface as.
 enum WriteFault: String, CaseIterable, Sendable {

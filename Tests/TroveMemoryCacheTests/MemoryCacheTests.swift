@@ -1,6 +1,8 @@
 import Testing
 import TroveCore
+import TroveEviction
 import TroveMemoryCache
+import TroveTestSupport
 
 @Suite struct MemoryCacheTests {
     @Test func evictsLeastRecentlyUsedWhenOverCost() {

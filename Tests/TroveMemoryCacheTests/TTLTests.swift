@@ -1,6 +1,7 @@
 import Testing
 import TroveCore
 import TroveMemoryCache
+import TroveTestSupport
 
 /// Expiry, driven by a clock the test moves.
 @Suite struct TTLTests {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Trove
+import TroveEviction
 
 /// `trove sim`: replays a trace through one eviction policy and reports its miss ratio, to compare
 /// policies (and check them against a reference simulator) on the same requests.

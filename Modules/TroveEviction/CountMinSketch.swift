@@ -5,20 +5,20 @@
 ///
 /// The table is one array of words holding sixteen counters each; a row picks a word and a counter
 /// in it from its own remix of the key hash.
-public struct CountMinSketch: Sendable {
+struct CountMinSketch: Sendable {
     private var table: [UInt64]
     private let wordMask: UInt64
     /// Additions since the last halving.
-    public private(set) var additions = 0
+    private(set) var additions = 0
     /// Counted additions between halvings: ten per expected entry, as Caffeine sizes its sample.
-    public let sampleSize: Int
+    let sampleSize: Int
     /// How many distinct keys the table was sized for.
-    public let expectedEntries: Int
+    let expectedEntries: Int
 
-    public static let maximumCount = 15
+    static let maximumCount = 15
 
     /// Sized for about `expectedEntries` keys in the cache (rounded up to a power of two, at least 16).
-    public init(expectedEntries: Int) {
+    init(expectedEntries: Int) {
         var words = 16
         while words < expectedEntries, words < 1 << 26 { words <<= 1 }
         table = [UInt64](repeating: 0, count: words)
@@ -28,7 +28,7 @@ public struct CountMinSketch: Sendable {
     }
 
     /// The estimated count of `keyHash`, 0...15.
-    public func frequency(_ keyHash: Int) -> Int {
+    func frequency(_ keyHash: Int) -> Int {
         var smallest = UInt64(Self.maximumCount)
         for row in 0..<4 {
             let (word, shift) = position(keyHash, row: row)
@@ -39,7 +39,7 @@ public struct CountMinSketch: Sendable {
 
     /// Counts one more sighting of `keyHash`; returns true when this addition triggered a halving.
     @discardableResult
-    public mutating func increment(_ keyHash: Int) -> Bool {
+    mutating func increment(_ keyHash: Int) -> Bool {
         // Minimal increment (conservative update): only the counters at the minimum grow, so keys
         // sharing a counter with a popular one are overestimated less.
         var words = (0, 0, 0, 0), shifts: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
@@ -68,14 +68,14 @@ public struct CountMinSketch: Sendable {
     }
 
     /// Halves every counter: the aging step.
-    public mutating func halve() {
+    mutating func halve() {
         table.withUnsafeMutableBufferPointer { words in
             for index in words.indices { words[index] = (words[index] >> 1) & 0x7777_7777_7777_7777 }
         }
         additions /= 2
     }
 
-    public mutating func removeAll() {
+    mutating func removeAll() {
         table.withUnsafeMutableBufferPointer { words in
             for index in words.indices { words[index] = 0 }
         }

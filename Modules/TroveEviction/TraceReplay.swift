@@ -1,3 +1,5 @@
+import TroveCore
+
 extension CacheSimulator {
     /// Replays a trace file's bytes: one request a line, `KEY` or `KEY SIZE` (separated by spaces,
     /// tabs or a comma; SIZE in the capacity's unit). Blank lines are skipped. When no line gives a

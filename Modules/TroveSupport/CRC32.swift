@@ -1,8 +1,9 @@
 import CTroveSupport
 import Foundation
 
-/// The CRC-32 of PNG chunks and gzip: zlib's exact checksum, computed by carry-less multiplication
-/// where the CPU has it (see CTroveSupport), about 6.7 times as fast as zlib's tables here.
+/// zlib's CRC-32 (the gzip/PNG polynomial): the checksum of PNG chunks, gzip members and every disk
+/// entry's header and payload. Computed by carry-less multiplication where the CPU has it (see
+/// CTroveSupport), about 6.7 times as fast as zlib's tables here, and by zlib otherwise.
 public enum CRC32 {
     /// The CRC of `bytes`; pass an earlier result as `seed` to continue a running checksum.
     public static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {

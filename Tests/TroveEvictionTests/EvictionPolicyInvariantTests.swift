@@ -1,5 +1,7 @@
 import Testing
 import TroveCore
+import TroveEviction
+import TroveTestSupport
 
 /// Every built-in policy, driven by random operations against a set model: the keys it tracks,
 /// evicts and forgets are exactly the ones the model says.

@@ -1,7 +1,7 @@
 import CTroveSupport
 import Foundation
 import Testing
-import TroveCodec
+import TroveSupport
 
 @Suite struct CRC32Tests {
     @Test func matchesTheStandardCheckValue() {

@@ -1,3 +1,5 @@
+import TroveCore
+
 /// Least frequently used: evicts the slot with the fewest hits since it was stored; among equals,
 /// the one that reached that count first. A frequency is forgotten when its entry leaves.
 ///
@@ -84,38 +86,52 @@ public final class LFUSlotPolicy: SlotEvictionPolicy {
     }
     private var state = State()
 
+    /// An empty policy.
     public init() {}
 
+    /// Slots tracked now.
     public var count: Int { state.count }
 
+    /// Starts tracking `slot`; a slot tracked already counts as a hit.
     public func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot) }
 
+    /// Records a hit on `slot`; no-op when untracked.
     public func access(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.access(slot)
     }
 
+    /// Stops tracking `slot`; no-op when untracked.
     public func remove(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.remove(slot)
     }
 
+    /// Chooses the victim, stops tracking it and returns it; nil when nothing is tracked.
     public func evict() -> Int? { state.evict() }
 
+    /// Stops tracking every slot.
     public func removeAll() { state = State() }
 }
 
+/// The keyed LFU policy, e.g. `LFUPolicy<String>()`.
 public typealias LFUPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, LFUSlotPolicy>
 
 extension KeyedEvictionPolicy where Core == LFUSlotPolicy {
+    /// A keyed LFU policy tracking nothing yet.
     public convenience init() { self.init(core: LFUSlotPolicy()) }
 }
 
+/// Makes LFU policies; registered as "lfu".
 public struct LFUPolicyFactory: EvictionPolicyFactory {
+    /// The registry name.
     public let name = "lfu"
+    /// The factory (it holds no state).
     public init() {}
+    /// A keyed LFU policy for a cache of `capacity` cost units.
     public func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
         LFUPolicy<Key>()
     }
+    /// The slot form of LFU, for owners that map keys to slots themselves.
     public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { LFUSlotPolicy() }
 }

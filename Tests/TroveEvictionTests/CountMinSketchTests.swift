@@ -1,5 +1,6 @@
 import Testing
-@testable import TroveCore
+@testable import TroveEviction
+import TroveTestSupport
 
 @Suite struct CountMinSketchTests {
     @Test func countsSaturateAtFifteenAndHalve() {

@@ -1,3 +1,5 @@
+import TroveCore
+
 /// S3-FIFO (Yang et al., SOSP'23): a small FIFO taking about 10% of the cost, a main FIFO with the
 /// rest, and a ghost FIFO of recently evicted keys. New keys enter the small queue (the main queue
 /// when the ghost remembers them). Each entry has a 2-bit hit counter. Evicting from the small queue
@@ -110,36 +112,49 @@ public final class S3FIFOSlotPolicy: SlotEvictionPolicy {
     /// `capacity` is the owner's cost limit; it only decides where newcomers go before the first eviction.
     public init(capacity: Int) { state = State(capacity: capacity) }
 
+    /// Slots tracked now.
     public var count: Int { state.small.count + state.main.count }
 
+    /// Starts tracking `slot`; a slot tracked already counts as a hit.
     public func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot, keyHash: keyHash, cost: cost) }
 
+    /// Records a hit on `slot`; no-op when untracked.
     public func access(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.access(slot)
     }
 
+    /// Stops tracking `slot`; no-op when untracked.
     public func remove(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.remove(slot)
     }
 
+    /// Chooses the victim, stops tracking it and returns it; nil when nothing is tracked.
     public func evict() -> Int? { state.evict() }
 
+    /// Stops tracking every slot.
     public func removeAll() { state = State(capacity: state.capacity) }
 }
 
+/// The keyed S3-FIFO policy, e.g. `S3FIFOPolicy<String>()`.
 public typealias S3FIFOPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, S3FIFOSlotPolicy>
 
 extension KeyedEvictionPolicy where Core == S3FIFOSlotPolicy {
+    /// A keyed S3-FIFO policy tracking nothing yet.
     public convenience init(capacity: Int) { self.init(core: S3FIFOSlotPolicy(capacity: capacity)) }
 }
 
+/// Makes S3-FIFO policies; registered as "s3fifo".
 public struct S3FIFOPolicyFactory: EvictionPolicyFactory {
+    /// The registry name.
     public let name = "s3fifo"
+    /// The factory (it holds no state).
     public init() {}
+    /// A keyed S3-FIFO policy for a cache of `capacity` cost units.
     public func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
         S3FIFOPolicy<Key>(capacity: capacity)
     }
+    /// The slot form of S3-FIFO, for owners that map keys to slots themselves.
     public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { S3FIFOSlotPolicy(capacity: capacity) }
 }

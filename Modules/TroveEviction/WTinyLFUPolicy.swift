@@ -1,3 +1,5 @@
+import TroveCore
+
 /// W-TinyLFU (Einziger, Friedman and Manes, 2017), shaped as Caffeine describes it: newcomers enter
 /// a small LRU window (1% of the cost); the rest is a segmented LRU main area whose protected segment
 /// holds 80% of it and whose probation segment holds the remainder. When room is needed while the
@@ -139,36 +141,49 @@ public final class WTinyLFUSlotPolicy: SlotEvictionPolicy {
     /// `capacity` is the owner's cost limit; it sizes the frequency sketch when costs are entry counts.
     public init(capacity: Int) { state = State(capacity: capacity) }
 
+    /// Slots tracked now.
     public var count: Int { state.count }
 
+    /// Starts tracking `slot`; a slot tracked already counts as a hit.
     public func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot, keyHash: keyHash, cost: cost) }
 
+    /// Records a hit on `slot`; no-op when untracked.
     public func access(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.access(slot)
     }
 
+    /// Stops tracking `slot`; no-op when untracked.
     public func remove(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.remove(slot)
     }
 
+    /// Chooses the victim, stops tracking it and returns it; nil when nothing is tracked.
     public func evict() -> Int? { state.evict() }
 
+    /// Stops tracking every slot.
     public func removeAll() { state = State(capacity: state.capacity) }
 }
 
+/// The keyed W-TinyLFU policy, e.g. `WTinyLFUPolicy<String>()`.
 public typealias WTinyLFUPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, WTinyLFUSlotPolicy>
 
 extension KeyedEvictionPolicy where Core == WTinyLFUSlotPolicy {
+    /// A keyed W-TinyLFU policy tracking nothing yet.
     public convenience init(capacity: Int) { self.init(core: WTinyLFUSlotPolicy(capacity: capacity)) }
 }
 
+/// Makes W-TinyLFU policies; registered as "wtinylfu".
 public struct WTinyLFUPolicyFactory: EvictionPolicyFactory {
+    /// The registry name.
     public let name = "wtinylfu"
+    /// The factory (it holds no state).
     public init() {}
+    /// A keyed W-TinyLFU policy for a cache of `capacity` cost units.
     public func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
         WTinyLFUPolicy<Key>(capacity: capacity)
     }
+    /// The slot form of W-TinyLFU, for owners that map keys to slots themselves.
     public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { WTinyLFUSlotPolicy(capacity: capacity) }
 }

@@ -1,3 +1,5 @@
+import TroveCore
+
 /// Replays requests through an eviction policy the way a reference cache simulator (libCacheSim)
 /// does: a request for a key the cache holds is a hit; any other request is a miss, the first one
 /// for a key included, and stores the key after evicting until its size fits. A key larger than the
@@ -5,15 +7,21 @@
 public struct CacheSimulator {
     /// What a replay counted.
     public struct Result: Sendable, Equatable, Codable {
+        /// Requests replayed.
         public var requests = 0
+        /// Requests for a key the cache held.
         public var hits = 0
+        /// Every other request, the first one for each key included.
         public var misses = 0
+        /// Misses over requests; 0 before any request.
         public var missRatio: Double { requests == 0 ? 0 : Double(misses) / Double(requests) }
 
+        /// Nothing counted yet.
         public init() {}
 
         private enum CodingKeys: String, CodingKey { case requests, hits, misses, missRatio }
 
+        /// Reads the counts (the stored miss ratio is derived, so it is not read back).
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             requests = try container.decode(Int.self, forKey: .requests)
@@ -21,6 +29,7 @@ public struct CacheSimulator {
             misses = try container.decode(Int.self, forKey: .misses)
         }
 
+        /// Writes the counts and the miss ratio.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(requests, forKey: .requests)
@@ -30,16 +39,17 @@ public struct CacheSimulator {
         }
     }
 
+    /// The capacity the simulator was made with.
     public let capacity: Int
+    /// What the replay counted so far.
     public private(set) var result = Result()
     /// Cost currently stored.
     public private(set) var occupied = 0
 
     private let policy: any SlotEvictionPolicy
-    private var slots: [String: Int] = [:]
+    private var table = SlotTable<String>()
+    /// Each slot's size, indexed like the table's slots.
     private var sizes: [Int] = []
-    private var keys: [String?] = []
-    private var freeSlots: [Int] = []
 
     /// `capacity` is in the unit of the sizes given to `request` (1 per key when sizes are not known).
     public init(factory: any EvictionPolicyFactory, capacity: Int) {
@@ -48,15 +58,17 @@ public struct CacheSimulator {
     }
 
     /// Keys stored now.
-    public var count: Int { slots.count }
+    public var count: Int { table.count }
 
-    public func contains(_ key: String) -> Bool { slots[key] != nil }
+    /// Whether `key` is stored now.
+    public func contains(_ key: String) -> Bool { table.slot(for: key) != nil }
 
     /// Replays one request; returns true on a hit.
     @discardableResult
     public mutating func request(_ key: String, size: Int = 1) -> Bool {
         result.requests += 1
-        if let slot = slots[key] {
+        let hash = key.hashValue
+        if let slot = table.slot(for: key, hash: hash) {
             result.hits += 1
             policy.access(slot)
             return true
@@ -67,17 +79,8 @@ public struct CacheSimulator {
         while occupied + size > capacity, let victim = policy.evict() {
             release(victim)
         }
-        let slot: Int
-        if let reused = freeSlots.popLast() {
-            slot = reused
-            keys[slot] = key
-            sizes[slot] = size
-        } else {
-            slot = keys.count
-            keys.append(key)
-            sizes.append(size)
-        }
-        slots[key] = slot
+        let slot = table.insert(key, hash: hash)
+        if slot < sizes.count { sizes[slot] = size } else { sizes.append(size) }
         occupied += size
         // A hash that is the same in every run (Swift's own is seeded per process), so replays repeat.
         policy.insert(slot, keyHash: Self.stableHash(key), cost: size)
@@ -85,11 +88,8 @@ public struct CacheSimulator {
     }
 
     private mutating func release(_ slot: Int) {
-        guard let key = keys[slot] else { return }
-        slots.removeValue(forKey: key)
-        keys[slot] = nil
+        guard table.removeSlot(slot) != nil else { return }
         occupied -= sizes[slot]
-        freeSlots.append(slot)
     }
 
     /// FNV-1a over the key's UTF-8 bytes.

@@ -1,5 +1,6 @@
 import Testing
 import TroveCore
+import TroveEviction
 
 /// Tiny traces replayed through `CacheSimulator` (the code `trove sim` runs), with the expected hits,
 /// misses and final contents worked out by hand from each policy's published definition. The
