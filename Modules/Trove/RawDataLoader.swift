@@ -251,7 +251,10 @@ final class RawDataLoader: Sendable {
             throw error
         }
         let (expires, storable) = freshness(of: metadata)
-        if request.policy != .memoryOnly, storable, let diskCache {
+        if !storable {
+            // no-store now: an older copy (a revalidated entry) must not outlive this answer.
+            _ = try? await diskCache?.removeEntry(forKey: request.key)
+        } else if request.policy != .memoryOnly, let diskCache {
             do {
                 try await diskCache.store(data, forKey: request.key, metadata: DiskEntryMetadata(
                     validators: metadata.validators, contentType: metadata.contentType, expires: expires))

@@ -92,7 +92,7 @@ extension DiskCache {
                 files.removeFile(path)
                 return nil
             }
-            state.noteChanged(name)
+            // Not noted as changed: the move is the scan's own doing, and its record must be merged.
             return name
         }
     }

@@ -35,6 +35,21 @@ struct HasherChangeTests {
         #expect(regularFiles(under: dir.url.appendingPathComponent("entries")).count == 1)
     }
 
+    @Test func reFiledEntriesAreIndexedBeforeAnyRead() async throws {
+        let dir = try TemporaryDirectory()
+        do {
+            let md5 = try DiskCache(directory: dir.url, hasher: MD5Hasher())
+            for key in ["a", "b", "c"] { try await md5.store(Data(key.utf8), forKey: key) }
+            await md5.waitForIndex()
+        }
+        let sha = try DiskCache(directory: dir.url, hasher: SHA256Hasher())
+        await sha.waitForIndex()
+        // Counted and limited like any entry, though nothing has read them yet.
+        let stats = await sha.stats()
+        #expect(stats.entries == 3 && stats.hits == 0)
+        #expect(try await sha.keys().sorted() == ["a", "b", "c"])
+    }
+
     @Test func anEntryAlreadyAtTheNewNameWinsOverAStrayFromAnotherHasher() async throws {
         let dir = try TemporaryDirectory(), other = try TemporaryDirectory()
         let sha = try DiskCache(directory: dir.url, hasher: SHA256Hasher())

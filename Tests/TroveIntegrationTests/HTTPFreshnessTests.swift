@@ -55,6 +55,22 @@ import Trove
         }
     }
 
+    @Test func aNoStoreAnswerToARevalidationRemovesTheOlderCopy() async throws {
+        let tiles = try pngData("tiles.png")
+        try await withServerAndCache(["/r.png": .sequence([
+            try Self.resource(["Cache-Control": "max-age=0"]),
+            .withHeaders(["Cache-Control": "no-store"], .file(tiles, contentType: "image/png")),
+        ])]) { server, dir in
+            let url = server.url("/r.png")
+            let pipeline = try makePipeline(dir)
+            let first = try await pipeline.image(for: url)
+            #expect(try await pipeline.diskCache?.entry(forKey: first.cacheKey.raw, includingStale: true) != nil)
+            let second = try await pipeline.image(for: url)
+            #expect(second.data == tiles && second.source == .network)
+            #expect(try await pipeline.diskCache?.entry(forKey: first.cacheKey.raw, includingStale: true) == nil)
+        }
+    }
+
     @Test func anExpiresInThePastIsStaleAndAnInvalidOneToo() async throws {
         try await withServerAndCache([
             "/past.png": try Self.resource(["Expires": "Thu, 01 Jan 2015 00:00:00 GMT"]),
