@@ -20,7 +20,8 @@ final class ZlibInflateStream {
     private let pieces: [Range<Int>]
     private var pieceIndex = 0
     private var inOffset: Int
-    private var ended = false
+    /// Whether the stream's end has been read (a read that fills the buffer exactly may also end it).
+    private(set) var ended = false
 
     /// Nil when zlib cannot start (out of memory). `input` must outlive the stream.
     init?(_ input: UnsafeRawBufferPointer, ranges: [Range<Int>]) {
