@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // Already in the graph through Hummingbird; declared so FixtureServer can stop a server gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // `/metrics` of `trove serve`, in Prometheus text.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -95,9 +97,22 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 path: "Tools/FixtureServer", swiftSettings: swift6),
+        // imgproxy's URL language: paths, signatures, presets and processing options mapped onto Trove's
+        // transformers and encoders.
+        .target(name: "TroveImgproxy",
+                dependencies: ["Trove", .product(name: "Crypto", package: "swift-crypto")],
+                path: "Tools/TroveImgproxy", swiftSettings: swift6),
+        // `trove serve`: the image proxy on Hummingbird over an ImagePipeline.
+        .target(name: "TroveServer",
+                dependencies: ["Trove", "TroveImgproxy",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "Prometheus", package: "swift-prometheus"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                path: "Tools/TroveServer", swiftSettings: swift6),
         .executableTarget(name: "trove",
                           dependencies: ["Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
-                                         "FixtureServer",
+                                         "FixtureServer", "TroveServer",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/trove", swiftSettings: swift6),
         // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).
@@ -146,6 +161,13 @@ let package = Package(
         // A format none of Trove's modules knows (QOI), written as a third party would: it imports only Trove.
         .testTarget(name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",
                     swiftSettings: swift6),
+        .testTarget(name: "TroveImgproxyTests", dependencies: ["TroveImgproxy"], path: "Tests/TroveImgproxyTests",
+                    swiftSettings: swift6),
+        .testTarget(name: "TroveServerTests",
+                    dependencies: ["TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "FixtureServer",
+                                   "TroveTestSupport",
+                                   .product(name: "Crypto", package: "swift-crypto")],
+                    path: "Tests/TroveServerTests", swiftSettings: swift6),
         .testTarget(name: "TroveIntegrationTests",
                     dependencies: ["Trove", "FixtureServer", .product(name: "MetricsTestKit", package: "swift-metrics")],
                     path: "Tests/TroveIntegrationTests", swiftSettings: swift6),
