@@ -66,7 +66,7 @@ public struct GuardedHTTPFetcher: Fetcher {
         guard let urlHost = URL(string: hopURL.absoluteString)?.host, !urlHost.isEmpty else {
             throw TroveError.malformedURL(url: source.absoluteString, reason: "\(isRedirect ? "a redirect's URL" : "it") has no host")
         }
-        let address = try await checkedAddress(of: urlHost, source: source, refuse: refuse)
+        let address = try await checkedAddress(of: urlHost, source: source, refuse: refuse).unmapped
         var configuration = HTTPFetcher.defaultClientConfiguration
         let bare = urlHost.hasPrefix("[") && urlHost.hasSuffix("]") ? String(urlHost.dropFirst().dropLast()) : urlHost
         // AsyncHTTPClient looks the override up by the host as written, bracketed for IPv6 literals.

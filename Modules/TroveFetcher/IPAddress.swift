@@ -62,6 +62,13 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// An IPv4-mapped address (`::ffff:a.b.c.d`) as the IPv4 address it is, which a connection reaches
+    /// without needing IPv6; any other address unchanged.
+    var unmapped: IPAddress {
+        if case let .v6(bits) = self, bits >> 32 == 0xFFFF { return .v4(UInt32(truncatingIfNeeded: bits)) }
+        return self
+    }
+
     // MARK: - Parsing
 
     /// Exactly four decimal numbers 0...255 separated by dots, without leading zeros (inet_pton's form).
