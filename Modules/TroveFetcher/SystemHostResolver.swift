@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,9 +16,18 @@ public struct SystemHostResolver: HostResolver {
 
     public init() {}
 
+    /// getaddrinfo cannot be stopped, so a cancelled caller is let go at once with `CancellationError` and
+    /// the lookup finishes unheard: a stuck DNS server never holds a request past its deadline.
     public func addresses(of host: String) async throws -> [IPAddress] {
-        try await withCheckedThrowingContinuation { continuation in
-            Self.queue.async { continuation.resume(with: Result { try Self.lookUp(host) }) }
+        let waiter = LookupWaiter()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.hold(continuation)
+                if Task.isCancelled { waiter.resume(.failure(CancellationError())); return }
+                Self.queue.async { waiter.resume(Result { try Self.lookUp(host) }) }
+            }
+        } onCancel: {
+            waiter.resume(.failure(CancellationError()))
         }
     }
 
@@ -63,6 +73,22 @@ public struct SystemHostResolver: HostResolver {
         default:
             return nil
         }
+    }
+}
+
+/// The one continuation of a lookup, resumed by whichever comes first: the answer or the cancellation.
+private final class LookupWaiter: Sendable {
+    private let continuation = Mutex<CheckedContinuation<[IPAddress], any Error>?>(nil)
+
+    func hold(_ continuation: CheckedContinuation<[IPAddress], any Error>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(_ result: Result<[IPAddress], any Error>) {
+        continuation.withLock { current in
+            defer { current = nil }
+            return current
+        }?.resume(with: result)
     }
 }
 

@@ -171,6 +171,12 @@ import TroveFetcher
                 + "http://rebind.test:\(port)/blob, and its host rebind.test resolves to 10.0.0.5; \(Self.privateRefusal)"))
             #expect(again.asked == ["rebind.test", "rebind.test"])
             #expect(server.requestCount(for: "/blob") == 1)
+
+            // The pin holds for a name written in capitals too (the client looks the override up as written).
+            let capitals = StubResolver(["rebind.test": ["127.0.0.1"]])
+            let loud = try await fetchData(URL(string: "http://Rebind.TEST.:\(port)/blob")!,
+                                           fetcher: fetcher(policy, resolver: capitals))
+            #expect(loud == Self.body && capitals.asked == ["rebind.test"])
         }
     }
 
