@@ -31,7 +31,7 @@ public struct GuardedHTTPFetcher: Fetcher {
     /// - Parameters:
     ///   - addressPolicy: which addresses any hop may connect to; public ones only by default.
     ///   - sourcePolicy: which source URLs may be fetched at all; every http(s) URL by default
-///     (`SourcePolicy.anyHTTPSource`).
+    ///     (`SourcePolicy.anyHTTPSource`).
     ///   - resolver: turns host names into addresses; the system's getaddrinfo by default, a stub in tests.
     ///   - redirectLimit: redirects followed before `TroveError.tooManyRedirects`.
     public init(addressPolicy: AddressPolicy = AddressPolicy(), sourcePolicy: SourcePolicy = .anyHTTPSource,
