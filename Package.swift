@@ -161,7 +161,9 @@ let package = Package(
         // A format none of Trove's modules knows (QOI), written as a third party would: it imports only Trove.
         .testTarget(name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",
                     swiftSettings: swift6),
-        .testTarget(name: "TroveImgproxyTests", dependencies: ["TroveImgproxy"], path: "Tests/TroveImgproxyTests",
+        .testTarget(name: "TroveImgproxyTests",
+                    dependencies: ["TroveImgproxy", .product(name: "Crypto", package: "swift-crypto")],
+                    path: "Tests/TroveImgproxyTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveServerTests",
                     dependencies: ["TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "FixtureServer",
