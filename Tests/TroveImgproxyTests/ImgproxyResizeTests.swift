@@ -159,6 +159,47 @@ import Trove
         #expect(ImgproxyResize(width: 500).minimumSourceSize(for: stored, reducingGap: 2) == nil)
     }
 
+    /// Resizing before a turn (`beforeRotation`) keeps what resizing the turned image keeps.
+    @Test(arguments: [90, 180, 270])
+    func resizingBeforeATurnMatchesResizingAfterIt(degrees: Int) throws {
+        let image = Self.quadrants(width: 120, height: 80)
+        let angle = try #require(RotateTransformer.Angle(rawValue: degrees))
+        let turned = try RotateTransformer(angle).transform(image)
+        var resizes: [ImgproxyResize] = ImgproxyGravity.Anchor.allCases.flatMap { anchor in
+            [ImgproxyResize(resizingType: .fill, width: 31, height: 17, gravity: .anchor(anchor)),
+             ImgproxyResize(resizingType: .fill, width: 15, height: 40, gravity: .anchor(anchor, xOffset: 5, yOffset: 0.1))]
+        }
+        resizes += [
+            ImgproxyResize(resizingType: .fill, width: 20, height: 20, gravity: .focusPoint(x: 0.8, y: 0.3)),
+            ImgproxyResize(resizingType: .fit, width: 50, height: 30),
+            ImgproxyResize(resizingType: .force, width: 50, height: 0),
+            ImgproxyResize(crop: .init(width: 30, height: 0.5, gravity: .anchor(.northEast, xOffset: 3, yOffset: 2))),
+            ImgproxyResize(resizingType: .fill, width: 40, height: 30, gravity: .anchor(.south),
+                           crop: .init(width: 0.6, height: 50, gravity: .focusPoint(x: 0.2, y: 0.7))),
+        ]
+        for resize in resizes {
+            let after = try resize.transform(turned)
+            let before = try RotateTransformer(angle).transform(resize.beforeRotation(degrees).transform(image))
+            #expect(after.width == before.width && after.height == before.height, "\(resize.identifier)")
+            guard after.width == before.width && after.height == before.height else { continue }
+            // Compare away from colour edges: a centred cut may round a pixel the other way once turned.
+            var compared = 0, differing = 0
+            for y in 2..<max(after.height - 2, 2) {
+                for x in 2..<max(after.width - 2, 2) {
+                    let here = Self.pixel(after, x, y)
+                    let uniform = (-2...2).allSatisfy { dy in (-2...2).allSatisfy { dx in
+                        Self.pixel(after, x + dx, y + dy) == here } }
+                    guard uniform else { continue }
+                    compared += 1
+                    if Self.pixel(before, x, y) != here { differing += 1 }
+                }
+            }
+            #expect(differing == 0, "\(resize.identifier) at \(degrees)")
+            // Lanczos rings a few pixels either side of each colour edge; what is left must still be a fair part.
+            #expect(compared >= 40, "\(resize.identifier) compared only \(compared) pixels")
+        }
+    }
+
     @Test func identifiersNameEveryParameter() {
         let variants: [ImgproxyResize] = [
             .init(), .init(resizingType: .fill), .init(width: 1), .init(height: 1), .init(enlarge: true),

@@ -217,17 +217,47 @@ import Trove
     @Test func transformsFollowImgproxysOrder() throws {
         let url = try ImgproxyURL.parse(path: "/_/rs:fill:100:50/rot:90/bl:3/bg:010203/plain/\(Self.source)@png",
                                         signature: .disabled)
+        // The resize runs before the turn, with the sizes swapped, so shrink-on-load still applies.
         #expect(url.transforms.map(\.identifier) == [
-            "orient", "rotate(deg=90)",
-            ImgproxyResize(resizingType: .fill, width: 100, height: 50).identifier,
+            "orient", ImgproxyResize(resizingType: .fill, width: 50, height: 100).identifier, "rotate(deg=90)",
             "blur(sigma=3.0)", "flatten(r=1,g=2,b=3)",
         ])
+        // A large source is decoded reduced (shrink-on-load), turn or no turn.
+        let stored = PixelSize(width: 4000, height: 3000)
+        #expect(ShrinkOnLoad(transforms: url.transforms, storedSize: stored)?.minimumSize.width ?? 4000 < 4000)
         let plain = try ImgproxyURL.parse(path: "/_/ar:0/plain/\(Self.source)", signature: .disabled)
         #expect(plain.transforms.isEmpty)
         // Alpha is flattened onto white for JPEG only.
         #expect(plain.transforms(encodingAs: .jpeg).map(\.identifier) == ["flatten(r=255,g=255,b=255)"])
         #expect(plain.transforms(encodingAs: .webp).isEmpty)
         #expect(plain.transforms(encodingAs: nil).isEmpty)
+    }
+
+    @Test func aSignedURLMakesAnImageOfTheRightSizeAndPixels() throws {
+        let signer = try ImgproxySignature(hexKeys: ["00ff00ff"], hexSalts: ["abcd"])
+        // Sizes and gravity refer to the image as delivered, turned a quarter clockwise: the 400x200
+        // quadrant image becomes 200x400 with green top-left, red top-right. Keep its top half, fill 60x90
+        // from the east: a 90x90 scale cut to its right 60 columns, 15 of green then red.
+        let rest = "/c:0:200:no/rs:fill:60:90/g:ea/rot:90/bg:000/q:55/plain/\(Self.source)@jpg"
+        let signature = ImgproxySignatureTests.independentSignature(keyHex: "00ff00ff", saltHex: "abcd", path: rest)
+        let url = try ImgproxyURL.parse(path: "/\(signature)\(rest)", signature: signer)
+        #expect(url.quality == 55 && url.format == .jpeg)
+        let image = ImgproxyResizeTests.quadrants(width: 400, height: 200)
+        let out = try url.transforms(encodingAs: .jpeg).reduce(image) { try $1.transform($0) }
+        #expect(out.width == 60 && out.height == 90)
+        for y in [5, 45, 85] {
+            #expect(ImgproxyResizeTests.pixel(out, 3, y) == ImgproxyResizeTests.color(ImgproxyResizeTests.green))
+            #expect(ImgproxyResizeTests.pixel(out, 50, y) == ImgproxyResizeTests.color(ImgproxyResizeTests.red))
+        }
+    }
+
+    @Test func longArgumentsAreClippedInMessages() {
+        let long = String(repeating: "x", count: 500)
+        #expect(error("/_/w:\(long)/plain/\(Self.source)")?.message
+            == "invalid argument '\(String(repeating: "x", count: 64))...' for processing option 'w': "
+            + "give a whole number of pixels from 0 to 16384")
+        #expect(error("/_/pr/plain/\(Self.source)")?.status == 400)
+        #expect(error("/_/pr:/plain/\(Self.source)")?.message == "unknown preset ''")
     }
 
     // MARK: Signatures

@@ -56,3 +56,85 @@ public enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
         return (x, y)
     }
 }
+
+extension ImgproxyGravity {
+    /// This gravity as seen on the image before it is turned clockwise by `degrees` (0, 90, 180 or 270):
+    /// cutting there and then turning keeps what cutting the turned image with this gravity keeps.
+    func beforeRotation(_ degrees: Int) -> ImgproxyGravity {
+        switch self {
+        case let .focusPoint(x, y):
+            return switch degrees {
+            case 90: .focusPoint(x: y, y: 1 - x)
+            case 180: .focusPoint(x: 1 - x, y: 1 - y)
+            case 270: .focusPoint(x: 1 - y, y: x)
+            default: self
+            }
+        case let .anchor(anchor, xOffset, yOffset):
+            let x = AxisPlacement(edge: anchor.horizontalEdge, offset: xOffset)
+            let y = AxisPlacement(edge: anchor.verticalEdge, offset: yOffset)
+            // Turning clockwise by 90 puts the stored image's x axis down the output's y axis, and its
+            // y axis along the output's x axis reversed.
+            let (sourceX, sourceY): (AxisPlacement, AxisPlacement) = switch degrees {
+            case 90: (y, x.reversed)
+            case 180: (x.reversed, y.reversed)
+            case 270: (y.reversed, x)
+            default: (x, y)
+            }
+            return .anchor(Anchor(horizontal: sourceX.edge, vertical: sourceY.edge),
+                           xOffset: sourceX.offset, yOffset: sourceY.offset)
+        }
+    }
+}
+
+/// Where along one axis an anchor sits.
+enum AxisEdge {
+    case start, middle, end
+}
+
+/// One axis of an anchored gravity: the edge, and the offset as imgproxy reads it there (inwards from an
+/// edge, towards +x or +y from the middle).
+private struct AxisPlacement {
+    var edge: AxisEdge
+    var offset: Double
+
+    /// The same placement read along the axis pointing the other way.
+    var reversed: AxisPlacement {
+        switch edge {
+        case .start: AxisPlacement(edge: .end, offset: offset)
+        case .end: AxisPlacement(edge: .start, offset: offset)
+        case .middle: AxisPlacement(edge: .middle, offset: offset == 0 ? 0 : -offset)
+        }
+    }
+}
+
+extension ImgproxyGravity.Anchor {
+    var horizontalEdge: AxisEdge {
+        switch self {
+        case .west, .northWest, .southWest: .start
+        case .east, .northEast, .southEast: .end
+        case .north, .south, .center: .middle
+        }
+    }
+
+    var verticalEdge: AxisEdge {
+        switch self {
+        case .north, .northEast, .northWest: .start
+        case .south, .southEast, .southWest: .end
+        case .east, .west, .center: .middle
+        }
+    }
+
+    init(horizontal: AxisEdge, vertical: AxisEdge) {
+        self = switch (horizontal, vertical) {
+        case (.start, .start): .northWest
+        case (.middle, .start): .north
+        case (.end, .start): .northEast
+        case (.start, .middle): .west
+        case (.middle, .middle): .center
+        case (.end, .middle): .east
+        case (.start, .end): .southWest
+        case (.middle, .end): .south
+        case (.end, .end): .southEast
+        }
+    }
+}

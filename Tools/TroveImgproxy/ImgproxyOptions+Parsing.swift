@@ -46,7 +46,7 @@ extension ImgproxyOptions {
     /// a preset that names itself; `availableFormats`, when given, limits `format`.
     mutating func apply(_ option: RawOption, presets: ImgproxyPresets, expanding: inout [String],
                         availableFormats: Set<ImageFormat>?) throws(ImgproxyURLError) {
-        let name = option.name
+        let name = ImgproxyURLError.clipped(option.name)
         let args = option.arguments
         guard let canonical = Self.canonicalNames[name] ?? (Self.canonicalNames.values.contains(name) ? name : nil)
         else {
@@ -57,7 +57,9 @@ extension ImgproxyOptions {
         }
         func expectCount(_ range: ClosedRange<Int>) throws(ImgproxyURLError) {
             guard range.contains(args.count) else {
-                let count = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+                let count = range.lowerBound == range.upperBound ? "\(range.lowerBound)"
+                    : range.upperBound == Int.max ? "at least \(range.lowerBound)"
+                    : "\(range.lowerBound) to \(range.upperBound)"
                 throw .badRequest("processing option '\(name)' takes \(count) arguments, got \(args.count)")
             }
         }
@@ -151,7 +153,7 @@ extension ImgproxyOptions {
     mutating func applyPreset(_ name: String, presets: ImgproxyPresets, expanding: inout [String],
                               availableFormats: Set<ImageFormat>?) throws(ImgproxyURLError) {
         guard let options = presets.options(named: name) else {
-            throw .badRequest("unknown preset '\(name)'")
+            throw .badRequest("unknown preset '\(ImgproxyURLError.clipped(name))'")
         }
         guard !expanding.contains(name) else {
             throw .badRequest("preset '\(name)' names itself (through \(expanding.joined(separator: " > ")))")
@@ -253,7 +255,8 @@ extension ImgproxyOptions {
             }
             return Color(red: channels[0], green: channels[1], blue: channels[2])
         default:
-            throw .badRequest("processing option '\(option)' takes a hex colour or red:green:blue, got \(args.count) arguments")
+            throw .badRequest(
+                "processing option '\(option)' takes a hex colour or red:green:blue, got \(args.count) arguments")
         }
     }
 

@@ -57,13 +57,14 @@ public struct ImgproxyOptions: Sendable, Equatable {
     public static let formatsWithoutAlpha: Set<ImageFormat> = [.jpeg, .bmp]
 
     /// The transformers, in imgproxy's order, for an image encoded as `outputFormat` (nil: the source's
-    /// format, which keeps whatever alpha it has): orientation, rotation, crop and resize, blur, flatten.
+    /// format, which keeps whatever alpha it has): orientation, crop and resize, rotation, blur, flatten.
     public func transforms(encodingAs outputFormat: ImageFormat?) -> [any ImageTransformer] {
         var steps = [any ImageTransformer]()
         if autoRotate { steps.append(OrientTransformer()) }
-        // Rotating before the geometry makes sizes and gravity refer to the image as it is delivered.
+        // Sizes and gravity refer to the image as delivered, after `rotate`; the resize runs first, turned
+        // back to match, so the decoder can still shrink on load and the turn moves fewer pixels.
+        if let resize { steps.append(resize.beforeRotation(rotation)) }
         if let angle = RotateTransformer.Angle(rawValue: rotation) { steps.append(RotateTransformer(angle)) }
-        if let resize { steps.append(resize) }
         if blurSigma > 0 { steps.append(BlurTransformer(sigma: blurSigma)) }
         if let background {
             steps.append(FlattenTransformer(red: background.red, green: background.green, blue: background.blue))

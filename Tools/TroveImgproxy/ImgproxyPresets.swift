@@ -25,7 +25,8 @@ public struct ImgproxyPresets: Sendable {
         for definition in definitions {
             guard let equals = definition.firstIndex(of: "=") else {
                 throw ImgproxyConfigurationError(
-                    "preset definition '\(definition)' has no '=': write name=option/option, e.g. thumb=rs:fill:200:200")
+                    "preset definition '\(definition)' has no '=': write name=option/option, "
+                        + "e.g. thumb=rs:fill:200:200")
             }
             let name = String(definition[..<equals])
             let body = definition[definition.index(after: equals)...]
@@ -53,7 +54,9 @@ public struct ImgproxyPresets: Sendable {
     /// Presets from one comma-separated list, as imgproxy's `IMGPROXY_PRESETS`
     /// (`"default=q:80,thumb=rs:fill:200:200"`); blank entries are skipped.
     public init(list: String, onlyPresets: Bool = false) throws(ImgproxyConfigurationError) {
-        let definitions = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let definitions = list.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
         try self.init(definitions: definitions, onlyPresets: onlyPresets)
     }
 

@@ -103,7 +103,9 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         var region = PixelRect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
         if let crop {
             func size(_ value: Double, _ whole: Int) -> Int {
-                let pixels = value >= 1 ? Int(value) : value > 0 ? max(1, Int((value * Double(whole)).rounded())) : whole
+                // 1 or more: pixels; below 1: a fraction of the image; 0: all of it.
+                let pixels = value >= 1 ? Int(value)
+                    : value > 0 ? max(1, Int((value * Double(whole)).rounded())) : whole
                 return min(pixels, whole)
             }
             let w = size(crop.width, sourceWidth), h = size(crop.height, sourceHeight)
@@ -238,5 +240,23 @@ struct ReducedImgproxyResize: ImageTransformer {
                     + "\(image.width)x\(image.height) one")
         }
         return try plan.apply(to: image, filter: filter)
+    }
+}
+
+extension ImgproxyResize {
+    /// The resize to run before turning the image clockwise by `degrees` (0, 90, 180 or 270) so the turned
+    /// result is what this resize makes of the turned image: sizes swap for quarter turns and gravities
+    /// turn back. Resizing first keeps shrink-on-load and turns the small image instead of the large one.
+    public func beforeRotation(_ degrees: Int) -> ImgproxyResize {
+        guard degrees == 90 || degrees == 180 || degrees == 270 else { return self }
+        let quarter = degrees != 180
+        var result = self
+        if quarter { (result.width, result.height) = (height, width) }
+        result.gravity = gravity.beforeRotation(degrees)
+        if let crop {
+            result.crop = Crop(width: quarter ? crop.height : crop.width, height: quarter ? crop.width : crop.height,
+                               gravity: crop.gravity?.beforeRotation(degrees))
+        }
+        return result
     }
 }

@@ -20,7 +20,13 @@ public struct ImgproxyURLError: Error, Sendable, Equatable, CustomStringConverti
 
     /// A 400 naming an option and the argument it could not use.
     static func badArgument(_ option: String, _ argument: String, _ expected: String) -> ImgproxyURLError {
-        badRequest("invalid argument '\(argument)' for processing option '\(option)': \(expected)")
+        badRequest("invalid argument '\(clipped(argument))' for processing option '\(clipped(option))': \(expected)")
+    }
+
+    /// Text from the URL as quoted in a message: at most 64 characters, so an answer never grows with
+    /// whatever a stranger sends.
+    static func clipped(_ text: String) -> String {
+        text.count <= 64 ? text : text.prefix(64) + "..."
     }
 
     /// The 403 for a signature that matches no configured key, or no signature at all.
