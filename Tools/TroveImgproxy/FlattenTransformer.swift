@@ -3,6 +3,7 @@ import Trove
 /// Composites the image over an opaque colour, leaving every pixel opaque: imgproxy's `background`, and
 /// what it does (on white) before encoding to a format without alpha such as JPEG.
 public struct FlattenTransformer: ImageTransformer, Equatable {
+    /// The background colour, 0...255 a channel.
     public var red: UInt8
     public var green: UInt8
     public var blue: UInt8

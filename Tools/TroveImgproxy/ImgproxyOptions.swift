@@ -6,6 +6,7 @@ import Trove
 public struct ImgproxyOptions: Sendable, Equatable {
     /// An opaque colour.
     public struct Color: Sendable, Equatable {
+        /// 0...255.
         public var red: UInt8
         public var green: UInt8
         public var blue: UInt8
@@ -22,12 +23,19 @@ public struct ImgproxyOptions: Sendable, Equatable {
     /// Largest device pixel ratio accepted.
     public static let maximumDPR = 8.0
 
+    /// `resizing_type`/`rt` (or the first argument of `resize`/`rs`); fit by default.
     public var resizingType: ImgproxyResize.ResizingType = .fit
+    /// `width`/`w`; 0 follows the height and the aspect ratio.
     public var width = 0
+    /// `height`/`h`; 0 follows the width and the aspect ratio.
     public var height = 0
+    /// `enlarge`/`el`: whether a smaller image may be enlarged.
     public var enlarge = false
+    /// `dpr`: multiplies the target size (and absolute gravity offsets).
     public var dpr = 1.0
+    /// `gravity`/`g`: what fill keeps, and where a crop without its own gravity is placed.
     public var gravity: ImgproxyGravity = .center
+    /// `crop`/`c`: the area kept before resizing.
     public var crop: ImgproxyResize.Crop?
     /// 1...100; nil leaves the encoder's default.
     public var quality: Int?

@@ -24,7 +24,9 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     /// The area to keep before resizing. Sizes of 1 or more are pixels, below 1 fractions of the image,
     /// 0 the whole width or height.
     public struct Crop: Sendable, Equatable {
+        /// Pixels (1 or more), a fraction of the width (below 1), or 0 for all of it.
         public var width: Double
+        /// As `width`, for the height.
         public var height: Double
         /// Nil uses the resize's gravity.
         public var gravity: ImgproxyGravity?
@@ -36,6 +38,7 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         }
     }
 
+    /// How the image meets the target box.
     public var resizingType: ResizingType
     /// Target width in CSS pixels; 0 follows the height and the aspect ratio (keeps the width for force).
     public var width: Int
@@ -45,8 +48,11 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     public var enlarge: Bool
     /// Device pixel ratio: multiplies the target size (never past the source's size unless `enlarge`).
     public var dpr: Double
+    /// What fill keeps of the scaled image, and where a crop without its own gravity is placed.
     public var gravity: ImgproxyGravity
+    /// The area kept before resizing; nil keeps the whole image.
     public var crop: Crop?
+    /// The resampling filter; imgproxy's default is Lanczos-3.
     public var filter: ResizeTransformer.Filter
 
     public init(resizingType: ResizingType = .fit, width: Int = 0, height: Int = 0, enlarge: Bool = false,

@@ -9,7 +9,9 @@ import Foundation
 public struct ImgproxySignature: Sendable {
     /// One key and its salt, as bytes.
     public struct KeyPair: Sendable, Equatable {
+        /// The HMAC key.
         public let key: [UInt8]
+        /// Bytes put before the path in the signed message.
         public let salt: [UInt8]
 
         public init(key: [UInt8], salt: [UInt8]) {

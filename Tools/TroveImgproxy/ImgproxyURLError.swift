@@ -37,6 +37,7 @@ public struct ImgproxyURLError: Error, Sendable, Equatable, CustomStringConverti
 
 /// A configuration value (key, salt, preset) that cannot be used; the message names it and says what to do.
 public struct ImgproxyConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, naming the setting, and what to give instead.
     public let message: String
 
     public init(_ message: String) {
