@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // `/metrics` of `trove serve`, in Prometheus text.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // `make docs`: the DocC catalogue in Modules/Trove/Trove.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -161,6 +163,10 @@ let package = Package(
         // A format none of Trove's modules knows (QOI), written as a third party would: it imports only Trove.
         .testTarget(name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",
                     swiftSettings: swift6),
+        // The README's and the DocC articles' Swift blocks, compiled, and the check that the documents
+        // quote them word for word.
+        .testTarget(name: "SnippetTests", dependencies: ["Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveTestSupport"],
+                    path: "Tests/SnippetTests", swiftSettings: swift6),
         .testTarget(name: "TroveImgproxyTests",
                     dependencies: ["TroveImgproxy", .product(name: "Crypto", package: "swift-crypto")],
                     path: "Tests/TroveImgproxyTests",
