@@ -107,7 +107,7 @@ def strip_code(text):
 def has_doc_comment(lines, index):
     """True when the declaration at lines[index] has `///` or `/** */` right above it or its attributes."""
     j = index - 1
-    while j >= 0 and re.match(r"^\s*@\w[\w.]*(\(.*\))?\s*$", lines[j]):
+    while j >= 0 and re.match(r"^\s*(@\w[\w.]*(\(.*?\))?\s*)+$", lines[j]):
         j -= 1
     if j < 0:
         return False
