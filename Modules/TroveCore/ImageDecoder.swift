@@ -27,7 +27,7 @@ extension ImageDecoder {
         try decode(data, limits: options.limits)
     }
 
-    /// Returns nil: by default a decoder does not read headers on their own.
+    /// Returns nil (size unknown until decoded); a decoder that can read its header cheaply overrides it.
     public func info(_ data: Data) throws -> ImageInfo? { nil }
 }
 

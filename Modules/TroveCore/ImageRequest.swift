@@ -28,7 +28,8 @@ public struct ImageRequest: Sendable {
     /// fetched again, a younger one is used as is. Such requests are answered from disk, not memory.
     public var maxAge: Duration?
 
-    /// Per-request switches: retrying recent failures, storing processed results on disk, the output format.
+    /// Per-request switches: retrying recent failures, keeping processed results on disk, encoding in the
+    /// source's format.
     public struct Options: OptionSet, Sendable, Hashable {
         /// The option bits.
         public let rawValue: Int
