@@ -6,9 +6,12 @@ import TroveCore
 /// "restore to background" clears to transparent. The image's own pixels are the first frame; `frames`
 /// holds every frame when there is more than one.
 public struct GIFDecoder: ImageDecoder {
+    /// The registry name, "gif".
     public let name = "gif"
+    /// `.gif`.
     public let format = ImageFormat.gif
 
+    /// The GIF decoder; it has no settings.
     public init() {}
 
     /// "GIF87a" or "GIF89a".
@@ -16,6 +19,8 @@ public struct GIFDecoder: ImageDecoder {
         header.starts(with: "GIF87a".utf8) || header.starts(with: "GIF89a".utf8)
     }
 
+    /// Decodes every frame at full size (GIF has no reduced decode). Throws `imageTooLarge` when the screen or
+    /// a frame is over `limits`, and `decodingFailed` for a damaged file or an animation over `maxDecodedBytes`.
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let layout = try GIFLayout(bytes)
