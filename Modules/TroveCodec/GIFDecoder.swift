@@ -20,7 +20,8 @@ public struct GIFDecoder: ImageDecoder {
     }
 
     /// Decodes every frame at full size (GIF has no reduced decode). Throws `imageTooLarge` when the screen or
-    /// a frame is over `limits`, and `decodingFailed` for a damaged file or an animation over `maxDecodedBytes`.
+    /// a frame is over `limits`, `tooManyFrames` for more frames than `maxFrames`, and `decodingFailed` for a
+    /// damaged file or an animation over `maxDecodedBytes`.
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let layout = try GIFLayout(bytes)
@@ -28,6 +29,10 @@ public struct GIFDecoder: ImageDecoder {
             try limits.check(width: width, height: height)
             // A frame may be larger than the screen, and its indices are decoded whole.
             for frame in layout.frames { try limits.check(width: frame.width, height: frame.height) }
+            // Counted from the file's layout, before any frame is decoded (an untrusted GIF may declare thousands).
+            guard layout.frames.count <= limits.maxFrames else {
+                throw TroveError.tooManyFrames(frames: layout.frames.count, limit: limits.maxFrames)
+            }
             // Every frame is kept at full size, so the whole animation must fit the byte limit.
             let frameBytes = width * height * 4
             let (animationBytes, overflow) = frameBytes.multipliedReportingOverflow(by: layout.frames.count)
