@@ -165,11 +165,12 @@ final class RawDataLoader: Sendable {
     }
 
     /// The shared tier, then the origin under the fleet-wide lease: the holder fetches and stores, the others
-    /// poll for its value (taking the lease themselves if it is given back or expires) and go to the origin
-    /// on their own only once a lease's time has passed. An unavailable tier means straight to the origin.
+    /// poll for its value, taking the lease themselves once it is given back or expires (its holder died).
+    /// A waiter goes to the origin on its own only after two lease times (a dead holder's lease, then its
+    /// successor's fetch). An unavailable tier means straight to the origin.
     private func fetchThroughSharedTier(_ request: RawRequest, _ shared: SharedTierAccess) async throws -> RawResult {
         if let hit = try await sharedHit(request, shared) { return hit }
-        let waitEnds = ContinuousClock.now + shared.leaseTTL + shared.policy.maxPollInterval * 2
+        let waitEnds = ContinuousClock.now + shared.leaseTTL * 2 + shared.policy.maxPollInterval * 2
         var delay = shared.policy.firstPollInterval
         var waited = false
         while true {

@@ -2,7 +2,8 @@
 /// going to the origin, how waiters poll for the holder's value, and the circuit breaker that stops a dead
 /// server from being asked on every request.
 public struct SharedTierPolicy: Sendable, Equatable {
-    /// How long a lease lasts; a holder that dies loses it after this. Nil: the fetch timeout plus 5 s.
+    /// How long a lease lasts; a holder that dies loses it after this, and a waiter fetches on its own after
+    /// twice this (the dead holder's lease, then its successor's fetch). Nil: the fetch timeout plus 5 s.
     public var leaseTTL: Duration?
     /// The first wait between polls of a key another process holds the lease on; doubled after each poll.
     public var firstPollInterval: Duration
