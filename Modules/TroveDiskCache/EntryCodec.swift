@@ -58,10 +58,25 @@ public enum EntryCodec {
         guard header.key == expectedKey else {
             throw EntryRejected("value was stored for another key (\(header.key.prefix(80)))")
         }
-        let payload = value.subdata(in: value.startIndex + headerLength..<value.endIndex)
+        let payload = Self.tail(of: value, from: headerLength)
         guard CRC32.checksum(payload) == header.payloadCRC else { throw EntryRejected("payload checksum mismatch") }
         return DiskEntry(key: header.key, data: payload, metadata: header.metadata, storedBytes: payload.count,
                          compressed: false)
+    }
+
+    /// Payloads at least this large share the value's bytes instead of being copied out of them.
+    static let sharingThreshold = 16 << 10
+
+    /// `value` from `offset` on, as a `Data` of its own (indices from 0). A large payload points into
+    /// `value`'s storage, which its deallocator keeps alive (an immutable copy: nobody can write to it), so
+    /// a hit costs no copy of the image; a small one is copied.
+    static func tail(of value: Data, from offset: Int) -> Data {
+        let count = value.count - offset
+        guard count >= sharingThreshold else { return value.subdata(in: value.startIndex + offset..<value.endIndex) }
+        return value.withUnsafeBytes { bytes in
+            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + offset), count: count,
+                 deallocator: .custom { _, _ in withExtendedLifetime(value) {} })
+        }
     }
 }
 
@@ -70,7 +85,9 @@ public struct EntryRejected: Error, Sendable, Equatable, CustomStringConvertible
     /// What was wrong, e.g. "bad magic" or "payload checksum mismatch".
     public let reason: String
 
+    /// A rejection for `reason`.
     public init(_ reason: String) { self.reason = reason }
 
+    /// "not a valid Trove entry: <reason>".
     public var description: String { "not a valid Trove entry: \(reason)" }
 }

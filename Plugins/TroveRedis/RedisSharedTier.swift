@@ -46,7 +46,7 @@ public final class RedisSharedTier: SharedCacheTier {
         switch reply {
         case let .bulkString(buffer?):
             hits.add(1, ordering: .relaxed)
-            return buffer.withUnsafeReadableBytes { Data($0) }
+            return Self.data(sharing: buffer)
         case .bulkString(nil):
             misses.add(1, ordering: .relaxed)
             return nil
@@ -195,6 +195,20 @@ public final class RedisSharedTier: SharedCacheTier {
         if overflow { return Int64.max / 2 }
         let partial = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return whole + partial
+    }
+
+    /// A reply's bytes as `Data`. A large value that fills most of its buffer's storage is not copied: the
+    /// `Data` points into the storage and its deallocator holds the buffer (an immutable copy, so NIO writes
+    /// elsewhere). A small one is copied, so it does not pin a read buffer shared with other replies.
+    static func data(sharing buffer: ByteBuffer) -> Data {
+        let count = buffer.readableBytes
+        guard count >= 16 << 10, count * 2 >= buffer.storageCapacity else {
+            return buffer.withUnsafeReadableBytes { Data($0) }
+        }
+        return buffer.withUnsafeReadableBytes { bytes in
+            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: count,
+                 deallocator: .custom { _, _ in withExtendedLifetime(buffer) {} })
+        }
     }
 
     /// 128 random bits in hex: proves which process holds a lease.

@@ -27,6 +27,17 @@ struct EntryCodecTests {
         #expect(try EntryCodec.decode(sliced, expectedKey: "k").data == Data("payload".utf8))
     }
 
+    @Test func aLargePayloadSharesTheValuesBytesYetOutlivesChangesToIt() throws {
+        let original = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        var value = try EntryCodec.encode(original, forKey: "k", metadata: DiskEntryMetadata())
+        let entry = try EntryCodec.decode(value, expectedKey: "k")
+        value.resetBytes(in: 0..<value.count)
+        value = Data()
+        #expect(entry.data == original)
+        #expect(entry.data.startIndex == 0)
+        #expect(entry.data[0] == original[0])
+    }
+
     @Test func everyFlippedByteIsCaught() throws {
         let value = try EntryCodec.encode(Data("some image bytes".utf8), forKey: "key", metadata: Self.metadata)
         for index in value.indices {
