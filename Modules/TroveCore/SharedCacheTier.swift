@@ -21,8 +21,17 @@ public protocol SharedCacheTier: Sendable {
     func releaseLease(_ lease: SharedTierLease) async throws
     /// Counts since the tier was made.
     func statistics() -> SharedTierStatistics
+    /// Counts every process using this tier has published (each adds its own as it shuts down), for
+    /// `trove cache stats`. Throws `sharedTierUnavailable` when the tier cannot answer. A tier that keeps no
+    /// such counts returns its own `statistics()`.
+    func fleetStatistics() async throws -> SharedTierStatistics
     /// Closes connections; the tier answers `sharedTierUnavailable` afterwards.
     func shutdown() async
+}
+
+extension SharedCacheTier {
+    /// This process's counts: for tiers that keep no fleet-wide ones.
+    public func fleetStatistics() async throws -> SharedTierStatistics { statistics() }
 }
 
 /// A lease held on a shared-tier key: the key and the token that proves who holds it.
