@@ -3,21 +3,24 @@ import Trove
 /// Composites the image over an opaque colour, leaving every pixel opaque: imgproxy's `background`, and
 /// what it does (on white) before encoding to a format without alpha such as JPEG.
 public struct FlattenTransformer: ImageTransformer, Equatable {
-    /// The background colour, 0...255 a channel.
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
+    /// The background colour.
+    public var background: ImgproxyOptions.Color
 
+    /// Flattens onto `background`.
+    public init(_ background: ImgproxyOptions.Color) {
+        self.background = background
+    }
+
+    /// Flattens onto this colour, 0...255 a channel.
     public init(red: UInt8, green: UInt8, blue: UInt8) {
-        self.red = red
-        self.green = green
-        self.blue = blue
+        self.init(ImgproxyOptions.Color(red: red, green: green, blue: blue))
     }
 
     /// imgproxy's default background.
     public static let white = FlattenTransformer(red: 255, green: 255, blue: 255)
 
-    public var identifier: String { "flatten(r=\(red),g=\(green),b=\(blue))" }
+    /// `flatten(r=R,g=G,b=B)`, part of the cache key.
+    public var identifier: String { "flatten(r=\(background.red),g=\(background.green),b=\(background.blue))" }
 
     public func transform(_ image: Image) throws -> Image {
         // Gray images carry no alpha: already opaque.
@@ -30,7 +33,7 @@ public struct FlattenTransformer: ImageTransformer, Equatable {
 
     private func flattened(_ pixels: [UInt8]) -> [UInt8] {
         var out = pixels
-        let background = (UInt32(red), UInt32(green), UInt32(blue))
+        let background = (UInt32(self.background.red), UInt32(self.background.green), UInt32(self.background.blue))
         out.withUnsafeMutableBufferPointer { buffer in
             var index = 0
             while index + 3 < buffer.count {

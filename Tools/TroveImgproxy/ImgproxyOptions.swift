@@ -75,7 +75,7 @@ public struct ImgproxyOptions: Sendable, Equatable {
         if let angle = RotateTransformer.Angle(rawValue: rotation) { steps.append(RotateTransformer(angle)) }
         if blurSigma > 0 { steps.append(BlurTransformer(sigma: blurSigma)) }
         if let background {
-            steps.append(FlattenTransformer(red: background.red, green: background.green, blue: background.blue))
+            steps.append(FlattenTransformer(background))
         } else if let outputFormat, Self.formatsWithoutAlpha.contains(outputFormat) {
             steps.append(FlattenTransformer.white)
         }
