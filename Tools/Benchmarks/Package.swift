@@ -54,6 +54,17 @@ let package = Package(
             path: "Benchmarks/Pipeline",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+        // The shared tier on a real redis-server: a shared hit against a bare GET on the same connection,
+        // pipelined GETs, and a shared hit against a loopback origin miss.
+        .executableTarget(
+            name: "SharedTier",
+            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
+                           .product(name: "Trove", package: "Trove"),
+                           .product(name: "TroveRedis", package: "Trove"),
+                           .product(name: "FixtureServer", package: "Trove")],
+            path: "Benchmarks/SharedTier",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
         // PNG/GIF/JPEG decoding against the C libraries called directly (system libraries used only here).
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
