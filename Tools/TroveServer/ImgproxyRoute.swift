@@ -1,0 +1,39 @@
+import Foundation
+import Trove
+
+/// Reads imgproxy URLs through TroveImgproxy: the signature, the options and presets, the source.
+struct ImgproxyRoute: Sendable {
+    init(configuration: ServerConfiguration, registry: PluginRegistry) throws {}
+
+    /// The plan for a request path; throws an error that `ProxyFailure` turns into 400, 403 or 404.
+    func plan(forPath path: String) throws -> ProxyPlan {
+        throw ProxyFailure.notFound
+    }
+
+    /// AVIF, then WebP, when the client accepts them and an encoder is registered; nil keeps the source's format.
+    func preferredFormat(accept: String?, available: [ImageFormat]) -> ImageFormat? {
+        nil
+    }
+
+    /// Sets the request's output format and encoding options from the plan.
+    func configure(_ request: inout ImageRequest, plan: ProxyPlan, format: ImageFormat?) {
+        request.outputFormat = format ?? .png
+    }
+}
+
+extension ProxyFailure {
+    /// Errors of the URL reader and the source policy, with the status each carries.
+    static func classifiedElsewhere(_ error: any Error) -> ProxyFailure? {
+        nil
+    }
+}
+
+extension ImgproxyRoute {
+    /// The registry with the guarded fetcher for http and https (registered last, so it wins).
+    func sourceGuardedRegistry(_ registry: PluginRegistry) throws -> PluginRegistry {
+        registry
+    }
+
+    /// Pipeline settings the URL rules need (none yet).
+    func configure(_ configuration: inout PipelineConfiguration) throws {}
+}
