@@ -100,7 +100,8 @@ public final class ImagePipeline: Sendable {
         if key.processed != key.raw, request.options.contains(.storeProcessedOnDisk),
            let stored = await loader.cached(key.processed) {
             let image = try decode(stored.data, url: request.url)
-            return remember(ImageResponse(image: image, data: stored.data, source: .disk, cacheKey: key),
+            return remember(ImageResponse(image: image, data: stored.data, format: image.sourceFormat, source: .disk,
+                                          cacheKey: key),
                             RawResult(stored))
         }
         return try await process(request, try await loader.load(raw))
@@ -176,17 +177,31 @@ public final class ImagePipeline: Sendable {
             image = try transformer.transform(image)
         }
         let data: Data
+        let format: ImageFormat
         if key.processed == key.raw {
             data = raw.data
+            format = decoded.sourceFormat
         } else {
-            data = try registry.encoder(for: request.outputFormat ?? .png)
-                .encode(image, options: configuration.encodingOptions)
+            format = outputFormat(for: request, source: decoded.sourceFormat)
+            data = try registry.encoder(for: format)
+                .encode(image, options: request.encodingOptions ?? configuration.encodingOptions)
             if request.options.contains(.storeProcessedOnDisk), request.cachePolicy != .memoryOnly, raw.storable {
                 _ = try? await diskCache?.store(data, forKey: key.processed,
                                                 metadata: DiskEntryMetadata(expires: raw.expires))
             }
         }
-        return remember(ImageResponse(image: image, data: data, source: raw.source, cacheKey: key), raw)
+        return remember(ImageResponse(image: image, data: data, format: format, source: raw.source, cacheKey: key),
+                        raw)
+    }
+
+    /// The format a processed result is encoded in: the request's, else the source's when asked and an
+    /// encoder for it is registered, else PNG.
+    private func outputFormat(for request: ImageRequest, source: ImageFormat) -> ImageFormat {
+        if let format = request.outputFormat { return format }
+        if request.options.contains(.encodesInSourceFormat), registry.encodableFormats.contains(source) {
+            return source
+        }
+        return .png
     }
 
     private func decode(_ data: Data, url: URL) throws -> Image {

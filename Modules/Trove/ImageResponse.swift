@@ -7,6 +7,8 @@ public struct ImageResponse: Sendable {
     /// The original bytes when the request has no transforms and no output format; otherwise the
     /// processed image encoded (PNG unless the request says otherwise).
     public var data: Data
+    /// The format `data` is in: the source's for original bytes, the encoder's for a processed result.
+    public var format: ImageFormat
     public var source: ResultSource
     public var cacheKey: CacheKey
     /// True when this is a cached copy past its freshness, delivered because the origin failed for a

@@ -15,21 +15,30 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     public let transforms: [String]
     /// The requested output format, if any.
     public let encoding: ImageFormat?
+    /// The request's own encoder settings, if any.
+    public let encodingOptions: EncodingOptions?
+    /// True when a processed result is encoded in the source's format (no `encoding` given).
+    public let encodesInSourceFormat: Bool
     /// The storage key of the fetched bytes.
     public let raw: String
     /// The storage key of the processed result: `raw` when there is nothing to process.
     public let processed: String
 
     /// The key for a source, transforms and encoding.
-    public init(source: String, transforms: [String] = [], encoding: ImageFormat? = nil) {
+    public init(source: String, transforms: [String] = [], encoding: ImageFormat? = nil,
+                encodingOptions: EncodingOptions? = nil, encodesInSourceFormat: Bool = false) {
         self.source = source
         self.transforms = transforms
         self.encoding = encoding
+        self.encodingOptions = encodingOptions
         raw = source.utf8.first == 0 ? "\u{0}" + source : source
-        guard !transforms.isEmpty || encoding != nil else {
+        guard !transforms.isEmpty || encoding != nil || encodingOptions != nil else {
+            // Nothing to process: the source's own bytes are already in the source's format.
+            self.encodesInSourceFormat = false
             processed = raw
             return
         }
+        self.encodesInSourceFormat = encoding == nil && encodesInSourceFormat
         var encoded = "\u{0}"
         func part(_ tag: Character, _ text: String) {
             encoded.append(tag)
@@ -40,18 +49,26 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         part("s", source)
         for transform in transforms { part("t", transform) }
         if let encoding { part("e", encoding.rawValue) }
+        if self.encodesInSourceFormat { part("k", "source") }
+        if let encodingOptions { part("o", encodingOptions.identifier) }
         processed = encoded
     }
 
     /// The key of an image request.
     public init(_ request: ImageRequest) {
         self.init(source: request.customCacheKey ?? CacheKey.normalized(request.url),
-                  transforms: request.transforms.map(\.identifier), encoding: request.outputFormat)
+                  transforms: request.transforms.map(\.identifier), encoding: request.outputFormat,
+                  encodingOptions: request.encodingOptions,
+                  encodesInSourceFormat: request.options.contains(.encodesInSourceFormat))
     }
 
     /// The source, then each transform and the encoding, for people (not for storage).
     public var description: String {
-        ([source] + transforms + (encoding.map { ["encode=\($0)"] } ?? [])).joined(separator: " | ")
+        var parts = [source] + transforms
+        if let encoding { parts.append("encode=\(encoding)") }
+        if encodesInSourceFormat { parts.append("encode=source") }
+        if let encodingOptions { parts.append(encodingOptions.identifier) }
+        return parts.joined(separator: " | ")
     }
 
     /// Lowercases scheme and host, drops a default port and the fragment; keeps path and query as sent.

@@ -11,7 +11,7 @@ public protocol ImageEncoder: Sendable {
 }
 
 /// Knobs an encoder may honour; each ignores the ones that do not apply to its format.
-public struct EncodingOptions: Sendable, Equatable, Codable {
+public struct EncodingOptions: Sendable, Hashable, Codable {
     /// Lossy quality, 0...1 (0.85 is libjpeg's and libwebp's 85).
     public var quality: Double
     /// Lossless compression effort, 0...9 (zlib levels).
@@ -26,5 +26,10 @@ public struct EncodingOptions: Sendable, Equatable, Codable {
         self.compressionLevel = compressionLevel
         self.lossless = lossless
         self.speed = speed
+    }
+
+    /// Every knob in a fixed order, for cache keys: two option values that encode differently never share one.
+    public var identifier: String {
+        "quality=\(quality),level=\(compressionLevel),lossless=\(lossless),speed=\(speed.map(String.init) ?? "default")"
     }
 }

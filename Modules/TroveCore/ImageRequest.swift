@@ -12,8 +12,11 @@ public struct ImageRequest: Sendable {
     /// Sent with this request's fetch, on top of the pipeline's headers.
     public var headers: [String: String]
     /// Encoding of the processed data; nil keeps the original bytes when there are no transforms
-    /// and uses PNG when there are.
+    /// and uses PNG when there are (or the source's format, with `encodesInSourceFormat`).
     public var outputFormat: ImageFormat?
+    /// Encoder settings for this request (quality, ...), in place of the pipeline's. Setting them asks for
+    /// an encoded result even without transforms, and they are part of the cache key.
+    public var encodingOptions: EncodingOptions?
     /// Free-form values for plugins and hooks.
     public var userInfo: [String: String]
     /// Overrides every freshness rule for this request: a cached copy older than this is revalidated or
@@ -28,12 +31,15 @@ public struct ImageRequest: Sendable {
         public static let retryFailed = Options(rawValue: 1 << 0)
         /// Also keep the processed (transformed, encoded) result on disk.
         public static let storeProcessedOnDisk = Options(rawValue: 1 << 1)
+        /// With no `outputFormat`, encode a processed result in the source's format when an encoder for it
+        /// is registered (PNG when none is), as an image proxy does.
+        public static let encodesInSourceFormat = Options(rawValue: 1 << 2)
     }
 
     public init(url: URL, transforms: [any ImageTransformer] = [], priority: RequestPriority = .normal,
                 cachePolicy: CachePolicy = .useCache, options: Options = [], customCacheKey: String? = nil,
                 headers: [String: String] = [:], outputFormat: ImageFormat? = nil,
-                userInfo: [String: String] = [:], maxAge: Duration? = nil) {
+                encodingOptions: EncodingOptions? = nil, userInfo: [String: String] = [:], maxAge: Duration? = nil) {
         self.url = url
         self.transforms = transforms
         self.priority = priority
@@ -42,6 +48,7 @@ public struct ImageRequest: Sendable {
         self.customCacheKey = customCacheKey
         self.headers = headers
         self.outputFormat = outputFormat
+        self.encodingOptions = encodingOptions
         self.userInfo = userInfo
         self.maxAge = maxAge
     }

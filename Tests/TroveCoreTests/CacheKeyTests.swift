@@ -100,6 +100,29 @@ private struct Named: ImageTransformer {
         #expect(key.processed == "\u{0}s24:http://example.com/a.pngt12:resize(w=10)e4:webp")
     }
 
+    /// Per-request encoder settings and "the source's format" are parts of the key: a quality-50 result
+    /// never answers a quality-80 request, and neither answers a request for the original bytes.
+    @Test func encodingOptionsAndSourceFormatAreInTheKey() {
+        let url = URL(string: "http://example.com/a.jpg")!
+        let plain = ImageRequest(url: url).cacheKey
+        let q50 = ImageRequest(url: url, encodingOptions: EncodingOptions(quality: 0.5)).cacheKey
+        let q80 = ImageRequest(url: url, encodingOptions: EncodingOptions(quality: 0.8)).cacheKey
+        #expect(q50.processed != plain.processed && q50.processed != q80.processed && q50.raw == plain.raw)
+        #expect(q50.processed == "\u{0}s24:http://example.com/a.jpgo48:quality=0.5,level=6,lossless=false,speed=default")
+        let shrink = Named(identifier: "resize(w=10)")
+        let asSource = ImageRequest(url: url, transforms: [shrink], options: .encodesInSourceFormat).cacheKey
+        let asPNG = ImageRequest(url: url, transforms: [shrink]).cacheKey
+        #expect(asSource.encodesInSourceFormat && asSource.processed != asPNG.processed)
+        #expect(asSource.description == "http://example.com/a.jpg | resize(w=10) | encode=source")
+        // An explicit format wins over the source's, and the key says only the format.
+        let explicit = ImageRequest(url: url, transforms: [shrink], options: .encodesInSourceFormat,
+                                    outputFormat: .webp).cacheKey
+        #expect(!explicit.encodesInSourceFormat
+                && explicit.processed == ImageRequest(url: url, transforms: [shrink], outputFormat: .webp).cacheKey.processed)
+        // Nothing to process: the original bytes are already in the source's format.
+        #expect(ImageRequest(url: url, options: .encodesInSourceFormat).cacheKey.processed == plain.raw)
+    }
+
     @Test func customKeyReplacesTheURL() {
         let a = ImageRequest(url: URL(string: "http://cdn/a.png?sig=1")!, customCacheKey: "avatar-42").cacheKey
         let b = ImageRequest(url: URL(string: "http://cdn/a.png?sig=2")!, customCacheKey: "avatar-42").cacheKey
