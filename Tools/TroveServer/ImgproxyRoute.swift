@@ -17,7 +17,9 @@ struct ImgproxyRoute: Sendable {
 
     /// Sets the request's output format and encoding options from the plan.
     func configure(_ request: inout ImageRequest, plan: ProxyPlan, format: ImageFormat?) {
-        request.outputFormat = format ?? .png
+        request.outputFormat = format
+        if format == nil { request.options.insert(.encodesInSourceFormat) }
+        if let quality = plan.quality { request.encodingOptions = EncodingOptions(quality: Double(quality) / 100) }
     }
 }
 

@@ -104,10 +104,8 @@ struct ProxyResponder: HTTPResponder {
         route.configure(&imageRequest, plan: plan, format: format)
         let response = try await pipeline.image(for: imageRequest)
         let data = response.data
-        let produced = imageRequest.outputFormat ?? pipeline.registry.format(of: data)
-            ?? ImageFormat.wellKnown(sniffing: data)
         return ServedResult(body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
-                            contentType: produced?.mediaType ?? "application/octet-stream")
+                            contentType: response.format.mediaType)
     }
 
     private func answer(_ served: ServedResult, request: Request, head: Bool, varies: Bool) -> Response {
