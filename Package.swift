@@ -162,6 +162,10 @@ let package = Package(
         // A format none of Trove's modules knows (QOI), written as a third party would: it imports only Trove.
         .testTarget(name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",
                     swiftSettings: swift6),
+        // The README's and the DocC articles' Swift blocks, compiled, and the check that the documents
+        // quote them word for word.
+        .testTarget(name: "SnippetTests", dependencies: ["Trove", "TroveWebP", "TroveAVIF", "TroveTestSupport"],
+                    path: "Tests/SnippetTests", swiftSettings: swift6),
         .testTarget(name: "TroveImgproxyTests", dependencies: ["TroveImgproxy"], path: "Tests/TroveImgproxyTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveServerTests",

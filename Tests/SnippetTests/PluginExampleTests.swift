@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import Trove
+import TroveTestSupport
 
-// The README's "register a plugin" example, verbatim: keep the two in step.
-// --- README example begins ---
+// The README's "register a plugin" example (ReadmeSnippetTests checks the README's copy word for word).
+// snippet plugin-types
 /// Inverts red, green and blue; keeps alpha.
 struct Invert: ImageTransformer {
     let identifier = "invert"
@@ -33,7 +34,7 @@ struct ExamplePlugin: TrovePlugin {
         try registry.register(hasher: DJB2Hasher())
     }
 }
-// --- README example ends ---
+// end snippet plugin-types
 
 @Suite struct PluginExampleTests {
     /// A pipeline composed from a registry holding a plugin defined here uses both of its parts.
