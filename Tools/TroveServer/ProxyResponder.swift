@@ -61,40 +61,39 @@ struct ProxyResponder: HTTPResponder {
     // MARK: - Images
 
     private func image(path: String, request: Request, head: Bool) async -> Response {
+        // The best format the client accepts, for a URL that names none.
+        let accepted = route.preferredFormat(accept: request.headers[.accept], available: encodableFormats)
+        // A result is cached under the exact path it was asked by (signature included) and what the
+        // client accepts, so a hit is answered without reading the URL again: only a path that was read,
+        // checked and served before can be found.
+        let cacheKey = (accepted?.rawValue ?? "") + "\u{0}" + path
+        if let hit = results?.value(forKey: cacheKey) {
+            metrics.resultCacheHit()
+            return answer(hit, request: request, head: head)
+        }
         let plan: ProxyPlan
         do {
             plan = try route.plan(forPath: path)
         } catch {
             return failure(ProxyFailure(error), head: head)
         }
-        // An explicit format wins; otherwise the best the client accepts, else the source's own format.
-        let format: ImageFormat?
-        let negotiated = plan.format == nil
-        if let explicit = plan.format {
-            guard encodableFormats.contains(explicit) else {
-                return failure(ProxyFailure(status: 400, "no encoder for the format '\(explicit)'"), head: head)
-            }
-            format = explicit
-        } else {
-            format = route.preferredFormat(accept: request.headers[.accept], available: encodableFormats)
+        // An explicit format wins; otherwise the negotiated one, else (nil) the source's own format.
+        if let explicit = plan.format, !encodableFormats.contains(explicit) {
+            return failure(ProxyFailure(status: 400, "no encoder for the format '\(explicit)'"), head: head)
         }
-        let key = (format?.rawValue ?? "source") + "\u{0}" + plan.resultKey
-
+        let format = plan.format ?? accepted
+        // Requests for the same result share one admission (and, in the pipeline, one transform).
+        let workKey = (format?.rawValue ?? "") + "\u{0}" + plan.resultKey
         let served: ServedResult
-        if let hit = results?.value(forKey: key) {
-            metrics.resultCacheHit()
-            served = hit
-        } else {
-            do {
-                served = try await gate.withAdmission(for: key) {
-                    try await produce(plan, format: format)
-                }
-            } catch {
-                return failure(ProxyFailure(error), head: head)
+        do {
+            served = try await gate.withAdmission(for: workKey) {
+                try await produce(plan, format: format)
             }
-            results?.setValue(served, forKey: key, cost: served.cost)
+        } catch {
+            return failure(ProxyFailure(error), head: head)
         }
-        return answer(served, request: request, head: head, varies: negotiated)
+        results?.setValue(served, forKey: cacheKey, cost: served.cost)
+        return answer(served, request: request, head: head)
     }
 
     /// Runs the pipeline and packs the result for sending.
@@ -105,20 +104,20 @@ struct ProxyResponder: HTTPResponder {
         let response = try await pipeline.image(for: imageRequest)
         let data = response.data
         return ServedResult(body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
-                            contentType: response.format.mediaType)
+                            contentType: response.format.mediaType, varies: plan.format == nil)
     }
 
-    private func answer(_ served: ServedResult, request: Request, head: Bool, varies: Bool) -> Response {
+    private func answer(_ served: ServedResult, request: Request, head: Bool) -> Response {
         var headers = HTTPFields()
         headers.reserveCapacity(6)
         headers[.eTag] = served.entityTag
         headers[.cacheControl] = resultCacheControl
-        if varies { headers[.vary] = "Accept" }
+        if served.varies { headers[.vary] = "Accept" }
         if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: served.entityTag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = served.contentType
-        headers[.contentLength] = String(served.body.readableBytes)
+        headers[.contentLength] = served.contentLength
         return Response(status: .ok, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: served.body))
     }
 
