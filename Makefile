@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_LOG := .build/trove-build.log
 
-.PHONY: all setup build test demo bench clean fuzz
+.PHONY: all setup build test demo bench clean fuzz docs
 
 all: build
 
@@ -25,6 +25,15 @@ test: build
 demo: setup
 	$(SWIFT) build --product trove
 	$(SWIFT) run --skip-build trove demo
+
+# The DocC catalogue (Modules/Trove/Trove.docc) as an archive in .build/docs, then a check that its four
+# articles rendered and are linked and indexed. Open .build/docs/Trove.doccarchive with `docc preview` or
+# serve it as static files.
+docs: setup
+	rm -rf .build/docs && mkdir -p .build/docs
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target Trove \
+		--output-path .build/docs/Trove.doccarchive --warnings-as-errors
+	scripts/check-docs.py .build/docs/Trove.doccarchive
 
 clean:
 	rm -rf .build demo-output

@@ -16,6 +16,10 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case lengthMismatch(url: String, expected: Int64, received: Int64)
     case connectionFailed(url: String, reason: String)
     case unsupportedScheme(url: String, known: [String])
+    /// A source the configuration does not allow: outside the allowed prefixes, a scheme that is off, or a
+    /// host or redirect whose address is loopback, private, link-local, multicast or unspecified. Refused
+    /// before any connection; `reason` names the rule.
+    case sourceNotAllowed(url: String, reason: String)
     case unsupportedFormat(url: String, firstBytes: [UInt8])
     /// The bytes are a format Trove recognises (e.g. webp, bmp) but no registered decoder reads.
     case noDecoder(format: ImageFormat, url: String)
@@ -62,6 +66,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "\(url) sent \(received) bytes but announced \(expected) (connection cut or wrong Content-Length)"
         case let .connectionFailed(url, reason):
             "could not fetch \(url): \(reason)"
+        case let .sourceNotAllowed(url, reason):
+            "\(url) is not an allowed source: \(reason)"
         case let .unsupportedScheme(url, known):
             "no fetcher handles the scheme of \(url); registered schemes: \(known.joined(separator: ", "))"
         case let .unsupportedFormat(url, firstBytes):

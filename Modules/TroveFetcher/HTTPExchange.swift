@@ -4,12 +4,26 @@ import NIOCore
 import NIOHTTP1
 import TroveCore
 
+/// The client one hop of an exchange goes out on, and what to do once that hop is over (a client made for
+/// the one hop is shut down there).
+struct HTTPHop: Sendable {
+    let client: HTTPClient
+    let finish: @Sendable () async -> Void
+
+    /// A hop on a long-lived client: nothing to do afterwards.
+    static func on(_ client: HTTPClient) -> HTTPHop { HTTPHop(client: client, finish: {}) }
+}
+
 /// One GET through AsyncHTTPClient: sends the request, lets a `ResponseCollector` check and gather the
 /// response on the client's event loop, follows redirects, and turns every failure into the `TroveError`
 /// that names it. The request's deadline, the same for every hop, is the client's deadline; the idle
 /// timeout is the collector's (it fails the exchange when nothing arrives for that long).
+///
+/// `openHop` is asked for the client of each hop, the first and every redirect's, before anything is sent
+/// to it: the plain fetcher hands back its one client, the guarded one checks the hop's addresses and
+/// hands back a client pinned to a checked one (or throws).
 struct HTTPExchange: Sendable {
-    let client: HTTPClient
+    let openHop: @Sendable (URL) async throws -> HTTPHop
     let request: FetchRequest
     let headers: HTTPHeaders
     let redirectLimit: Int
@@ -24,7 +38,15 @@ struct HTTPExchange: Sendable {
         var hopHeaders = headers
         var redirects = 0
         while true {
-            switch try await send(to: hopURL, headers: hopHeaders, deadline: deadline) {
+            let hop = try await openHop(hopURL)
+            let result: Result<ResponseCollector.Result, any Error>
+            do {
+                result = .success(try await send(to: hopURL, on: hop.client, headers: hopHeaders, deadline: deadline))
+            } catch {
+                result = .failure(error)
+            }
+            await hop.finish()
+            switch try result.get() {
             case let .finished(outcome):
                 return outcome
             case let .redirected(target):
@@ -42,7 +64,7 @@ struct HTTPExchange: Sendable {
     }
 
     /// One request and its response.
-    private func send(to hopURL: URL, headers: HTTPHeaders, deadline: NIODeadline) async throws
+    private func send(to hopURL: URL, on client: HTTPClient, headers: HTTPHeaders, deadline: NIODeadline) async throws
         -> ResponseCollector.Result {
         let outgoing: HTTPClient.Request
         do {

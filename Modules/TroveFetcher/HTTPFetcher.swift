@@ -66,13 +66,19 @@ public struct HTTPFetcher: Fetcher {
         guard let host = request.url.host, !host.isEmpty else {
             throw TroveError.malformedURL(url: url, reason: "it has no host")
         }
+        let hop = HTTPHop.on(client)
+        return try await HTTPExchange(openHop: { _ in hop }, request: request, headers: Self.headers(of: request),
+                                      redirectLimit: redirectLimit, progress: progress).run()
+    }
+
+    /// The request's own headers plus its validators as conditional headers.
+    static func headers(of request: FetchRequest) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for (name, value) in request.headers { headers.replaceOrAdd(name: name, value: value) }
         if let etag = request.validators?.etag { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
         if let date = request.validators?.lastModified {
             headers.replaceOrAdd(name: "If-Modified-Since", value: date)
         }
-        return try await HTTPExchange(client: client, request: request, headers: headers, redirectLimit: redirectLimit,
-                                      progress: progress).run()
+        return headers
     }
 }

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import Testing
 import TroveCore
@@ -34,6 +35,28 @@ import TroveCodec
         let packed = try zlib.compress(Self.text, level: level)
         #expect(try zlib.decompress(packed, originalLength: Self.text.count) == Self.text)
         if level > 0 { #expect(packed.count < Self.text.count / 10) }
+    }
+
+    /// Entries are written by libdeflate and PNGs streamed through zlib: each must read the other's streams,
+    /// so entries written before the switch and files from anywhere else still read.
+    @Test(arguments: [0, 1, 6, 9])
+    func zlibAndLibdeflateReadEachOther(level: Int) throws {
+        let data = Self.text + Self.randomBytes(50_000, seed: 3) + Self.text
+        let ours = try zlib.compress(data, level: level)
+        var unpacked = [UInt8](repeating: 0, count: data.count)
+        var unpackedCount = uLongf(data.count)
+        let status = ours.withUnsafeBytes { input in
+            uncompress(&unpacked, &unpackedCount, input.bindMemory(to: Bytef.self).baseAddress, uLong(ours.count))
+        }
+        #expect(status == Z_OK && Int(unpackedCount) == data.count && Data(unpacked) == data)
+
+        var theirs = [UInt8](repeating: 0, count: Int(compressBound(uLong(data.count))))
+        var theirsCount = uLongf(theirs.count)
+        let packed = data.withUnsafeBytes { input in
+            compress2(&theirs, &theirsCount, input.bindMemory(to: Bytef.self).baseAddress, uLong(data.count), Int32(level))
+        }
+        #expect(packed == Z_OK)
+        #expect(try zlib.decompress(Data(theirs.prefix(Int(theirsCount))), originalLength: data.count) == data)
     }
 
     @Test func levelZeroStoresWithoutShrinking() throws {

@@ -32,7 +32,7 @@ func waitUntil(_ what: Comment, sourceLocation: SourceLocation = #_sourceLocatio
 
 /// The bytes of a fetch that must have returned a body.
 func fetchData(_ url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(15),
-               fetcher: HTTPFetcher = HTTPFetcher()) async throws -> Data {
+               fetcher: any Fetcher = HTTPFetcher()) async throws -> Data {
     switch try await fetcher.fetch(FetchRequest(url: url, headers: headers, timeout: timeout)) {
     case let .data(data, _): return data
     case .notModified: throw TroveError.connectionFailed(url: url.absoluteString, reason: "unexpected 304")

@@ -67,6 +67,11 @@ struct DemoCommand: AsyncParsableCommand {
         print("memory cache (first pipeline): \(memory.count) entries, \(memory.totalCost) bytes, "
             + "\(memory.hits) hits, \(memory.misses) misses")
         print("thumbnails written to \(outputURL.path)/")
+        #if DEBUG
+        // `make demo` shares `make test`'s debug build; its decode and resize run several times slower than release.
+        print("\nThese timings come from a debug build (unoptimised). For release-build numbers against "
+            + "libvips, Pillow and NSCache, run `make bench` and scripts/thumbnail-bench.")
+        #endif
     }
 
     private func pass(_ title: String, _ requests: [ImageRequest], _ pipeline: ImagePipeline,

@@ -1,0 +1,24 @@
+import Foundation
+import TroveCore
+
+/// Refuses every URL of its schemes: stands in for the `file` and `data` fetchers when a proxy's
+/// `SourcePolicy` has them off, so the refusal holds however the URL reaches the pipeline.
+public struct RefusingFetcher: Fetcher {
+    public let name: String
+    public let schemes: Set<String>
+    private let policy: SourcePolicy
+
+    /// Registered as `name` for `schemes`; `policy.check` gives the refusal.
+    public init(name: String, schemes: Set<String>, policy: SourcePolicy) {
+        self.name = name
+        self.schemes = schemes
+        self.policy = policy
+    }
+
+    public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+        -> FetchOutcome {
+        try policy.check(request.url)
+        // The policy allowed it after all: nothing here fetches.
+        throw TroveError.sourceNotAllowed(url: request.url.absoluteString, reason: "\(name) sources are off")
+    }
+}
