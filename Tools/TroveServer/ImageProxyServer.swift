@@ -29,14 +29,30 @@ public final class ImageProxyServer: Sendable {
     /// Builds the pipeline from `registry` (the caller's codecs and plugins) and the configuration.
     /// Throws `ServerConfigurationError` for a bad key, salt, preset or source rule, and `TroveError` for
     /// a plugin name the registry lacks.
+    ///
+    /// Sources go through a `GuardedHTTPFetcher` registered for http and https in place of the registry's
+    /// (file: and data: refused): the allowed prefixes, and the address rules on every hop, with names
+    /// resolved by `resolver`.
     public init(configuration: ServerConfiguration, registry: PluginRegistry,
+                resolver: any HostResolver = SystemHostResolver(),
                 logger: Logger = Logger(label: "trove.serve")) throws {
         self.configuration = configuration
         self.logger = logger
         let metricsRegistry = PrometheusCollectorRegistry()
         self.metricsRegistry = metricsRegistry
         let route = try ImgproxyRoute(configuration: configuration, registry: registry)
-        let registry = try route.sourceGuardedRegistry(registry)
+        let sourcePolicy: SourcePolicy
+        do {
+            sourcePolicy = try SourcePolicy(allowedPrefixes: configuration.allowedSources)
+        } catch let error as TroveError {
+            throw ServerConfigurationError(error.description)
+        }
+        var registry = registry
+        // Link-local stays refused: it is where cloud metadata services answer.
+        try registry.registerGuarded(GuardedHTTPFetcher(
+            addressPolicy: AddressPolicy(allowLoopback: configuration.allowLoopbackSources,
+                                         allowPrivate: configuration.allowPrivateSources),
+            sourcePolicy: sourcePolicy, resolver: resolver))
 
         var pipelineConfiguration = PipelineConfiguration(cacheDirectory: configuration.cacheDirectory)
         pipelineConfiguration.maxBytes = configuration.maxSourceBytes
@@ -55,7 +71,7 @@ public final class ImageProxyServer: Sendable {
             ? MemoryCache<String, ServedResult>(configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
             : nil
         responder = ProxyResponder(
-            pipeline: pipeline, route: route,
+            pipeline: pipeline, route: route, sourcePolicy: sourcePolicy,
             gate: AdmissionGate(limit: configuration.maxConcurrency, queueLimit: configuration.maxQueue),
             results: results, metrics: ServerMetrics(registry: metricsRegistry), configuration: configuration,
             logger: logger)

@@ -31,11 +31,6 @@ extension ProxyFailure {
 }
 
 extension ImgproxyRoute {
-    /// The registry with the guarded fetcher for http and https (registered last, so it wins).
-    func sourceGuardedRegistry(_ registry: PluginRegistry) throws -> PluginRegistry {
-        registry
-    }
-
     /// Pipeline settings the URL rules need (none yet).
     func configure(_ configuration: inout PipelineConfiguration) throws {}
 }

@@ -47,7 +47,8 @@ struct ProxyFailure: Error, Sendable, Equatable {
             self.init(status: 502, "the source redirected too many times")
         case .malformedURL, .unsupportedScheme:
             self.init(status: 404, "the source URL cannot be fetched")
-        case .fetchDeclined:
+        case .fetchDeclined, .sourceNotAllowed:
+            // imgproxy's status for a refused source; the reason (which rule, which address) stays in the log.
             self.init(status: 404, "the source is not allowed")
         case .timedOut, .deadlineExceeded:
             self.init(status: 504, "the source did not answer in time")

@@ -10,6 +10,9 @@ struct ProxyResponder: HTTPResponder {
 
     let pipeline: ImagePipeline
     let route: ImgproxyRoute
+    /// Checked before the caches are asked, so a source once allowed and cached is not served after its
+    /// prefix is gone; the fetcher checks again, with the addresses.
+    let sourcePolicy: SourcePolicy
     let gate: AdmissionGate
     /// Encoded results by result key; nil with `--no-result-cache`.
     let results: MemoryCache<String, ServedResult>?
@@ -22,10 +25,11 @@ struct ProxyResponder: HTTPResponder {
     private let resultCacheControl: String
     private let errorCacheControl: String
 
-    init(pipeline: ImagePipeline, route: ImgproxyRoute, gate: AdmissionGate, results: MemoryCache<String, ServedResult>?,
+    init(pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, gate: AdmissionGate, results: MemoryCache<String, ServedResult>?,
          metrics: ServerMetrics, configuration: ServerConfiguration, logger: Logger) {
         self.pipeline = pipeline
         self.route = route
+        self.sourcePolicy = sourcePolicy
         self.gate = gate
         self.results = results
         self.metrics = metrics
@@ -74,6 +78,7 @@ struct ProxyResponder: HTTPResponder {
         let plan: ProxyPlan
         do {
             plan = try route.plan(forPath: path)
+            try sourcePolicy.check(plan.source)
         } catch {
             return failure(ProxyFailure(error), head: head)
         }
@@ -90,7 +95,12 @@ struct ProxyResponder: HTTPResponder {
                 try await produce(plan, format: format)
             }
         } catch {
-            return failure(ProxyFailure(error), head: head)
+            let failure = ProxyFailure(error)
+            // The client gets the short message; the log keeps the whole story (which rule, which address).
+            if failure.status >= 500 || failure.status == 404 || failure.status == 422 {
+                logger.notice("request failed", metadata: ["status": "\(failure.status)", "error": "\(error)"])
+            }
+            return self.failure(failure, head: head)
         }
         results?.setValue(served, forKey: cacheKey, cost: served.cost)
         return answer(served, request: request, head: head)
