@@ -172,7 +172,9 @@ let package = Package(
         // quote them word for word.
         .testTarget(name: "SnippetTests", dependencies: ["Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveTestSupport"],
                     path: "Tests/SnippetTests", swiftSettings: swift6),
-        .testTarget(name: "TroveImgproxyTests", dependencies: ["TroveImgproxy"], path: "Tests/TroveImgproxyTests",
+        .testTarget(name: "TroveImgproxyTests",
+                    dependencies: ["TroveImgproxy", .product(name: "Crypto", package: "swift-crypto")],
+                    path: "Tests/TroveImgproxyTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveServerTests",
                     dependencies: ["TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "FixtureServer",

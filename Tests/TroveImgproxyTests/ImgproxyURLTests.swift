@@ -1,0 +1,329 @@
+import Foundation
+import Testing
+import Trove
+@testable import TroveImgproxy
+
+/// Parsing imgproxy URLs: sources, every option by long and short name, presets, and the errors.
+@Suite struct ImgproxyURLTests {
+    static let source = "https://example.com/images/cat.jpg"
+
+    /// An unsigned URL's options.
+    func options(_ optionsPath: String, presets: ImgproxyPresets = .none) throws -> ImgproxyOptions {
+        try ImgproxyURL.parse(path: "/_/\(optionsPath)/plain/\(Self.source)", signature: .disabled,
+                              presets: presets).options
+    }
+
+    func error(_ path: String, signature: ImgproxySignature = .disabled, presets: ImgproxyPresets = .none,
+               availableFormats: Set<ImageFormat>? = nil) -> ImgproxyURLError? {
+        do {
+            _ = try ImgproxyURL.parse(path: path, signature: signature, presets: presets,
+                                      availableFormats: availableFormats)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func base64(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    // MARK: Sources
+
+    @Test func plainSourceIsPercentDecodedWithExtension() throws {
+        let url = try ImgproxyURL.parse(
+            path: "/_/rs:fit:300:200/plain/https://example.com/a%20b.jpg%3Fv%3D2%26x%3D%40y@webp",
+            signature: .disabled)
+        #expect(url.source.absoluteString == "https://example.com/a%20b.jpg?v=2&x=@y")
+        #expect(url.source.query == "v=2&x=@y")
+        #expect(url.format == .webp)
+        #expect(url.options.width == 300 && url.options.height == 200)
+    }
+
+    @Test func plainSourceWithoutExtensionKeepsFormatOpen() throws {
+        let url = try ImgproxyURL.parse(path: "/_/plain/http://example.com/x.png", signature: .disabled)
+        #expect(url.source.absoluteString == "http://example.com/x.png")
+        #expect(url.format == nil)
+        #expect(url.quality == nil)
+    }
+
+    @Test func plainSourceWithCollapsedSlashesIsRepaired() throws {
+        let url = try ImgproxyURL.parse(path: "/_/w:10/plain/https:/example.com/x.png@png", signature: .disabled)
+        #expect(url.source.absoluteString == "https://example.com/x.png")
+    }
+
+    @Test func base64SourceMaySplitAcrossSegmentsAndCarryAQuery() throws {
+        let text = "https://example.com/images/cat.jpg?size=large&v=3"
+        let encoded = base64(text)
+        let split = [encoded.prefix(10), encoded.dropFirst(10).prefix(16), encoded.dropFirst(26)]
+            .map(String.init).joined(separator: "/")
+        let url = try ImgproxyURL.parse(path: "/_/q:70/\(split).png", signature: .disabled)
+        #expect(url.source.absoluteString == text)
+        #expect(url.format == .png)
+        #expect(url.quality == 70)
+        let withPadding = Data(text.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let padded = try ImgproxyURL.parse(path: "/_/\(withPadding)", signature: .disabled)
+        #expect(padded.source.absoluteString == text)
+        #expect(padded.format == nil)
+    }
+
+    @Test func badSourcesAre400() {
+        #expect(error("/_/rs:fit:10:10/!!notbase64!!.jpg")?.status == 400)
+        #expect(error("/_/rs:fit:10:10/!!notbase64!!.jpg")?.message.contains("not URL-safe base64") == true)
+        #expect(error("/_/w:10/plain/not-a-url")?.message.contains("not an absolute URL") == true)
+        #expect(error("/_/w:10/plain/")?.status == 400)
+        #expect(error("/_/w:10")?.message.contains("no source") == true)
+        #expect(error("/_")?.message.contains("no source") == true)
+        #expect(error("/_/w:10/plain/https://e.com/a%ZZ")?.message.contains("percent-encoding") == true)
+        #expect(error("/_/enc/abcdef")?.message.contains("encrypted sources") == true)
+    }
+
+    // MARK: Options
+
+    @Test func resizeAndSizeMetaOptions() throws {
+        for name in ["resize", "rs"] {
+            let o = try options("\(name):fill:300:400:1")
+            #expect(o.resizingType == .fill && o.width == 300 && o.height == 400 && o.enlarge)
+        }
+        for name in ["size", "s"] {
+            let o = try options("\(name):120:0:t")
+            #expect(o.resizingType == .fit && o.width == 120 && o.height == 0 && o.enlarge)
+        }
+        // Empty arguments keep what is there; the extension flag may be given as false.
+        let o = try options("w:50/rs:force::80:0:0")
+        #expect(o.resizingType == .force && o.width == 50 && o.height == 80 && !o.enlarge)
+        #expect(try options("rs:fill-down").resizingType == .fillDown)
+    }
+
+    @Test func singleValueOptionsByLongAndShortName() throws {
+        for (long, short) in [("resizing_type", "rt"), ("width", "w"), ("height", "h"), ("enlarge", "el"),
+                              ("quality", "q"), ("format", "f"), ("blur", "bl"), ("rotate", "rot"),
+                              ("auto_rotate", "ar")] {
+            let value: String = switch long {
+            case "resizing_type": "auto"
+            case "width", "height": "640"
+            case "enlarge": "true"
+            case "quality": "42"
+            case "format": "jpg"
+            case "blur": "2.5"
+            case "rotate": "-90"
+            default: "0"
+            }
+            let a = try options("\(long):\(value)"), b = try options("\(short):\(value)")
+            #expect(a == b, "\(long) and \(short) differ")
+            #expect(a != ImgproxyOptions(), "\(long):\(value) changed nothing")
+        }
+        let o = try options("rt:auto/w:640/h:480/el:1/q:42/f:jpg/bl:2.5/rot:-90/ar:0/dpr:2")
+        #expect(o.resizingType == .auto && o.width == 640 && o.height == 480 && o.enlarge)
+        #expect(o.quality == 42 && o.format == .jpeg && o.blurSigma == 2.5 && o.rotation == 270)
+        #expect(!o.autoRotate && o.dpr == 2)
+        #expect(try options("ext:webp").format == .webp)
+        #expect(try options("q:0").quality == nil)
+        #expect(try options("rot:450").rotation == 90)
+    }
+
+    @Test func gravityForms() throws {
+        for name in ["gravity", "g"] {
+            #expect(try options("\(name):noea").gravity == .anchor(.northEast))
+            #expect(try options("\(name):so:10:0.25").gravity == .anchor(.south, xOffset: 10, yOffset: 0.25))
+            #expect(try options("\(name):fp:0.25:0.75").gravity == .focusPoint(x: 0.25, y: 0.75))
+        }
+        for anchor in ImgproxyGravity.Anchor.allCases {
+            #expect(try options("g:\(anchor.rawValue)").gravity == .anchor(anchor))
+        }
+        #expect(error("/_/g:up/plain/\(Self.source)")?.message
+            == "invalid argument 'up' for processing option 'g': give no, so, ea, we, noea, nowe, soea, sowe, ce or fp:x:y")
+        #expect(error("/_/g:fp:2:0/plain/\(Self.source)")?.message.contains("fp:x:y with x and y from 0 to 1") == true)
+        #expect(error("/_/g:sm/plain/\(Self.source)")?.message
+            == "processing option 'g': gravity 'sm' is not supported by this server")
+    }
+
+    @Test func cropForms() throws {
+        for name in ["crop", "c"] {
+            #expect(try options("\(name):100:50").crop == .init(width: 100, height: 50))
+            #expect(try options("\(name):0.5:0:sowe").crop == .init(width: 0.5, height: 0, gravity: .anchor(.southWest)))
+            #expect(try options("\(name):10:10:fp:0.1:0.9").crop
+                == .init(width: 10, height: 10, gravity: .focusPoint(x: 0.1, y: 0.9)))
+        }
+        #expect(try options("c:0:0").crop == nil)
+        #expect(error("/_/c:-1:10/plain/\(Self.source)")?.message.hasPrefix("invalid argument '-1' for processing option 'c'") == true)
+    }
+
+    @Test func backgroundForms() throws {
+        for name in ["background", "bg"] {
+            #expect(try options("\(name):255:0:10").background == .init(red: 255, green: 0, blue: 10))
+            #expect(try options("\(name):ff8000").background == .init(red: 255, green: 128, blue: 0))
+            #expect(try options("\(name):0Fa").background == .init(red: 0, green: 255, blue: 170))
+        }
+        #expect(try options("bg:fff/bg:").background == nil)
+        #expect(error("/_/bg:256:0:0/plain/\(Self.source)")?.message
+            == "invalid argument '256' for processing option 'bg': give red, green and blue from 0 to 255")
+        #expect(error("/_/bg:ggg/plain/\(Self.source)")?.status == 400)
+    }
+
+    @Test func harmlessOptionsAreAcceptedAndExpiryIsChecked() throws {
+        #expect(try options("cb:123/cachebuster:abc/sm:1/strip_metadata:false") == ImgproxyOptions())
+        let future = Int(Date().timeIntervalSince1970) + 3600
+        #expect(try options("exp:\(future)").expires != nil)
+        let expired = error("/_/exp:1000/plain/\(Self.source)")
+        #expect(expired == ImgproxyURLError(status: 404, message: "the URL has expired"))
+    }
+
+    @Test func badArgumentsName400TheOptionAndArgument() {
+        let cases: [(String, String)] = [
+            ("w:abc", "invalid argument 'abc' for processing option 'w': give a whole number of pixels from 0 to 16384"),
+            ("height:-5", "invalid argument '-5' for processing option 'height': give a whole number of pixels from 0 to 16384"),
+            ("w:100000", "invalid argument '100000' for processing option 'w': give a whole number of pixels from 0 to 16384"),
+            ("rt:stretch", "invalid argument 'stretch' for processing option 'rt': give fit, fill, fill-down, force or auto"),
+            ("el:yes", "invalid argument 'yes' for processing option 'el': give 1, t or true, or 0, f or false"),
+            ("q:101", "invalid argument '101' for processing option 'q': give a whole number from 1 to 100 (0 for the default)"),
+            ("rot:45", "invalid argument '45' for processing option 'rot': give a multiple of 90 degrees"),
+            ("bl:-1", "invalid argument '-1' for processing option 'bl': give a sigma from 0 to 250"),
+            ("dpr:0", "invalid argument '0' for processing option 'dpr': give a number greater than 0 and at most 8.0"),
+            ("w:1:2", "processing option 'w' takes 1 arguments, got 2"),
+            ("rs:fit:10:10:0:1", "processing option 'rs': extend is not supported by this server"),
+            ("f:xyz", "invalid argument 'xyz' for processing option 'f': this server encodes avif, bmp, gif, heic, ico, jpg, jxl, png, tiff, webp"),
+        ]
+        for (optionsPath, message) in cases {
+            let found = error("/_/\(optionsPath)/plain/\(Self.source)")
+            #expect(found?.status == 400, "\(optionsPath)")
+            #expect(found?.message == message, "\(optionsPath)")
+        }
+    }
+
+    @Test func unknownAndUnsupportedOptionsAre400NamingThem() {
+        #expect(error("/_/frobnicate:1/plain/\(Self.source)")
+            == ImgproxyURLError(status: 400, message: "unknown processing option 'frobnicate'"))
+        #expect(error("/_/sharpen:0.5/plain/\(Self.source)")
+            == ImgproxyURLError(status: 400, message: "processing option 'sharpen' is not supported by this server"))
+        #expect(error("/_/wm:0.5/plain/\(Self.source)")?.message.contains("'wm'") == true)
+    }
+
+    @Test func formatIsLimitedToAvailableEncodersAndTheExtensionWins() throws {
+        let available: Set<ImageFormat> = [.jpeg, .png, .webp]
+        #expect(error("/_/f:avif/plain/\(Self.source)", availableFormats: available)?.message
+            == "invalid argument 'avif' for processing option 'f': this server encodes jpg, png, webp")
+        #expect(error("/_/plain/\(Self.source)@avif", availableFormats: available)?.message
+            == "invalid argument 'avif' for processing option 'extension': this server encodes jpg, png, webp")
+        let url = try ImgproxyURL.parse(path: "/_/f:png/plain/\(Self.source)@jpg", signature: .disabled,
+                                        availableFormats: available)
+        #expect(url.format == .jpeg)
+    }
+
+    // MARK: Transforms
+
+    @Test func transformsFollowImgproxysOrder() throws {
+        let url = try ImgproxyURL.parse(path: "/_/rs:fill:100:50/rot:90/bl:3/bg:010203/plain/\(Self.source)@png",
+                                        signature: .disabled)
+        // The resize runs before the turn, with the sizes swapped, so shrink-on-load still applies.
+        #expect(url.transforms.map(\.identifier) == [
+            "orient", ImgproxyResize(resizingType: .fill, width: 50, height: 100).identifier, "rotate(deg=90)",
+            "blur(sigma=3.0)", "flatten(r=1,g=2,b=3)",
+        ])
+        // A large source is decoded reduced (shrink-on-load), turn or no turn.
+        let stored = PixelSize(width: 4000, height: 3000)
+        #expect(ShrinkOnLoad(transforms: url.transforms, storedSize: stored)?.minimumSize.width ?? 4000 < 4000)
+        let plain = try ImgproxyURL.parse(path: "/_/ar:0/plain/\(Self.source)", signature: .disabled)
+        #expect(plain.transforms.isEmpty)
+        // Alpha is flattened onto white for JPEG only.
+        #expect(plain.transforms(encodingAs: .jpeg).map(\.identifier) == ["flatten(r=255,g=255,b=255)"])
+        #expect(plain.transforms(encodingAs: .webp).isEmpty)
+        #expect(plain.transforms(encodingAs: nil).isEmpty)
+    }
+
+    @Test func aSignedURLMakesAnImageOfTheRightSizeAndPixels() throws {
+        let signer = try ImgproxySignature(hexKeys: ["00ff00ff"], hexSalts: ["abcd"])
+        // Sizes and gravity refer to the image as delivered, turned a quarter clockwise: the 400x200
+        // quadrant image becomes 200x400 with green top-left, red top-right. Keep its top half, fill 60x90
+        // from the east: a 90x90 scale cut to its right 60 columns, 15 of green then red.
+        let rest = "/c:0:200:no/rs:fill:60:90/g:ea/rot:90/bg:000/q:55/plain/\(Self.source)@jpg"
+        let signature = ImgproxySignatureTests.independentSignature(keyHex: "00ff00ff", saltHex: "abcd", path: rest)
+        let url = try ImgproxyURL.parse(path: "/\(signature)\(rest)", signature: signer)
+        #expect(url.quality == 55 && url.format == .jpeg)
+        let image = ImgproxyResizeTests.quadrants(width: 400, height: 200)
+        let out = try url.transforms(encodingAs: .jpeg).reduce(image) { try $1.transform($0) }
+        #expect(out.width == 60 && out.height == 90)
+        for y in [5, 45, 85] {
+            #expect(ImgproxyResizeTests.pixel(out, 3, y) == ImgproxyResizeTests.color(ImgproxyResizeTests.green))
+            #expect(ImgproxyResizeTests.pixel(out, 50, y) == ImgproxyResizeTests.color(ImgproxyResizeTests.red))
+        }
+    }
+
+    @Test func longArgumentsAreClippedInMessages() {
+        let long = String(repeating: "x", count: 500)
+        #expect(error("/_/w:\(long)/plain/\(Self.source)")?.message
+            == "invalid argument '\(String(repeating: "x", count: 64))...' for processing option 'w': "
+            + "give a whole number of pixels from 0 to 16384")
+        #expect(error("/_/pr/plain/\(Self.source)")?.status == 400)
+        #expect(error("/_/pr:/plain/\(Self.source)")?.message == "unknown preset ''")
+    }
+
+    // MARK: Signatures
+
+    @Test func signedURLsNeedTheRightSignature() throws {
+        let signer = try ImgproxySignature(hexKeys: ["736563726574"], hexSalts: ["68656c6c6f"])
+        let rest = "/rs:fill:300:400:0/g:nowe/plain/\(Self.source)@webp"
+        let signature = ImgproxySignatureTests.independentSignature(keyHex: "736563726574", saltHex: "68656c6c6f",
+                                                                   path: rest)
+        let url = try ImgproxyURL.parse(path: "/\(signature)\(rest)", signature: signer)
+        #expect(url.options.width == 300 && url.format == .webp && url.options.gravity == .anchor(.northWest))
+
+        let forbidden = ImgproxyURLError(status: 403, message:
+            "invalid signature: sign the path after the signature segment with a configured key and salt")
+        #expect(error("/insecure\(rest)", signature: signer) == forbidden)
+        #expect(error("/\(signature)/rs:fill:300:401:0/g:nowe/plain/\(Self.source)@webp", signature: signer) == forbidden)
+        #expect(error("/\(rest)", signature: signer) == forbidden)
+        #expect(error(rest, signature: signer) == forbidden)
+        #expect(error("", signature: signer) == forbidden)
+        // The signature is checked before the options: a signed-wrong URL with a bad option is still 403.
+        #expect(error("/bad/nonsense:1/plain/\(Self.source)", signature: signer) == forbidden)
+    }
+
+    // MARK: Presets
+
+    @Test func presetsExpandInPlaceAndDefaultAppliesFirst() throws {
+        let presets = try ImgproxyPresets(list: "default=q:60/rt:fill, thumb=rs:fit:100:100/f:webp,sharp=pr:thumb/q:90")
+        #expect(presets.names == ["default", "sharp", "thumb"])
+        let plain = try options("w:10", presets: presets)
+        #expect(plain.quality == 60 && plain.resizingType == .fill && plain.width == 10)
+        let thumb = try options("pr:thumb", presets: presets)
+        #expect(thumb.resizingType == .fit && thumb.width == 100 && thumb.format == .webp && thumb.quality == 60)
+        // Later options override the preset; nested presets expand.
+        let overridden = try options("preset:sharp/w:50", presets: presets)
+        #expect(overridden.width == 50 && overridden.height == 100 && overridden.quality == 90)
+        #expect(error("/_/pr:nope/plain/\(Self.source)", presets: presets)
+            == ImgproxyURLError(status: 400, message: "unknown preset 'nope'"))
+    }
+
+    @Test func presetsOnlyModeReadsPresetNames() throws {
+        let presets = try ImgproxyPresets(definitions: ["default=q:70", "small=w:64/h:64", "webp=f:webp"],
+                                          onlyPresets: true)
+        let url = try ImgproxyURL.parse(path: "/_/small:webp/plain/\(Self.source)", signature: .disabled,
+                                        presets: presets)
+        #expect(url.options.width == 64 && url.options.height == 64 && url.format == .webp && url.quality == 70)
+        #expect(error("/_/small:w/plain/\(Self.source)", presets: presets)?.message == "unknown preset 'w'")
+        // An option is not a preset name in this mode.
+        #expect(error("/_/w:100/plain/\(Self.source)", presets: presets)?.message == "unknown preset 'w'")
+    }
+
+    @Test func badPresetDefinitionsAreConfigurationErrors() {
+        let cases: [([String], String)] = [
+            (["thumb"], "preset definition 'thumb' has no '=': write name=option/option, e.g. thumb=rs:fill:200:200"),
+            (["a=w:10", "a=w:20"], "preset 'a' is defined twice; keep one definition"),
+            (["a=zz:1"], "preset 'a': unknown processing option 'zz'"),
+            (["a=w:x"], "preset 'a': invalid argument 'x' for processing option 'w': give a whole number of pixels from 0 to 16384"),
+            (["a=pr:b", "b=pr:a"], "preset 'a': preset 'a' names itself (through a > b)"),
+            (["a=pr:missing"], "preset 'a': unknown preset 'missing'"),
+        ]
+        for (definitions, message) in cases {
+            do {
+                _ = try ImgproxyPresets(definitions: definitions)
+                Issue.record("\(definitions) was accepted")
+            } catch {
+                #expect(error.message == message)
+            }
+        }
+    }
+}

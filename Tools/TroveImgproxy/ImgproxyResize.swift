@@ -1,0 +1,268 @@
+import Trove
+
+/// imgproxy's geometry in one transformer: crop (before resizing), resize by resizing type, then cut the
+/// result to the requested size by gravity. Planned at transform time from the image's actual size, and
+/// carried out with TroveTransformers' exact crop and resampling resize.
+///
+/// As a `DownscalingTransformer` it lets the pipeline decode a reduced copy when it shrinks (shrink-on-load);
+/// the crop region is then scaled to the reduced copy and the output size stays the same.
+public struct ImgproxyResize: DownscalingTransformer, Equatable {
+    /// imgproxy's resizing types.
+    public enum ResizingType: String, Sendable, CaseIterable {
+        /// Keep the aspect ratio, inside the box.
+        case fit
+        /// Keep the aspect ratio, cover the box, cut what projects by gravity.
+        case fill
+        /// As fill; when the image would have to be enlarged (and may not be), cut it to the box's aspect ratio.
+        case fillDown = "fill-down"
+        /// Exactly the box, aspect ratio ignored.
+        case force
+        /// Fill when the image and the box are both portrait or both landscape, else fit.
+        case auto
+    }
+
+    /// The area to keep before resizing. Sizes of 1 or more are pixels, below 1 fractions of the image,
+    /// 0 the whole width or height.
+    public struct Crop: Sendable, Equatable {
+        /// Pixels (1 or more), a fraction of the width (below 1), or 0 for all of it.
+        public var width: Double
+        /// As `width`, for the height.
+        public var height: Double
+        /// Nil uses the resize's gravity.
+        public var gravity: ImgproxyGravity?
+
+        public init(width: Double, height: Double, gravity: ImgproxyGravity? = nil) {
+            self.width = width
+            self.height = height
+            self.gravity = gravity
+        }
+    }
+
+    /// How the image meets the target box.
+    public var resizingType: ResizingType
+    /// Target width in CSS pixels; 0 follows the height and the aspect ratio (keeps the width for force).
+    public var width: Int
+    /// Target height; 0 as for `width`.
+    public var height: Int
+    /// Whether an image smaller than the box may be enlarged.
+    public var enlarge: Bool
+    /// Device pixel ratio: multiplies the target size (never past the source's size unless `enlarge`).
+    public var dpr: Double
+    /// What fill keeps of the scaled image, and where a crop without its own gravity is placed.
+    public var gravity: ImgproxyGravity
+    /// The area kept before resizing; nil keeps the whole image.
+    public var crop: Crop?
+    /// The resampling filter; imgproxy's default is Lanczos-3.
+    public var filter: ResizeTransformer.Filter
+
+    public init(resizingType: ResizingType = .fit, width: Int = 0, height: Int = 0, enlarge: Bool = false,
+                dpr: Double = 1, gravity: ImgproxyGravity = .center, crop: Crop? = nil,
+                filter: ResizeTransformer.Filter = .lanczos3) {
+        self.resizingType = resizingType
+        self.width = max(width, 0)
+        self.height = max(height, 0)
+        self.enlarge = enlarge
+        self.dpr = dpr > 0 && dpr.isFinite ? dpr : 1
+        self.gravity = gravity
+        self.crop = crop
+        self.filter = filter
+    }
+
+    public var identifier: String {
+        let cropText = crop.map { "\($0.width):\($0.height):\($0.gravity?.description ?? "-")" } ?? "none"
+        return "imgproxy.resize(rt=\(resizingType.rawValue),w=\(width),h=\(height),el=\(enlarge),dpr=\(dpr),"
+            + "g=\(gravity),crop=\(cropText),filter=\(filter.rawValue))"
+    }
+
+    /// The size `transform` gives an image of this size.
+    public func outputSize(for source: PixelSize) -> PixelSize {
+        let plan = plan(for: source)
+        return PixelSize(width: plan.result.width, height: plan.result.height)
+    }
+
+    public func transform(_ image: Image) throws -> Image {
+        try plan(for: PixelSize(width: image.width, height: image.height)).apply(to: image, filter: filter)
+    }
+
+    public func minimumSourceSize(for source: PixelSize, reducingGap: Double) -> PixelSize? {
+        guard filter != .nearest, source.width > 0, source.height > 0 else { return nil }
+        let plan = plan(for: source)
+        guard plan.scaledWidth < plan.region.width || plan.scaledHeight < plan.region.height else { return nil }
+        // Reducing by r leaves region * r pixels per axis; keep that at least gap * the resized size.
+        let width = min(source.width, Int((reducingGap * Double(plan.scaledWidth) * Double(source.width)
+                                           / Double(plan.region.width)).rounded(.up)))
+        let height = min(source.height, Int((reducingGap * Double(plan.scaledHeight) * Double(source.height)
+                                             / Double(plan.region.height)).rounded(.up)))
+        guard width < source.width || height < source.height else { return nil }
+        return PixelSize(width: max(width, 1), height: max(height, 1))
+    }
+
+    public func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
+        guard reduced != source else { return self }
+        let plan = plan(for: source).scaled(from: source, to: reduced)
+        return ReducedImgproxyResize(identifier: identifier, reducedSize: reduced, plan: plan, filter: filter)
+    }
+
+    /// imgproxy's arithmetic: the crop region, the scale for each axis, and the cut of the scaled image.
+    func plan(for source: PixelSize) -> ImgproxyResizePlan {
+        let sourceWidth = max(source.width, 1), sourceHeight = max(source.height, 1)
+        var region = PixelRect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
+        if let crop {
+            func size(_ value: Double, _ whole: Int) -> Int {
+                // 1 or more: pixels; below 1: a fraction of the image; 0: all of it.
+                let pixels = value >= 1 ? Int(value)
+                    : value > 0 ? max(1, Int((value * Double(whole)).rounded())) : whole
+                return min(pixels, whole)
+            }
+            let w = size(crop.width, sourceWidth), h = size(crop.height, sourceHeight)
+            let origin = (crop.gravity ?? gravity).origin(outerWidth: sourceWidth, outerHeight: sourceHeight,
+                                                           innerWidth: w, innerHeight: h)
+            region = PixelRect(x: origin.x, y: origin.y, width: w, height: h)
+        }
+
+        let regionWidth = Double(region.width), regionHeight = Double(region.height)
+        let boxWidth = width == 0 ? regionWidth : Double(width)
+        let boxHeight = height == 0 ? regionHeight : Double(height)
+        var shrinkX = boxWidth == regionWidth ? 1 : regionWidth / boxWidth
+        var shrinkY = boxHeight == regionHeight ? 1 : regionHeight / boxHeight
+        var type = resizingType
+        if type == .auto {
+            let sameOrientation = (regionWidth >= regionHeight) == (boxWidth >= boxHeight)
+            type = sameOrientation ? .fill : .fit
+        }
+        if shrinkX != 1 || shrinkY != 1 {
+            if width == 0 && type != .force {
+                shrinkX = shrinkY
+            } else if height == 0 && type != .force {
+                shrinkY = shrinkX
+            } else if type == .fit {
+                shrinkX = max(shrinkX, shrinkY)
+                shrinkY = shrinkX
+            } else if type == .fill || type == .fillDown {
+                shrinkX = min(shrinkX, shrinkY)
+                shrinkY = shrinkX
+            }
+        }
+        var dprScale = dpr
+        if !enlarge {
+            let smallest = min(shrinkX, shrinkY)
+            if smallest < 1 {
+                // Would enlarge: keep the scale at 1 on the axis that grows most.
+                shrinkX /= smallest
+                shrinkY /= smallest
+                dprScale /= smallest
+            }
+            // dpr may take the image up to, never past, its own size.
+            dprScale = min(dprScale, min(shrinkX, shrinkY))
+        }
+        shrinkX = min(shrinkX / dprScale, regionWidth)
+        shrinkY = min(shrinkY / dprScale, regionHeight)
+        let scaledWidth = max(1, Int((regionWidth / shrinkX).rounded()))
+        let scaledHeight = max(1, Int((regionHeight / shrinkY).rounded()))
+
+        let targetWidth = width == 0 ? scaledWidth : max(1, Int((Double(width) * dprScale).rounded()))
+        let targetHeight = height == 0 ? scaledHeight : max(1, Int((Double(height) * dprScale).rounded()))
+        var cutWidth = targetWidth, cutHeight = targetHeight
+        if resizingType == .fillDown && !enlarge {
+            // Too small to fill the box: cut to the box's aspect ratio instead of to its size.
+            let growX = Double(targetWidth) / Double(scaledWidth), growY = Double(targetHeight) / Double(scaledHeight)
+            if growX > growY && growX > 1 {
+                cutWidth = scaledWidth
+                cutHeight = max(1, Int((Double(scaledWidth) * Double(targetHeight) / Double(targetWidth)).rounded()))
+            } else if growY > growX && growY > 1 {
+                cutWidth = max(1, Int((Double(scaledHeight) * Double(targetWidth) / Double(targetHeight)).rounded()))
+                cutHeight = scaledHeight
+            }
+        }
+        cutWidth = min(cutWidth, scaledWidth)
+        cutHeight = min(cutHeight, scaledHeight)
+        let cutOrigin = gravity.origin(outerWidth: scaledWidth, outerHeight: scaledHeight, innerWidth: cutWidth,
+                                       innerHeight: cutHeight, offsetScale: dprScale)
+        return ImgproxyResizePlan(region: region, scaledWidth: scaledWidth, scaledHeight: scaledHeight,
+                                  result: PixelRect(x: cutOrigin.x, y: cutOrigin.y, width: cutWidth,
+                                                    height: cutHeight))
+    }
+}
+
+/// A whole-pixel rectangle.
+struct PixelRect: Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+}
+
+/// One imgproxy resize, in pixels: keep `region` of the source, resample it to `scaledWidth x scaledHeight`,
+/// keep `result` of that.
+struct ImgproxyResizePlan: Equatable {
+    var region: PixelRect
+    var scaledWidth: Int
+    var scaledHeight: Int
+    var result: PixelRect
+
+    func apply(to image: Image, filter: ResizeTransformer.Filter) throws -> Image {
+        var output = image
+        if region != PixelRect(x: 0, y: 0, width: image.width, height: image.height) {
+            output = try CropTransformer(x: region.x, y: region.y, width: region.width, height: region.height)
+                .transform(output)
+        }
+        if scaledWidth != output.width || scaledHeight != output.height {
+            output = try ResizeTransformer(width: scaledWidth, height: scaledHeight, mode: .stretch, filter: filter,
+                                           upscale: true).transform(output)
+        }
+        if result != PixelRect(x: 0, y: 0, width: output.width, height: output.height) {
+            output = try CropTransformer(x: result.x, y: result.y, width: result.width, height: result.height)
+                .transform(output)
+        }
+        return output
+    }
+
+    /// The same plan for a `reduced` copy of a `source`-sized image: the region scaled, the rest unchanged.
+    func scaled(from source: PixelSize, to reduced: PixelSize) -> ImgproxyResizePlan {
+        let scaleX = Double(reduced.width) / Double(source.width)
+        let scaleY = Double(reduced.height) / Double(source.height)
+        let x = min(Int((Double(region.x) * scaleX).rounded()), reduced.width - 1)
+        let y = min(Int((Double(region.y) * scaleY).rounded()), reduced.height - 1)
+        let width = min(max(1, Int((Double(region.width) * scaleX).rounded())), reduced.width - x)
+        let height = min(max(1, Int((Double(region.height) * scaleY).rounded())), reduced.height - y)
+        var plan = self
+        plan.region = PixelRect(x: max(x, 0), y: max(y, 0), width: width, height: height)
+        return plan
+    }
+}
+
+/// An imgproxy resize planned on the full-size image, run on the reduced copy a decoder made of it. Its
+/// identifier is the original's, since its output stands for that one.
+struct ReducedImgproxyResize: ImageTransformer {
+    let identifier: String
+    let reducedSize: PixelSize
+    let plan: ImgproxyResizePlan
+    let filter: ResizeTransformer.Filter
+
+    func transform(_ image: Image) throws -> Image {
+        guard image.width == reducedSize.width, image.height == reducedSize.height else {
+            throw TroveError.invalidConfiguration(
+                "an imgproxy resize planned for a \(reducedSize) reduced image was given a "
+                    + "\(image.width)x\(image.height) one")
+        }
+        return try plan.apply(to: image, filter: filter)
+    }
+}
+
+extension ImgproxyResize {
+    /// The resize to run before turning the image clockwise by `degrees` (0, 90, 180 or 270) so the turned
+    /// result is what this resize makes of the turned image: sizes swap for quarter turns and gravities
+    /// turn back. Resizing first keeps shrink-on-load and turns the small image instead of the large one.
+    public func beforeRotation(_ degrees: Int) -> ImgproxyResize {
+        guard degrees == 90 || degrees == 180 || degrees == 270 else { return self }
+        let quarter = degrees != 180
+        var result = self
+        if quarter { (result.width, result.height) = (height, width) }
+        result.gravity = gravity.beforeRotation(degrees)
+        if let crop {
+            result.crop = Crop(width: quarter ? crop.height : crop.width, height: quarter ? crop.width : crop.height,
+                               gravity: crop.gravity?.beforeRotation(degrees))
+        }
+        return result
+    }
+}

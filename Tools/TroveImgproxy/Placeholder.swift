@@ -1,2 +1,0 @@
-// Placeholder so the TroveImgproxy target builds before its first real file lands; delete it then.
-enum TroveImgproxyPlaceholder {}
