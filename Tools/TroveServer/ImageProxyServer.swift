@@ -40,7 +40,6 @@ public final class ImageProxyServer: Sendable {
         self.logger = logger
         let metricsRegistry = PrometheusCollectorRegistry()
         self.metricsRegistry = metricsRegistry
-        let route = try ImgproxyRoute(configuration: configuration, registry: registry)
         let sourcePolicy: SourcePolicy
         do {
             sourcePolicy = try SourcePolicy(allowedPrefixes: configuration.allowedSources)
@@ -64,7 +63,8 @@ public final class ImageProxyServer: Sendable {
         pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
         pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
         pipelineConfiguration.logger = logger
-        try route.configure(&pipelineConfiguration)
+        let route = try ImgproxyRoute(configuration: configuration, registry: registry,
+                                      baseEncoding: pipelineConfiguration.encodingOptions)
         pipeline = try ImagePipeline(registry: registry, configuration: pipelineConfiguration)
 
         let results = configuration.resultCache

@@ -19,8 +19,6 @@ struct ProxyResponder: HTTPResponder {
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
     let logger: Logger
-    /// The formats registered encoders write, for negotiation.
-    let encodableFormats: [ImageFormat]
 
     private let resultCacheControl: String
     private let errorCacheControl: String
@@ -35,7 +33,6 @@ struct ProxyResponder: HTTPResponder {
         self.metrics = metrics
         self.configuration = configuration
         self.logger = logger
-        encodableFormats = pipeline.registry.encodableFormats
         resultCacheControl = "public, max-age=\(configuration.resultMaxAge)"
         errorCacheControl = "public, max-age=\(configuration.errorMaxAge)"
     }
@@ -66,7 +63,7 @@ struct ProxyResponder: HTTPResponder {
 
     private func image(path: String, request: Request, head: Bool) async -> Response {
         // The best format the client accepts, for a URL that names none.
-        let accepted = route.preferredFormat(accept: request.headers[.accept], available: encodableFormats)
+        let accepted = route.preferredFormat(accept: request.headers[.accept])
         // A result is cached under the exact path it was asked by (signature included) and what the
         // client accepts, so a hit is answered without reading the URL again: only a path that was read,
         // checked and served before can be found.
@@ -82,10 +79,8 @@ struct ProxyResponder: HTTPResponder {
         } catch {
             return failure(ProxyFailure(error), head: head)
         }
-        // An explicit format wins; otherwise the negotiated one, else (nil) the source's own format.
-        if let explicit = plan.format, !encodableFormats.contains(explicit) {
-            return failure(ProxyFailure(status: 400, "no encoder for the format '\(explicit)'"), head: head)
-        }
+        // An explicit format wins (the reader refused one no encoder writes); otherwise the negotiated one,
+        // else (nil) the source's own format.
         let format = plan.format ?? accepted
         // Requests for the same result share one admission (and, in the pipeline, one transform).
         let workKey = (format?.rawValue ?? "") + "\u{0}" + plan.resultKey
@@ -108,9 +103,8 @@ struct ProxyResponder: HTTPResponder {
 
     /// Runs the pipeline and packs the result for sending.
     private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
-        var imageRequest = ImageRequest(url: plan.source, transforms: plan.transforms,
-                                        options: results == nil ? [] : [.storeProcessedOnDisk])
-        route.configure(&imageRequest, plan: plan, format: format)
+        let imageRequest = route.imageRequest(for: plan, format: format,
+                                              options: results == nil ? [] : [.storeProcessedOnDisk])
         let response = try await pipeline.image(for: imageRequest)
         let data = response.data
         return ServedResult(body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
