@@ -150,7 +150,7 @@ let package = Package(
                     swiftSettings: swift6),
         // Starts a real redis-server on loopback per test.
         .testTarget(name: "TroveRedisTests",
-                    dependencies: ["TroveRedis", .product(name: "NIOPosix", package: "swift-nio")],
+                    dependencies: ["TroveRedis", "TroveTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
                     path: "Tests/TroveRedisTests", swiftSettings: swift6),
         // TroveCodec's PNGDecoder reads the Pillow reference PNGs.
         .testTarget(name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec", "TroveTestSupport"], path: "Tests/TroveWebPTests",
@@ -160,7 +160,8 @@ let package = Package(
         .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
                     path: "Tests/TroveTransformersTests", swiftSettings: swift6),
         .testTarget(name: "TroveTests",
-                    dependencies: ["Trove", .product(name: "MetricsTestKit", package: "swift-metrics")],
+                    dependencies: ["Trove", "TroveRedis", "TroveTestSupport",
+                                   .product(name: "MetricsTestKit", package: "swift-metrics")],
                     path: "Tests/TroveTests", swiftSettings: swift6),
         // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9.
         .testTarget(name: "TroveCLITests", dependencies: ["FixtureServer", "TroveTestSupport"], path: "Tests/TroveCLITests",

@@ -47,6 +47,10 @@ public final class DataPipeline: Sendable {
     public let memoryCache: MemoryCache<String, DataResponse>
     public var diskCache: DiskCache? { loader.diskCache }
     public var fetchScheduler: FetchScheduler { loader.scheduler }
+    /// The fleet's shared tier; nil when the configuration names none.
+    public var sharedTier: (any SharedCacheTier)? { loader.shared?.tier }
+    /// What the shared tier has done and where its circuit breaker stands; nil without a shared tier.
+    public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
     let loader: RawDataLoader
 
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
@@ -55,7 +59,7 @@ public final class DataPipeline: Sendable {
                                       evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
         loader = RawDataLoader(
             configuration: configuration, registry: registry, diskCache: try configuration.makeDiskCache(registry: registry),
-            accept: nil)
+            sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)
     }
 
     public func data(for request: DataRequest) async throws -> DataResponse {

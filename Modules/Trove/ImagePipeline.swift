@@ -15,6 +15,10 @@ public final class ImagePipeline: Sendable {
     public var diskCache: DiskCache? { loader.diskCache }
     /// The queue of network fetches (running and queued counts).
     public var fetchScheduler: FetchScheduler { loader.scheduler }
+    /// The fleet's shared tier; nil when the configuration names none.
+    public var sharedTier: (any SharedCacheTier)? { loader.shared?.tier }
+    /// What the shared tier has done and where its circuit breaker stands; nil without a shared tier.
+    public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
 
     let loader: RawDataLoader
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
@@ -28,6 +32,7 @@ public final class ImagePipeline: Sendable {
         let diskCache = try configuration.makeDiskCache(registry: registry)
         loader = RawDataLoader(
             configuration: configuration, registry: registry, diskCache: diskCache,
+            sharedTier: try configuration.makeSharedTier(registry: registry),
             accept: { data, url in
                 // Bytes no decoder claims are not cached as if they were an image.
                 _ = try Self.decoder(in: registry, for: data, url: url)

@@ -29,4 +29,11 @@ extension PipelineConfiguration {
             knownCompressors: registry.names(of: .compressor).compactMap { try? registry.compressor(named: $0) },
             evictionPolicy: eviction)
     }
+
+    /// The shared tier `sharedCache` names, made by the registry's factory for its scheme; nil without one.
+    /// Throws `invalidConfiguration` listing the known schemes for a scheme no factory serves.
+    public func makeSharedTier(registry: PluginRegistry) throws -> (any SharedCacheTier)? {
+        guard let sharedCache else { return nil }
+        return try registry.sharedTier(for: sharedCache).makeTier(url: sharedCache, options: sharedTierOptions)
+    }
 }

@@ -49,6 +49,13 @@ public struct PipelineConfiguration: Sendable {
     public var retryPolicy: RetryPolicy = .init()
     /// How long a lasting failure (404, 410, not an image) is remembered; zero turns the memory off.
     public var failedURLTTL: Duration = .seconds(600)
+    /// The fleet's shared cache tier below the disk, e.g. `redis://host:6379/0`, made by the registry's
+    /// shared-tier factory for the URL's scheme (install `TroveRedisPlugin`); nil: no shared tier.
+    public var sharedCache: URL?
+    /// Size limit, timeouts, connections and key prefix of the shared tier.
+    public var sharedTierOptions: SharedTierOptions = .init()
+    /// Leases, waiting and the circuit breaker around the shared tier.
+    public var sharedTierPolicy: SharedTierPolicy = .init()
     public var delegate: (any PipelineDelegate)?
     /// Where metrics go; nil uses the process's bootstrapped `MetricsSystem`.
     public var metricsFactory: (any MetricsFactory)?

@@ -4,15 +4,20 @@ import TroveCore
 /// What a pipeline counts, reported through swift-metrics (so any backend an app bootstraps sees it).
 /// Labels: trove_cache_hits_total / trove_cache_misses_total {tier}, trove_fetches_total,
 /// trove_fetched_bytes_total, trove_coalesced_joins_total, trove_failures_total {kind},
-/// trove_stale_delivered_total (stale copies delivered because the origin failed).
+/// trove_stale_delivered_total (stale copies delivered because the origin failed); for the shared tier
+/// (tier="shared" on hits and misses) trove_shared_tier_unavailable_total (calls that went on without it),
+/// trove_shared_tier_bypassed_total (skipped while its breaker was open), trove_shared_tier_rejected_total
+/// (values that failed to decode) and trove_shared_tier_lease_waits_total (misses that waited for a lease).
 struct PipelineMetrics: Sendable {
-    enum Tier: String { case memory, disk }
+    enum Tier: String { case memory, disk, shared }
 
     enum Event {
         case hit(Tier), miss(Tier), fetch, bytesFetched(Int), coalescedJoin, failure(FailureKind), staleDelivered
+        case sharedUnavailable, sharedBypassed, sharedRejected, sharedLeaseWait
     }
 
     private let memoryHits, memoryMisses, diskHits, diskMisses, fetches, bytes, joins, staleDeliveries: Counter
+    private let sharedHits, sharedMisses, sharedUnavailable, sharedBypassed, sharedRejected, sharedLeaseWaits: Counter
     private let factory: any MetricsFactory
 
     init(factory: any MetricsFactory) {
@@ -25,6 +30,12 @@ struct PipelineMetrics: Sendable {
         bytes = Counter(label: "trove_fetched_bytes_total", factory: factory)
         joins = Counter(label: "trove_coalesced_joins_total", factory: factory)
         staleDeliveries = Counter(label: "trove_stale_delivered_total", factory: factory)
+        sharedHits = Counter(label: "trove_cache_hits_total", dimensions: [("tier", "shared")], factory: factory)
+        sharedMisses = Counter(label: "trove_cache_misses_total", dimensions: [("tier", "shared")], factory: factory)
+        sharedUnavailable = Counter(label: "trove_shared_tier_unavailable_total", factory: factory)
+        sharedBypassed = Counter(label: "trove_shared_tier_bypassed_total", factory: factory)
+        sharedRejected = Counter(label: "trove_shared_tier_rejected_total", factory: factory)
+        sharedLeaseWaits = Counter(label: "trove_shared_tier_lease_waits_total", factory: factory)
     }
 
     func record(_ event: Event) {
@@ -33,6 +44,12 @@ struct PipelineMetrics: Sendable {
         case .miss(.memory): memoryMisses.increment()
         case .hit(.disk): diskHits.increment()
         case .miss(.disk): diskMisses.increment()
+        case .hit(.shared): sharedHits.increment()
+        case .miss(.shared): sharedMisses.increment()
+        case .sharedUnavailable: sharedUnavailable.increment()
+        case .sharedBypassed: sharedBypassed.increment()
+        case .sharedRejected: sharedRejected.increment()
+        case .sharedLeaseWait: sharedLeaseWaits.increment()
         case .fetch: fetches.increment()
         case let .bytesFetched(count): bytes.increment(by: count)
         case .coalescedJoin: joins.increment()

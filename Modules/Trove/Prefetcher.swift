@@ -15,6 +15,8 @@ public struct PrefetchSummary: Sendable, Equatable, Codable {
     public var total = 0
     public var fetched = 0
     public var cached = 0
+    /// Of `cached`, the URLs found in the fleet's shared tier (and now on this process's disk).
+    public var shared = 0
     public var failed = 0
     public var bytes = 0
     /// The failed URLs with their error messages, in input order.
@@ -71,6 +73,7 @@ public struct Prefetcher: Sendable {
                 switch result {
                 case let .success(item):
                     if item.source == .network { summary.fetched += 1 } else { summary.cached += 1 }
+                    if item.source == .shared { summary.shared += 1 }
                     summary.bytes += item.bytes
                 case let .failure(error):
                     summary.failed += 1

@@ -6,13 +6,16 @@ import TroveDiskCache
 import TroveFetcher
 import TroveMemoryCache
 
-/// Gets the raw bytes behind a request: the disk cache, else the network. Network work is scheduled
-/// (bounded concurrency, priorities), retried on transient failures, coalesced per raw key, and stored on
-/// disk when it is accepted. Shared by `ImagePipeline` and `DataPipeline`.
+/// Gets the raw bytes behind a request: the disk cache, else the fleet's shared tier (when configured), else
+/// the network. Network work is scheduled (bounded concurrency, priorities), retried on transient failures,
+/// coalesced per raw key (and across the fleet by a lease in the shared tier), and stored on disk and in
+/// the shared tier when it is accepted. Shared by `ImagePipeline` and `DataPipeline`.
 final class RawDataLoader: Sendable {
     let configuration: PipelineConfiguration
     let registry: PluginRegistry
     let diskCache: DiskCache?
+    /// Nil when the configuration names no shared tier.
+    let shared: SharedTierAccess?
     let scheduler: FetchScheduler
     let failures: FailureMemory
     let metrics: PipelineMetrics
@@ -28,12 +31,17 @@ final class RawDataLoader: Sendable {
     let jobs = FetchJobs()
 
     init(configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
-         accept: (@Sendable (Data, URL) throws -> Void)?) {
+         sharedTier: (any SharedCacheTier)? = nil, accept: (@Sendable (Data, URL) throws -> Void)?) {
         self.configuration = configuration
         self.registry = registry
         self.diskCache = diskCache
-        metrics = PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
+        let metrics = PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
+        self.metrics = metrics
         logger = configuration.logger
+        shared = sharedTier.map {
+            SharedTierAccess(tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
+                             fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger)
+        }
         self.delegate = configuration.delegate
         self.accept = accept
         scheduler = FetchScheduler(configuration: configuration.scheduler)
@@ -134,17 +142,87 @@ final class RawDataLoader: Sendable {
         return (lifetime.map { now.addingTimeInterval($0.timeInterval) }, !directives.noStore)
     }
 
-    /// Fetches unconditionally; concurrent callers for the same key share one fetch.
+    /// Fetches (from the shared tier when it has the key, unless reloading or refreshing, else from the
+    /// origin); concurrent callers for the same key share one fetch.
     func fetch(_ request: RawRequest) async throws -> RawResult {
         try await checkRememberedFailure(request)
         return try await joined(request, coalescer: fetches, coalescingKey: WorkKey(request.key)) {
-            let outcome = try await self.performFetch(request, validators: nil)
-            guard case let .data(data, metadata) = outcome else {
-                throw TroveError.connectionFailed(url: request.url.absoluteString,
-                                                  reason: "the server answered 304 Not Modified to a request without validators")
+            if let shared = self.shared, request.policy != .reloadIgnoringCache, request.policy != .refresh {
+                return try await self.fetchThroughSharedTier(request, shared)
             }
-            return try await self.accepted(data, metadata: metadata, for: request)
+            return try await self.fetchFromOrigin(request)
         }
+    }
+
+    /// One unconditional origin fetch, accepted and stored.
+    private func fetchFromOrigin(_ request: RawRequest) async throws -> RawResult {
+        let outcome = try await performFetch(request, validators: nil)
+        guard case let .data(data, metadata) = outcome else {
+            throw TroveError.connectionFailed(url: request.url.absoluteString,
+                                              reason: "the server answered 304 Not Modified to a request without validators")
+        }
+        return try await accepted(data, metadata: metadata, for: request)
+    }
+
+    /// The shared tier, then the origin under the fleet-wide lease: the holder fetches and stores, the others
+    /// poll for its value, taking the lease themselves once it is given back or expires (its holder died).
+    /// A waiter goes to the origin on its own only after two lease times (a dead holder's lease, then its
+    /// successor's fetch). An unavailable tier means straight to the origin.
+    private func fetchThroughSharedTier(_ request: RawRequest, _ shared: SharedTierAccess) async throws -> RawResult {
+        if let hit = try await sharedHit(request, shared) { return hit }
+        let waitEnds = ContinuousClock.now + shared.leaseTTL * 2 + shared.policy.maxPollInterval * 2
+        var delay = shared.policy.firstPollInterval
+        var waited = false
+        while true {
+            switch try await shared.acquireLease(on: request.key) {
+            case .unavailable:
+                return try await fetchFromOrigin(request)
+            case let .acquired(lease):
+                do {
+                    // The previous holder may have stored the value between the miss above and this lease.
+                    let result: RawResult
+                    if let hit = try await sharedHit(request, shared) { result = hit } else {
+                        result = try await fetchFromOrigin(request)
+                    }
+                    await shared.release(lease)
+                    return result
+                } catch {
+                    await shared.release(lease)
+                    throw error
+                }
+            case .heldElsewhere:
+                if !waited {
+                    waited = true
+                    shared.recordLeaseWait()
+                }
+                guard ContinuousClock.now < waitEnds else {
+                    logger.info("shared tier lease outlived its time; fetching without it",
+                                metadata: ["url": "\(request.url)"])
+                    return try await fetchFromOrigin(request)
+                }
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, shared.policy.maxPollInterval)
+                if let hit = try await sharedHit(request, shared) { return hit }
+            }
+        }
+    }
+
+    /// A fresh, verified entry from the shared tier, stored on disk (unless memory-only) on the way.
+    private func sharedHit(_ request: RawRequest, _ shared: SharedTierAccess) async throws -> RawResult? {
+        guard let entry = try await shared.entry(forKey: request.key), isFresh(entry, maxAge: request.maxAge) else {
+            return nil
+        }
+        // Another pipeline stored it: bytes this one refuses (no decoder for them) are not served from here.
+        if let accept, (try? accept(entry.data, request.url)) == nil { return nil }
+        if request.policy != .memoryOnly, let diskCache {
+            do {
+                try await diskCache.store(entry.data, forKey: request.key, metadata: entry.metadata)
+            } catch {
+                logger.warning("disk cache write failed", metadata: ["key": "\(request.key)", "error": "\(error)"])
+            }
+        }
+        return RawResult(data: entry.data, source: .shared, contentType: entry.metadata.contentType,
+                         expires: entry.metadata.expires)
     }
 
     /// Asks the origin whether the cached entry is still current, using its stored validators.
@@ -251,17 +329,23 @@ final class RawDataLoader: Sendable {
             throw error
         }
         let (expires, storable) = freshness(of: metadata)
+        let entryMetadata = DiskEntryMetadata(validators: metadata.validators, contentType: metadata.contentType,
+                                              expires: expires)
         if !storable {
             // no-store now: an older copy (a revalidated entry) must not outlive this answer.
             _ = try? await diskCache?.removeEntry(forKey: request.key)
         } else if request.policy != .memoryOnly, let diskCache {
             do {
-                try await diskCache.store(data, forKey: request.key, metadata: DiskEntryMetadata(
-                    validators: metadata.validators, contentType: metadata.contentType, expires: expires))
+                try await diskCache.store(data, forKey: request.key, metadata: entryMetadata)
             } catch {
                 // The bytes are good; a full or failing disk must not fail the request.
                 logger.warning("disk cache write failed", metadata: ["key": "\(request.key)", "error": "\(error)"])
             }
+        }
+        if storable, request.policy != .memoryOnly, let shared {
+            // Shared for as long as the copy is fresh (no expiry: the disk's max age).
+            let ttl = expires.map { Duration.milliseconds(Int64($0.timeIntervalSinceNow * 1000)) } ?? configuration.diskMaxAge
+            try await shared.store(data, forKey: request.key, metadata: entryMetadata, ttl: ttl)
         }
         return RawResult(data: data, source: .network, contentType: metadata.contentType, expires: expires,
                          storable: storable)

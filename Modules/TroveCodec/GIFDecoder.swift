@@ -6,9 +6,12 @@ import TroveCore
 /// "restore to background" clears to transparent. The image's own pixels are the first frame; `frames`
 /// holds every frame when there is more than one.
 public struct GIFDecoder: ImageDecoder {
+    /// The registry name, "gif".
     public let name = "gif"
+    /// `.gif`.
     public let format = ImageFormat.gif
 
+    /// The GIF decoder; it has no settings.
     public init() {}
 
     /// "GIF87a" or "GIF89a".
@@ -16,6 +19,9 @@ public struct GIFDecoder: ImageDecoder {
         header.starts(with: "GIF87a".utf8) || header.starts(with: "GIF89a".utf8)
     }
 
+    /// Decodes every frame at full size (GIF has no reduced decode). Throws `imageTooLarge` when the screen or
+    /// a frame is over `limits`, `tooManyFrames` for more frames than `maxFrames`, and `decodingFailed` for a
+    /// damaged file or an animation over `maxDecodedBytes`.
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let layout = try GIFLayout(bytes)
@@ -23,6 +29,10 @@ public struct GIFDecoder: ImageDecoder {
             try limits.check(width: width, height: height)
             // A frame may be larger than the screen, and its indices are decoded whole.
             for frame in layout.frames { try limits.check(width: frame.width, height: frame.height) }
+            // Counted from the file's layout, before any frame is decoded (an untrusted GIF may declare thousands).
+            guard layout.frames.count <= limits.maxFrames else {
+                throw TroveError.tooManyFrames(frames: layout.frames.count, limit: limits.maxFrames)
+            }
             // Every frame is kept at full size, so the whole animation must fit the byte limit.
             let frameBytes = width * height * 4
             let (animationBytes, overflow) = frameBytes.multipliedReportingOverflow(by: layout.frames.count)

@@ -4,9 +4,12 @@ import TroveCore
 /// Decodes PNG files of every color type and bit depth, interlaced or not, to straight-alpha RGBA8.
 /// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion).
 public struct PNGDecoder: ImageDecoder {
+    /// The registry name, "png".
     public let name = "png"
+    /// `.png`.
     public let format = ImageFormat.png
 
+    /// The PNG decoder; it has no settings.
     public init() {}
 
     /// The eight-byte PNG signature.
@@ -18,6 +21,8 @@ public struct PNGDecoder: ImageDecoder {
         TroveError.decodingFailed(format: .png, reason: reason)
     }
 
+    /// Decodes at full size. Throws `imageTooLarge` when the header's size is over `limits`, and
+    /// `decodingFailed` for a damaged file (a bad critical-chunk CRC, a truncated or corrupt stream, ...).
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             try Self.decodeWhole(bytes, file: try PNGFileLayout(bytes, limits: limits), limits: limits)

@@ -6,18 +6,23 @@ import TroveSupport
 /// RGBA images whose pixels are all opaque are written as RGB (color type 2) to save a quarter of the data.
 /// Only the still image is written; animation frames are not.
 public struct PNGEncoder: ImageEncoder {
+    /// The registry name, "png".
     public let name = "png"
+    /// `.png`.
     public let format = ImageFormat.png
 
     /// IDAT chunks are cut at this size so no single chunk grows unbounded with the image.
     static let maxChunkData = 1 << 20
 
+    /// The PNG encoder; its only setting comes per call (`EncodingOptions.compressionLevel`).
     public init() {}
 
     static func failure(_ reason: String) -> TroveError {
         TroveError.encodingFailed(format: .png, reason: reason)
     }
 
+    /// Writes the image as PNG at zlib level `options.compressionLevel` (0...9; quality is ignored). Throws
+    /// `encodingFailed` for a level out of range, an empty image, or a pixel buffer shorter than its size.
     public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         let level = options.compressionLevel
         guard (0...9).contains(level) else {

@@ -4,7 +4,9 @@ import TroveCore
 
 /// Compresses disk entries in the zlib format (deflate with a zlib header and Adler-32 trailer), by libdeflate.
 public struct ZlibCompressor: Compressor {
+    /// The registry name, "zlib".
     public let name = "zlib"
+    /// Entry-header id 1.
     public let id: UInt8 = 1
     /// The zlib level (0...9) used when `compress` is called with a nil level.
     public let defaultLevel: Int
@@ -13,10 +15,14 @@ public struct ZlibCompressor: Compressor {
     /// and must not be allocated.
     static let maxExpansionRatio = 1032
 
+    /// A compressor using `defaultLevel` (0 stores, 9 is smallest; default 6) when no level is given. Not checked
+    /// here: a level outside 0...9 makes `compress` throw.
     public init(defaultLevel: Int = 6) {
         self.defaultLevel = defaultLevel
     }
 
+    /// Deflates `data` at `level`, or `defaultLevel` when nil. Throws `invalidConfiguration` for a level outside
+    /// 0...9 or when zlib fails (out of memory).
     public func compress(_ data: Data, level: Int?) throws -> Data {
         let level = level ?? defaultLevel
         guard (0...9).contains(level) else {
@@ -29,6 +35,8 @@ public struct ZlibCompressor: Compressor {
         }
     }
 
+    /// Inflates exactly `originalLength` bytes. Throws `decompressionFailed` for a corrupt or truncated stream,
+    /// a length that differs, or an `originalLength` no deflate stream of this size could produce.
     public func decompress(_ data: Data, originalLength: Int) throws -> Data {
         func failure(_ reason: String) -> TroveError {
             TroveError.decompressionFailed(compressor: name, reason: reason)

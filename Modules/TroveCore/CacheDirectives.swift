@@ -14,6 +14,7 @@ public struct CacheDirectives: Sendable, Equatable {
     /// the response says nothing (the configured default applies).
     public var freshness: Duration?
 
+    /// Directives given field by field; the defaults describe a response that says nothing about caching.
     public init(noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false,
                 freshness: Duration? = nil) {
         self.noStore = noStore

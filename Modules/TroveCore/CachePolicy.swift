@@ -16,6 +16,8 @@ public enum CachePolicy: String, Sendable, Codable, CaseIterable {
 /// Where a result came from.
 public enum ResultSource: String, Sendable, Codable {
     case memory, disk, network
+    /// The fleet's shared cache tier (Redis), below this process's own disk.
+    case shared
 }
 
 /// Scheduling priority of a request while it waits for a fetch slot.

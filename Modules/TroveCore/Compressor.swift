@@ -6,6 +6,8 @@ public protocol Compressor: Sendable {
     var name: String { get }
     /// Stored in the entry header; 0 is reserved for `none`.
     var id: UInt8 { get }
+    /// Compresses a whole entry. `level` is on the compressor's own scale (zlib: 0...9); nil means its default.
+    /// Throws when the level is out of range or the compressor fails.
     func compress(_ data: Data, level: Int?) throws -> Data
     /// Restores exactly `originalLength` bytes, or throws.
     func decompress(_ data: Data, originalLength: Int) throws -> Data
@@ -13,13 +15,18 @@ public protocol Compressor: Sendable {
 
 /// Stores bytes as they are.
 public struct NoCompressor: Compressor {
+    /// The registry name, "none".
     public let name = "none"
+    /// Entry-header id 0, the one reserved for uncompressed entries.
     public let id: UInt8 = 0
 
+    /// The pass-through compressor.
     public init() {}
 
+    /// Returns `data` unchanged; `level` is ignored.
     public func compress(_ data: Data, level: Int?) throws -> Data { data }
 
+    /// Returns `data` unchanged; throws `TroveError.decompressionFailed` unless it is exactly `originalLength` bytes.
     public func decompress(_ data: Data, originalLength: Int) throws -> Data {
         guard data.count == originalLength else {
             throw TroveError.decompressionFailed(compressor: name,

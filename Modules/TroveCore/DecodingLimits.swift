@@ -7,12 +7,14 @@ public struct DecodingLimits: Sendable, Equatable {
     /// Most animation frames decoded (default 1,000); every frame also counts toward `maxDecodedBytes`.
     public var maxFrames: Int
 
+    /// Limits with the given bounds; the defaults are 100 megapixels, 1 GiB decoded, 1,000 frames.
     public init(maxPixels: Int = 100_000_000, maxDecodedBytes: Int = 1 << 30, maxFrames: Int = 1000) {
         self.maxPixels = maxPixels
         self.maxDecodedBytes = maxDecodedBytes
         self.maxFrames = maxFrames
     }
 
+    /// The default limits: 100 megapixels, 1 GiB of decoded bytes, 1,000 frames.
     public static let `default` = DecodingLimits()
 
     /// Throws `imageTooLarge` when the declared size is over the limits; call it before allocating.

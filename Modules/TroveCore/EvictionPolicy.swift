@@ -4,6 +4,7 @@
 /// Callers get the published behaviour of each policy when they make room *before* storing a new
 /// key (evict until the new cost fits, then insert), as reference simulators do.
 public protocol EvictionPolicy<Key>: AnyObject {
+    /// The cache's key type.
     associatedtype Key: Hashable
 
     /// Keys tracked now.

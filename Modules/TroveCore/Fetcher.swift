@@ -13,13 +13,17 @@ public protocol Fetcher: Sendable {
 }
 
 extension Fetcher {
+    /// Fetches the whole body without progress reports.
     public func fetch(_ request: FetchRequest) async throws -> FetchOutcome {
         try await fetch(request, progress: { _ in })
     }
 }
 
+/// One fetch: the URL, extra headers, revalidation validators, and the bounds it runs under.
 public struct FetchRequest: Sendable {
+    /// The URL to fetch; its scheme picks the fetcher.
     public var url: URL
+    /// Extra request headers by name, sent by the HTTP fetcher (the file and data: fetchers ignore them).
     public var headers: [String: String]
     /// Set for a revalidation: sent as If-None-Match / If-Modified-Since.
     public var validators: Validators?
@@ -32,6 +36,8 @@ public struct FetchRequest: Sendable {
     /// idle timeout.
     public var deadline: RequestDeadline?
 
+    /// A request for `url`. Defaults: no extra headers, no validators, a 15 s idle timeout, a 50 MiB body limit,
+    /// no deadline.
     public init(url: URL, headers: [String: String] = [:], validators: Validators? = nil,
                 timeout: Duration = .seconds(15), maxBytes: Int = 50 << 20, deadline: RequestDeadline? = nil) {
         self.url = url
@@ -43,11 +49,14 @@ public struct FetchRequest: Sendable {
     }
 }
 
+/// How much of a body has arrived, reported while a fetch runs.
 public struct FetchProgress: Sendable, Equatable {
+    /// Body bytes received so far.
     public var received: Int64
     /// From Content-Length, when the origin sent one.
     public var expected: Int64?
 
+    /// A report of `received` bytes out of `expected` (nil when the length is unknown).
     public init(received: Int64, expected: Int64?) {
         self.received = received
         self.expected = expected
@@ -56,28 +65,41 @@ public struct FetchProgress: Sendable, Equatable {
 
 /// HTTP cache validators stored with an entry so it can be revalidated later.
 public struct Validators: Sendable, Equatable, Codable {
+    /// The `ETag` response header, sent back as If-None-Match.
     public var etag: String?
+    /// The `Last-Modified` response header as the server wrote it (an HTTP date), sent back as If-Modified-Since.
     public var lastModified: String?
 
+    /// Validators from the given header values; nil for a header the response did not have.
     public init(etag: String? = nil, lastModified: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
     }
 
+    /// True when there is nothing to revalidate with (the response had neither header).
     public var isEmpty: Bool { etag == nil && lastModified == nil }
 }
 
+/// What a fetcher learned about a response besides its body.
 public struct ResponseMetadata: Sendable, Equatable {
+    /// The URL that was requested; the HTTP fetcher follows redirects but keeps the original URL here.
     public var url: URL
+    /// The HTTP status code; 200 for sources that are not HTTP (files, data: URLs).
     public var statusCode: Int
+    /// The media type the source declared (`Content-Type`, or a data: URL's type), if any. Informational: the
+    /// registered decoders decide the format from the bytes.
     public var contentType: String?
+    /// `ETag` and `Last-Modified`, kept with the cached entry for a later revalidation.
     public var validators: Validators
+    /// The first `Cache-Control` header as sent, if any; `directives` holds what all of them mean.
     public var cacheControl: String?
+    /// The body length in bytes the source announced (`Content-Length`), if any.
     public var expectedLength: Int64?
     /// What the response's caching headers say (Cache-Control, Expires, Date, Age); `.none` for sources
     /// without them (files, data: URLs).
     public var directives: CacheDirectives
 
+    /// Metadata for a response from `url`; the defaults describe a plain 200 with no headers.
     public init(url: URL, statusCode: Int = 200, contentType: String? = nil, validators: Validators = .init(),
                 cacheControl: String? = nil, expectedLength: Int64? = nil, directives: CacheDirectives = .none) {
         self.url = url
@@ -90,7 +112,9 @@ public struct ResponseMetadata: Sendable, Equatable {
     }
 }
 
+/// What a fetch produced: a body, or word that the cached copy is still current.
 public enum FetchOutcome: Sendable {
+    /// The whole body and what came with it.
     case data(Data, ResponseMetadata)
     /// 304: the cached copy is still current.
     case notModified(ResponseMetadata)

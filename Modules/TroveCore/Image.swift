@@ -1,18 +1,26 @@
 /// Decoded pixels in contiguous rows, plus what the decoder learned about the source.
 public struct Image: Sendable, Equatable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// How one pixel of `pixels` is laid out (animation frames are always RGBA8).
     public var pixelFormat: PixelFormat
+    /// Bytes from the start of one row to the next: at least `width * pixelFormat.bytesPerPixel`.
     public var bytesPerRow: Int
     /// `height * bytesPerRow` bytes, rows top to bottom.
     public var pixels: [UInt8]
+    /// The format it was decoded from; `.unknown` for pixels made in memory.
     public var sourceFormat: ImageFormat
     /// Every frame of an animated image, composed to full size; empty for a still image.
     public var frames: [AnimationFrame]
+    /// The EXIF orientation the decoder found. The pixels stay as stored until an `orient` transform applies it.
     public var orientation: ExifOrientation
     /// How many times an animation plays; 0 means forever. Ignored for a still image.
     public var loopCount: Int
 
+    /// An image over `pixels`; `bytesPerRow` defaults to tightly packed rows. Traps when a dimension is negative,
+    /// `bytesPerRow` is shorter than a row, or `pixels` holds fewer than `height` rows.
     public init(width: Int, height: Int, pixelFormat: PixelFormat = .rgba8, bytesPerRow: Int? = nil,
                 pixels: [UInt8], sourceFormat: ImageFormat = .unknown, frames: [AnimationFrame] = [],
                 orientation: ExifOrientation = .up, loopCount: Int = 0) {
@@ -60,9 +68,12 @@ public struct Image: Sendable, Equatable {
 
 /// One frame of an animation: full-size RGBA8 pixels and how long it shows.
 public struct AnimationFrame: Sendable, Equatable {
+    /// The whole frame as tightly packed RGBA8 rows: `width * height * 4` bytes of the image it belongs to.
     public var pixels: [UInt8]
+    /// How long the frame shows before the next one.
     public var delay: Duration
 
+    /// A frame of composed RGBA8 pixels shown for `delay`.
     public init(pixels: [UInt8], delay: Duration) {
         self.pixels = pixels
         self.delay = delay

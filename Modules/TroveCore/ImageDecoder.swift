@@ -22,10 +22,12 @@ public protocol ImageDecoder: Sendable {
 }
 
 extension ImageDecoder {
+    /// Decodes at full size within `options.limits`: the behaviour of a decoder that cannot reduce.
     public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
         try decode(data, limits: options.limits)
     }
 
+    /// Returns nil (size unknown until decoded); a decoder that can read its header cheaply overrides it.
     public func info(_ data: Data) throws -> ImageInfo? { nil }
 }
 
@@ -37,6 +39,8 @@ public struct DecodingOptions: Sendable, Equatable {
     /// image as stored, before EXIF orientation). Decoders that cannot reduce ignore it.
     public var minimumSize: PixelSize?
 
+    /// Options with the given limits (default `DecodingLimits.default`); no reduced decode unless `minimumSize`
+    /// is set.
     public init(limits: DecodingLimits = .default, minimumSize: PixelSize? = nil) {
         self.limits = limits
         self.minimumSize = minimumSize
@@ -45,25 +49,33 @@ public struct DecodingOptions: Sendable, Equatable {
 
 /// A width and height in pixels.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// A size of `width` by `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
+    /// "WIDTHxHEIGHT", e.g. "640x480".
     public var description: String { "\(width)x\(height)" }
 }
 
 /// What a header says about an image, before any pixel is decoded.
 public struct ImageInfo: Sendable, Equatable {
+    /// The format whose header this is.
     public var format: ImageFormat
+    /// Width in pixels, as stored (before EXIF orientation).
     public var width: Int
+    /// Height in pixels, as stored (before EXIF orientation).
     public var height: Int
     /// 1 for a still image.
     public var frameCount: Int
 
+    /// What a header says; `frameCount` defaults to 1 (a still image).
     public init(format: ImageFormat, width: Int, height: Int, frameCount: Int = 1) {
         self.format = format
         self.width = width

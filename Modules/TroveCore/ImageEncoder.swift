@@ -21,6 +21,8 @@ public struct EncodingOptions: Sendable, Hashable, Codable {
     /// Encoder speed where the format has one (AVIF 0 slowest ... 10 fastest); nil is the encoder's default.
     public var speed: Int?
 
+    /// Options with the given knobs; the defaults are quality 0.85, compression level 6, lossy, and the
+    /// encoder's own speed.
     public init(quality: Double = 0.85, compressionLevel: Int = 6, lossless: Bool = false, speed: Int? = nil) {
         self.quality = quality
         self.compressionLevel = compressionLevel

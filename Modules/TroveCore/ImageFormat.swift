@@ -11,24 +11,36 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
 
     /// A format by name; names are case-insensitive and stored in lowercase.
     public init(rawValue: String) { self.rawValue = rawValue.lowercased() }
+    /// A format by name, lowercased like `init(rawValue:)`: `let qoi: ImageFormat = "qoi"`.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
+    /// Decodes a format from a single string, its name.
     public init(from decoder: any Decoder) throws {
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
+    /// Encodes the format as a single string, its lowercase name.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
 
+    /// The lowercase name, e.g. "png".
     public var description: String { rawValue }
 
+    /// PNG; decoded and encoded by TroveCodec.
     public static let png: ImageFormat = "png"
+    /// JPEG (file extension "jpg"); decoded and encoded by the TroveJPEG plugin.
     public static let jpeg: ImageFormat = "jpeg"
+    /// GIF, still or animated; decoded by TroveCodec (Trove has no GIF encoder).
     public static let gif: ImageFormat = "gif"
+    /// WebP, lossy or lossless, still or animated; decoded and encoded by the TroveWebP plugin.
     public static let webp: ImageFormat = "webp"
+    /// AVIF (AV1 images in HEIF); decoded and encoded by the TroveAVIF plugin.
     public static let avif: ImageFormat = "avif"
+    /// Windows bitmap; recognised by `wellKnown(sniffing:)` only (no built-in decoder).
     public static let bmp: ImageFormat = "bmp"
+    /// HEIC (HEVC images in HEIF); recognised by `wellKnown(sniffing:)` only (no built-in decoder).
     public static let heic: ImageFormat = "heic"
+    /// JPEG XL; recognised by `wellKnown(sniffing:)` only (no built-in decoder).
     public static let jxl: ImageFormat = "jxl"
     /// Pixels that were made in memory rather than decoded from bytes.
     public static let unknown: ImageFormat = "unknown"

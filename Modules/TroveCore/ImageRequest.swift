@@ -2,10 +2,15 @@ import Foundation
 
 /// What a caller asks of a pipeline: a URL, what to do to the image, and how to use the caches.
 public struct ImageRequest: Sendable {
+    /// Where the image comes from; its scheme picks the fetcher (http, https, file, data, ...).
     public var url: URL
+    /// Processing steps, run in order on the decoded image; their identifiers are part of the cache key.
     public var transforms: [any ImageTransformer]
+    /// Scheduling priority while the fetch waits for a slot (default `.normal`).
     public var priority: RequestPriority
+    /// How the request uses the memory and disk caches (default `.useCache`).
     public var cachePolicy: CachePolicy
+    /// Per-request switches (default none).
     public var options: Options
     /// Replaces the URL as the raw-data cache key (e.g. a signed URL whose query changes).
     public var customCacheKey: String?
@@ -23,8 +28,12 @@ public struct ImageRequest: Sendable {
     /// fetched again, a younger one is used as is. Such requests are answered from disk, not memory.
     public var maxAge: Duration?
 
+    /// Per-request switches: retrying recent failures, keeping processed results on disk, encoding in the
+    /// source's format.
     public struct Options: OptionSet, Sendable, Hashable {
+        /// The option bits.
         public let rawValue: Int
+        /// Options from their bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
         /// Fetch even if this URL failed for a lasting reason recently.
@@ -36,6 +45,8 @@ public struct ImageRequest: Sendable {
         public static let encodesInSourceFormat = Options(rawValue: 1 << 2)
     }
 
+    /// A request for `url`. The defaults: no transforms, normal priority, `.useCache`, no options, the URL as cache
+    /// key, no extra headers, no encoding settings (the original bytes when there are no transforms), no `maxAge`.
     public init(url: URL, transforms: [any ImageTransformer] = [], priority: RequestPriority = .normal,
                 cachePolicy: CachePolicy = .useCache, options: Options = [], customCacheKey: String? = nil,
                 headers: [String: String] = [:], outputFormat: ImageFormat? = nil,
@@ -53,5 +64,6 @@ public struct ImageRequest: Sendable {
         self.maxAge = maxAge
     }
 
+    /// The key its results are cached under: source, transforms and output encoding.
     public var cacheKey: CacheKey { CacheKey(self) }
 }

@@ -5,6 +5,7 @@ public enum PixelFormat: String, Sendable, Codable {
     /// 8-bit luminance.
     case gray8
 
+    /// Bytes one pixel takes: 4 for `rgba8`, 1 for `gray8`.
     public var bytesPerPixel: Int {
         switch self {
         case .rgba8: 4

@@ -1,7 +1,11 @@
 /// The kinds of replaceable part a `PluginRegistry` holds.
 public enum PluginKind: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// `fetcher`: a `Fetcher`; `decoder`: an `ImageDecoder`; `encoder`: an `ImageEncoder`; `hasher`: a `KeyHasher`;
+    /// `evictionPolicy`: an `EvictionPolicyFactory`; `transformer`: a `TransformerFactory`; `compressor`: a
+    /// `Compressor`; `sharedTier`: a `SharedCacheTierFactory`. The raw value is the case name.
     case fetcher, decoder, encoder, hasher, evictionPolicy, transformer, compressor, sharedTier
 
+    /// The case name, e.g. "evictionPolicy".
     public var description: String { rawValue }
 
     /// The plural used in listings, e.g. `trove plugins --json`.

@@ -250,9 +250,12 @@ public struct PluginRegistry: Sendable {
 public struct PluginRouting: Sendable, Equatable, Codable {
     /// The decoder and encoder (registry names) used for one format; nil where none is registered.
     public struct FormatRoute: Sendable, Equatable, Codable {
+        /// Registry name of the decoder used for this format; nil when none reads it.
         public var decoder: String?
+        /// Registry name of the encoder used for this format; nil when none writes it.
         public var encoder: String?
 
+        /// A route naming the decoder and encoder.
         public init(decoder: String?, encoder: String?) {
             self.decoder = decoder
             self.encoder = encoder
@@ -261,9 +264,12 @@ public struct PluginRouting: Sendable, Equatable, Codable {
 
     /// The fetcher and shared tier (registry names) used for one URL scheme; nil where none is registered.
     public struct SchemeRoute: Sendable, Equatable, Codable {
+        /// Registry name of the fetcher used for this scheme; nil when none serves it.
         public var fetcher: String?
+        /// Registry name of the shared tier factory used for this scheme; nil when none serves it.
         public var sharedTier: String?
 
+        /// A route naming the fetcher and shared tier.
         public init(fetcher: String?, sharedTier: String?) {
             self.fetcher = fetcher
             self.sharedTier = sharedTier

@@ -21,15 +21,27 @@ public protocol SharedCacheTier: Sendable {
     func releaseLease(_ lease: SharedTierLease) async throws
     /// Counts since the tier was made.
     func statistics() -> SharedTierStatistics
+    /// Counts every process using this tier has published (each adds its own as it shuts down), for
+    /// `trove cache stats`. Throws `sharedTierUnavailable` when the tier cannot answer. A tier that keeps no
+    /// such counts returns its own `statistics()`.
+    func fleetStatistics() async throws -> SharedTierStatistics
     /// Closes connections; the tier answers `sharedTierUnavailable` afterwards.
     func shutdown() async
 }
 
+extension SharedCacheTier {
+    /// This process's counts: for tiers that keep no fleet-wide ones.
+    public func fleetStatistics() async throws -> SharedTierStatistics { statistics() }
+}
+
 /// A lease held on a shared-tier key: the key and the token that proves who holds it.
 public struct SharedTierLease: Sendable, Hashable {
+    /// The key the lease is on, as passed to `acquireLease(on:ttl:)`.
     public let key: String
+    /// A random value only this holder knows; `releaseLease(_:)` frees the lease only while it still holds it.
     public let token: String
 
+    /// A lease on `key` proven by `token`.
     public init(key: String, token: String) {
         self.key = key
         self.token = token
@@ -38,13 +50,18 @@ public struct SharedTierLease: Sendable, Hashable {
 
 /// What a shared tier has seen.
 public struct SharedTierStatistics: Sendable, Equatable, Codable {
+    /// `get` calls that found a value.
     public var hits: Int
+    /// `get` calls that found nothing.
     public var misses: Int
+    /// Values stored by `set`.
     public var stores: Int
+    /// Calls that threw (the tier was down, slow or refused).
     public var errors: Int
     /// Values not stored because they were over `SharedTierOptions.maxValueBytes`.
     public var skipped: Int
 
+    /// Counts as given; each defaults to 0.
     public init(hits: Int = 0, misses: Int = 0, stores: Int = 0, errors: Int = 0, skipped: Int = 0) {
         self.hits = hits
         self.misses = misses
@@ -67,6 +84,7 @@ public struct SharedTierOptions: Sendable, Equatable, Codable {
     /// Prepended to every key, so several applications can share one server (default "trove:").
     public var keyPrefix: String
 
+    /// Options with the given settings; each property says its default.
     public init(maxValueBytes: Int = 8 << 20, connectTimeout: Duration = .seconds(1),
                 commandTimeout: Duration = .milliseconds(500), connections: Int = 4, keyPrefix: String = "trove:") {
         self.maxValueBytes = maxValueBytes

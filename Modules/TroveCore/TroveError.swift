@@ -2,9 +2,11 @@ import Foundation
 
 /// Every failure Trove reports. Each message says what failed, for which URL, key or file, and what to do.
 public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The origin answered with this status code (404, 500, ...), which is not a success.
     case httpStatus(Int, url: String)
     /// 429 or 5xx whose Retry-After header said how long to wait.
     case serverBusy(status: Int, url: String, retryAfter: Duration)
+    /// The origin redirected more than `limit` times (a loop, usually).
     case tooManyRedirects(url: String, limit: Int)
     /// A URL that can never be fetched as written (bad data: payload, no host, ...).
     case malformedURL(url: String, reason: String)
@@ -12,38 +14,58 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case timedOut(url: String, after: Duration)
     /// The whole request, retries included, did not finish within its deadline of `after`.
     case deadlineExceeded(url: String, after: Duration)
+    /// The body is longer than `limit` bytes (the pipeline's `maxBytes`); stopped as soon as it passed it.
     case tooLarge(url: String, limit: Int)
+    /// The connection ended after `received` bytes of the `expected` Content-Length: a truncated download.
     case lengthMismatch(url: String, expected: Int64, received: Int64)
+    /// The connection could not be made or was lost (DNS, refused, reset); transient, so retried.
     case connectionFailed(url: String, reason: String)
+    /// No registered fetcher serves this URL's scheme; `known` lists the schemes that are served.
     case unsupportedScheme(url: String, known: [String])
     /// A source the configuration does not allow: outside the allowed prefixes, a scheme that is off, or a
     /// host or redirect whose address is loopback, private, link-local, multicast or unspecified. Refused
     /// before any connection; `reason` names the rule.
     case sourceNotAllowed(url: String, reason: String)
+    /// The bytes are no image format any decoder or Trove recognises; `firstBytes` shows how they begin.
     case unsupportedFormat(url: String, firstBytes: [UInt8])
     /// The bytes are a format Trove recognises (e.g. webp, bmp) but no registered decoder reads.
     case noDecoder(format: ImageFormat, url: String)
+    /// A decoder for `format` found the data damaged or unsupported; `reason` says where.
     case decodingFailed(format: ImageFormat, reason: String)
+    /// The encoder for `format` could not write the image; `reason` says why.
     case encodingFailed(format: ImageFormat, reason: String)
+    /// The image's size from its header is over `DecodingLimits.maxPixels` (`limit`); refused before allocating.
     case imageTooLarge(width: Int, height: Int, limit: Int)
     /// An animation with more frames than `DecodingLimits` allows.
     case tooManyFrames(frames: Int, limit: Int)
     /// The shared cache tier could not answer (down, slow, refusing writes); the pipeline goes on without it.
     case sharedTierUnavailable(reason: String)
+    /// A disk entry's payload would not decompress with `compressor`; the entry is deleted and read as a miss.
     case decompressionFailed(compressor: String, reason: String)
+    /// The caller cancelled its request (others sharing the same work carry on).
     case cancelled
     /// The URL failed for a lasting reason (`cause`, e.g. "HTTP 404") `ago`, and is remembered.
     case previouslyFailed(url: String, cause: String, ago: Duration)
+    /// The pipeline delegate's `shouldFetch` said no to this URL.
     case fetchDeclined(url: String)
+    /// `cacheOnly` (or a cache lookup) found nothing for `key`.
     case notCached(key: String)
+    /// The disk cache could not write under `path`: no space left on the device.
     case diskFull(path: String)
+    /// A file operation on `path` failed for another reason (permissions, a missing directory, ...).
     case ioFailed(path: String, reason: String)
+    /// A configuration names a plugin of `kind` that is not registered; `known` lists the names that are.
     case unknownPlugin(kind: PluginKind, name: String, known: [String])
+    /// A plugin of `kind` is already registered under `name`; pass `replacing: true` to replace it.
     case duplicatePlugin(kind: PluginKind, name: String)
+    /// A transform spec string does not parse; `position` is the offset of the bad part.
     case invalidTransformSpec(spec: String, position: Int, reason: String)
+    /// A transform's parameter has a value it cannot take (a negative size, an unknown mode, ...).
     case invalidTransformParameter(transform: String, parameter: String, reason: String)
+    /// A setting cannot work as given (an out-of-range level, a wrong password for a shared tier, ...).
     case invalidConfiguration(String)
 
+    /// One line for a person: what failed, for which URL, key or file, and what to do.
     public var description: String {
         switch self {
         case let .httpStatus(status, url):
@@ -112,6 +134,7 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         }
     }
 
+    /// The same line as `description`, for Foundation's error reporting.
     public var errorDescription: String? { description }
 
     /// A short cause for messages about an earlier failure: "HTTP 404", else the whole description.

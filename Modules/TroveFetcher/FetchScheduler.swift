@@ -5,6 +5,7 @@ import TroveCore
 /// Limits how many fetches run at once, overall and per host, and decides which waiting fetch goes next:
 /// higher priority first, then FIFO or LIFO by arrival. A host at its cap never holds up other hosts.
 public final class FetchScheduler: Sendable {
+    /// The limits and queue order it was made with.
     public let configuration: FetchSchedulerConfiguration
 
     private struct Entry {
@@ -31,6 +32,7 @@ public final class FetchScheduler: Sendable {
 
     private let state = Mutex(State())
 
+    /// A scheduler with these limits (6 at once, 6 per host, FIFO by default).
     public init(configuration: FetchSchedulerConfiguration = .init()) {
         self.configuration = configuration
     }

@@ -14,6 +14,7 @@ public struct FetchSchedulerConfiguration: Sendable, Equatable {
     public var maxConcurrent: Int
     /// Most fetches running at once against one host (at least 1).
     public var maxPerHost: Int
+    /// Which waiting fetch of equal priority goes first: `.fifo` (default) or `.lifo` (newest first, as a scrolling list wants).
     public var order: QueueOrder
 
     /// Values below 1 are raised to 1: a limit of 0 would make every request wait forever.

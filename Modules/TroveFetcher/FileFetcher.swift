@@ -5,12 +5,16 @@ import TroveCore
 /// Reads file:// URLs. The read runs on a dispatch queue, not on Swift's cooperative pool, because
 /// it blocks.
 public struct FileFetcher: Fetcher {
+    /// Registered as "file".
     public let name = "file"
+    /// Serves `file://` URLs.
     public let schemes: Set<String> = ["file"]
     private static let queue = DispatchQueue(label: "trove.file-fetcher", attributes: .concurrent)
 
+    /// A fetcher that reads local files.
     public init() {}
 
+    /// The file's bytes; a missing or unreadable file throws, and a file over `maxBytes` throws `tooLarge`.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome {
         let url = request.url

@@ -21,8 +21,11 @@ import TroveCore
 public struct GuardedHTTPFetcher: Fetcher {
     /// Registered as "http", in place of `HTTPFetcher`.
     public let name = "http"
+    /// Serves http and https, in place of the plain `HTTPFetcher`.
     public let schemes: Set<String> = ["http", "https"]
+    /// Which addresses the source and every redirect may connect to.
     public let addressPolicy: AddressPolicy
+    /// Which source URLs are allowed at all (prefixes, schemes).
     public let sourcePolicy: SourcePolicy
     private let resolver: any HostResolver
     private let redirectLimit: Int
@@ -44,6 +47,7 @@ public struct GuardedHTTPFetcher: Fetcher {
         self.eventLoopGroup = HTTPClient.defaultEventLoopGroup
     }
 
+    /// Checks the URL and each hop's address before connecting to exactly that address; refusals throw `sourceNotAllowed`.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome {
         try sourcePolicy.check(request.url)

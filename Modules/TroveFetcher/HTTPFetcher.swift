@@ -8,7 +8,9 @@ import TroveCore
 /// apply as bytes arrive. The request's timeout is an idle timeout (nothing received for that long); its
 /// deadline, when set, bounds the whole exchange, body and redirects included.
 public struct HTTPFetcher: Fetcher {
+    /// Registered as "http".
     public let name = "http"
+    /// Serves http and https.
     public let schemes: Set<String> = ["http", "https"]
     private let client: HTTPClient
     private let ownsClient: Bool
@@ -56,10 +58,12 @@ public struct HTTPFetcher: Fetcher {
         return configuration
     }
 
+    /// Shuts the client down if this fetcher made it; a shared client is left to its owner.
     public func shutdown() async throws {
         if ownsClient { try await client.shutdown() }
     }
 
+    /// Streams the body with progress, following redirects itself; statuses, timeouts and size limits throw `TroveError`s.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome {
         let url = request.url.absoluteString

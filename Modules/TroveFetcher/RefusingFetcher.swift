@@ -4,7 +4,9 @@ import TroveCore
 /// Refuses every URL of its schemes: stands in for the `file` and `data` fetchers when a proxy's
 /// `SourcePolicy` has them off, so the refusal holds however the URL reaches the pipeline.
 public struct RefusingFetcher: Fetcher {
+    /// The name it stands in for ("file" or "data").
     public let name: String
+    /// The schemes it refuses.
     public let schemes: Set<String>
     private let policy: SourcePolicy
 
@@ -15,6 +17,7 @@ public struct RefusingFetcher: Fetcher {
         self.policy = policy
     }
 
+    /// Always throws `sourceNotAllowed`, naming the switch that would allow the scheme.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome {
         try policy.check(request.url)

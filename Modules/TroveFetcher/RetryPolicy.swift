@@ -12,6 +12,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Fraction of each wait that is random, 0...1: the wait is drawn from `[delay × (1 − jitter), delay]`.
     public var jitter: Double
 
+    /// Out-of-range values are clamped: retries and delays to at least 0, jitter to 0...1.
     public init(maxRetries: Int = 2, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
                 jitter: Double = 0.5) {
         self.maxRetries = max(0, maxRetries)

@@ -17,12 +17,15 @@ public final class SchedulerTicket: Sendable {
 
     private let state: Mutex<State>
 
+    /// A ticket at this priority, not yet waiting.
     public init(priority: RequestPriority = .normal) {
         state = Mutex(State(priority: priority))
     }
 
+    /// The priority the ticket waits at now.
     public var priority: RequestPriority { state.withLock { $0.priority } }
 
+    /// Changes the priority, moving any waiting fetch to its new place in the queue.
     public func setPriority(_ priority: RequestPriority) {
         let waits = state.withLock { state -> [Wait] in
             guard state.priority != priority else { return [] }

@@ -14,6 +14,7 @@ import Darwin
 public struct SystemHostResolver: HostResolver {
     private static let queue = DispatchQueue(label: "trove.host-resolver", attributes: .concurrent)
 
+    /// A resolver over the system's getaddrinfo.
     public init() {}
 
     /// getaddrinfo cannot be stopped, so a cancelled caller is let go at once with `CancellationError` and
@@ -94,13 +95,17 @@ private final class LookupWaiter: Sendable {
 
 /// A name that did not resolve.
 public struct HostResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The name that was looked up.
     public var host: String
+    /// What getaddrinfo said (gai_strerror), or that it found no address.
     public var reason: String
 
+    /// An error for `host`, with getaddrinfo's reason.
     public init(host: String, reason: String) {
         self.host = host
         self.reason = reason
     }
 
+    /// "could not resolve HOST: REASON".
     public var description: String { "could not resolve \(host): \(reason)" }
 }

@@ -12,6 +12,8 @@ public struct MemoryCacheConfiguration: Sendable, Equatable {
     /// How long an entry stays valid when `setValue` names no TTL; nil keeps entries until evicted.
     public var defaultTTL: Duration?
 
+    /// Bounds with the given values; the defaults are `defaultCostLimit`, no count limit, 10% of `costLimit`
+    /// for one entry, and no TTL.
     public init(costLimit: Int = MemoryCacheConfiguration.defaultCostLimit, countLimit: Int = .max,
                 maxEntryCostFraction: Double = 0.1, defaultTTL: Duration? = nil) {
         self.costLimit = costLimit

@@ -10,6 +10,8 @@ public struct BlurTransformer: ImageTransformer, Equatable {
     /// Largest sigma accepted: a kernel of 2 x 4 x 250 + 1 taps is already far beyond any practical blur.
     public static let maximumSigma = 250.0
 
+    /// Standard deviation of the Gaussian in pixels, 0...`maximumSigma`; below 0.125 the kernel is one tap
+    /// and the image is left as is.
     public let sigma: Double
 
     /// `sigma` is clamped to 0...maximumSigma (the "blur" factory rejects values outside with an error).
@@ -17,6 +19,7 @@ public struct BlurTransformer: ImageTransformer, Equatable {
         self.sigma = sigma.isNaN ? 0 : min(max(sigma, 0), Self.maximumSigma)
     }
 
+    /// "blur(sigma=S)", e.g. "blur(sigma=2.0)".
     public var identifier: String { "blur(sigma=\(sigma))" }
 
     /// Weights for offsets -radius...radius.
@@ -27,6 +30,8 @@ public struct BlurTransformer: ImageTransformer, Equatable {
         return weights.map { Float($0 / total) }
     }
 
+    /// Blurs the image and every animation frame; the result is RGBA8. Throws `imageTooLarge` when the image is
+    /// too large for the float working copy within `DecodingLimits.default`.
     public func transform(_ image: Image) throws -> Image {
         let kernel = kernel
         guard kernel.count > 1, image.width > 0, image.height > 0 else { return image }

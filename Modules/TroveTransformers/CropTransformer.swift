@@ -6,18 +6,26 @@ import TroveCore
 /// A rectangle reaching past the image keeps only the part inside it; a size larger than the image
 /// is cut down to the image on that axis. A rectangle wholly outside the image is an error.
 public struct CropTransformer: ImageTransformer, Equatable {
+    /// Where a crop of a given size sits in the image; the raw value is the spec name (`gravity=north`).
     public enum Gravity: String, Sendable, CaseIterable {
+        /// `center` centres it; `north`, `south`, `east` and `west` put it against that edge, centred along it;
+        /// `northeast`, `northwest`, `southeast` and `southwest` put it in that corner.
         case center, north, south, east, west, northeast, northwest, southeast, southwest
     }
 
+    /// How the rectangle is positioned: by its corner or by gravity.
     public enum Placement: Sendable, Equatable {
         /// Top-left corner in pixels.
         case origin(x: Int, y: Int)
+        /// A size placed by gravity, clipped to the image first.
         case gravity(Gravity)
     }
 
+    /// Width of the kept rectangle in pixels (at least 1).
     public let width: Int
+    /// Height of the kept rectangle in pixels (at least 1).
     public let height: Int
+    /// Where the rectangle is: its top-left corner, or a gravity.
     public let placement: Placement
 
     /// Sizes below 1 are raised to 1, negative corners to 0 (the "crop" factory rejects such values instead).
@@ -25,6 +33,7 @@ public struct CropTransformer: ImageTransformer, Equatable {
         self.init(width: width, height: height, placement: .origin(x: max(x, 0), y: max(y, 0)))
     }
 
+    /// A `width` by `height` rectangle placed by `gravity` (default centred); sizes below 1 are raised to 1.
     public init(width: Int, height: Int, gravity: Gravity = .center) {
         self.init(width: width, height: height, placement: .gravity(gravity))
     }
@@ -35,6 +44,7 @@ public struct CropTransformer: ImageTransformer, Equatable {
         self.placement = placement
     }
 
+    /// "crop(x=X,y=Y,w=W,h=H)" for a corner, "crop(w=W,h=H,gravity=G)" for a gravity.
     public var identifier: String {
         switch placement {
         case let .origin(x, y): "crop(x=\(x),y=\(y),w=\(width),h=\(height))"
@@ -68,6 +78,8 @@ public struct CropTransformer: ImageTransformer, Equatable {
         }
     }
 
+    /// Copies the kept rectangle out of the image and every frame (RGBA8), or returns the image unchanged when
+    /// the rectangle covers it. Throws `invalidTransformParameter` when the rectangle lies wholly outside it.
     public func transform(_ image: Image) throws -> Image {
         guard let rect = rectangle(inWidth: image.width, height: image.height) else {
             throw TroveError.invalidTransformParameter(

@@ -6,10 +6,13 @@ import TroveCore
 /// common format; a gray8 image is already gray and is returned as it is. The weights are used in
 /// 16-bit fixed point (19595, 38470, 7471, summing to 65536), so white stays 255 and black 0.
 public struct GrayscaleTransformer: ImageTransformer, Equatable {
+    /// The grayscale transform; it has no settings.
     public init() {}
 
+    /// "grayscale".
     public var identifier: String { "grayscale" }
 
+    /// The image and its frames with R = G = B = luma; alpha is kept. A gray8 image is returned as is.
     public func transform(_ image: Image) throws -> Image {
         guard image.pixelFormat == .rgba8 else { return image }
         return try image.mappingEveryFrame { src, dst in

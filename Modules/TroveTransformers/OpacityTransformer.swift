@@ -10,8 +10,11 @@ public struct OpacityTransformer: ImageTransformer, Equatable {
         self.alpha = alpha.isNaN ? 1 : min(max(alpha, 0), 1)
     }
 
+    /// "opacity(alpha=A)", e.g. "opacity(alpha=0.5)".
     public var identifier: String { "opacity(alpha=\(alpha))" }
 
+    /// The image and frames (RGBA8) with alpha scaled by `alpha`, rounded; colours are kept. With `alpha` 1 the
+    /// image is returned as is.
     public func transform(_ image: Image) throws -> Image {
         guard alpha < 1 else { return image }
         // Alpha times factor / 65536 with rounding: one integer multiply per pixel.

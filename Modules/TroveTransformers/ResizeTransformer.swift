@@ -7,6 +7,7 @@ import TroveCore
 /// already no larger than the target unchanged, and stretch caps each axis at the source's size
 /// (stretching 200x100 to 300x50 gives 200x50) unless `upscale` is true.
 public struct ResizeTransformer: ImageTransformer, Equatable {
+    /// How the target width and height are met when both are given; the raw value is the spec name (`mode=fill`).
     public enum Mode: String, Sendable, CaseIterable {
         /// The largest size inside the target box that keeps the aspect ratio.
         case fit
@@ -16,7 +17,11 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
         case stretch
     }
 
+    /// The resampling kernel; the raw value is the spec name (`filter=lanczos3`).
     public enum Filter: String, Sendable, CaseIterable {
+        /// `nearest`: the nearest source pixel (blocky); `bilinear` (default): triangle, radius 1; `bicubic`:
+        /// Catmull-Rom cubic, radius 2, as Pillow's; `lanczos3`: Lanczos with radius 3, the sharpest. Radii are in
+        /// source pixels; except for `nearest` they widen by the reduction factor when shrinking, as in Pillow.
         case nearest, bilinear, bicubic, lanczos3
     }
 
@@ -25,9 +30,13 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
 
     /// Target width; nil follows the aspect ratio of `height`. Both nil leaves images unchanged.
     public let width: Int?
+    /// Target height in pixels; nil follows the aspect ratio of `width`. Both nil leaves images unchanged.
     public let height: Int?
+    /// How a width and height given together are met (default `.fit`); ignored when only one is given.
     public let mode: Mode
+    /// The resampling filter (default `.bilinear`).
     public let filter: Filter
+    /// Whether the output may be larger than the source (default false: it never is, on either axis).
     public let upscale: Bool
 
     /// Sizes below 1 are raised to 1 and sizes above `maximumDimension` lowered to it (the
@@ -40,6 +49,7 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
         self.upscale = upscale
     }
 
+    /// "resize(w=W,h=H,mode=M,filter=F,upscale=U)", with "auto" for a missing width or height.
     public var identifier: String {
         let w = width.map(String.init) ?? "auto"
         let h = height.map(String.init) ?? "auto"
@@ -54,6 +64,8 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
         return (plan.outputWidth, plan.outputHeight)
     }
 
+    /// The resized image and frames (RGBA8), or the image itself when the size would not change. Throws
+    /// `imageTooLarge` when the output is over `DecodingLimits.default`.
     public func transform(_ image: Image) throws -> Image {
         guard let plan = plan(sourceWidth: image.width, sourceHeight: image.height) else { return image }
         return try Self.resample(image, plan: plan, filter: filter)

@@ -4,6 +4,7 @@ import TroveCore
 /// its spec parameters strictly: an unknown key, a missing one or a bad value is an
 /// `invalidTransformParameter` that names the parameter and says what is accepted.
 public enum StandardTransformers {
+    /// Every factory below, in the order `PluginRegistry.standard` registers them.
     public static let factories: [TransformerFactory] = [
         resize, crop, rotate, flip, orient, grayscale, blur, round, circle, tint, opacity,
     ]

@@ -4,11 +4,16 @@ import TroveCore
 /// alpha (`#ff000080` mixes in half red, `#ff0000` paints opaque red), and alpha is kept, so the
 /// image's shape stays and transparent areas stay transparent.
 public struct TintTransformer: ImageTransformer, Equatable {
+    /// Red of the tint colour, 0...255.
     public let red: UInt8
+    /// Green of the tint colour, 0...255.
     public let green: UInt8
+    /// Blue of the tint colour, 0...255.
     public let blue: UInt8
+    /// The tint's strength, 0 (no change) ... 255 (colour replaced); not the image's alpha.
     public let alpha: UInt8
 
+    /// A tint of this colour at strength `alpha` (default 255: the visible pixels take the tint colour).
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -35,6 +40,7 @@ public struct TintTransformer: ImageTransformer, Equatable {
         return "tint(color=#\(hex))"
     }
 
+    /// The tinted image and frames (RGBA8); with `alpha` 0 the image is returned as is.
     public func transform(_ image: Image) throws -> Image {
         guard alpha > 0 else { return image }
         let strength = UInt32(alpha), keep = 255 - UInt32(alpha)

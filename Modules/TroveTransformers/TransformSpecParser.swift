@@ -7,6 +7,9 @@ import TroveCore
 /// ignored. Names use only `a-z`, `0-9`, `_` and `-`. Positions are offsets in characters, so an error
 /// can point at the bad part of the spec.
 public enum TransformSpecParser {
+    /// The steps of `spec` in order. Throws `TroveError.invalidTransformSpec` with the character position of
+    /// the first problem (an empty spec or step, a bad name, a parameter without `=`, a duplicate key, ...).
+    /// Names and parameters are not checked against the registry here.
     public static func parse(_ spec: String) throws -> [TransformStep] {
         let chars = Array(spec)
         let whole = trimmed(0..<chars.count, in: chars)

@@ -5,11 +5,14 @@ import TroveCore
 /// Decodes baseline and progressive JPEGs through libjpeg-turbo to RGBA8 (gray and CMYK/YCCK converted),
 /// reading the EXIF orientation into `Image.orientation` without applying it.
 public struct JPEGDecoder: ImageDecoder {
+    /// The registry name, "jpeg".
     public let name = "jpeg"
+    /// `.jpeg`.
     public let format = ImageFormat.jpeg
     /// The most progressive scans accepted; real encoders write about ten.
     public var maxScans: Int
 
+    /// A decoder that refuses files with more than `maxScans` progressive scans (default 500).
     public init(maxScans: Int = 500) {
         self.maxScans = maxScans
     }
@@ -23,6 +26,8 @@ public struct JPEGDecoder: ImageDecoder {
         TroveError.decodingFailed(format: .jpeg, reason: reason)
     }
 
+    /// Decodes at full size. Throws `imageTooLarge` when the stored size is over `limits`, and
+    /// `decodingFailed` for a damaged or unsupported file or one with more than `maxScans` scans.
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try decode(data, options: DecodingOptions(limits: limits))
     }

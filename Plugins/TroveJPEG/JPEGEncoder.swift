@@ -5,9 +5,12 @@ import TroveCore
 /// Encodes RGBA8 (alpha dropped: JPEG has none) or gray images as baseline JPEG through libjpeg-turbo.
 /// `EncodingOptions.quality` 0...1 maps to libjpeg's 1...100.
 public struct JPEGEncoder: ImageEncoder {
+    /// The registry name, "jpeg".
     public let name = "jpeg"
+    /// `.jpeg`.
     public let format = ImageFormat.jpeg
 
+    /// The JPEG encoder; its only setting comes per call (`EncodingOptions.quality`).
     public init() {}
 
     /// libjpeg's quality scale (1...100) for an `EncodingOptions.quality` (0...1, clamped).
@@ -16,6 +19,8 @@ public struct JPEGEncoder: ImageEncoder {
         return Int32(1 + (min(max(quality, 0), 1) * 99).rounded())
     }
 
+    /// Writes a baseline JPEG at `options.quality` (other options are ignored; animation frames are not
+    /// written). Throws `encodingFailed` when a side is outside 1...65500 pixels or libjpeg-turbo fails.
     public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         guard image.width > 0, image.height > 0, image.width <= 65_500, image.height <= 65_500 else {
             throw TroveError.encodingFailed(format: .jpeg, reason: "JPEG sides must be 1...65500 pixels; "

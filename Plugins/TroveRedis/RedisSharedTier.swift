@@ -21,6 +21,8 @@ public final class RedisSharedTier: SharedCacheTier {
     private let stores = Atomic<Int>(0)
     private let errors = Atomic<Int>(0)
     private let oversized = Atomic<Int>(0)
+    /// The counts already added to the fleet's hash.
+    private let published = Mutex(SharedTierStatistics())
 
     /// Deletes a lease only while it still holds the caller's token, in one step on the server.
     static let releaseScript = """
@@ -44,7 +46,7 @@ public final class RedisSharedTier: SharedCacheTier {
         switch reply {
         case let .bulkString(buffer?):
             hits.add(1, ordering: .relaxed)
-            return buffer.withUnsafeReadableBytes { Data($0) }
+            return Self.data(sharing: buffer)
         case .bulkString(nil):
             misses.add(1, ordering: .relaxed)
             return nil
@@ -101,10 +103,52 @@ public final class RedisSharedTier: SharedCacheTier {
                              skipped: oversized.load(ordering: .relaxed))
     }
 
-    /// Closes the connections; later calls throw `sharedTierUnavailable`.
+    /// The counts every process has published in the hash `<prefix>stats` (`HGETALL`).
+    public func fleetStatistics() async throws -> SharedTierStatistics {
+        let reply = try await run("HGETALL", [.init(string: "HGETALL"), storageKey(Self.statisticsKey)])
+        guard case let .array(items?) = reply, items.count.isMultiple(of: 2) else { throw unexpected("HGETALL", reply) }
+        var fields: [String: Int] = [:]
+        for index in stride(from: 0, to: items.count, by: 2) {
+            if let name = items[index].string, let value = items[index + 1].string.flatMap({ Int($0) }) {
+                fields[name] = value
+            }
+        }
+        return SharedTierStatistics(hits: fields["hits"] ?? 0, misses: fields["misses"] ?? 0,
+                                    stores: fields["stores"] ?? 0, errors: fields["errors"] ?? 0,
+                                    skipped: fields["skipped"] ?? 0)
+    }
+
+    /// Adds this tier's counts to `<prefix>stats` (best effort: a server that is gone loses them), then
+    /// closes the connections; later calls throw `sharedTierUnavailable`.
     public func shutdown() async {
+        await publishStatistics()
         await client.shutdown()
     }
+
+    /// `HINCRBY <prefix>stats <field> <count since the last publish>` for each count that grew, pipelined.
+    private func publishStatistics() async {
+        let now = statistics()
+        let deltas = published.withLock { published -> [(String, Int)] in
+            defer { published = now }
+            return [("hits", now.hits - published.hits), ("misses", now.misses - published.misses),
+                    ("stores", now.stores - published.stores), ("errors", now.errors - published.errors),
+                    ("skipped", now.skipped - published.skipped)].filter { $0.1 > 0 }
+        }
+        guard !deltas.isEmpty else { return }
+        let key = storageKey(Self.statisticsKey)
+        let client = client
+        await withTaskGroup(of: Void.self) { group in
+            for (field, delta) in deltas {
+                group.addTask {
+                    _ = try? await client.send(buffers: [.init(string: "HINCRBY"), key, .init(string: field),
+                                                         .init(string: String(delta))])
+                }
+            }
+        }
+    }
+
+    /// Where processes publish their counts, under the key prefix.
+    static let statisticsKey = "_statistics"
 
     // MARK: Internals
 
@@ -151,6 +195,20 @@ public final class RedisSharedTier: SharedCacheTier {
         if overflow { return Int64.max / 2 }
         let partial = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return whole + partial
+    }
+
+    /// A reply's bytes as `Data`. A large value that fills most of its buffer's storage is not copied: the
+    /// `Data` points into the storage and its deallocator holds the buffer (an immutable copy, so NIO writes
+    /// elsewhere). A small one is copied, so it does not pin a read buffer shared with other replies.
+    static func data(sharing buffer: ByteBuffer) -> Data {
+        let count = buffer.readableBytes
+        guard count >= 16 << 10, count * 2 >= buffer.storageCapacity else {
+            return buffer.withUnsafeReadableBytes { Data($0) }
+        }
+        return buffer.withUnsafeReadableBytes { bytes in
+            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: count,
+                 deallocator: .custom { _, _ in withExtendedLifetime(buffer) {} })
+        }
     }
 
     /// 128 random bits in hex: proves which process holds a lease.

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (the README and the DocC articles quote this file's regions word for word, spacing included)
 import Foundation
 import Testing
 import Trove

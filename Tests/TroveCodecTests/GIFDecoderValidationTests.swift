@@ -65,6 +65,14 @@ import TroveCodec
             + "raise DecodingLimits.maxDecodedBytes if trusted")
     }
 
+    @Test func animationOverTheFrameLimitIsRefusedBeforeDecoding() throws {
+        let gif = try Fixtures.gif("animated")  // 5 frames
+        #expect(throws: TroveError.tooManyFrames(frames: 5, limit: 4)) {
+            try GIFDecoder().decode(gif, limits: DecodingLimits(maxFrames: 4))
+        }
+        #expect(try GIFDecoder().decode(gif, limits: DecodingLimits(maxFrames: 5)).frames.count == 5)
+    }
+
     @Test func damagedBytesNeverCrash() throws {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func random(_ bound: Int) -> Int {

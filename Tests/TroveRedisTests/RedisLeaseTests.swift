@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TroveTestSupport
 import TroveCore
 @testable import TroveRedis
 

@@ -8,18 +8,45 @@ struct CacheStatsCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var shared: SharedCacheOptions
+
+    /// The disk's stats, and the shared tier's under "shared" when one is given.
+    struct Line: Encodable {
+        let disk: DiskCacheStats
+        let shared: SharedCacheOptions.Report?
+
+        enum Key: String, CodingKey { case shared }
+
+        func encode(to encoder: any Encoder) throws {
+            try disk.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encodeIfPresent(shared, forKey: .shared)
+        }
+    }
 
     func run() async throws {
         let stats = try await reportingFailures("stats") {
             try await cache.openCache(common).stats()
         }
+        let sharedReport = try await reportingFailures("stats") {
+            try await shared.report(registry: TroveRegistry.make())
+        }
         if common.json {
-            printJSONLine(stats)
+            printJSONLine(Line(disk: stats, shared: sharedReport))
         } else {
             print("entries:    \(stats.entries)")
             print("bytes:      \(stats.bytes) of \(stats.limitBytes)")
             print("compressed: \(stats.compressed)")
             if stats.corrupt > 0 { print("corrupt:    \(stats.corrupt) (found and deleted while opening)") }
+            if let sharedReport {
+                print("shared:     \(sharedReport.url)")
+                print("  breaker:  \(sharedReport.breaker)" + (sharedReport.unavailable.map { " (\($0))" } ?? ""))
+                print("  hits:     \(sharedReport.hits)")
+                print("  misses:   \(sharedReport.misses)")
+                print("  stores:   \(sharedReport.stores)")
+                print("  errors:   \(sharedReport.errors)")
+                print("  skipped:  \(sharedReport.skipped) (over the size limit)")
+            }
         }
     }
 }

@@ -23,6 +23,8 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var fetch: FetchOptions
 
+    @OptionGroup var shared: SharedCacheOptions
+
     @Option(help: "Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached).")
     var policy: PolicyArgument = .useCache
 
@@ -57,6 +59,7 @@ struct GetCommand: AsyncParsableCommand {
         configuration.compressor = compress
         configuration.encodingOptions = encoding.options
         fetch.apply(to: &configuration)
+        try shared.apply(to: &configuration)
         let pipeline: ImagePipeline
         let transforms: [any ImageTransformer]
         let outputFormat: ImageFormat?
@@ -87,6 +90,8 @@ struct GetCommand: AsyncParsableCommand {
             return failures
         }
         progress.bar.finish()
+        // Publishes this process's shared-tier counts for `trove cache stats`.
+        await pipeline.sharedTier?.shutdown()
         if failures > 0 { throw ExitCode(1) }
     }
 

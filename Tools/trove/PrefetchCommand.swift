@@ -17,6 +17,8 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     @OptionGroup var fetch: FetchOptions
 
+    @OptionGroup var shared: SharedCacheOptions
+
     @Flag(help: "Warm plain data (any bytes) instead of images (bytes no decoder recognises are refused).")
     var data = false
 
@@ -39,12 +41,18 @@ struct PrefetchCommand: AsyncParsableCommand {
             .map { try GetCommand.url(from: $0) }
 
         let pipeline: any PrefetchTarget
+        let sharedTier: (any SharedCacheTier)?
         do {
             var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
             fetch.apply(to: &configuration)
-            pipeline = data
-                ? try DataPipeline(registry: TroveRegistry.make(), configuration: configuration)
-                : try ImagePipeline(registry: TroveRegistry.make(), configuration: configuration)
+            try shared.apply(to: &configuration)
+            if data {
+                let dataPipeline = try DataPipeline(registry: TroveRegistry.make(), configuration: configuration)
+                (pipeline, sharedTier) = (dataPipeline, dataPipeline.sharedTier)
+            } else {
+                let imagePipeline = try ImagePipeline(registry: TroveRegistry.make(), configuration: configuration)
+                (pipeline, sharedTier) = (imagePipeline, imagePipeline.sharedTier)
+            }
         } catch let error as TroveError {
             throw UsageError(description: error.description)
         }
@@ -53,11 +61,14 @@ struct PrefetchCommand: AsyncParsableCommand {
             bar.update("prefetch \(progress.done)/\(progress.total)  \(TerminalProgress.bytes(Int64(progress.bytes)))")
         }
         bar.finish()
+        // Publishes this process's shared-tier counts for `trove cache stats`.
+        await sharedTier?.shutdown()
         for failure in summary.failures { printError("trove prefetch: \(failure.error)") }
         if common.json {
             printJSONLine(summary)
         } else {
-            print("\(summary.total) URLs: \(summary.fetched) fetched, \(summary.cached) already cached, "
+            print("\(summary.total) URLs: \(summary.fetched) fetched, \(summary.cached) already cached"
+                + (summary.shared > 0 ? " (\(summary.shared) from the shared cache)" : "") + ", "
                 + "\(summary.failed) failed (\(TerminalProgress.bytes(Int64(summary.bytes))))")
         }
         if summary.failed > 0 { throw ExitCode(1) }

@@ -1,16 +1,13 @@
 import Foundation
-import Testing
-import TroveCore
-@testable import TroveRedis
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A real `redis-server` child process on 127.0.0.1 for one test, with nothing saved to disk.
-actor RedisTestServer {
-    let port: Int
-    let password: String?
+public actor RedisTestServer {
+    public nonisolated let port: Int
+    public nonisolated let password: String?
     private let directory: URL
     private var process: Process?
 
@@ -22,7 +19,7 @@ actor RedisTestServer {
     }
 
     /// Starts a server on a free port, retrying on a new port when another process took the one picked.
-    static func start(password: String? = nil) async throws -> RedisTestServer {
+    public static func start(password: String? = nil) async throws -> RedisTestServer {
         var lastPort = 0
         for _ in 0..<8 {
             lastPort = try freeLoopbackPort()
@@ -34,7 +31,7 @@ actor RedisTestServer {
     }
 
     /// `redis://[user:password@]127.0.0.1:port[/db]`.
-    nonisolated func url(user: String? = nil, password: String? = nil, database: Int? = nil) -> URL {
+    public nonisolated func url(user: String? = nil, password: String? = nil, database: Int? = nil) -> URL {
         var text = "redis://"
         if let password {
             text += (user ?? "") + ":" + password.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "@"
@@ -44,14 +41,8 @@ actor RedisTestServer {
         return URL(string: text)!
     }
 
-    /// A client logged in with the server's password, for setting things up behind the tier's back.
-    nonisolated func adminClient() -> RedisClient {
-        RedisClient(configuration: RedisConfiguration(host: "127.0.0.1", port: port, password: password),
-                    options: SharedTierOptions(connections: 1))
-    }
-
     /// Launches redis-server on `port`; true once it answers PING, false if it exited (port taken).
-    func launch() async throws -> Bool {
+    public func launch() async throws -> Bool {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -73,21 +64,24 @@ actor RedisTestServer {
         throw TestServerError(description: "redis-server on port \(port) did not answer PING within 10 s")
     }
 
+    /// The server's process id while it runs.
+    public var processIdentifier: Int32? { process?.isRunning == true ? process?.processIdentifier : nil }
+
     /// Kills the server at once (SIGKILL), as a crash would, and waits for it to be gone.
-    func kill() async {
+    public func kill() async {
         guard let process, process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         await waitForExit(process)
     }
 
     /// Pauses (SIGSTOP) or resumes (SIGCONT) the server: connections stay open but nothing answers.
-    func pause(_ paused: Bool) {
+    public func pause(_ paused: Bool) {
         guard let process, process.isRunning else { return }
         Glibc.kill(process.processIdentifier, paused ? SIGSTOP : SIGCONT)
     }
 
     /// Starts the server again on the same port (after `kill`), retrying briefly while the port is released.
-    func restart() async throws {
+    public func restart() async throws {
         for _ in 0..<50 {
             if try await launch() { return }
             try await Task.sleep(for: .milliseconds(20))
@@ -95,16 +89,12 @@ actor RedisTestServer {
         throw TestServerError(description: "redis-server did not restart on port \(port)")
     }
 
-    /// Stops the server (SIGTERM, then SIGKILL if it lingers) and removes its directory.
-    func stop() async {
+    /// Stops the server and removes its directory. SIGKILL at once: the server keeps nothing on disk, and
+    /// its orderly SIGTERM shutdown took seconds per test here.
+    public func stop() async {
         if let process, process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGCONT)
-            process.terminate()
-            await waitForExit(process, bound: .seconds(5))
-            if process.isRunning {
-                Glibc.kill(process.processIdentifier, SIGKILL)
-                await waitForExit(process)
-            }
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            await waitForExit(process)
         }
         process = nil
         try? FileManager.default.removeItem(at: directory)
@@ -118,12 +108,14 @@ actor RedisTestServer {
     }
 }
 
-struct TestServerError: Error, CustomStringConvertible {
-    let description: String
+public struct TestServerError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// Runs `body` with a fresh server and always stops the server afterwards, also when `body` throws.
-func withRedisServer<T: Sendable>(password: String? = nil,
+public func withRedisServer<T: Sendable>(password: String? = nil,
                                   _ body: (RedisTestServer) async throws -> T) async throws -> T {
     let server = try await RedisTestServer.start(password: password)
     do {
@@ -136,22 +128,8 @@ func withRedisServer<T: Sendable>(password: String? = nil,
     }
 }
 
-/// Runs `body` with a tier on `url` and shuts the tier down afterwards.
-func withTier<T: Sendable>(_ url: URL, options: SharedTierOptions = SharedTierOptions(),
-                           _ body: (RedisSharedTier) async throws -> T) async throws -> T {
-    let tier = try RedisTierFactory().makeRedisTier(url: url, options: options)
-    do {
-        let result = try await body(tier)
-        await tier.shutdown()
-        return result
-    } catch {
-        await tier.shutdown()
-        throw error
-    }
-}
-
 /// A port the kernel just handed out on 127.0.0.1 (bound to port 0, read back, released).
-func freeLoopbackPort() throws -> Int {
+public func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TestServerError(description: "socket() failed") }
     defer { close(fd) }
@@ -169,7 +147,7 @@ func freeLoopbackPort() throws -> Int {
 
 /// Whether something on 127.0.0.1:port answers an inline PING with a RESP reply (`+PONG`, or `-NOAUTH`
 /// when a password is set). A plain socket, so the server check does not depend on the code under test.
-func pingAnswers(port: Int) -> Bool {
+public func pingAnswers(port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return false }
     defer { close(fd) }
@@ -196,7 +174,7 @@ private func loopback(port: Int) -> sockaddr_in {
 }
 
 /// Polls `condition` every 10 ms until it holds or `bound` passes; returns whether it held.
-func eventually(within bound: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+public func eventually(within bound: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + bound
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
