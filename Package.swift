@@ -111,6 +111,7 @@ let package = Package(
         // `trove serve`: the image proxy on Hummingbird over an ImagePipeline.
         .target(name: "TroveServer",
                 dependencies: ["Trove", "TroveImgproxy",
+                               .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Prometheus", package: "swift-prometheus"),
@@ -179,7 +180,8 @@ let package = Package(
         .testTarget(name: "TroveServerTests",
                     dependencies: ["TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "FixtureServer",
                                    "TroveTestSupport",
-                                   .product(name: "Crypto", package: "swift-crypto")],
+                                   .product(name: "Crypto", package: "swift-crypto"),
+                                   .product(name: "HummingbirdTesting", package: "hummingbird")],
                     path: "Tests/TroveServerTests", swiftSettings: swift6),
         .testTarget(name: "TroveIntegrationTests",
                     dependencies: ["Trove", "FixtureServer", .product(name: "MetricsTestKit", package: "swift-metrics")],

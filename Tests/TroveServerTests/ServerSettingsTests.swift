@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TroveServer
+
+@Suite struct ServerSettingsTests {
+    @Test func laterLayersWinAndUnsetFieldsKeepEarlierOnes() throws {
+        var file = ServerSettings()
+        file.port = 9000
+        file.keys = ["aa"]
+        file.salts = ["bb"]
+        file.maxQueue = 3
+        let environment = try ServerSettings(environment: ["TROVE_PORT": "9100", "TROVE_ALLOWED_SOURCES": "https://a.example/, https://b.example/"])
+        var flags = ServerSettings()
+        flags.port = 0
+        let configuration = try ServerConfiguration(layers: [file, environment, flags])
+        #expect(configuration.port == 0)
+        #expect(configuration.keys == ["aa"] && configuration.salts == ["bb"])
+        #expect(configuration.maxQueue == 3)
+        #expect(configuration.allowedSources == ["https://a.example/", "https://b.example/"])
+        #expect(configuration.requiresSignature)
+    }
+
+    @Test func badValuesAreNamed() throws {
+        #expect(throws: ServerConfigurationError("TROVE_PORT=eighty is not a whole number")) {
+            try ServerSettings(environment: ["TROVE_PORT": "eighty"])
+        }
+        #expect(throws: ServerConfigurationError("TROVE_ALLOW_LOOPBACK_SOURCES=maybe is not a switch; use true or false")) {
+            try ServerSettings(environment: ["TROVE_ALLOW_LOOPBACK_SOURCES": "maybe"])
+        }
+        var settings = ServerSettings()
+        settings.maxConcurrency = 0
+        #expect(throws: ServerConfigurationError("maxConcurrency must be more than 0, not 0")) {
+            try ServerConfiguration(layers: [settings])
+        }
+    }
+
+    @Test func configFileReadsKnownFieldsAndRefusesUnknownOnes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("good.json")
+        try Data(#"{"presets": {"thumb": "rs:fill:300:300"}, "presetsOnly": true, "maxSourcePixels": 1000}"#.utf8).write(to: good)
+        let settings = try ServerSettings(contentsOf: good)
+        #expect(settings.presets == ["thumb": "rs:fill:300:300"])
+        #expect(settings.presetsOnly == true && settings.maxSourcePixels == 1000)
+
+        let bad = directory.appendingPathComponent("bad.json")
+        try Data(#"{"maxSourcePixel": 1000}"#.utf8).write(to: bad)
+        #expect {
+            try ServerSettings(contentsOf: bad)
+        } throws: { error in
+            "\(error)".hasPrefix("unknown field 'maxSourcePixel' in the config file; known: host, port")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+import ServiceLifecycle
+import Synchronization
+import Trove
+
+/// `trove serve`: an image proxy that reads imgproxy URLs, fetches the source through an `ImagePipeline`
+/// (caches, coalescing, limits), transforms and encodes it, and answers with HTTP caching headers.
+///
+/// ```swift
+/// var configuration = ServerConfiguration()
+/// configuration.keys = ["943b421c9eb07c83"]; configuration.salts = ["520f986b998545b4"]
+/// let server = try ImageProxyServer(configuration: configuration, registry: registry)
+/// try await server.run { port in print("listening on http://127.0.0.1:\(port)") }   // until SIGTERM
+/// ```
+public final class ImageProxyServer: Sendable {
+    public let configuration: ServerConfiguration
+    /// The pipeline every request runs through.
+    public let pipeline: ImagePipeline
+    /// Where `/metrics` reads from: the server's counters and the pipeline's.
+    public let metricsRegistry: PrometheusCollectorRegistry
+    private let responder: ProxyResponder
+    private let logger: Logger
+    private let runner = Mutex<(Task<Void, any Error>, ServiceGroup)?>(nil)
+    private let boundPort = Mutex<Int?>(nil)
+
+    /// Builds the pipeline from `registry` (the caller's codecs and plugins) and the configuration.
+    /// Throws `ServerConfigurationError` for a bad key, salt, preset or source rule, and `TroveError` for
+    /// a plugin name the registry lacks.
+    ///
+    /// Sources go through a `GuardedHTTPFetcher` registered for http and https in place of the registry's
+    /// (file: and data: refused): the allowed prefixes, and the address rules on every hop, with names
+    /// resolved by `resolver`.
+    public init(configuration: ServerConfiguration, registry: PluginRegistry,
+                resolver: any HostResolver = SystemHostResolver(),
+                logger: Logger = Logger(label: "trove.serve")) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let metricsRegistry = PrometheusCollectorRegistry()
+        self.metricsRegistry = metricsRegistry
+        let sourcePolicy: SourcePolicy
+        do {
+            sourcePolicy = try SourcePolicy(allowedPrefixes: configuration.allowedSources)
+        } catch let error as TroveError {
+            throw ServerConfigurationError(error.description)
+        }
+        var registry = registry
+        // Link-local stays refused: it is where cloud metadata services answer.
+        try registry.registerGuarded(GuardedHTTPFetcher(
+            addressPolicy: AddressPolicy(allowLoopback: configuration.allowLoopbackSources,
+                                         allowPrivate: configuration.allowPrivateSources),
+            sourcePolicy: sourcePolicy, resolver: resolver))
+
+        var pipelineConfiguration = PipelineConfiguration(cacheDirectory: configuration.cacheDirectory)
+        pipelineConfiguration.maxBytes = configuration.maxSourceBytes
+        pipelineConfiguration.decodingLimits = DecodingLimits(maxPixels: configuration.maxSourcePixels,
+                                                              maxFrames: configuration.maxAnimationFrames)
+        pipelineConfiguration.requestDeadline = configuration.requestDeadline
+        // The server keeps encoded results itself; decoded pixels in memory would only cost.
+        pipelineConfiguration.memoryCountLimit = 0
+        pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
+        pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
+        pipelineConfiguration.logger = logger
+        let route = try ImgproxyRoute(configuration: configuration, registry: registry,
+                                      baseEncoding: pipelineConfiguration.encodingOptions)
+        pipeline = try ImagePipeline(registry: registry, configuration: pipelineConfiguration)
+
+        let results = configuration.resultCache
+            ? MemoryCache<String, ServedResult>(configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
+            : nil
+        responder = ProxyResponder(
+            pipeline: pipeline, route: route, sourcePolicy: sourcePolicy,
+            gate: AdmissionGate(limit: configuration.maxConcurrency, queueLimit: configuration.maxQueue),
+            results: results, metrics: ServerMetrics(registry: metricsRegistry), configuration: configuration,
+            logger: logger)
+    }
+
+    /// The port the server listens on, once it does.
+    public var port: Int? { boundPort.withLock { $0 } }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting connections, lets the requests in flight finish
+    /// (their cache writes are awaited as part of them) and returns. `onListening` gets the bound port.
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        warnIfUnsigned()
+        let group = ServiceGroup(configuration: .init(services: [makeApplication(onListening: onListening)],
+                                                      gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: logger))
+        try await group.run()
+    }
+
+    /// Starts serving in the background and returns the bound port (for tests and embedding); `stop` ends it.
+    @discardableResult
+    public func start() async throws -> Int {
+        warnIfUnsigned()
+        let (ready, readyContinuation) = AsyncStream<Int>.makeStream()
+        let application = makeApplication { port in
+            readyContinuation.yield(port)
+            readyContinuation.finish()
+        }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let task = Task { try await group.run() }
+        runner.withLock { $0 = (task, group) }
+        for await port in ready { return port }
+        _ = try await task.value
+        throw CancellationError()
+    }
+
+    /// Stops a server begun with `start`: no new connections, in-flight requests finish, then it returns.
+    public func stop() async {
+        guard let (task, group) = runner.withLock({ current -> (Task<Void, any Error>, ServiceGroup)? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+    }
+
+    private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) -> some Service {
+        Application(
+            responder: responder,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                self.boundPort.withLock { $0 = port }
+                onListening(port)
+            },
+            logger: logger)
+    }
+
+    private func warnIfUnsigned() {
+        if !configuration.requiresSignature {
+            logger.warning("no signing key configured: unsigned URLs are accepted; set --key/--salt or TROVE_KEY/TROVE_SALT")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Trove
+import TroveImgproxy
+
+/// Reads imgproxy URLs through TroveImgproxy: the signature, the presets and options, the source.
+struct ImgproxyRoute: Sendable {
+    let signature: ImgproxySignature
+    let presets: ImgproxyPresets
+    let availableFormats: Set<ImageFormat>
+    /// The pipeline's encoder settings, which a URL's quality adjusts.
+    let baseEncoding: EncodingOptions
+
+    /// Throws `ServerConfigurationError` for a key or salt that is not hex, unpaired keys and salts, or a
+    /// preset that does not parse (naming it).
+    init(configuration: ServerConfiguration, registry: PluginRegistry, baseEncoding: EncodingOptions) throws {
+        do {
+            signature = try ImgproxySignature(hexKeys: configuration.keys, hexSalts: configuration.salts)
+            presets = try ImgproxyPresets(definitions: configuration.presets.keys.sorted().map {
+                "\($0)=\(configuration.presets[$0] ?? "")"
+            }, onlyPresets: configuration.presetsOnly)
+        } catch {
+            throw ServerConfigurationError(error.message)
+        }
+        availableFormats = Set(registry.encodableFormats)
+        self.baseEncoding = baseEncoding
+    }
+
+    /// The plan for a request path; throws `ImgproxyURLError` (400, 403 or 404 with a safe message).
+    func plan(forPath path: String) throws -> ProxyPlan {
+        let url = try ImgproxyURL.parse(path: path, signature: signature, presets: presets,
+                                        availableFormats: availableFormats)
+        let afterSignature = path.dropFirst().firstIndex(of: "/").map { String(path[$0...]) } ?? ""
+        return ProxyPlan(url: url, resultKey: afterSignature)
+    }
+
+    /// AVIF, then WebP, when the client accepts them and an encoder is registered; nil keeps the source's format.
+    func preferredFormat(accept: String?) -> ImageFormat? {
+        FormatNegotiation.preferredFormat(accept: accept, available: availableFormats)
+    }
+
+    /// The pipeline request for a plan whose output format has been chosen (nil: the source's format).
+    func imageRequest(for plan: ProxyPlan, format: ImageFormat?, options: ImageRequest.Options) -> ImageRequest {
+        var request = ImageRequest(url: plan.source, transforms: plan.url.transforms(encodingAs: format),
+                                   options: options, outputFormat: format,
+                                   encodingOptions: plan.url.encodingOptions(base: baseEncoding))
+        if format == nil { request.options.insert(.encodesInSourceFormat) }
+        return request
+    }
+}
+
+extension ProxyFailure {
+    /// Errors of the URL reader, with the status each carries.
+    static func classifiedElsewhere(_ error: any Error) -> ProxyFailure? {
+        guard let error = error as? ImgproxyURLError else { return nil }
+        return ProxyFailure(status: error.status, error.message)
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder so the TroveServer target builds before its first real file lands; delete it then.
-enum TroveServerPlaceholder {}

@@ -1,0 +1,77 @@
+import Foundation
+import Trove
+
+/// An answer other than the image: a status and a short message for the client. Messages are written
+/// here, never passed through from an error's description, so they cannot carry the origin's body, the
+/// server's file paths or its addresses.
+struct ProxyFailure: Error, Sendable, Equatable {
+    let status: Int
+    let message: String
+
+    init(status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    static let busy = ProxyFailure(status: 429, "too many requests in progress; try again shortly")
+    static let notFound = ProxyFailure(status: 404, "not found")
+    static let methodNotAllowed = ProxyFailure(status: 405, "only GET and HEAD are served")
+
+    /// The failure a pipeline error means for the client.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as ProxyFailure:
+            self = failure
+        case is AdmissionGate.Full:
+            self = .busy
+        case let error as TroveError:
+            self = Self(error)
+        case is CancellationError:
+            self.init(status: 503, "the request was cancelled")
+        default:
+            self = Self.classifiedElsewhere(error) ?? ProxyFailure(status: 500, "the image could not be processed")
+        }
+    }
+
+    private init(_ error: TroveError) {
+        switch error {
+        case let .httpStatus(status, _):
+            self = status == 404 || status == 410
+                ? ProxyFailure(status: 404, "the source image was not found (HTTP \(status))")
+                : ProxyFailure(status: 502, "the source answered HTTP \(status)")
+        case let .serverBusy(status, _, _):
+            self.init(status: 502, "the source answered HTTP \(status)")
+        case .previouslyFailed:
+            self.init(status: 404, "the source failed recently; try again later")
+        case .tooManyRedirects:
+            self.init(status: 502, "the source redirected too many times")
+        case .malformedURL, .unsupportedScheme:
+            self.init(status: 404, "the source URL cannot be fetched")
+        case .fetchDeclined, .sourceNotAllowed:
+            // imgproxy's status for a refused source; the reason (which rule, which address) stays in the log.
+            self.init(status: 404, "the source is not allowed")
+        case .timedOut, .deadlineExceeded:
+            self.init(status: 504, "the source did not answer in time")
+        case let .tooLarge(_, limit):
+            self.init(status: 413, "the source is larger than the limit of \(limit) bytes")
+        case .lengthMismatch, .connectionFailed:
+            self.init(status: 502, "the source could not be fetched")
+        case .unsupportedFormat, .noDecoder:
+            self.init(status: 422, "the source is not an image this server can decode")
+        case let .decodingFailed(format, _):
+            self.init(status: 422, "the source is a damaged \(format) image")
+        case let .imageTooLarge(width, height, limit):
+            self.init(status: 422, "the source image of \(width)x\(height) pixels is over the limit of \(limit) pixels")
+        case let .tooManyFrames(frames, limit):
+            self.init(status: 422, "the source animation of \(frames) frames is over the limit of \(limit) frames")
+        case .invalidTransformSpec, .invalidTransformParameter:
+            self.init(status: 400, "invalid processing options")
+        case let .encodingFailed(format, _):
+            self.init(status: 500, "the result could not be encoded as \(format)")
+        case .cancelled:
+            self.init(status: 503, "the request was cancelled")
+        default:
+            self.init(status: 500, "the image could not be processed")
+        }
+    }
+}

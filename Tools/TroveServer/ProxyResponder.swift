@@ -1,0 +1,179 @@
+import Foundation
+import Hummingbird
+import Logging
+import Trove
+
+/// Answers every request: `/health`, `/metrics`, and any other path as an imgproxy URL. One value shared
+/// by every connection; it holds no per-request state.
+struct ProxyResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let pipeline: ImagePipeline
+    let route: ImgproxyRoute
+    /// Checked before the caches are asked, so a source once allowed and cached is not served after its
+    /// prefix is gone; the fetcher checks again, with the addresses.
+    let sourcePolicy: SourcePolicy
+    let gate: AdmissionGate
+    /// Encoded results by result key; nil with `--no-result-cache`.
+    let results: MemoryCache<String, ServedResult>?
+    let metrics: ServerMetrics
+    let configuration: ServerConfiguration
+    let logger: Logger
+
+    private let resultCacheControl: String
+    private let errorCacheControl: String
+
+    init(pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, gate: AdmissionGate, results: MemoryCache<String, ServedResult>?,
+         metrics: ServerMetrics, configuration: ServerConfiguration, logger: Logger) {
+        self.pipeline = pipeline
+        self.route = route
+        self.sourcePolicy = sourcePolicy
+        self.gate = gate
+        self.results = results
+        self.metrics = metrics
+        self.configuration = configuration
+        self.logger = logger
+        resultCacheControl = "public, max-age=\(configuration.resultMaxAge)"
+        errorCacheControl = "public, max-age=\(configuration.errorMaxAge)"
+    }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        let response: Response
+        let method = request.method
+        if method != .get && method != .head {
+            response = failure(.methodNotAllowed, head: false)
+        } else {
+            let path = request.uri.path
+            switch path {
+            case "/health": response = text(200, "ok\n", head: method == .head, cacheControl: "no-store")
+            case "/metrics": response = metricsResponse(head: method == .head)
+            case "/", "/favicon.ico", "/robots.txt": response = failure(.notFound, head: method == .head)
+            default: response = await image(path: path, request: request, head: method == .head)
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        let status = response.status.code
+        metrics.answered(status: status, after: elapsed)
+        logAccess(request, status: status, bytes: response.headers[.contentLength], elapsed: elapsed)
+        return response
+    }
+
+    // MARK: - Images
+
+    private func image(path: String, request: Request, head: Bool) async -> Response {
+        // The best format the client accepts, for a URL that names none.
+        let accepted = route.preferredFormat(accept: request.headers[.accept])
+        // A result is cached under the exact path it was asked by (signature included) and what the
+        // client accepts, so a hit is answered without reading the URL again: only a path that was read,
+        // checked and served before can be found.
+        let cacheKey = (accepted?.rawValue ?? "") + "\u{0}" + path
+        if let hit = results?.value(forKey: cacheKey) {
+            metrics.resultCacheHit()
+            return answer(hit, request: request, head: head)
+        }
+        let plan: ProxyPlan
+        do {
+            plan = try route.plan(forPath: path)
+            try sourcePolicy.check(plan.source)
+        } catch {
+            return failure(ProxyFailure(error), head: head)
+        }
+        // An explicit format wins (the reader refused one no encoder writes); otherwise the negotiated one,
+        // else (nil) the source's own format.
+        let format = plan.format ?? accepted
+        // Requests for the same result share one admission (and, in the pipeline, one transform).
+        let workKey = (format?.rawValue ?? "") + "\u{0}" + plan.resultKey
+        let served: ServedResult
+        do {
+            served = try await gate.withAdmission(for: workKey) {
+                try await produce(plan, format: format)
+            }
+        } catch {
+            let failure = ProxyFailure(error)
+            // The client gets the short message; the log keeps the whole story (which rule, which address).
+            if failure.status >= 500 || failure.status == 404 || failure.status == 422 {
+                logger.notice("request failed", metadata: ["status": "\(failure.status)", "error": "\(error)"])
+            }
+            return self.failure(failure, head: head)
+        }
+        results?.setValue(served, forKey: cacheKey, cost: served.cost)
+        return answer(served, request: request, head: head)
+    }
+
+    /// Runs the pipeline and packs the result for sending.
+    private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
+        let imageRequest = route.imageRequest(for: plan, format: format,
+                                              options: results == nil ? [] : [.storeProcessedOnDisk])
+        let response = try await pipeline.image(for: imageRequest)
+        let data = response.data
+        return ServedResult(body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
+                            contentType: response.format.mediaType, varies: plan.format == nil)
+    }
+
+    private func answer(_ served: ServedResult, request: Request, head: Bool) -> Response {
+        var headers = HTTPFields()
+        headers.reserveCapacity(6)
+        headers[.eTag] = served.entityTag
+        headers[.cacheControl] = resultCacheControl
+        if served.varies { headers[.vary] = "Accept" }
+        if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: served.entityTag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = served.contentType
+        headers[.contentLength] = served.contentLength
+        return Response(status: .ok, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: served.body))
+    }
+
+    // MARK: - Other answers
+
+    private func metricsResponse(head: Bool) -> Response {
+        let bytes = metrics.exposition()
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[.contentLength] = String(bytes.count)
+        return Response(status: .ok, headers: headers,
+                        body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A short text answer. Client errors may be cached briefly; 429 and server errors are not cached.
+    private func failure(_ failure: ProxyFailure, head: Bool) -> Response {
+        let cacheControl = failure.status == 429 || failure.status >= 500 ? "no-store" : errorCacheControl
+        var response = text(failure.status, failure.message + "\n", head: head, cacheControl: cacheControl)
+        if failure.status == 429 { response.headers[.retryAfter] = "1" }
+        return response
+    }
+
+    private func text(_ status: Int, _ body: String, head: Bool, cacheControl: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.cacheControl] = cacheControl
+        headers[.contentLength] = String(body.utf8.count)
+        return Response(status: .init(code: status), headers: headers,
+                        body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    // MARK: - Access log
+
+    private func logAccess(_ request: Request, status: Int, bytes: String?, elapsed: Duration) {
+        guard logger.logLevel <= .info else { return }
+        logger.info("request", metadata: [
+            "method": "\(request.method.rawValue)",
+            "path": "\(Self.redacted(request.uri.path))",
+            "status": "\(status)",
+            "bytes": "\(bytes ?? "0")",
+            "ms": "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
+        ])
+    }
+
+    /// The path with its first segment (the signature) replaced, so logs never hold a valid signed URL's
+    /// signature.
+    static func redacted(_ path: String) -> String {
+        let segments = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard segments.count == 2, segments[0].isEmpty else { return path }
+        let rest = segments[1]
+        guard let slash = rest.firstIndex(of: "/") else { return path }
+        return "/-" + rest[slash...]
+    }
+}

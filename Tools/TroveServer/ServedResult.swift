@@ -1,0 +1,24 @@
+import Hummingbird
+
+/// An encoded result as the server sends it: the bytes in the buffer the response writes, its strong
+/// ETag and media type, made once when the result is produced, so a cache hit copies and hashes nothing.
+struct ServedResult: Sendable {
+    let body: ByteBuffer
+    let entityTag: String
+    let contentType: String
+    /// The body's length, as the header says it.
+    let contentLength: String
+    /// Whether the format was negotiated (the answer varies by `Accept`).
+    let varies: Bool
+
+    init(body: ByteBuffer, entityTag: String, contentType: String, varies: Bool) {
+        self.body = body
+        self.entityTag = entityTag
+        self.contentType = contentType
+        self.varies = varies
+        contentLength = String(body.readableBytes)
+    }
+
+    /// What the result costs in the result cache: its bytes and a little for the rest.
+    var cost: Int { body.readableBytes + 256 }
+}

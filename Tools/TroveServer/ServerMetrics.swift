@@ -1,0 +1,54 @@
+import Prometheus
+
+/// What the server counts, next to the pipeline's own metrics in one Prometheus registry:
+/// `trove_serve_requests_total{status}`, `trove_serve_request_duration_seconds` (a histogram),
+/// `trove_serve_result_cache_hits_total` and `trove_serve_rejected_total` (429s).
+struct ServerMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    private let byStatus: [Int: Counter]
+    private let duration: DurationHistogram
+    private let resultHits: Counter
+    private let rejected: Counter
+
+    private static var requestsName: MetricNameDescriptor { MetricNameDescriptor(
+        namespace: "trove", subsystem: "serve", metricName: "requests", unitName: "total",
+        helpText: "HTTP requests answered, by status.") }
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        var byStatus: [Int: Counter] = [:]
+        // The usual statuses made up front, so answering one takes no registry lookup.
+        for status in [200, 304, 400, 403, 404, 405, 413, 422, 429, 500, 502, 503, 504] {
+            byStatus[status] = registry.makeCounter(descriptor: Self.requestsName, labels: [("status", String(status))])
+        }
+        self.byStatus = byStatus
+        duration = registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "trove", subsystem: "serve", metricName: "request_duration",
+                                             unitName: "seconds", helpText: "Time from request to answer."),
+            buckets: [.microseconds(250), .milliseconds(1), .milliseconds(5), .milliseconds(20), .milliseconds(50),
+                      .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+                      .seconds(5), .seconds(10)])
+        resultHits = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "trove", subsystem: "serve", metricName: "result_cache_hits", unitName: "total",
+            helpText: "Requests answered from the in-memory result cache."))
+        rejected = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "trove", subsystem: "serve", metricName: "rejected", unitName: "total",
+            helpText: "Requests answered 429 because every transform slot and queue place was taken."))
+    }
+
+    func answered(status: Int, after elapsed: Duration) {
+        (byStatus[status] ?? registry.makeCounter(descriptor: Self.requestsName, labels: [("status", String(status))]))
+            .increment()
+        duration.record(elapsed)
+        if status == 429 { rejected.increment() }
+    }
+
+    func resultCacheHit() {
+        resultHits.increment()
+    }
+
+    /// The Prometheus text exposition of every metric in the registry.
+    func exposition() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+}

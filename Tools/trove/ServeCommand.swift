@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Trove
+import TroveServer
+
+/// `trove serve`: the imgproxy-compatible image proxy. Configuration comes from `--config FILE`, then the
+/// `TROVE_*` environment, then flags, each overriding the one before.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve images by imgproxy URLs: fetch, transform, cache and answer over HTTP.",
+        discussion: """
+            URLs: /SIGNATURE/OPTIONS/plain/SOURCE[@EXT] or /SIGNATURE/OPTIONS/BASE64URL_SOURCE[.EXT], signed as \
+            imgproxy signs them with --key/--salt (hex). Also /health and /metrics. Environment: \
+            \(ServerSettings.EnvironmentName.allCases.map(\.rawValue).joined(separator: ", ")).
+            """)
+
+    @OptionGroup var options: ServeOptions
+
+    func run() async throws {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try options.resolvedConfiguration(environment: ProcessInfo.processInfo.environment)
+        } catch let error as ServerConfigurationError {
+            throw UsageError(description: error.description)
+        }
+        var logger = Logger(label: "trove.serve")
+        logger.logLevel = options.logLevel
+        let server: ImageProxyServer
+        do {
+            server = try ImageProxyServer(configuration: configuration, registry: TroveRegistry.make(), logger: logger)
+        } catch let error as ServerConfigurationError {
+            throw UsageError(description: error.description)
+        } catch let error as TroveError {
+            throw UsageError(description: error.description)
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        try await server.run { port in
+            // One line scripts and tests read for the port; written at once, not left in a pipe's buffer.
+            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        }
+    }
+}
