@@ -5,15 +5,23 @@ import TroveMemoryCache
 
 /// A request for plain bytes (JSON, any file): the image pipeline's flow without decoding.
 public struct DataRequest: Sendable {
+    /// The URL to load; the registry's fetcher for its scheme fetches it.
     public var url: URL
+    /// How the caches are used (default `.useCache`).
     public var cachePolicy: CachePolicy
+    /// Fetch even if this URL failed for a lasting reason recently; otherwise such a URL throws `previouslyFailed`.
     public var retryFailed: Bool
+    /// Replaces the normalized URL as the cache key (e.g. a signed URL whose query changes).
     public var customCacheKey: String?
+    /// Sent with this request's fetch, on top of the pipeline's headers (these win).
     public var headers: [String: String]
+    /// Scheduling priority while the fetch waits for a slot (default `.normal`).
     public var priority: RequestPriority
     /// Overrides every freshness rule: a cached copy older than this is revalidated or fetched again.
     public var maxAge: Duration?
 
+    /// A request for `url`; by default: `.useCache`, remembered failures not retried, the URL as key, no extra
+    /// headers, `.normal` priority, no `maxAge`.
     public init(url: URL, cachePolicy: CachePolicy = .useCache, retryFailed: Bool = false,
                 customCacheKey: String? = nil, headers: [String: String] = [:], priority: RequestPriority = .normal,
                 maxAge: Duration? = nil) {
@@ -26,26 +34,37 @@ public struct DataRequest: Sendable {
         self.maxAge = maxAge
     }
 
+    /// The key in every cache tier: `customCacheKey`, else the normalized URL.
     public var cacheKey: String { customCacheKey ?? CacheKey.normalized(url) }
 }
 
+/// What a `DataPipeline` hands back: the bytes, where they came from, and their content type.
 public struct DataResponse: Sendable {
+    /// The body, as fetched or as cached.
     public var data: Data
+    /// Which tier answered: memory, disk, the shared tier, or the network.
     public var source: ResultSource
+    /// The Content-Type the origin sent, stored with the entry; nil when it sent none.
     public var contentType: String?
+    /// The key the response is cached under (the request's `cacheKey`).
     public var cacheKey: String
     /// True when this is a cached copy past its freshness, delivered because the origin failed.
     public var isStale = false
 }
 
+/// A running `DataPipeline` request: its events, final response, and priority and cancel handles.
 public typealias DataTask = PipelineTask<DataResponse>
 
 /// Caches plain data with the same policies as images: memory, disk, network; coalescing, scheduling,
 /// retries, failure memory and revalidation included.
 public final class DataPipeline: Sendable {
+    /// The configuration the pipeline was built from.
     public let configuration: PipelineConfiguration
+    /// Responses by cache key, costed by their byte count, kept while fresh (never no-store ones).
     public let memoryCache: MemoryCache<String, DataResponse>
+    /// Nil when the configuration has no cache directory.
     public var diskCache: DiskCache? { loader.diskCache }
+    /// The queue of network fetches (running and queued counts).
     public var fetchScheduler: FetchScheduler { loader.scheduler }
     /// The fleet's shared tier; nil when the configuration names none.
     public var sharedTier: (any SharedCacheTier)? { loader.shared?.tier }
@@ -53,6 +72,9 @@ public final class DataPipeline: Sendable {
     public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
     let loader: RawDataLoader
 
+    /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a hasher, eviction or
+    /// compressor name the registry lacks, `invalidConfiguration` for bad disk limits or an unserved shared-tier
+    /// scheme, and `ioFailed` when the cache directory cannot be created.
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.configuration = configuration
         memoryCache = try MemoryCache(configuration: configuration.memoryCacheConfiguration,
@@ -62,15 +84,19 @@ public final class DataPipeline: Sendable {
             sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)
     }
 
+    /// Loads the bytes through memory, disk, the shared tier and the network as the request's policy says; with
+    /// `refresh`, returns the revalidated result. Throws a `TroveError`, e.g. `notCached` for a `cacheOnly` miss.
     public func data(for request: DataRequest) async throws -> DataResponse {
         if let hit = memoryHit(request) { return hit }
         return try await run(request, waiter: WaiterID.next(), emit: { _ in })
     }
 
+    /// Convenience for a plain URL with the default request.
     public func data(for url: URL) async throws -> DataResponse {
         try await data(for: DataRequest(url: url))
     }
 
+    /// Starts a request whose progress, cached and final results arrive as events.
     public func task(for request: DataRequest) -> DataTask {
         let waiter = WaiterID.next()
         return DataTask(run: { emit in

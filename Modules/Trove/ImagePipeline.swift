@@ -8,8 +8,11 @@ import TroveMemoryCache
 /// (fetched bytes) and processed (transformed result) levels. Composed from a registry and a
 /// configuration; safe to share across tasks.
 public final class ImagePipeline: Sendable {
+    /// The configuration the pipeline was built from.
     public let configuration: PipelineConfiguration
+    /// The plugins it was composed from: fetchers, decoders, encoders, transformers, hashers, policies, compressors.
     public let registry: PluginRegistry
+    /// Responses by processed cache key, costed by decoded image cost plus data bytes, kept while fresh.
     public let memoryCache: MemoryCache<String, ImageResponse>
     /// Nil when the configuration has no cache directory.
     public var diskCache: DiskCache? { loader.diskCache }

@@ -3,13 +3,16 @@ import TroveCore
 
 /// What a pipeline hands back: the image, its bytes, and where it came from.
 public struct ImageResponse: Sendable {
+    /// The decoded image, after the delegate's `didDecode` and the request's transforms.
     public var image: Image
     /// The original bytes when the request has no transforms and no output format; otherwise the
     /// processed image encoded (PNG unless the request says otherwise).
     public var data: Data
     /// The format `data` is in: the source's for original bytes, the encoder's for a processed result.
     public var format: ImageFormat
+    /// Which tier answered: memory, disk, the shared tier, or the network.
     public var source: ResultSource
+    /// The keys the raw bytes and the processed result are cached under.
     public var cacheKey: CacheKey
     /// True when this is a cached copy past its freshness, delivered because the origin failed for a
     /// transient reason (stale-if-error), or because `refresh` could not reach it.

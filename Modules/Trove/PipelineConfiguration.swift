@@ -10,17 +10,27 @@ import TroveMemoryCache
 public struct PipelineConfiguration: Sendable {
     /// Where the disk cache lives; nil keeps everything in memory.
     public var cacheDirectory: URL?
-    /// Key hasher for disk entry names.
+    /// Key hasher for disk entry names: "sha256" (the default), "md5", or a plugin's.
     public var hasher: String = "sha256"
+    /// Memory cache eviction policy: "lru", "fifo", "lfu", "sieve", "s3fifo", "wtinylfu", or a plugin's.
     public var memoryEviction: String = "lru"
+    /// Disk cache eviction policy: "lru", "fifo", "lfu", "sieve", "s3fifo", "wtinylfu", or a plugin's.
     public var diskEviction: String = "lru"
     /// Disk entry compressor: "none", "zlib", or a plugin's.
     public var compressor: String = "none"
+    /// Passed to the compressor (zlib: 0 stores ... 9 smallest); nil: its default. A level the compressor
+    /// rejects is not caught here: entries are then stored uncompressed.
     public var compressionLevel: Int?
+    /// Cost (bytes) the memory cache may hold; default 20% of physical or container memory, at most 512 MiB.
     public var memoryCostLimit: Int = MemoryCacheConfiguration.defaultCostLimit
+    /// Most entries the memory cache holds; default no limit.
     public var memoryCountLimit: Int = .max
+    /// Most bytes the disk cache's entry files may take, headers included; default 500 MiB.
     public var diskByteLimit: Int = 500 << 20
+    /// Most entries on disk; nil (the default) for no count limit.
     public var diskCountLimit: Int?
+    /// Disk entries created longer ago than this read as misses and are removed; default 7 days. Also the
+    /// freshness of a response whose headers give none when `defaultFreshness` is nil.
     public var diskMaxAge: Duration = .seconds(7 * 24 * 3600)
     /// How long a response stays fresh when its headers say nothing (no Cache-Control max-age, no
     /// Expires); nil keeps it fresh until `diskMaxAge`.
@@ -38,6 +48,7 @@ public struct PipelineConfiguration: Sendable {
     public var requestDeadline: Duration = .seconds(60)
     /// Largest body accepted from a fetch.
     public var maxBytes: Int = 50 << 20
+    /// Bounds on pixels, decoded bytes and frames; an image past them fails (`imageTooLarge`, `tooManyFrames`).
     public var decodingLimits: DecodingLimits = .default
     /// Sent with every fetch; a request's own headers win.
     public var headers: [String: String] = [:]
@@ -56,11 +67,14 @@ public struct PipelineConfiguration: Sendable {
     public var sharedTierOptions: SharedTierOptions = .init()
     /// Leases, waiting and the circuit breaker around the shared tier.
     public var sharedTierPolicy: SharedTierPolicy = .init()
+    /// Hooks that may veto fetches, change outgoing requests and decoded images; nil: none.
     public var delegate: (any PipelineDelegate)?
     /// Where metrics go; nil uses the process's bootstrapped `MetricsSystem`.
     public var metricsFactory: (any MetricsFactory)?
+    /// Where the pipeline logs warnings (failed disk reads, refreshes answered from the cache); label "trove.pipeline".
     public var logger = Logger(label: "trove.pipeline")
 
+    /// Defaults throughout, with the disk cache in `cacheDirectory` (nil: memory only; see `defaultCacheDirectory`).
     public init(cacheDirectory: URL? = nil) {
         self.cacheDirectory = cacheDirectory
     }

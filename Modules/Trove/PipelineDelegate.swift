@@ -12,7 +12,10 @@ public protocol PipelineDelegate: Sendable {
 }
 
 extension PipelineDelegate {
+    /// Default: every URL may be fetched.
     public func shouldFetch(_ url: URL) async -> Bool { true }
+    /// Default: the request unchanged.
     public func prepare(_ request: FetchRequest) async throws -> FetchRequest { request }
+    /// Default: the image unchanged.
     public func didDecode(_ image: Image, for request: ImageRequest) throws -> Image { image }
 }

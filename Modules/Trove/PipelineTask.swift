@@ -36,11 +36,14 @@ public final class PipelineTask<Response: Sendable>: Sendable {
         changePriority(priority)
     }
 
+    /// Cancels this caller's request: `response` and `events` end with an error; a fetch other callers share
+    /// carries on for them.
     public func cancel() {
         work.cancel()
     }
 }
 
+/// A running `ImagePipeline` request.
 public typealias ImageTask = PipelineTask<ImageResponse>
 
 /// Identifies one caller among the waiters of shared work.

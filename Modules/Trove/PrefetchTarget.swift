@@ -11,9 +11,12 @@ public enum PrefetchDestination: Sendable, Equatable {
 
 /// What warming one URL did: where its bytes were found, and how many.
 public struct PrefetchedItem: Sendable, Equatable {
+    /// Where the bytes were found: memory, disk, the shared tier, or the network (a fetch).
     public var source: ResultSource
+    /// The body size, or for an entry the disk index answered, its stored size.
     public var bytes: Int
 
+    /// One URL's outcome.
     public init(source: ResultSource, bytes: Int) {
         self.source = source
         self.bytes = bytes
@@ -44,6 +47,8 @@ extension RawDataLoader {
 }
 
 extension ImagePipeline: PrefetchTarget {
+    /// Warms `url`: `.disk` answers from the disk index or loads the bytes undecoded (refusing bytes no decoder
+    /// claims); `.memory` loads the image as `image(for:)` does. Throws what that load throws.
     public func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
         -> PrefetchedItem
     {
@@ -57,6 +62,8 @@ extension ImagePipeline: PrefetchTarget {
 }
 
 extension DataPipeline: PrefetchTarget {
+    /// Warms `url`: `.disk` answers from the disk index or loads the bytes; `.memory` loads them as `data(for:)`
+    /// does. Throws what that load throws.
     public func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
         -> PrefetchedItem
     {

@@ -4,26 +4,37 @@ import TroveCore
 /// Where a prefetch stands: URLs done out of the total, and bytes: fetched bodies, and the stored size of
 /// entries that were already cached.
 public struct PrefetchProgress: Sendable, Equatable {
+    /// URLs finished, succeeded or failed.
     public var done: Int
+    /// URLs in the batch.
     public var total: Int
+    /// Bytes so far: fetched bodies plus the stored sizes of entries already cached.
     public var bytes: Int
 }
 
 /// What a prefetch did: each URL counts once, as fetched (from the network), cached (already in memory or
 /// on disk) or failed.
 public struct PrefetchSummary: Sendable, Equatable, Codable {
+    /// URLs given.
     public var total = 0
+    /// URLs fetched from the network.
     public var fetched = 0
+    /// URLs already cached: in memory, on disk, or in the shared tier.
     public var cached = 0
     /// Of `cached`, the URLs found in the fleet's shared tier (and now on this process's disk).
     public var shared = 0
+    /// URLs that failed (see `failures`).
     public var failed = 0
+    /// Fetched body bytes plus the stored sizes of entries already cached.
     public var bytes = 0
     /// The failed URLs with their error messages, in input order.
     public var failures: [Failure] = []
 
+    /// One failed URL and why.
     public struct Failure: Sendable, Equatable, Codable {
+        /// The URL as given (its absolute string).
         public var url: String
+        /// The error's description (a `TroveError`'s message when it is one).
         public var error: String
     }
 }
@@ -42,6 +53,7 @@ public struct Prefetcher: Sendable {
     /// Disk only (the default), or memory too.
     public var destination: PrefetchDestination
 
+    /// Defaults: 6 URLs at once (values below 1 become 1), `.low` priority, disk only.
     public init(pipeline: any PrefetchTarget, concurrency: Int = 6, priority: RequestPriority = .low,
                 destination: PrefetchDestination = .disk) {
         self.pipeline = pipeline
@@ -50,6 +62,8 @@ public struct Prefetcher: Sendable {
         self.destination = destination
     }
 
+    /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes. Never throws:
+    /// failures are in the summary. Once cancelled, it starts no more URLs.
     public func prefetch(_ urls: [URL], progress: @escaping @Sendable (PrefetchProgress) -> Void = { _ in })
         async -> PrefetchSummary {
         var summary = PrefetchSummary(total: urls.count)

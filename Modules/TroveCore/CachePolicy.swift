@@ -15,6 +15,7 @@ public enum CachePolicy: String, Sendable, Codable, CaseIterable {
 
 /// Where a result came from.
 public enum ResultSource: String, Sendable, Codable {
+    /// This process's memory cache, its disk cache, or a fetch from the origin.
     case memory, disk, network
     /// The fleet's shared cache tier (Redis), below this process's own disk.
     case shared
@@ -22,7 +23,9 @@ public enum ResultSource: String, Sendable, Codable {
 
 /// Scheduling priority of a request while it waits for a fetch slot.
 public enum RequestPriority: Int, Sendable, Codable, Comparable, CaseIterable {
+    /// From `veryLow` (raw value 0) to `veryHigh` (4); the default is `normal`.
     case veryLow = 0, low, normal, high, veryHigh
 
+    /// Orders by raw value: `veryLow` is the lowest.
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }

@@ -9,6 +9,7 @@ public struct DiskCacheVerification: Sendable, Equatable, Codable {
     /// Files deleted: the corrupt ones plus expired ones and ones no lookup could reach.
     public var removed: Int
 
+    /// A report with the given counts (all zero by default).
     public init(checked: Int = 0, corrupt: Int = 0, removed: Int = 0) {
         self.checked = checked
         self.corrupt = corrupt

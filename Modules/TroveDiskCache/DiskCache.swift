@@ -11,8 +11,11 @@ import TroveSupport
 /// Limits are enforced through an in-memory index built by a background scan at open.
 /// All blocking file work runs on the cache's own dispatch queue, never on the cooperative pool.
 public final class DiskCache: Sendable {
+    /// The cache's root: entries live under `entries/`, writes in progress under `tmp/`.
     public let directory: URL
+    /// The limits and behaviour it was opened with.
     public let configuration: DiskCacheConfiguration
+    /// Names entry files after keys; opening a directory written with another hasher refiles its entries.
     public let hasher: any KeyHasher
     let compressor: any Compressor
     /// Decompressors by the id stored in entry headers.
@@ -94,6 +97,7 @@ public final class DiskCache: Sendable {
         return try await io.run { try self.readEntry(forKey: key, mode: .blocking, includingStale: includingStale) }
     }
 
+    /// The verified bytes of `key`'s entry, or nil on a miss (a stale entry is a miss); see `entry(forKey:)`.
     public func data(forKey key: String) async throws -> Data? {
         try await entry(forKey: key)?.data
     }

@@ -21,6 +21,8 @@ public struct DiskCacheConfiguration: Sendable {
     /// returns it. Zero (the default) removes an entry when it expires.
     public var staleRetention: Duration
 
+    /// Defaults: 500 MiB, no count limit, 7 days, the compressor's level, trim to 80%, no fsync, verify when the
+    /// file changes, no stale retention. Opening a `DiskCache` throws `invalidConfiguration` for bad values.
     public init(byteLimit: Int = 500 << 20, countLimit: Int? = nil, maxAge: Duration = .seconds(7 * 24 * 3600),
                 compressionLevel: Int? = nil, lowWaterFraction: Double = 0.8, fsync: Bool = false,
                 payloadVerification: PayloadVerification = .whenFileChanges, staleRetention: Duration = .zero) {

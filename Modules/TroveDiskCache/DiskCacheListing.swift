@@ -2,13 +2,18 @@ import Foundation
 
 /// One entry as `DiskCache.listing()` reports it (the lines of `trove cache list`), from the index.
 public struct DiskCacheListing: Sendable, Equatable {
+    /// The entry's full cache key.
     public var key: String
     /// What the entry file takes on disk, header included.
     public var bytes: Int
+    /// Whether the payload is stored compressed.
     public var compressed: Bool
+    /// When the bytes were fetched or last revalidated.
     public var created: Date
+    /// When the entry stops being fresh; nil: only `maxAge` applies.
     public var expires: Date?
 
+    /// A listing line from its fields.
     public init(key: String, bytes: Int, compressed: Bool, created: Date, expires: Date?) {
         self.key = key
         self.bytes = bytes
