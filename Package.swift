@@ -178,7 +178,7 @@ let package = Package(
                     path: "Tests/TroveImgproxyTests",
                     swiftSettings: swift6),
         .testTarget(name: "TroveServerTests",
-                    dependencies: ["TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "FixtureServer",
+                    dependencies: ["TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis", "FixtureServer",
                                    "TroveTestSupport",
                                    .product(name: "Crypto", package: "swift-crypto"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],

@@ -63,6 +63,13 @@ public final class ImageProxyServer: Sendable {
         pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
         pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
         pipelineConfiguration.logger = logger
+        if let text = configuration.sharedCache {
+            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                throw TroveError.invalidConfiguration(
+                    "shared cache '\(text)' is not a URL; give redis://[user:pass@]host:port[/db]")
+            }
+            pipelineConfiguration.sharedCache = url
+        }
         let route = try ImgproxyRoute(configuration: configuration, registry: registry,
                                       baseEncoding: pipelineConfiguration.encodingOptions)
         pipeline = try ImagePipeline(registry: registry, configuration: pipelineConfiguration)
@@ -88,6 +95,7 @@ public final class ImageProxyServer: Sendable {
                                                       gracefulShutdownSignals: [.sigterm, .sigint],
                                                       logger: logger))
         try await group.run()
+        await closeSharedTier()
     }
 
     /// Starts serving in the background and returns the bound port (for tests and embedding); `stop` ends it.
@@ -115,6 +123,13 @@ public final class ImageProxyServer: Sendable {
         }) else { return }
         await group.triggerGracefulShutdown()
         _ = await task.result
+        await closeSharedTier()
+    }
+
+    /// Closes the shared tier's connections once requests have finished, which also publishes this
+    /// process's counts for `trove cache stats`.
+    private func closeSharedTier() async {
+        await pipeline.sharedTier?.shutdown()
     }
 
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) -> some Service {

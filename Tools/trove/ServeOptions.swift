@@ -61,6 +61,10 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Cache-Control max-age of results in seconds (default 31536000).")
     var resultMaxAge: Int?
 
+    @Option(name: .customLong("shared-cache"),
+            help: "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db] (default $TROVE_SHARED_CACHE).")
+    var sharedCache: String?
+
     @Option(help: "A JSON file of settings (keys, salts, presets, presetsOnly, allowedSources, limits, ...).")
     var config: String?
 
@@ -97,6 +101,7 @@ struct ServeOptions: ParsableArguments {
         settings.maxAnimationFrames = maxAnimationFrames
         settings.requestDeadlineSeconds = deadline
         settings.resultMaxAge = resultMaxAge
+        if let sharedCache { settings.sharedCache = sharedCache }
         return settings
     }
 
