@@ -64,13 +64,18 @@ struct EntryCodecTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codec-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try DiskCache(directory: directory)
-        try await cache.store(Data("file bytes".utf8), forKey: "file-key", metadata: Self.metadata)
+        // Fresh dates: the cache's opening scan, which may run after the store, deletes expired entries.
+        let now = Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded())
+        let metadata = DiskEntryMetadata(
+            validators: Self.metadata.validators, contentType: "image/png", created: now,
+            expires: now.addingTimeInterval(3600))
+        try await cache.store(Data("file bytes".utf8), forKey: "file-key", metadata: metadata)
         let files = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
             .map { directory.appendingPathComponent($0) }
             .filter { (try? Data(contentsOf: $0))?.prefix(4) == Data("TROV".utf8) }
         let file = try #require(files.first)
         let entry = try EntryCodec.decode(try Data(contentsOf: file), expectedKey: "file-key")
         #expect(entry.data == Data("file bytes".utf8))
-        #expect(entry.metadata == Self.metadata)
+        #expect(entry.metadata == metadata)
     }
 }
