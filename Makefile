@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_LOG := .build/trove-build.log
 
-.PHONY: all setup build test demo bench clean fuzz docs
+.PHONY: all setup build test demo bench clean fuzz docs lint
 
 all: build
 
@@ -25,6 +25,11 @@ test: build
 demo: setup
 	$(SWIFT) build --product trove
 	$(SWIFT) run --skip-build trove demo
+
+# swift format (the toolchain's, with the committed .swift-format) must find nothing, and every public
+# declaration in Modules/ and Plugins/ must have a doc comment. CI runs it after the tests.
+lint:
+	scripts/lint.sh
 
 # The DocC catalogue (Modules/Trove/Trove.docc) as an archive in .build/docs, then a check that its four
 # articles rendered and are linked and indexed. Open .build/docs/Trove.doccarchive with `docc preview` or

@@ -20,7 +20,7 @@ let package = Package(
         .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
         .executable(name: "trove", targets: ["trove"]),
         // The loopback test server, for the benchmarks package.
-        .library(name: "FixtureServer", targets: ["FixtureServer"]),
+        .library(name: "FixtureServer", targets: ["FixtureServer"])
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -35,156 +35,218 @@ let package = Package(
         // `/metrics` of `trove serve`, in Prometheus text.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // `make docs`: the DocC catalogue in Modules/Trove/Trove.docc.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
     targets: [
-        .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
-                       providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer inflate and deflate (PNG image data, disk entries): 1.4-2x zlib's inflate speed and 2.6-2.9x
         // its deflate speed here; zlib stays for streaming (row-at-a-time PNG decoding).
-        .systemLibrary(name: "CDeflate", path: "Modules/CDeflate", pkgConfig: "libdeflate",
-                       providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(
+            name: "CDeflate", path: "Modules/CDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
         // Small C: zlib's CRC-32 by carry-less multiplication, and reads that never wait for the disk.
         .target(name: "CTroveSupport", dependencies: ["CZlib"], path: "Modules/CTroveSupport"),
         .target(name: "TroveCore", path: "Modules/TroveCore", swiftSettings: swift6),
         // CRC-32 and hex in Swift over CTroveSupport, for Codec and DiskCache: its own module so TroveCore (what plugins link) stays free of C and zlib.
-        .target(name: "TroveSupport", dependencies: ["CTroveSupport"], path: "Modules/TroveSupport", swiftSettings: swift6),
-        .target(name: "TroveEviction", dependencies: ["TroveCore"], path: "Modules/TroveEviction", swiftSettings: swift6),
-        .target(name: "TroveFetcher",
-                dependencies: ["TroveCore",
-                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                               .product(name: "NIOCore", package: "swift-nio"),
-                               .product(name: "NIOHTTP1", package: "swift-nio")],
-                path: "Modules/TroveFetcher", swiftSettings: swift6),
-        .target(name: "TroveMemoryCache", dependencies: ["TroveCore", "TroveEviction"],
-                path: "Modules/TroveMemoryCache", swiftSettings: swift6),
-        .target(name: "TroveDiskCache",
-                dependencies: ["TroveCore", "TroveEviction", "TroveSupport", "CZlib", "CTroveSupport",
-                               .product(name: "Crypto", package: "swift-crypto")],
-                path: "Modules/TroveDiskCache", swiftSettings: swift6),
-        .target(name: "TroveCodec", dependencies: ["TroveCore", "TroveSupport", "CZlib", "CDeflate", "CTroveSupport"],
-                path: "Modules/TroveCodec", swiftSettings: swift6),
+        .target(
+            name: "TroveSupport", dependencies: ["CTroveSupport"], path: "Modules/TroveSupport", swiftSettings: swift6),
+        .target(
+            name: "TroveEviction", dependencies: ["TroveCore"], path: "Modules/TroveEviction", swiftSettings: swift6),
+        .target(
+            name: "TroveFetcher",
+            dependencies: [
+                "TroveCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
+            ],
+            path: "Modules/TroveFetcher", swiftSettings: swift6),
+        .target(
+            name: "TroveMemoryCache", dependencies: ["TroveCore", "TroveEviction"],
+            path: "Modules/TroveMemoryCache", swiftSettings: swift6),
+        .target(
+            name: "TroveDiskCache",
+            dependencies: [
+                "TroveCore", "TroveEviction", "TroveSupport", "CZlib", "CTroveSupport",
+                .product(name: "Crypto", package: "swift-crypto")
+            ],
+            path: "Modules/TroveDiskCache", swiftSettings: swift6),
+        .target(
+            name: "TroveCodec", dependencies: ["TroveCore", "TroveSupport", "CZlib", "CDeflate", "CTroveSupport"],
+            path: "Modules/TroveCodec", swiftSettings: swift6),
         // JPEG through libjpeg-turbo; CJPEGShim is the small C layer that turns libjpeg's longjmp errors into
         // return codes (a systemLibrary target cannot hold C code).
-        .systemLibrary(name: "CJPEG", path: "Plugins/CJPEG", pkgConfig: "libjpeg",
-                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(
+            name: "CJPEG", path: "Plugins/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Plugins/CJPEGShim"),
-        .target(name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"],
-                path: "Plugins/TroveJPEG", swiftSettings: swift6),
+        .target(
+            name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"],
+            path: "Plugins/TroveJPEG", swiftSettings: swift6),
         // The shared cache tier on Redis: a small RESP client on SwiftNIO (no Redis client package is available).
-        .target(name: "TroveRedis",
-                dependencies: ["TroveCore",
-                               .product(name: "NIOCore", package: "swift-nio"),
-                               .product(name: "NIOPosix", package: "swift-nio")],
-                path: "Plugins/TroveRedis", swiftSettings: swift6),
+        .target(
+            name: "TroveRedis",
+            dependencies: [
+                "TroveCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio")
+            ],
+            path: "Plugins/TroveRedis", swiftSettings: swift6),
         // WebP through libwebp: stills with WebPDecode/WebPEncode, animations with WebPAnimDecoder
         // (libwebpdemux) and WebPAnimEncoder (libwebpmux). libwebp reports errors by return codes: no shim.
-        .systemLibrary(name: "CWebP", path: "Plugins/CWebP", pkgConfig: "libwebp",
-                       providers: [.apt(["libwebp-dev"])]),
-        .target(name: "TroveWebP", dependencies: ["TroveCore", "CWebP"],
-                path: "Plugins/TroveWebP", swiftSettings: swift6),
+        .systemLibrary(
+            name: "CWebP", path: "Plugins/CWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]),
+        .target(
+            name: "TroveWebP", dependencies: ["TroveCore", "CWebP"],
+            path: "Plugins/TroveWebP", swiftSettings: swift6),
         // AVIF through libavif (Debian's 0.11: dav1d decodes, aom encodes); no C shim needed, libavif
         // reports errors as return codes.
-        .systemLibrary(name: "CAVIF", path: "Plugins/CAVIF", pkgConfig: "libavif",
-                       providers: [.apt(["libavif-dev"])]),
-        .target(name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"],
-                path: "Plugins/TroveAVIF", swiftSettings: swift6),
-        .target(name: "TroveTransformers", dependencies: ["TroveCore"],
-                path: "Modules/TroveTransformers", swiftSettings: swift6),
-        .target(name: "Trove",
-                dependencies: ["TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
-                               "TroveCodec", "TroveTransformers",
-                               .product(name: "Logging", package: "swift-log"),
-                               .product(name: "CoreMetrics", package: "swift-metrics")],
-                path: "Modules/Trove", swiftSettings: swift6),
+        .systemLibrary(
+            name: "CAVIF", path: "Plugins/CAVIF", pkgConfig: "libavif",
+            providers: [.apt(["libavif-dev"])]),
+        .target(
+            name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"],
+            path: "Plugins/TroveAVIF", swiftSettings: swift6),
+        .target(
+            name: "TroveTransformers", dependencies: ["TroveCore"],
+            path: "Modules/TroveTransformers", swiftSettings: swift6),
+        .target(
+            name: "Trove",
+            dependencies: [
+                "TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
+                "TroveCodec", "TroveTransformers",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics")
+            ],
+            path: "Modules/Trove", swiftSettings: swift6),
         // A real HTTP server on loopback for `trove demo` and the integration tests.
-        .target(name: "FixtureServer",
-                dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
-                               .product(name: "Logging", package: "swift-log"),
-                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
-                path: "Tools/FixtureServer", swiftSettings: swift6),
+        .target(
+            name: "FixtureServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ],
+            path: "Tools/FixtureServer", swiftSettings: swift6),
         // imgproxy's URL language: paths, signatures, presets and processing options mapped onto Trove's
         // transformers and encoders.
-        .target(name: "TroveImgproxy",
-                dependencies: ["Trove", .product(name: "Crypto", package: "swift-crypto")],
-                path: "Tools/TroveImgproxy", swiftSettings: swift6),
+        .target(
+            name: "TroveImgproxy",
+            dependencies: ["Trove", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tools/TroveImgproxy", swiftSettings: swift6),
         // `trove serve`: the image proxy on Hummingbird over an ImagePipeline.
-        .target(name: "TroveServer",
-                dependencies: ["Trove", "TroveImgproxy",
-                               .product(name: "Crypto", package: "swift-crypto"),
-                               .product(name: "Hummingbird", package: "hummingbird"),
-                               .product(name: "Logging", package: "swift-log"),
-                               .product(name: "Prometheus", package: "swift-prometheus"),
-                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
-                path: "Tools/TroveServer", swiftSettings: swift6),
-        .executableTarget(name: "trove",
-                          dependencies: ["Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
-                                         "FixtureServer", "TroveServer",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          path: "Tools/trove", swiftSettings: swift6),
+        .target(
+            name: "TroveServer",
+            dependencies: [
+                "Trove", "TroveImgproxy",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ],
+            path: "Tools/TroveServer", swiftSettings: swift6),
+        .executableTarget(
+            name: "trove",
+            dependencies: [
+                "Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
+                "FixtureServer", "TroveServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ],
+            path: "Tools/trove", swiftSettings: swift6),
         // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).
-        .executableTarget(name: "DiskCacheTorture", dependencies: ["TroveDiskCache", "TorturePayload"],
-                          path: "Tools/DiskCacheTorture", swiftSettings: swift6),
+        .executableTarget(
+            name: "DiskCacheTorture", dependencies: ["TroveDiskCache", "TorturePayload"],
+            path: "Tools/DiskCacheTorture", swiftSettings: swift6),
         // Self-checking entry contents, shared by that process and the tests that read what it wrote.
         .target(name: "TorturePayload", path: "Tools/TorturePayload", swiftSettings: swift6),
 
         // Helpers only test targets depend on (a manual clock, a seeded generator, a subprocess runner), as
         // NIOTestUtils is.
-        .target(name: "TroveTestSupport", dependencies: ["TroveMemoryCache"], path: "Tests/TroveTestSupport",
-                swiftSettings: swift6),
-        .testTarget(name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",
-                    swiftSettings: swift6),
-        .testTarget(name: "TroveSupportTests", dependencies: ["TroveSupport", "CTroveSupport"],
-                    path: "Tests/TroveSupportTests", swiftSettings: swift6),
-        .testTarget(name: "TroveEvictionTests", dependencies: ["TroveEviction", "TroveTestSupport"],
-                    path: "Tests/TroveEvictionTests", swiftSettings: swift6),
-        .testTarget(name: "TroveFetcherTests", dependencies: ["TroveFetcher", "FixtureServer"], path: "Tests/TroveFetcherTests",
-                    swiftSettings: swift6),
-        .testTarget(name: "TroveMemoryCacheTests", dependencies: ["TroveMemoryCache", "TroveEviction", "TroveTestSupport"],
-                    path: "Tests/TroveMemoryCacheTests", swiftSettings: swift6),
-        .testTarget(name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache", "TroveEviction", "TorturePayload"],
-                    path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
-        .testTarget(name: "TroveCodecTests", dependencies: ["TroveCodec", "TroveSupport"], path: "Tests/TroveCodecTests",
-                    swiftSettings: swift6),
-        .testTarget(name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
-                    swiftSettings: swift6),
+        .target(
+            name: "TroveTestSupport", dependencies: ["TroveMemoryCache"], path: "Tests/TroveTestSupport",
+            swiftSettings: swift6),
+        .testTarget(
+            name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",
+            swiftSettings: swift6),
+        .testTarget(
+            name: "TroveSupportTests", dependencies: ["TroveSupport", "CTroveSupport"],
+            path: "Tests/TroveSupportTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveEvictionTests", dependencies: ["TroveEviction", "TroveTestSupport"],
+            path: "Tests/TroveEvictionTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveFetcherTests", dependencies: ["TroveFetcher", "FixtureServer"], path: "Tests/TroveFetcherTests",
+            swiftSettings: swift6),
+        .testTarget(
+            name: "TroveMemoryCacheTests", dependencies: ["TroveMemoryCache", "TroveEviction", "TroveTestSupport"],
+            path: "Tests/TroveMemoryCacheTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache", "TroveEviction", "TorturePayload"],
+            path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveCodecTests", dependencies: ["TroveCodec", "TroveSupport"], path: "Tests/TroveCodecTests",
+            swiftSettings: swift6),
+        .testTarget(
+            name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
+            swiftSettings: swift6),
         // Starts a real redis-server on loopback per test.
-        .testTarget(name: "TroveRedisTests",
-                    dependencies: ["TroveRedis", "TroveTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
-                    path: "Tests/TroveRedisTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveRedisTests",
+            dependencies: ["TroveRedis", "TroveTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
+            path: "Tests/TroveRedisTests", swiftSettings: swift6),
         // TroveCodec's PNGDecoder reads the Pillow reference PNGs.
-        .testTarget(name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec", "TroveTestSupport"], path: "Tests/TroveWebPTests",
-                    swiftSettings: swift6),
-        .testTarget(name: "TroveAVIFTests", dependencies: ["TroveAVIF", "TroveCodec", "TroveTestSupport"], path: "Tests/TroveAVIFTests",
-                    swiftSettings: swift6),
-        .testTarget(name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
-                    path: "Tests/TroveTransformersTests", swiftSettings: swift6),
-        .testTarget(name: "TroveTests",
-                    dependencies: ["Trove", "TroveRedis", "TroveTestSupport",
-                                   .product(name: "MetricsTestKit", package: "swift-metrics")],
-                    path: "Tests/TroveTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec", "TroveTestSupport"],
+            path: "Tests/TroveWebPTests",
+            swiftSettings: swift6),
+        .testTarget(
+            name: "TroveAVIFTests", dependencies: ["TroveAVIF", "TroveCodec", "TroveTestSupport"],
+            path: "Tests/TroveAVIFTests",
+            swiftSettings: swift6),
+        .testTarget(
+            name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
+            path: "Tests/TroveTransformersTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveTests",
+            dependencies: [
+                "Trove", "TroveRedis", "TroveTestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics")
+            ],
+            path: "Tests/TroveTests", swiftSettings: swift6),
         // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9.
-        .testTarget(name: "TroveCLITests", dependencies: ["FixtureServer", "TroveTestSupport"], path: "Tests/TroveCLITests",
-                    swiftSettings: swift6),
+        .testTarget(
+            name: "TroveCLITests", dependencies: ["FixtureServer", "TroveTestSupport"], path: "Tests/TroveCLITests",
+            swiftSettings: swift6),
         // A format none of Trove's modules knows (QOI), written as a third party would: it imports only Trove.
-        .testTarget(name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",
-                    swiftSettings: swift6),
+        .testTarget(
+            name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",
+            swiftSettings: swift6),
         // The README's and the DocC articles' Swift blocks, compiled, and the check that the documents
         // quote them word for word.
-        .testTarget(name: "SnippetTests", dependencies: ["Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveTestSupport"],
-                    path: "Tests/SnippetTests", swiftSettings: swift6),
-        .testTarget(name: "TroveImgproxyTests",
-                    dependencies: ["TroveImgproxy", .product(name: "Crypto", package: "swift-crypto")],
-                    path: "Tests/TroveImgproxyTests",
-                    swiftSettings: swift6),
-        .testTarget(name: "TroveServerTests",
-                    dependencies: ["TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis", "FixtureServer",
-                                   "TroveTestSupport",
-                                   .product(name: "Crypto", package: "swift-crypto"),
-                                   .product(name: "HummingbirdTesting", package: "hummingbird")],
-                    path: "Tests/TroveServerTests", swiftSettings: swift6),
-        .testTarget(name: "TroveIntegrationTests",
-                    dependencies: ["Trove", "FixtureServer", .product(name: "MetricsTestKit", package: "swift-metrics")],
-                    path: "Tests/TroveIntegrationTests", swiftSettings: swift6),
+        .testTarget(
+            name: "SnippetTests", dependencies: ["Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveTestSupport"],
+            path: "Tests/SnippetTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveImgproxyTests",
+            dependencies: ["TroveImgproxy", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TroveImgproxyTests",
+            swiftSettings: swift6),
+        .testTarget(
+            name: "TroveServerTests",
+            dependencies: [
+                "TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis", "FixtureServer",
+                "TroveTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdTesting", package: "hummingbird")
+            ],
+            path: "Tests/TroveServerTests", swiftSettings: swift6),
+        .testTarget(
+            name: "TroveIntegrationTests",
+            dependencies: ["Trove", "FixtureServer", .product(name: "MetricsTestKit", package: "swift-metrics")],
+            path: "Tests/TroveIntegrationTests", swiftSettings: swift6)
     ]
 )

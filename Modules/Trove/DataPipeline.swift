@@ -22,9 +22,11 @@ public struct DataRequest: Sendable {
 
     /// A request for `url`; by default: `.useCache`, remembered failures not retried, the URL as key, no extra
     /// headers, `.normal` priority, no `maxAge`.
-    public init(url: URL, cachePolicy: CachePolicy = .useCache, retryFailed: Bool = false,
-                customCacheKey: String? = nil, headers: [String: String] = [:], priority: RequestPriority = .normal,
-                maxAge: Duration? = nil) {
+    public init(
+        url: URL, cachePolicy: CachePolicy = .useCache, retryFailed: Bool = false,
+        customCacheKey: String? = nil, headers: [String: String] = [:], priority: RequestPriority = .normal,
+        maxAge: Duration? = nil
+    ) {
         self.url = url
         self.cachePolicy = cachePolicy
         self.retryFailed = retryFailed
@@ -77,10 +79,12 @@ public final class DataPipeline: Sendable {
     /// scheme, and `ioFailed` when the cache directory cannot be created.
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.configuration = configuration
-        memoryCache = try MemoryCache(configuration: configuration.memoryCacheConfiguration,
-                                      evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
+        memoryCache = try MemoryCache(
+            configuration: configuration.memoryCacheConfiguration,
+            evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
         loader = RawDataLoader(
-            configuration: configuration, registry: registry, diskCache: try configuration.makeDiskCache(registry: registry),
+            configuration: configuration, registry: registry,
+            diskCache: try configuration.makeDiskCache(registry: registry),
             sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)
     }
 
@@ -99,40 +103,46 @@ public final class DataPipeline: Sendable {
     /// Starts a request whose progress, cached and final results arrive as events.
     public func task(for request: DataRequest) -> DataTask {
         let waiter = WaiterID.next()
-        return DataTask(run: { emit in
-            if let hit = self.memoryHit(request) {
-                emit(.final(hit))
-                return hit
-            }
-            return try await self.run(request, waiter: waiter, emit: emit)
-        }, changePriority: { priority in
-            self.loader.setPriority(priority, forKey: request.cacheKey, waiter: waiter)
-        })
+        return DataTask(
+            run: { emit in
+                if let hit = self.memoryHit(request) {
+                    emit(.final(hit))
+                    return hit
+                }
+                return try await self.run(request, waiter: waiter, emit: emit)
+            },
+            changePriority: { priority in
+                self.loader.setPriority(priority, forKey: request.cacheKey, waiter: waiter)
+            })
     }
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
         loader.memoryHit(memoryCache, key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge)
     }
 
-    private func run(_ request: DataRequest, waiter: UInt64,
-                     emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void) async throws -> DataResponse {
-        let raw = RawRequest(url: request.url, key: request.cacheKey, policy: request.cachePolicy,
-                             retryFailed: request.retryFailed, headers: request.headers, priority: request.priority,
-                             waiter: waiter, progress: { emit(.progress($0)) }, maxAge: request.maxAge)
+    private func run(
+        _ request: DataRequest, waiter: UInt64,
+        emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void
+    ) async throws -> DataResponse {
+        let raw = RawRequest(
+            url: request.url, key: request.cacheKey, policy: request.cachePolicy,
+            retryFailed: request.retryFailed, headers: request.headers, priority: request.priority,
+            waiter: waiter, progress: { emit(.progress($0)) }, maxAge: request.maxAge)
         let response: DataResponse
         if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key, includingStale: true) {
             emit(.cached(remember(RawResult(entry), key: raw.key)))
             // The origin down: what the cache had stands, marked stale.
-            response = remember(try await loader.deliveringStaleOnFailure(entry, for: raw) {
-                switch try await self.loader.revalidate(raw, entry: entry) {
-                case let .notModified(expires)?:
-                    var result = RawResult(entry)
-                    result.expires = expires
-                    return result
-                case let .modified(result)?: return result
-                case nil: return try await self.loader.fetch(raw)
-                }
-            }, key: raw.key)
+            response = remember(
+                try await loader.deliveringStaleOnFailure(entry, for: raw) {
+                    switch try await self.loader.revalidate(raw, entry: entry) {
+                    case let .notModified(expires)?:
+                        var result = RawResult(entry)
+                        result.expires = expires
+                        return result
+                    case let .modified(result)?: return result
+                    case nil: return try await self.loader.fetch(raw)
+                    }
+                }, key: raw.key)
         } else if request.cachePolicy == .reloadIgnoringCache || request.cachePolicy == .refresh {
             response = remember(try await loader.fetch(raw), key: raw.key)
         } else {
@@ -144,8 +154,9 @@ public final class DataPipeline: Sendable {
 
     /// The response for these bytes, kept in memory for as long as they are fresh (never for no-store).
     private func remember(_ raw: RawResult, key: String) -> DataResponse {
-        let response = DataResponse(data: raw.data, source: raw.source, contentType: raw.contentType, cacheKey: key,
-                                    isStale: raw.isStale)
+        let response = DataResponse(
+            data: raw.data, source: raw.source, contentType: raw.contentType, cacheKey: key,
+            isStale: raw.isStale)
         if raw.keepsInMemory { memoryCache.setValue(response, forKey: key, cost: raw.data.count, ttl: raw.memoryTTL) }
         return response
     }

@@ -33,8 +33,10 @@ final class FailureMemory: Sendable {
     /// Stored before the cause in a persisted entry, so another process knows the kind too.
     private static let contentMark = "content: ", transportMark = "transport: "
 
-    init(ttl: Duration, cacheDirectory: URL?,
-         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+    init(
+        ttl: Duration, cacheDirectory: URL?,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.ttl = ttl
         self.now = now
         var limits = DiskCacheConfiguration()
@@ -53,8 +55,11 @@ final class FailureMemory: Sendable {
         guard ttl > .zero, let error = error as? TroveError, error.isLasting else { return false }
         let at = now()
         let isAboutContent = Self.isAboutContent(error)
-        records.withLock { $0[key] = Record(cause: error.cause, isAboutContent: isAboutContent, at: at, until: at + ttl) }
-        let metadata = DiskEntryMetadata(contentType: "text/plain", expires: Date().addingTimeInterval(ttl.timeInterval))
+        records.withLock {
+            $0[key] = Record(cause: error.cause, isAboutContent: isAboutContent, at: at, until: at + ttl)
+        }
+        let metadata = DiskEntryMetadata(
+            contentType: "text/plain", expires: Date().addingTimeInterval(ttl.timeInterval))
         let payload = (isAboutContent ? Self.contentMark : Self.transportMark) + error.cause
         _ = try? await diskCache?.store(Data(payload.utf8), forKey: key, metadata: metadata)
         return true
@@ -77,7 +82,9 @@ final class FailureMemory: Sendable {
         let ago = Date().timeIntervalSince(entry.metadata.created)
         let payload = String(decoding: entry.data, as: UTF8.self)
         let isAboutContent = payload.hasPrefix(Self.contentMark)
-        let cause = payload.hasPrefix(Self.contentMark) ? String(payload.dropFirst(Self.contentMark.count))
+        let cause =
+            payload.hasPrefix(Self.contentMark)
+            ? String(payload.dropFirst(Self.contentMark.count))
             : payload.hasPrefix(Self.transportMark) ? String(payload.dropFirst(Self.transportMark.count)) : payload
         return Failure(cause: cause, isAboutContent: isAboutContent, ago: .milliseconds(Int(max(0, ago) * 1000)))
     }

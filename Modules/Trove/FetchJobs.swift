@@ -19,8 +19,10 @@ final class FetchJobs: Sendable {
 
     /// Joins (or creates) the job for `key`; returns the ticket the fetch is scheduled with.
     @discardableResult
-    func join(_ key: WorkKey, waiter: UInt64, priority: RequestPriority,
-              progress: @escaping @Sendable (FetchProgress) -> Void) -> SchedulerTicket {
+    func join(
+        _ key: WorkKey, waiter: UInt64, priority: RequestPriority,
+        progress: @escaping @Sendable (FetchProgress) -> Void
+    ) -> SchedulerTicket {
         jobs.withLock { jobs in
             var job = jobs[key] ?? Job(ticket: SchedulerTicket(priority: priority))
             job.waiters[waiter] = Waiter(priority: priority, progress: progress)

@@ -30,8 +30,9 @@ public final class ImagePipeline: Sendable {
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.registry = registry
         self.configuration = configuration
-        memoryCache = try MemoryCache(configuration: configuration.memoryCacheConfiguration,
-                                      evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
+        memoryCache = try MemoryCache(
+            configuration: configuration.memoryCacheConfiguration,
+            evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
         let diskCache = try configuration.makeDiskCache(registry: registry)
         loader = RawDataLoader(
             configuration: configuration, registry: registry, diskCache: diskCache,
@@ -57,31 +58,37 @@ public final class ImagePipeline: Sendable {
     public func task(for request: ImageRequest) -> ImageTask {
         let waiter = WaiterID.next()
         let rawKey = request.cacheKey.raw
-        return ImageTask(run: { emit in
-            if let hit = self.memoryHit(request) {
-                emit(.final(hit))
-                return hit
-            }
-            return try await self.run(request, waiter: waiter, emit: emit)
-        }, changePriority: { priority in
-            self.loader.setPriority(priority, forKey: rawKey, waiter: waiter)
-        })
+        return ImageTask(
+            run: { emit in
+                if let hit = self.memoryHit(request) {
+                    emit(.final(hit))
+                    return hit
+                }
+                return try await self.run(request, waiter: waiter, emit: emit)
+            },
+            changePriority: { priority in
+                self.loader.setPriority(priority, forKey: rawKey, waiter: waiter)
+            })
     }
 
     // MARK: - Flow
 
     private func memoryHit(_ request: ImageRequest) -> ImageResponse? {
-        loader.memoryHit(memoryCache, key: request.cacheKey.processed, policy: request.cachePolicy,
-                         maxAge: request.maxAge)
+        loader.memoryHit(
+            memoryCache, key: request.cacheKey.processed, policy: request.cachePolicy,
+            maxAge: request.maxAge)
     }
 
-    private func run(_ request: ImageRequest, waiter: UInt64,
-                     emit: @escaping @Sendable (ImageEvent) -> Void) async throws -> ImageResponse {
+    private func run(
+        _ request: ImageRequest, waiter: UInt64,
+        emit: @escaping @Sendable (ImageEvent) -> Void
+    ) async throws -> ImageResponse {
         let key = request.cacheKey
-        let raw = RawRequest(url: request.url, key: key.raw, policy: request.cachePolicy,
-                             retryFailed: request.options.contains(.retryFailed), headers: request.headers,
-                             priority: request.priority, waiter: waiter, progress: { emit(.progress($0)) },
-                             maxAge: request.maxAge)
+        let raw = RawRequest(
+            url: request.url, key: key.raw, policy: request.cachePolicy,
+            retryFailed: request.options.contains(.retryFailed), headers: request.headers,
+            priority: request.priority, waiter: waiter, progress: { emit(.progress($0)) },
+            maxAge: request.maxAge)
         // Registered before joining processed work, so a caller that joins it still gets progress and a say in priority.
         loader.jobs.join(WorkKey(key.raw), waiter: waiter, priority: request.priority, progress: raw.progress)
         defer { loader.jobs.leave(WorkKey(key.raw), waiter: waiter) }
@@ -91,7 +98,9 @@ public final class ImagePipeline: Sendable {
         case .refresh:
             return try await refresh(request, raw: raw, emit: emit)
         case .reloadIgnoringCache:
-            response = try await processedLoads.value(forKey: WorkKey(key.processed, .reload), onJoin: loader.recordJoin) {
+            response = try await processedLoads.value(
+                forKey: WorkKey(key.processed, .reload), onJoin: loader.recordJoin
+            ) {
                 try await self.process(request, try await self.loader.fetch(raw))
             }
         case .useCache, .cacheOnly, .memoryOnly:
@@ -106,18 +115,23 @@ public final class ImagePipeline: Sendable {
     private func loadProcessed(_ request: ImageRequest, raw: RawRequest) async throws -> ImageResponse {
         let key = request.cacheKey
         if key.processed != key.raw, request.options.contains(.storeProcessedOnDisk),
-           let stored = await loader.cached(key.processed) {
+            let stored = await loader.cached(key.processed)
+        {
             let image = try decode(stored.data, url: request.url)
-            return remember(ImageResponse(image: image, data: stored.data, format: image.sourceFormat, source: .disk,
-                                          cacheKey: key),
-                            RawResult(stored))
+            return remember(
+                ImageResponse(
+                    image: image, data: stored.data, format: image.sourceFormat, source: .disk,
+                    cacheKey: key),
+                RawResult(stored))
         }
         return try await process(request, try await loader.load(raw))
     }
 
     /// refresh: the cached result at once, then a conditional fetch; a 200 delivers the new result too.
-    private func refresh(_ request: ImageRequest, raw: RawRequest,
-                         emit: @escaping @Sendable (ImageEvent) -> Void) async throws -> ImageResponse {
+    private func refresh(
+        _ request: ImageRequest, raw: RawRequest,
+        emit: @escaping @Sendable (ImageEvent) -> Void
+    ) async throws -> ImageResponse {
         let key = request.cacheKey
         let entry = await loader.cached(key.raw, includingStale: true)
         var cached = memoryCache.value(forKey: key.processed).map { hit -> ImageResponse in
@@ -146,10 +160,11 @@ public final class ImagePipeline: Sendable {
             case nil:  // nothing to revalidate with: fetch it whole
                 fresh = try await process(request, try await loader.fetch(raw))
             }
-        } catch where RawDataLoader.isOriginFailure(error) {
+        } catch  where RawDataLoader.isOriginFailure(error) {
             // The origin is down: what the cache had stands, marked stale.
-            loader.logger.warning("refresh failed; delivering the cached copy",
-                                  metadata: ["url": "\(request.url)", "error": "\(error)"])
+            loader.logger.warning(
+                "refresh failed; delivering the cached copy",
+                metadata: ["url": "\(request.url)", "error": "\(error)"])
             var stale = cached
             stale.isStale = true
             emit(.final(stale))
@@ -194,12 +209,14 @@ public final class ImagePipeline: Sendable {
             data = try registry.encoder(for: format)
                 .encode(image, options: request.encodingOptions ?? configuration.encodingOptions)
             if request.options.contains(.storeProcessedOnDisk), request.cachePolicy != .memoryOnly, raw.storable {
-                _ = try? await diskCache?.store(data, forKey: key.processed,
-                                                metadata: DiskEntryMetadata(expires: raw.expires))
+                _ = try? await diskCache?.store(
+                    data, forKey: key.processed,
+                    metadata: DiskEntryMetadata(expires: raw.expires))
             }
         }
-        return remember(ImageResponse(image: image, data: data, format: format, source: raw.source, cacheKey: key),
-                        raw)
+        return remember(
+            ImageResponse(image: image, data: data, format: format, source: raw.source, cacheKey: key),
+            raw)
     }
 
     /// The format a processed result is encoded in: the request's, else the source's when asked and an
@@ -218,8 +235,10 @@ public final class ImagePipeline: Sendable {
 
     /// Decodes at a reduced size when the transforms start by shrinking (and the decoder can reduce), and
     /// returns the transforms to run on that image: the same output as from a full-size decode.
-    private func decode(_ data: Data, url: URL,
-                        for transforms: [any ImageTransformer]) throws -> (Image, [any ImageTransformer]) {
+    private func decode(
+        _ data: Data, url: URL,
+        for transforms: [any ImageTransformer]
+    ) throws -> (Image, [any ImageTransformer]) {
         let decoder = try Self.decoder(in: registry, for: data, url: url)
         return try decoder.decode(data, limits: configuration.decodingLimits, for: transforms)
     }
@@ -240,8 +259,9 @@ public final class ImagePipeline: Sendable {
         var response = response
         response.isStale = raw.isStale
         if raw.keepsInMemory {
-            memoryCache.setValue(response, forKey: response.cacheKey.processed,
-                                 cost: response.image.cost + response.data.count, ttl: raw.memoryTTL)
+            memoryCache.setValue(
+                response, forKey: response.cacheKey.processed,
+                cost: response.image.cost + response.data.count, ttl: raw.memoryTTL)
         }
         return response
     }

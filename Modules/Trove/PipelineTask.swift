@@ -9,8 +9,11 @@ public final class PipelineTask<Response: Sendable>: Sendable {
     private let work: Task<Response, any Error>
     private let changePriority: @Sendable (RequestPriority) -> Void
 
-    init(run: @escaping @Sendable (_ emit: @escaping @Sendable (PipelineEvent<Response>) -> Void) async throws -> Response,
-         changePriority: @escaping @Sendable (RequestPriority) -> Void) {
+    init(
+        run:
+            @escaping @Sendable (_ emit: @escaping @Sendable (PipelineEvent<Response>) -> Void) async throws -> Response,
+        changePriority: @escaping @Sendable (RequestPriority) -> Void
+    ) {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: PipelineEvent<Response>.self)
         events = stream
         work = Task {

@@ -39,8 +39,9 @@ extension RawDataLoader {
             metrics.record(.hit(.disk))
             return PrefetchedItem(source: .disk, bytes: size)
         }
-        let request = RawRequest(url: url, key: key, policy: .useCache, retryFailed: false, headers: [:],
-                                 priority: priority, waiter: WaiterID.next(), progress: { _ in })
+        let request = RawRequest(
+            url: url, key: key, policy: .useCache, retryFailed: false, headers: [:],
+            priority: priority, waiter: WaiterID.next(), progress: { _ in })
         let result = try await load(request)
         return PrefetchedItem(source: result.source, bytes: result.data.count)
     }

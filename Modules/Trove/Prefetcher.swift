@@ -54,8 +54,10 @@ public struct Prefetcher: Sendable {
     public var destination: PrefetchDestination
 
     /// Defaults: 6 URLs at once (values below 1 become 1), `.low` priority, disk only.
-    public init(pipeline: any PrefetchTarget, concurrency: Int = 6, priority: RequestPriority = .low,
-                destination: PrefetchDestination = .disk) {
+    public init(
+        pipeline: any PrefetchTarget, concurrency: Int = 6, priority: RequestPriority = .low,
+        destination: PrefetchDestination = .disk
+    ) {
         self.pipeline = pipeline
         self.concurrency = max(1, concurrency)
         self.priority = priority
@@ -65,7 +67,8 @@ public struct Prefetcher: Sendable {
     /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes. Never throws:
     /// failures are in the summary. Once cancelled, it starts no more URLs.
     public func prefetch(_ urls: [URL], progress: @escaping @Sendable (PrefetchProgress) -> Void = { _ in })
-        async -> PrefetchSummary {
+        async -> PrefetchSummary
+    {
         var summary = PrefetchSummary(total: urls.count)
         var failures: [(index: Int, failure: PrefetchSummary.Failure)] = []
         await withTaskGroup(of: (Int, Result<PrefetchedItem, any Error>).self) { group in
@@ -75,8 +78,12 @@ public struct Prefetcher: Sendable {
                 let index = next
                 let (url, priority, destination) = (urls[index], priority, destination)
                 group.addTask {
-                    do { return (index, .success(try await pipeline.prefetch(url, priority: priority, destination: destination))) }
-                    catch { return (index, .failure(error)) }
+                    do {
+                        return (
+                            index,
+                            .success(try await pipeline.prefetch(url, priority: priority, destination: destination))
+                        )
+                    } catch { return (index, .failure(error)) }
                 }
                 next += 1
             }

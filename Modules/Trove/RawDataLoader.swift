@@ -30,8 +30,10 @@ final class RawDataLoader: Sendable {
     private let revalidations = TaskCoalescer<WorkKey, Revalidation>(startsImmediately: true)
     let jobs = FetchJobs()
 
-    init(configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
-         sharedTier: (any SharedCacheTier)? = nil, accept: (@Sendable (Data, URL) throws -> Void)?) {
+    init(
+        configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
+        sharedTier: (any SharedCacheTier)? = nil, accept: (@Sendable (Data, URL) throws -> Void)?
+    ) {
         self.configuration = configuration
         self.registry = registry
         self.diskCache = diskCache
@@ -39,8 +41,9 @@ final class RawDataLoader: Sendable {
         self.metrics = metrics
         logger = configuration.logger
         shared = sharedTier.map {
-            SharedTierAccess(tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
-                             fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger)
+            SharedTierAccess(
+                tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
+                fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger)
         }
         self.delegate = configuration.delegate
         self.accept = accept
@@ -50,8 +53,10 @@ final class RawDataLoader: Sendable {
 
     /// A memory hit for a policy that may read the cache, marked as coming from memory, with the tier's
     /// hit or miss counted. `reload` and `refresh` never answer from memory here.
-    func memoryHit<Response: CachedResponse>(_ cache: MemoryCache<String, Response>, key: String,
-                                             policy: CachePolicy, maxAge: Duration? = nil) -> Response? {
+    func memoryHit<Response: CachedResponse>(
+        _ cache: MemoryCache<String, Response>, key: String,
+        policy: CachePolicy, maxAge: Duration? = nil
+    ) -> Response? {
         // A request's own max age is judged against the disk entry's date, which memory does not keep.
         guard policy != .reloadIgnoringCache, policy != .refresh, maxAge == nil else { return nil }
         guard var hit = cache.value(forKey: key) else {
@@ -83,7 +88,8 @@ final class RawDataLoader: Sendable {
     /// the origin fails for a transient reason. Offline (`cacheOnly`), whatever is cached is delivered.
     func load(_ request: RawRequest) async throws -> RawResult {
         guard request.policy != .reloadIgnoringCache,
-              let entry = await cached(request.key, includingStale: true) else {
+            let entry = await cached(request.key, includingStale: true)
+        else {
             if request.policy == .cacheOnly { throw TroveError.notCached(key: request.key) }
             return try await fetch(request)
         }
@@ -110,13 +116,16 @@ final class RawDataLoader: Sendable {
 
     /// Runs `work` (a revalidation or fetch of a cached entry); if it fails for a transient reason while the
     /// entry is within the staleness bound, delivers the entry marked stale instead of the error.
-    func deliveringStaleOnFailure(_ entry: DiskEntry, for request: RawRequest,
-                                  _ work: () async throws -> RawResult) async throws -> RawResult {
+    func deliveringStaleOnFailure(
+        _ entry: DiskEntry, for request: RawRequest,
+        _ work: () async throws -> RawResult
+    ) async throws -> RawResult {
         do {
             return try await work()
-        } catch where Self.isOriginFailure(error) && isWithinStaleBound(entry) {
-            logger.warning("origin failed; delivering the stale cached copy",
-                           metadata: ["url": "\(request.url)", "error": "\(error)"])
+        } catch  where Self.isOriginFailure(error) && isWithinStaleBound(entry) {
+            logger.warning(
+                "origin failed; delivering the stale cached copy",
+                metadata: ["url": "\(request.url)", "error": "\(error)"])
             metrics.record(.staleDelivered)
             return RawResult(entry, isStale: true)
         }
@@ -130,7 +139,8 @@ final class RawDataLoader: Sendable {
     }
 
     private func isWithinStaleBound(_ entry: DiskEntry, now: Date = Date()) -> Bool {
-        let staleSince = entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(configuration.diskMaxAge.timeInterval)
+        let staleSince =
+            entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(configuration.diskMaxAge.timeInterval)
         return now.timeIntervalSince(staleSince) < configuration.staleIfErrorBound.timeInterval
     }
 
@@ -158,8 +168,9 @@ final class RawDataLoader: Sendable {
     private func fetchFromOrigin(_ request: RawRequest) async throws -> RawResult {
         let outcome = try await performFetch(request, validators: nil)
         guard case let .data(data, metadata) = outcome else {
-            throw TroveError.connectionFailed(url: request.url.absoluteString,
-                                              reason: "the server answered 304 Not Modified to a request without validators")
+            throw TroveError.connectionFailed(
+                url: request.url.absoluteString,
+                reason: "the server answered 304 Not Modified to a request without validators")
         }
         return try await accepted(data, metadata: metadata, for: request)
     }
@@ -181,7 +192,9 @@ final class RawDataLoader: Sendable {
                 do {
                     // The previous holder may have stored the value between the miss above and this lease.
                     let result: RawResult
-                    if let hit = try await sharedHit(request, shared) { result = hit } else {
+                    if let hit = try await sharedHit(request, shared) {
+                        result = hit
+                    } else {
                         result = try await fetchFromOrigin(request)
                     }
                     await shared.release(lease)
@@ -196,8 +209,9 @@ final class RawDataLoader: Sendable {
                     shared.recordLeaseWait()
                 }
                 guard ContinuousClock.now < waitEnds else {
-                    logger.info("shared tier lease outlived its time; fetching without it",
-                                metadata: ["url": "\(request.url)"])
+                    logger.info(
+                        "shared tier lease outlived its time; fetching without it",
+                        metadata: ["url": "\(request.url)"])
                     return try await fetchFromOrigin(request)
                 }
                 try await Task.sleep(for: delay)
@@ -221,8 +235,9 @@ final class RawDataLoader: Sendable {
                 logger.warning("disk cache write failed", metadata: ["key": "\(request.key)", "error": "\(error)"])
             }
         }
-        return RawResult(data: entry.data, source: .shared, contentType: entry.metadata.contentType,
-                         expires: entry.metadata.expires)
+        return RawResult(
+            data: entry.data, source: .shared, contentType: entry.metadata.contentType,
+            expires: entry.metadata.expires)
     }
 
     /// Asks the origin whether the cached entry is still current, using its stored validators.
@@ -230,8 +245,10 @@ final class RawDataLoader: Sendable {
     func revalidate(_ request: RawRequest, entry: DiskEntry) async throws -> Revalidation? {
         let validators = entry.metadata.validators
         guard !validators.isEmpty else { return nil }
-        return try await joined(request, coalescer: revalidations,
-                                coalescingKey: WorkKey(request.key, .revalidate)) {
+        return try await joined(
+            request, coalescer: revalidations,
+            coalescingKey: WorkKey(request.key, .revalidate)
+        ) {
             switch try await self.performFetch(request, validators: validators) {
             case let .notModified(response):
                 var refreshed = entry.metadata
@@ -246,7 +263,6 @@ final class RawDataLoader: Sendable {
             }
         }
     }
-
 
     func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
         jobs.setPriority(priority, forKey: WorkKey(key), waiter: waiter)
@@ -264,8 +280,10 @@ final class RawDataLoader: Sendable {
     }
 
     /// Registers the caller's progress handler and priority with the job for the key, then joins the work.
-    private func joined<Value: Sendable>(_ request: RawRequest, coalescer: TaskCoalescer<WorkKey, Value>, coalescingKey: WorkKey,
-                                         work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    private func joined<Value: Sendable>(
+        _ request: RawRequest, coalescer: TaskCoalescer<WorkKey, Value>, coalescingKey: WorkKey,
+        work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         jobs.join(coalescingKey, waiter: request.waiter, priority: request.priority, progress: request.progress)
         defer { jobs.leave(coalescingKey, waiter: request.waiter) }
         return try await coalescer.value(forKey: coalescingKey, onJoin: recordJoin, work: work)
@@ -329,8 +347,9 @@ final class RawDataLoader: Sendable {
             throw error
         }
         let (expires, storable) = freshness(of: metadata)
-        let entryMetadata = DiskEntryMetadata(validators: metadata.validators, contentType: metadata.contentType,
-                                              expires: expires)
+        let entryMetadata = DiskEntryMetadata(
+            validators: metadata.validators, contentType: metadata.contentType,
+            expires: expires)
         if !storable {
             // no-store now: an older copy (a revalidated entry) must not outlive this answer.
             _ = try? await diskCache?.removeEntry(forKey: request.key)
@@ -344,10 +363,12 @@ final class RawDataLoader: Sendable {
         }
         if storable, request.policy != .memoryOnly, let shared {
             // Shared for as long as the copy is fresh (no expiry: the disk's max age).
-            let ttl = expires.map { Duration.milliseconds(Int64($0.timeIntervalSinceNow * 1000)) } ?? configuration.diskMaxAge
+            let ttl =
+                expires.map { Duration.milliseconds(Int64($0.timeIntervalSinceNow * 1000)) } ?? configuration.diskMaxAge
             try await shared.store(data, forKey: request.key, metadata: entryMetadata, ttl: ttl)
         }
-        return RawResult(data: data, source: .network, contentType: metadata.contentType, expires: expires,
-                         storable: storable)
+        return RawResult(
+            data: data, source: .network, contentType: metadata.contentType, expires: expires,
+            storable: storable)
     }
 }

@@ -31,12 +31,15 @@ struct RawResult: Sendable {
 
     /// Bytes read from a disk entry.
     init(_ entry: DiskEntry, isStale: Bool = false) {
-        self.init(data: entry.data, source: .disk, contentType: entry.metadata.contentType,
-                  expires: entry.metadata.expires, isStale: isStale)
+        self.init(
+            data: entry.data, source: .disk, contentType: entry.metadata.contentType,
+            expires: entry.metadata.expires, isStale: isStale)
     }
 
-    init(data: Data, source: ResultSource, contentType: String?, expires: Date? = nil, storable: Bool = true,
-         isStale: Bool = false) {
+    init(
+        data: Data, source: ResultSource, contentType: String?, expires: Date? = nil, storable: Bool = true,
+        isStale: Bool = false
+    ) {
         self.data = data
         self.source = source
         self.contentType = contentType

@@ -45,8 +45,10 @@ final class SharedTierAccess: Sendable {
     private let rejected = Atomic<Int>(0)
     private let leaseWaits = Atomic<Int>(0)
 
-    init(tier: any SharedCacheTier, options: SharedTierOptions, policy: SharedTierPolicy, fetchTimeout: Duration,
-         metrics: PipelineMetrics, logger: Logger) {
+    init(
+        tier: any SharedCacheTier, options: SharedTierOptions, policy: SharedTierPolicy, fetchTimeout: Duration,
+        metrics: PipelineMetrics, logger: Logger
+    ) {
         self.tier = tier
         self.options = options
         self.policy = policy
@@ -57,9 +59,10 @@ final class SharedTierAccess: Sendable {
     }
 
     var status: SharedTierStatus {
-        SharedTierStatus(tier: tier.statistics(), breaker: breaker.current,
-                         unavailable: unavailable.load(ordering: .relaxed), bypassed: bypassed.load(ordering: .relaxed),
-                         rejected: rejected.load(ordering: .relaxed), leaseWaits: leaseWaits.load(ordering: .relaxed))
+        SharedTierStatus(
+            tier: tier.statistics(), breaker: breaker.current,
+            unavailable: unavailable.load(ordering: .relaxed), bypassed: bypassed.load(ordering: .relaxed),
+            rejected: rejected.load(ordering: .relaxed), leaseWaits: leaseWaits.load(ordering: .relaxed))
     }
 
     /// The verified entry stored under `key`; nil on a miss, when the tier is unavailable, or when the value
@@ -78,8 +81,9 @@ final class SharedTierAccess: Sendable {
             rejected.add(1, ordering: .relaxed)
             metrics.record(.sharedRejected)
             metrics.record(.miss(.shared))
-            logger.warning("shared tier value rejected; deleting it and fetching again",
-                           metadata: ["key": "\(key)", "reason": "\(error.reason)"])
+            logger.warning(
+                "shared tier value rejected; deleting it and fetching again",
+                metadata: ["key": "\(key)", "reason": "\(error.reason)"])
             _ = try await call("DEL", key: key, { try await self.tier.delete(key) })
             return nil
         }
@@ -105,7 +109,9 @@ final class SharedTierAccess: Sendable {
 
     /// Takes the fleet-wide lease on `key`.
     func acquireLease(on key: String) async throws -> LeaseAttempt {
-        guard let lease = try await call("SET NX", key: key, { try await self.tier.acquireLease(on: key, ttl: self.leaseTTL) })
+        guard
+            let lease = try await call(
+                "SET NX", key: key, { try await self.tier.acquireLease(on: key, ttl: self.leaseTTL) })
         else { return .unavailable }
         guard let lease else { return .heldElsewhere }
         return .acquired(lease)
@@ -126,8 +132,10 @@ final class SharedTierAccess: Sendable {
 
     /// Runs one tier call through the breaker: its value, or nil when the tier could not answer or the
     /// breaker is open. A configuration error (`invalidConfiguration`) and cancellation are thrown.
-    private func call<T: Sendable>(_ command: String, key: String,
-                                   _ body: @Sendable () async throws -> T) async throws -> T? {
+    private func call<T: Sendable>(
+        _ command: String, key: String,
+        _ body: @Sendable () async throws -> T
+    ) async throws -> T? {
         guard breaker.allowsCall() else {
             bypassed.add(1, ordering: .relaxed)
             metrics.record(.sharedBypassed)
@@ -157,8 +165,9 @@ final class SharedTierAccess: Sendable {
         unavailable.add(1, ordering: .relaxed)
         metrics.record(.sharedUnavailable)
         if breaker.recordFailure() {
-            logger.warning("shared tier failing; circuit open, skipping it for \(policy.cooldown)",
-                           metadata: ["error": "\(error)"])
+            logger.warning(
+                "shared tier failing; circuit open, skipping it for \(policy.cooldown)",
+                metadata: ["error": "\(error)"])
         }
         let now = ContinuousClock.now
         let suppressed: Int? = warnings.withLock { state in
@@ -170,9 +179,12 @@ final class SharedTierAccess: Sendable {
             return state.suppressed
         }
         if let suppressed {
-            logger.warning("shared tier unavailable; going on with the local caches and the origin",
-                           metadata: ["command": "\(command)", "key": "\(key)", "error": "\(error)",
-                                      "suppressed": "\(suppressed)"])
+            logger.warning(
+                "shared tier unavailable; going on with the local caches and the origin",
+                metadata: [
+                    "command": "\(command)", "key": "\(key)", "error": "\(error)",
+                    "suppressed": "\(suppressed)"
+                ])
         }
     }
 }

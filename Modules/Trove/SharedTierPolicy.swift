@@ -18,9 +18,11 @@ public struct SharedTierPolicy: Sendable, Equatable {
 
     /// The defaults: leases of the fetch timeout plus 5 s, polls from 5 ms doubling to 100 ms, the breaker
     /// open after 3 failures in a row for 5 s, a warning at most every 10 s.
-    public init(leaseTTL: Duration? = nil, firstPollInterval: Duration = .milliseconds(5),
-                maxPollInterval: Duration = .milliseconds(100), failureThreshold: Int = 3,
-                cooldown: Duration = .seconds(5), warningInterval: Duration = .seconds(10)) {
+    public init(
+        leaseTTL: Duration? = nil, firstPollInterval: Duration = .milliseconds(5),
+        maxPollInterval: Duration = .milliseconds(100), failureThreshold: Int = 3,
+        cooldown: Duration = .seconds(5), warningInterval: Duration = .seconds(10)
+    ) {
         self.leaseTTL = leaseTTL
         self.firstPollInterval = firstPollInterval
         self.maxPollInterval = maxPollInterval

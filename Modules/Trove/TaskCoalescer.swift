@@ -32,8 +32,10 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Joins the work in flight for `key`, or starts `work` when there is none. `onJoin` runs when the
     /// caller joined work another caller started.
-    func value(forKey key: Key, onJoin: @Sendable () -> Void = {},
-               work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    func value(
+        forKey key: Key, onJoin: @Sendable () -> Void = {},
+        work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         let waiterID = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -61,7 +63,8 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 }
             }
         } onCancel: {
-            let (waiter, orphanedTask) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
+            let (waiter, orphanedTask) = state.withLock {
+                state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
                 guard var job = state.jobs[key], let waiter = job.waiters.removeValue(forKey: waiterID) else {
                     return (nil, nil)
                 }

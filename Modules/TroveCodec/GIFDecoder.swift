@@ -37,30 +37,39 @@ public struct GIFDecoder: ImageDecoder {
             let frameBytes = width * height * 4
             let (animationBytes, overflow) = frameBytes.multipliedReportingOverflow(by: layout.frames.count)
             guard !overflow && animationBytes <= limits.maxDecodedBytes else {
-                throw TroveError.decodingFailed(format: .gif, reason: "\(layout.frames.count) frames of "
-                    + "\(width)x\(height) need \(overflow ? "more than Int.max" : "\(animationBytes)") bytes, "
-                    + "over the limit of \(limits.maxDecodedBytes); raise DecodingLimits.maxDecodedBytes if trusted")
+                throw TroveError.decodingFailed(
+                    format: .gif,
+                    reason: "\(layout.frames.count) frames of "
+                        + "\(width)x\(height) need \(overflow ? "more than Int.max" : "\(animationBytes)") bytes, "
+                        + "over the limit of \(limits.maxDecodedBytes); raise DecodingLimits.maxDecodedBytes if trusted"
+                )
             }
             var canvas = GIFCanvas(width: width, height: height)
             var frames: [AnimationFrame] = []
             frames.reserveCapacity(layout.frames.count)
             for (index, frame) in layout.frames.enumerated() {
-                let palette = GIFPalette(bytes, range: frame.localPalette ?? layout.globalPalette,
-                                         transparentIndex: frame.transparentIndex)
+                let palette = GIFPalette(
+                    bytes, range: frame.localPalette ?? layout.globalPalette,
+                    transparentIndex: frame.transparentIndex)
                 let indices = try Self.indices(of: frame, number: index + 1, in: bytes)
                 canvas.draw(indices, frame: frame, palette: palette)
-                frames.append(AnimationFrame(pixels: canvas.pixels,
-                                             delay: .milliseconds(frame.delayCentiseconds * 10)))
+                frames.append(
+                    AnimationFrame(
+                        pixels: canvas.pixels,
+                        delay: .milliseconds(frame.delayCentiseconds * 10)))
                 canvas.dispose(frame)
             }
             let first = frames[0].pixels
-            return Image(width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4, pixels: first,
-                         sourceFormat: .gif, frames: frames.count > 1 ? frames : [])
+            return Image(
+                width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4, pixels: first,
+                sourceFormat: .gif, frames: frames.count > 1 ? frames : [])
         }
     }
 
     /// The frame's palette indices in display row order (interlaced rows put back in place).
-    private static func indices(of frame: GIFFrameLayout, number: Int, in bytes: UnsafeRawBufferPointer) throws -> [UInt8] {
+    private static func indices(of frame: GIFFrameLayout, number: Int, in bytes: UnsafeRawBufferPointer) throws
+        -> [UInt8]
+    {
         // The sub-blocks are joined so the LZW reader sees one stream; their total is at most the file size.
         var stream = [UInt8]()
         stream.reserveCapacity(frame.dataBlocks.reduce(0) { $0 + $1.count })
@@ -94,7 +103,8 @@ struct GIFPalette {
     init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>?, transparentIndex: Int?) {
         for i in 0..<256 { entries[i] = Self.pack(0, 0, 0, 255) }
         if let range {
-            for (i, offset) in stride(from: range.lowerBound, to: range.upperBound - 2, by: 3).enumerated() where i < 256 {
+            for (i, offset) in stride(from: range.lowerBound, to: range.upperBound - 2, by: 3).enumerated()
+            where i < 256 {
                 entries[i] = Self.pack(bytes[offset], bytes[offset + 1], bytes[offset + 2], 255)
             }
         }

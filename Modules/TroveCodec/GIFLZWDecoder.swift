@@ -6,8 +6,10 @@ enum GIFLZWDecoder {
 
     /// Fills `output` with exactly `output.count` indices from `data`. Data past the last pixel is ignored;
     /// a stream that ends (or hits its end code) before every pixel is filled is an error.
-    static func decode(_ data: UnsafeRawBufferPointer, minimumCodeSize: Int,
-                       into output: UnsafeMutableBufferPointer<UInt8>, frame: Int) throws {
+    static func decode(
+        _ data: UnsafeRawBufferPointer, minimumCodeSize: Int,
+        into output: UnsafeMutableBufferPointer<UInt8>, frame: Int
+    ) throws {
         let clearCode = 1 << minimumCodeSize
         let endCode = clearCode + 1
         // Each table entry is a string: the entry it extends, its last byte, its first byte and its length.
@@ -37,8 +39,9 @@ enum GIFLZWDecoder {
                         while written < total {
                             while bitCount < codeSize {
                                 guard inputIndex < data.count else {
-                                    throw GIFLayout.failure("the image data of frame \(frame) ends after \(written) "
-                                        + "of \(total) pixels (it is truncated)")
+                                    throw GIFLayout.failure(
+                                        "the image data of frame \(frame) ends after \(written) "
+                                            + "of \(total) pixels (it is truncated)")
                                 }
                                 bitBuffer |= UInt64(data[inputIndex]) << UInt64(bitCount)
                                 inputIndex += 1
@@ -55,8 +58,9 @@ enum GIFLZWDecoder {
                                 continue
                             }
                             if code == endCode {
-                                throw GIFLayout.failure("the image data of frame \(frame) ends after \(written) "
-                                    + "of \(total) pixels (it is truncated)")
+                                throw GIFLayout.failure(
+                                    "the image data of frame \(frame) ends after \(written) "
+                                        + "of \(total) pixels (it is truncated)")
                             }
                             // The string to emit, and the first byte of the entry to add after it.
                             let emitted: Int
@@ -83,8 +87,9 @@ enum GIFLZWDecoder {
                                 nextCode += 1
                                 emitted = code
                             } else {
-                                throw GIFLayout.failure("invalid LZW code \(code) in frame \(frame) "
-                                    + "(the table holds \(nextCode) codes)")
+                                throw GIFLayout.failure(
+                                    "invalid LZW code \(code) in frame \(frame) "
+                                        + "(the table holds \(nextCode) codes)")
                             }
                             if nextCode == 1 << codeSize && codeSize < 12 { codeSize += 1 }
                             previous = code

@@ -40,11 +40,13 @@ struct GIFLayout {
     init(_ bytes: UnsafeRawBufferPointer) throws {
         var reader = GIFByteReader(bytes)
         guard let signature = reader.take(6),
-              Array(signature) == Array("GIF87a".utf8) || Array(signature) == Array("GIF89a".utf8) else {
+            Array(signature) == Array("GIF87a".utf8) || Array(signature) == Array("GIF89a".utf8)
+        else {
             throw Self.failure("the file does not start with the GIF87a or GIF89a signature")
         }
         guard let width = reader.uint16(), let height = reader.uint16(), let flags = reader.byte(),
-              reader.take(2) != nil else {
+            reader.take(2) != nil
+        else {
             throw Self.failure("the file ends inside the logical screen descriptor (it is truncated)")
         }
         guard width > 0 && height > 0 else {
@@ -58,14 +60,17 @@ struct GIFLayout {
         var pending = GIFFrameLayout()
         scan: while true {
             guard let introducer = reader.byte() else {
-                throw Self.failure("the file ends after \(frames.count) frame(s) without the trailer byte 0x3B "
-                    + "(it is truncated)")
+                throw Self.failure(
+                    "the file ends after \(frames.count) frame(s) without the trailer byte 0x3B "
+                        + "(it is truncated)")
             }
             switch introducer {
             case 0x3B:
                 break scan
             case 0x21:
-                guard let label = reader.byte() else { throw Self.failure("the file ends inside an extension (it is truncated)") }
+                guard let label = reader.byte() else {
+                    throw Self.failure("the file ends inside an extension (it is truncated)")
+                }
                 if label == 0xF9 {
                     try Self.readGraphicControl(&reader, into: &pending)
                 } else {
@@ -75,25 +80,30 @@ struct GIFLayout {
                 var frame = pending
                 pending = GIFFrameLayout()
                 guard let left = reader.uint16(), let top = reader.uint16(), let w = reader.uint16(),
-                      let h = reader.uint16(), let frameFlags = reader.byte() else {
-                    throw Self.failure("the file ends inside the descriptor of frame \(frames.count + 1) (it is truncated)")
+                    let h = reader.uint16(), let frameFlags = reader.byte()
+                else {
+                    throw Self.failure(
+                        "the file ends inside the descriptor of frame \(frames.count + 1) (it is truncated)")
                 }
                 (frame.left, frame.top, frame.width, frame.height) = (left, top, w, h)
                 frame.interlaced = frameFlags & 0x40 != 0
                 if frameFlags & 0x80 != 0 {
-                    frame.localPalette = try reader.palette(sizeBits: frameFlags & 7,
-                                                            owner: "local color table of frame \(frames.count + 1)")
+                    frame.localPalette = try reader.palette(
+                        sizeBits: frameFlags & 7,
+                        owner: "local color table of frame \(frames.count + 1)")
                 }
                 guard frame.localPalette != nil || globalPalette != nil else {
                     throw Self.failure("frame \(frames.count + 1) has no color table (neither local nor global)")
                 }
                 guard let codeSize = reader.byte() else {
-                    throw Self.failure("the file ends before the image data of frame \(frames.count + 1) "
-                        + "(it is truncated)")
+                    throw Self.failure(
+                        "the file ends before the image data of frame \(frames.count + 1) "
+                            + "(it is truncated)")
                 }
                 guard (2...8).contains(codeSize) else {
-                    throw Self.failure("frame \(frames.count + 1) has an LZW minimum code size of \(codeSize); "
-                        + "it must be 2...8")
+                    throw Self.failure(
+                        "frame \(frames.count + 1) has an LZW minimum code size of \(codeSize); "
+                            + "it must be 2...8")
                 }
                 frame.minimumCodeSize = Int(codeSize)
                 frame.dataBlocks = try reader.subBlocks(owner: "image data of frame \(frames.count + 1)")
@@ -110,7 +120,7 @@ struct GIFLayout {
         let blocks = try reader.subBlocks(owner: "graphic control extension")
         // The spec fixes this block at 4 bytes; a shorter one carries nothing usable, so it is ignored.
         guard let block = blocks.first, block.count >= 4, let flags = reader.byte(at: block.lowerBound),
-              let delay = reader.uint16(at: block.lowerBound + 1), let transparent = reader.byte(at: block.lowerBound + 3)
+            let delay = reader.uint16(at: block.lowerBound + 1), let transparent = reader.byte(at: block.lowerBound + 3)
         else { return }
         frame.disposal = GIFDisposal(rawValue: Int(flags >> 2) & 7) ?? .none
         frame.delayCentiseconds = delay

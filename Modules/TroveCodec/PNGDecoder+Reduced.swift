@@ -39,13 +39,17 @@ extension PNGDecoder {
                 case .filled:
                     break
                 case .ended(let produced), .truncated(let produced):
-                    throw failure("image data is truncated: it inflates to \(y * (rowBytes + 1) + produced) "
-                        + "of \(expected) bytes")
+                    throw failure(
+                        "image data is truncated: it inflates to \(y * (rowBytes + 1) + produced) "
+                            + "of \(expected) bytes")
                 case .corrupt(let reason):
                     throw failure("corrupt image data in IDAT: \(reason)")
                 }
-                guard PNGFilter.unfilter(current[0], row: current + 1, previous: previous, count: rowBytes,
-                                         distance: header.filterDistance) else {
+                guard
+                    PNGFilter.unfilter(
+                        current[0], row: current + 1, previous: previous, count: rowBytes,
+                        distance: header.filterDistance)
+                else {
                     throw failure("invalid filter type \(current[0]) in row \(y)")
                 }
                 if direct {
@@ -70,7 +74,8 @@ extension PNGDecoder {
             }
             initialized = output.count
         }
-        return Image(width: reducer.outputWidth, height: reducer.outputHeight, pixelFormat: .rgba8,
-                     bytesPerRow: reducer.outputWidth * 4, pixels: pixels, sourceFormat: .png)
+        return Image(
+            width: reducer.outputWidth, height: reducer.outputHeight, pixelFormat: .rgba8,
+            bytesPerRow: reducer.outputWidth * 4, pixels: pixels, sourceFormat: .png)
     }
 }

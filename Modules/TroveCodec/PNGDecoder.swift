@@ -36,9 +36,10 @@ public struct PNGDecoder: ImageDecoder {
     public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let file = try PNGFileLayout(bytes, limits: options.limits)
-            let shift = options.minimumSize.map {
-                Self.reductionShift(width: file.header.width, height: file.header.height, minimum: $0)
-            } ?? 0
+            let shift =
+                options.minimumSize.map {
+                    Self.reductionShift(width: file.header.width, height: file.header.height, minimum: $0)
+                } ?? 0
             guard shift > 0, !file.header.interlaced else {
                 return try Self.decodeWhole(bytes, file: file, limits: options.limits)
             }
@@ -69,15 +70,18 @@ public struct PNGDecoder: ImageDecoder {
         var shift = 0
         // Stop at 1x1, where a further halving changes nothing.
         while shift < 30, reduced(shift).width > 1 || reduced(shift).height > 1,
-              reduced(shift + 1).width >= minimum.width, reduced(shift + 1).height >= minimum.height {
+            reduced(shift + 1).width >= minimum.width, reduced(shift + 1).height >= minimum.height
+        {
             shift += 1
         }
         return shift
     }
 
     /// Inflates every scanline at once and expands them into the full-size RGBA image.
-    private static func decodeWhole(_ bytes: UnsafeRawBufferPointer, file: PNGFileLayout,
-                                    limits: DecodingLimits) throws -> Image {
+    private static func decodeWhole(
+        _ bytes: UnsafeRawBufferPointer, file: PNGFileLayout,
+        limits: DecodingLimits
+    ) throws -> Image {
         let passes = PNGPass.passes(for: file.header)
         let rawCount = try Self.scanlineByteCount(header: file.header, passes: passes, limits: limits)
         // The spare byte catches a stream longer than the header implies.
@@ -89,8 +93,9 @@ public struct PNGDecoder: ImageDecoder {
             palette: file.palette.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
             transparency: file.transparency.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) })
         let pixels = try Self.reconstruct(raw, header: file.header, passes: passes, expander: expander)
-        return Image(width: file.header.width, height: file.header.height, pixelFormat: .rgba8,
-                     bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png)
+        return Image(
+            width: file.header.width, height: file.header.height, pixelFormat: .rgba8,
+            bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png)
     }
 
     /// The inflated size of all passes' scanlines, each with its filter-type byte.
@@ -109,8 +114,10 @@ public struct PNGDecoder: ImageDecoder {
 
     /// Inflates all IDAT data into `raw` in one go; anything but exactly `expected` bytes is an error,
     /// so a truncated file never yields a partial image.
-    private static func inflateScanlines(_ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>],
-                                         into raw: UnsafeMutableRawBufferPointer, expected: Int) throws {
+    private static func inflateScanlines(
+        _ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>],
+        into raw: UnsafeMutableRawBufferPointer, expected: Int
+    ) throws {
         switch ZlibInflater.inflate(bytes, ranges: ranges, into: raw) {
         case .finished(let produced) where produced == expected:
             return
@@ -125,8 +132,10 @@ public struct PNGDecoder: ImageDecoder {
 
     /// Unfilters each pass's scanlines in place and expands them straight into their places in the
     /// RGBA result, in one pass over the data.
-    private static func reconstruct(_ raw: UnsafeMutableRawBufferPointer, header: PNGHeader, passes: [PNGPass],
-                                    expander: PNGRowExpander) throws -> [UInt8] {
+    private static func reconstruct(
+        _ raw: UnsafeMutableRawBufferPointer, header: PNGHeader, passes: [PNGPass],
+        expander: PNGRowExpander
+    ) throws -> [UInt8] {
         let width = header.width
         return try [UInt8](unsafeUninitializedCapacity: width * header.height * 4) { output, initialized in
             guard let outBase = output.baseAddress, let rawBase = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -137,14 +146,18 @@ public struct PNGDecoder: ImageDecoder {
                 var previous: UnsafePointer<UInt8>?
                 for y in 0..<pass.height {
                     let row = rawBase + offset + 1
-                    guard PNGFilter.unfilter(rawBase[offset], row: row, previous: previous, count: rowBytes,
-                                             distance: header.filterDistance) else {
+                    guard
+                        PNGFilter.unfilter(
+                            rawBase[offset], row: row, previous: previous, count: rowBytes,
+                            distance: header.filterDistance)
+                    else {
                         let place = header.interlaced ? "row \(y) of pass \(passIndex + 1)" : "row \(y)"
                         throw failure("invalid filter type \(rawBase[offset]) in \(place)")
                     }
                     let start = ((pass.yStart + y * pass.yStep) * width + pass.xStart) * 4
-                    expander.expand(row, count: pass.width, into: UnsafeMutableRawPointer(outBase + start),
-                                    step: pass.xStep * 4)
+                    expander.expand(
+                        row, count: pass.width, into: UnsafeMutableRawPointer(outBase + start),
+                        step: pass.xStep * 4)
                     previous = UnsafePointer(row)
                     offset += rowBytes + 1
                 }

@@ -35,14 +35,16 @@ public struct PNGEncoder: ImageEncoder {
         let sourceBytesPerPixel = image.pixelFormat.bytesPerPixel
         let (needed, overflow) = image.bytesPerRow.multipliedReportingOverflow(by: height)
         guard image.bytesPerRow >= width * sourceBytesPerPixel, !overflow, image.pixels.count >= needed else {
-            throw Self.failure("pixel buffer of \(image.pixels.count) bytes is too small for \(width)x\(height) "
-                + "with \(image.bytesPerRow) bytes per row")
+            throw Self.failure(
+                "pixel buffer of \(image.pixels.count) bytes is too small for \(width)x\(height) "
+                    + "with \(image.bytesPerRow) bytes per row")
         }
 
-        let colorType: PNGHeader.ColorType = switch image.pixelFormat {
-        case .gray8: .gray
-        case .rgba8: Self.isOpaque(image) ? .rgb : .rgba
-        }
+        let colorType: PNGHeader.ColorType =
+            switch image.pixelFormat {
+            case .gray8: .gray
+            case .rgba8: Self.isOpaque(image) ? .rgb : .rgba
+            }
         let header = PNGHeader(width: width, height: height, bitDepth: 8, colorType: colorType, interlaced: false)
         let filtered = Self.filteredScanlines(image, header: header)
         let compressed = try filtered.withUnsafeBytes { raw in
@@ -104,8 +106,9 @@ public struct PNGEncoder: ImageEncoder {
                     var best: UInt8 = 0
                     var bestSum = Int.max
                     for type in PNGFilter.types {
-                        let sum = PNGFilter.filter(type, row: current, previous: above, count: rowBytes,
-                                                   distance: distance, into: candidates + Int(type) * rowBytes)
+                        let sum = PNGFilter.filter(
+                            type, row: current, previous: above, count: rowBytes,
+                            distance: distance, into: candidates + Int(type) * rowBytes)
                         if sum < bestSum { bestSum = sum; best = type }
                     }
                     let target = outBase + y * (rowBytes + 1)

@@ -15,10 +15,13 @@ struct PNGFileLayout {
     init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws {
         let signature = PNGChunkReader.signature
         guard bytes.count >= signature.count, bytes.prefix(signature.count).elementsEqual(signature) else {
-            let seen = bytes.isEmpty ? "none, the file is empty"
+            let seen =
+                bytes.isEmpty
+                ? "none, the file is empty"
                 : bytes.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
-            throw PNGDecoder.failure("invalid PNG signature (first bytes: \(seen)); not a PNG file, or one "
-                + "damaged by a text-mode transfer")
+            throw PNGDecoder.failure(
+                "invalid PNG signature (first bytes: \(seen)); not a PNG file, or one "
+                    + "damaged by a text-mode transfer")
         }
         var reader = PNGChunkReader(bytes)
         guard let first = try reader.next() else {
@@ -30,8 +33,9 @@ struct PNGFileLayout {
         let header = try PNGHeader(parsing: UnsafeRawBufferPointer(rebasing: bytes[first.data]))
         // Refuse oversized images at once, before anything is sized by the header, counting the inflated
         // scanlines (up to 8 bytes a pixel) as well as the RGBA result.
-        try limits.check(width: header.width, height: header.height,
-                         bytesPerPixel: max(4, (header.bitsPerPixel + 7) / 8))
+        try limits.check(
+            width: header.width, height: header.height,
+            bytesPerPixel: max(4, (header.bitsPerPixel + 7) / 8))
 
         var palette: Range<Int>?
         var transparency: Range<Int>?

@@ -13,8 +13,10 @@ enum PNGFilter {
 
     /// Reverses filter `type` on `row` in place. `previous` is the unfiltered row above (nil on the first
     /// row, which the spec treats as zeros). Returns false for an unknown filter type.
-    static func unfilter(_ type: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>?,
-                         count: Int, distance: Int) -> Bool {
+    static func unfilter(
+        _ type: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>?,
+        count: Int, distance: Int
+    ) -> Bool {
         let d = min(distance, count)
         switch (type, previous) {
         case (0, _), (2, nil):
@@ -40,8 +42,10 @@ enum PNGFilter {
 
     /// Writes `row` filtered with `type` into `output` and returns the sum of the output bytes taken as
     /// signed magnitudes: the usual heuristic for choosing a filter (smaller compresses better).
-    static func filter(_ type: UInt8, row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>?,
-                       count: Int, distance: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
+    static func filter(
+        _ type: UInt8, row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>?,
+        count: Int, distance: Int, into output: UnsafeMutablePointer<UInt8>
+    ) -> Int {
         let d = min(distance, count)
         @inline(__always) func up(_ i: Int) -> UInt8 { previous?[i] ?? 0 }
         @inline(__always) func left(_ i: Int) -> UInt8 { i >= d ? row[i - d] : 0 }

@@ -70,7 +70,8 @@ struct PNGHeader: Equatable {
         guard bytes[10] == 0 else { throw PNGDecoder.failure("unknown compression method \(bytes[10]) in IHDR") }
         guard bytes[11] == 0 else { throw PNGDecoder.failure("unknown filter method \(bytes[11]) in IHDR") }
         guard bytes[12] <= 1 else { throw PNGDecoder.failure("unknown interlace method \(bytes[12]) in IHDR") }
-        self.init(width: width, height: height, bitDepth: bitDepth, colorType: colorType,
-                  interlaced: bytes[12] == 1)
+        self.init(
+            width: width, height: height, bitDepth: bitDepth, colorType: colorType,
+            interlaced: bytes[12] == 1)
     }
 }

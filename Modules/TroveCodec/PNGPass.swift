@@ -19,13 +19,17 @@ struct PNGPass {
     /// as they are absent from the data).
     static func passes(for header: PNGHeader) -> [PNGPass] {
         guard header.interlaced else {
-            return [PNGPass(xStart: 0, yStart: 0, xStep: 1, yStep: 1,
-                            imageWidth: header.width, imageHeight: header.height)]
+            return [
+                PNGPass(
+                    xStart: 0, yStart: 0, xStep: 1, yStep: 1,
+                    imageWidth: header.width, imageHeight: header.height)
+            ]
         }
         let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
         return adam7.map {
-            PNGPass(xStart: $0.0, yStart: $0.1, xStep: $0.2, yStep: $0.3,
-                    imageWidth: header.width, imageHeight: header.height)
+            PNGPass(
+                xStart: $0.0, yStart: $0.1, xStep: $0.2, yStep: $0.3,
+                imageWidth: header.width, imageHeight: header.height)
         }.filter { !$0.isEmpty }
     }
 }

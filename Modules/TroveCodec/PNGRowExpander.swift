@@ -101,13 +101,15 @@ struct PNGRowExpander {
             } else {
                 let source = UnsafeRawPointer(row)
                 for i in 0..<count {
-                    output.storeBytes(of: source.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self),
-                                      toByteOffset: i * step, as: UInt32.self)
+                    output.storeBytes(
+                        of: source.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self),
+                        toByteOffset: i * step, as: UInt32.self)
                 }
             }
         case (.rgba, _):
             for i in 0..<count {
-                put(i, Self.to8(u16(4 * i)), Self.to8(u16(4 * i + 1)), Self.to8(u16(4 * i + 2)),
+                put(
+                    i, Self.to8(u16(4 * i)), Self.to8(u16(4 * i + 1)), Self.to8(u16(4 * i + 2)),
                     Self.to8(u16(4 * i + 3)))
             }
         }

@@ -71,8 +71,10 @@ public struct ZlibCompressor: Compressor {
     /// Deflates `input` into a new buffer at `level` (0...9, zlib's scale) in the zlib format; shared with the
     /// PNG encoder. libdeflate compresses the whole buffer 2.6-2.9x faster than zlib here, and a little
     /// smaller; any zlib reader (ours streams with zlib) reads its output.
-    static func deflate(_ input: UnsafeRawBufferPointer, level: Int,
-                        error: (String) -> TroveError) throws -> Data {
+    static func deflate(
+        _ input: UnsafeRawBufferPointer, level: Int,
+        error: (String) -> TroveError
+    ) throws -> Data {
         guard let compressor = libdeflate_alloc_compressor(Int32(level)) else { throw error("out of memory") }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, input.count)
@@ -81,8 +83,9 @@ public struct ZlibCompressor: Compressor {
         var empty: UInt8 = 0
         let written = output.withUnsafeMutableBytes { out in
             withUnsafeMutablePointer(to: &empty) { emptyPointer in
-                libdeflate_zlib_compress(compressor, input.baseAddress ?? UnsafeRawPointer(emptyPointer), input.count,
-                                         out.baseAddress, out.count)
+                libdeflate_zlib_compress(
+                    compressor, input.baseAddress ?? UnsafeRawPointer(emptyPointer), input.count,
+                    out.baseAddress, out.count)
             }
         }
         // Zero means the output did not fit, which the bound rules out.

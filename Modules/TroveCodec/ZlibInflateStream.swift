@@ -56,8 +56,9 @@ final class ZlibInflateStream {
             if stream.pointee.avail_in == 0, pieceIndex < pieces.count, let inBase = input.baseAddress {
                 let piece = pieces[pieceIndex]
                 let count = min(piece.upperBound - inOffset, window)
-                stream.pointee.next_in = UnsafeMutablePointer(mutating: (inBase + inOffset)
-                    .assumingMemoryBound(to: Bytef.self))
+                stream.pointee.next_in = UnsafeMutablePointer(
+                    mutating: (inBase + inOffset)
+                        .assumingMemoryBound(to: Bytef.self))
                 stream.pointee.avail_in = UInt32(count)
                 inOffset += count
                 if inOffset == piece.upperBound {

@@ -18,8 +18,10 @@ enum ZlibInflater {
 
     /// Inflates `input[ranges]` (in order) into `output`. Callers who need exactly N bytes pass a buffer of
     /// N + 1 bytes, so that a stream that is too long shows up as `outputFull` instead of fitting by chance.
-    static func inflate(_ input: UnsafeRawBufferPointer, ranges: [Range<Int>],
-                        into output: UnsafeMutableRawBufferPointer) -> Outcome {
+    static func inflate(
+        _ input: UnsafeRawBufferPointer, ranges: [Range<Int>],
+        into output: UnsafeMutableRawBufferPointer
+    ) -> Outcome {
         guard !output.isEmpty else { return .outputFull }
         let result = withContiguous(input, ranges: ranges) { stream in
             decompressWithLibdeflate(stream, into: output)
@@ -38,16 +40,19 @@ enum ZlibInflater {
         case rejected
     }
 
-    private static func decompressWithLibdeflate(_ stream: UnsafeRawBufferPointer,
-                                                 into output: UnsafeMutableRawBufferPointer) -> LibdeflateResult {
+    private static func decompressWithLibdeflate(
+        _ stream: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) -> LibdeflateResult {
         guard let decompressor = libdeflate_alloc_decompressor() else { return .rejected }
         defer { libdeflate_free_decompressor(decompressor) }
         var produced = 0
         // libdeflate wants a valid pointer even for an empty input.
         var empty: UInt8 = 0
         let status = withUnsafeMutablePointer(to: &empty) { emptyPointer in
-            libdeflate_zlib_decompress(decompressor, stream.baseAddress ?? UnsafeRawPointer(emptyPointer), stream.count,
-                                       output.baseAddress, output.count, &produced)
+            libdeflate_zlib_decompress(
+                decompressor, stream.baseAddress ?? UnsafeRawPointer(emptyPointer), stream.count,
+                output.baseAddress, output.count, &produced)
         }
         switch status {
         case LIBDEFLATE_SUCCESS: return .success(produced)
@@ -58,13 +63,16 @@ enum ZlibInflater {
 
     /// Runs `body` on the pieces as one buffer: the input itself when there is one piece (the usual PNG),
     /// else a copy of the pieces joined (compressed data, small beside the output).
-    private static func withContiguous<R>(_ input: UnsafeRawBufferPointer, ranges: [Range<Int>],
-                                          _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    private static func withContiguous<R>(
+        _ input: UnsafeRawBufferPointer, ranges: [Range<Int>],
+        _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R {
         if ranges.count == 1, let only = ranges.first {
             return body(UnsafeRawBufferPointer(rebasing: input[only]))
         }
-        let joined = UnsafeMutableRawBufferPointer.allocate(byteCount: ranges.reduce(0) { $0 + $1.count },
-                                                            alignment: 1)
+        let joined = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: ranges.reduce(0) { $0 + $1.count },
+            alignment: 1)
         defer { joined.deallocate() }
         var offset = 0
         for range in ranges where !range.isEmpty {
@@ -77,8 +85,10 @@ enum ZlibInflater {
 
     /// zlib's reading of a stream libdeflate rejected: truncated, corrupt (with zlib's reason), or, should
     /// the two ever disagree, zlib's result.
-    private static func diagnose(_ input: UnsafeRawBufferPointer, ranges: [Range<Int>],
-                                 into output: UnsafeMutableRawBufferPointer) -> Outcome {
+    private static func diagnose(
+        _ input: UnsafeRawBufferPointer, ranges: [Range<Int>],
+        into output: UnsafeMutableRawBufferPointer
+    ) -> Outcome {
         guard let stream = ZlibInflateStream(input, ranges: ranges) else {
             return .corrupt("zlib could not start (out of memory)")
         }

@@ -15,8 +15,10 @@ public struct CacheDirectives: Sendable, Equatable {
     public var freshness: Duration?
 
     /// Directives given field by field; the defaults describe a response that says nothing about caching.
-    public init(noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false,
-                freshness: Duration? = nil) {
+    public init(
+        noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false,
+        freshness: Duration? = nil
+    ) {
         self.noStore = noStore
         self.noCache = noCache
         self.mustRevalidate = mustRevalidate

@@ -25,8 +25,10 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     public let processed: String
 
     /// The key for a source, transforms and encoding.
-    public init(source: String, transforms: [String] = [], encoding: ImageFormat? = nil,
-                encodingOptions: EncodingOptions? = nil, encodesInSourceFormat: Bool = false) {
+    public init(
+        source: String, transforms: [String] = [], encoding: ImageFormat? = nil,
+        encodingOptions: EncodingOptions? = nil, encodesInSourceFormat: Bool = false
+    ) {
         self.source = source
         self.transforms = transforms
         self.encoding = encoding
@@ -56,10 +58,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The key of an image request.
     public init(_ request: ImageRequest) {
-        self.init(source: request.customCacheKey ?? CacheKey.normalized(request.url),
-                  transforms: request.transforms.map(\.identifier), encoding: request.outputFormat,
-                  encodingOptions: request.encodingOptions,
-                  encodesInSourceFormat: request.options.contains(.encodesInSourceFormat))
+        self.init(
+            source: request.customCacheKey ?? CacheKey.normalized(request.url),
+            transforms: request.transforms.map(\.identifier), encoding: request.outputFormat,
+            encodingOptions: request.encodingOptions,
+            encodesInSourceFormat: request.options.contains(.encodesInSourceFormat))
     }
 
     /// The source, then each transform and the encoding, for people (not for storage).
@@ -99,24 +102,37 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         var utf8 = text.utf8[...]
         guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex else { return false }
         let scheme = utf8[..<colon]
-        guard scheme.allSatisfy({ isLowercaseLetterOrDigit($0) || $0 == UInt8(ascii: "+")
-                                  || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else { return false }
+        guard
+            scheme.allSatisfy({
+                isLowercaseLetterOrDigit($0) || $0 == UInt8(ascii: "+")
+                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            })
+        else { return false }
         utf8 = utf8[colon...]
         guard utf8.starts(with: "://".utf8) else { return false }
         utf8 = utf8.dropFirst(3)
-        guard let slash = utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
-                                                   || $0 == UInt8(ascii: "#") }),
-              utf8[slash] == UInt8(ascii: "/") else { return false }
+        guard
+            let slash = utf8.firstIndex(where: {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
+                    || $0 == UInt8(ascii: "#")
+            }),
+            utf8[slash] == UInt8(ascii: "/")
+        else { return false }
         let authority = utf8[..<slash]
-        guard !authority.isEmpty, authority.allSatisfy({
-            isLowercaseLetterOrDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-                || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]")
-        }) else { return false }
+        guard !authority.isEmpty,
+            authority.allSatisfy({
+                isLowercaseLetterOrDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                    || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]")
+            })
+        else { return false }
         let defaultPort = scheme.elementsEqual("http".utf8) ? ":80" : scheme.elementsEqual("https".utf8) ? ":443" : nil
         if let defaultPort, authority.reversed().starts(with: defaultPort.utf8.reversed()) { return false }
         // An empty port (`host:`) is dropped by URLComponents, and ":080" is port 80.
         if authority.last == UInt8(ascii: ":")
-            || zip(authority, authority.dropFirst()).contains(where: { $0 == UInt8(ascii: ":") && $1 == UInt8(ascii: "0") }) {
+            || zip(authority, authority.dropFirst()).contains(where: {
+                $0 == UInt8(ascii: ":") && $1 == UInt8(ascii: "0")
+            })
+        {
             return false
         }
         return !utf8[slash...].contains(UInt8(ascii: "#"))

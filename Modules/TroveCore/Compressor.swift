@@ -29,8 +29,9 @@ public struct NoCompressor: Compressor {
     /// Returns `data` unchanged; throws `TroveError.decompressionFailed` unless it is exactly `originalLength` bytes.
     public func decompress(_ data: Data, originalLength: Int) throws -> Data {
         guard data.count == originalLength else {
-            throw TroveError.decompressionFailed(compressor: name,
-                                                 reason: "stored \(data.count) bytes, expected \(originalLength)")
+            throw TroveError.decompressionFailed(
+                compressor: name,
+                reason: "stored \(data.count) bytes, expected \(originalLength)")
         }
         return data
     }

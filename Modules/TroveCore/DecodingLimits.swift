@@ -33,8 +33,11 @@ public struct DecodingLimits: Sendable, Equatable {
         let (frameBytes, overflowA) = (width * bytesPerPixel).multipliedReportingOverflow(by: height)
         let (total, overflowB) = frameBytes.multipliedReportingOverflow(by: Swift.max(frames, 1))
         if frames > maxFrames || overflowA || overflowB || total > maxDecodedBytes {
-            throw TroveError.tooManyFrames(frames: frames, limit: Swift.min(maxFrames,
-                maxDecodedBytes / Swift.max(frameBytes, 1)))
+            throw TroveError.tooManyFrames(
+                frames: frames,
+                limit: Swift.min(
+                    maxFrames,
+                    maxDecodedBytes / Swift.max(frameBytes, 1)))
         }
     }
 }

@@ -38,8 +38,10 @@ public struct FetchRequest: Sendable {
 
     /// A request for `url`. Defaults: no extra headers, no validators, a 15 s idle timeout, a 50 MiB body limit,
     /// no deadline.
-    public init(url: URL, headers: [String: String] = [:], validators: Validators? = nil,
-                timeout: Duration = .seconds(15), maxBytes: Int = 50 << 20, deadline: RequestDeadline? = nil) {
+    public init(
+        url: URL, headers: [String: String] = [:], validators: Validators? = nil,
+        timeout: Duration = .seconds(15), maxBytes: Int = 50 << 20, deadline: RequestDeadline? = nil
+    ) {
         self.url = url
         self.headers = headers
         self.validators = validators
@@ -100,8 +102,10 @@ public struct ResponseMetadata: Sendable, Equatable {
     public var directives: CacheDirectives
 
     /// Metadata for a response from `url`; the defaults describe a plain 200 with no headers.
-    public init(url: URL, statusCode: Int = 200, contentType: String? = nil, validators: Validators = .init(),
-                cacheControl: String? = nil, expectedLength: Int64? = nil, directives: CacheDirectives = .none) {
+    public init(
+        url: URL, statusCode: Int = 200, contentType: String? = nil, validators: Validators = .init(),
+        cacheControl: String? = nil, expectedLength: Int64? = nil, directives: CacheDirectives = .none
+    ) {
         self.url = url
         self.statusCode = statusCode
         self.contentType = contentType

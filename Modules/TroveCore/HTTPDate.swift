@@ -32,7 +32,7 @@ public enum HTTPDate {
             }
         }
         guard let day, let month, let year, let (hour, minute, second) = clock,
-              (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))

@@ -21,9 +21,11 @@ public struct Image: Sendable, Equatable {
 
     /// An image over `pixels`; `bytesPerRow` defaults to tightly packed rows. Traps when a dimension is negative,
     /// `bytesPerRow` is shorter than a row, or `pixels` holds fewer than `height` rows.
-    public init(width: Int, height: Int, pixelFormat: PixelFormat = .rgba8, bytesPerRow: Int? = nil,
-                pixels: [UInt8], sourceFormat: ImageFormat = .unknown, frames: [AnimationFrame] = [],
-                orientation: ExifOrientation = .up, loopCount: Int = 0) {
+    public init(
+        width: Int, height: Int, pixelFormat: PixelFormat = .rgba8, bytesPerRow: Int? = nil,
+        pixels: [UInt8], sourceFormat: ImageFormat = .unknown, frames: [AnimationFrame] = [],
+        orientation: ExifOrientation = .up, loopCount: Int = 0
+    ) {
         let rowBytes = bytesPerRow ?? width * pixelFormat.bytesPerPixel
         precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
         precondition(rowBytes >= width * pixelFormat.bytesPerPixel, "bytesPerRow is shorter than a row")
@@ -55,14 +57,16 @@ public struct Image: Sendable, Equatable {
                 let d = (y * width + x) * 4
                 switch pixelFormat {
                 case .rgba8:
-                    out[d] = pixels[s]; out[d + 1] = pixels[s + 1]; out[d + 2] = pixels[s + 2]; out[d + 3] = pixels[s + 3]
+                    out[d] = pixels[s]; out[d + 1] = pixels[s + 1]; out[d + 2] = pixels[s + 2];
+                    out[d + 3] = pixels[s + 3]
                 case .gray8:
                     out[d] = pixels[s]; out[d + 1] = pixels[s]; out[d + 2] = pixels[s]
                 }
             }
         }
-        return Image(width: width, height: height, pixelFormat: .rgba8, pixels: out, sourceFormat: sourceFormat,
-                     frames: frames, orientation: orientation, loopCount: loopCount)
+        return Image(
+            width: width, height: height, pixelFormat: .rgba8, pixels: out, sourceFormat: sourceFormat,
+            frames: frames, orientation: orientation, loopCount: loopCount)
     }
 }
 

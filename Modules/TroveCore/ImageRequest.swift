@@ -47,10 +47,12 @@ public struct ImageRequest: Sendable {
 
     /// A request for `url`. The defaults: no transforms, normal priority, `.useCache`, no options, the URL as cache
     /// key, no extra headers, no encoding settings (the original bytes when there are no transforms), no `maxAge`.
-    public init(url: URL, transforms: [any ImageTransformer] = [], priority: RequestPriority = .normal,
-                cachePolicy: CachePolicy = .useCache, options: Options = [], customCacheKey: String? = nil,
-                headers: [String: String] = [:], outputFormat: ImageFormat? = nil,
-                encodingOptions: EncodingOptions? = nil, userInfo: [String: String] = [:], maxAge: Duration? = nil) {
+    public init(
+        url: URL, transforms: [any ImageTransformer] = [], priority: RequestPriority = .normal,
+        cachePolicy: CachePolicy = .useCache, options: Options = [], customCacheKey: String? = nil,
+        headers: [String: String] = [:], outputFormat: ImageFormat? = nil,
+        encodingOptions: EncodingOptions? = nil, userInfo: [String: String] = [:], maxAge: Duration? = nil
+    ) {
         self.url = url
         self.transforms = transforms
         self.priority = priority

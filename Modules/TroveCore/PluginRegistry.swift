@@ -53,8 +53,9 @@ public struct PluginRegistry: Sendable {
 
     /// Adds an eviction policy, found by its name (`"lru"`).
     public mutating func register(evictionPolicy: any EvictionPolicyFactory, replacing: Bool = false) throws {
-        try evictionPolicies.add(evictionPolicy, named: evictionPolicy.name, replacing: replacing,
-                                 sequence: nextSequence())
+        try evictionPolicies.add(
+            evictionPolicy, named: evictionPolicy.name, replacing: replacing,
+            sequence: nextSequence())
     }
 
     /// Adds a transformer factory, found by its name in transform specs (`"resize"`).
@@ -63,8 +64,10 @@ public struct PluginRegistry: Sendable {
     }
 
     /// Shorthand for a transformer factory.
-    public mutating func register(transformer name: String, replacing: Bool = false,
-                                  make: @escaping @Sendable ([String: String]) throws -> any ImageTransformer) throws {
+    public mutating func register(
+        transformer name: String, replacing: Bool = false,
+        make: @escaping @Sendable ([String: String]) throws -> any ImageTransformer
+    ) throws {
         try register(transformer: TransformerFactory(name: name, make: make), replacing: replacing)
     }
 
@@ -72,7 +75,8 @@ public struct PluginRegistry: Sendable {
     public mutating func register(compressor: any Compressor, replacing: Bool = false) throws {
         if let clash = compressors.items.values.first(where: { $0.id == compressor.id && $0.name != compressor.name }) {
             throw TroveError.invalidConfiguration(
-                "compressor '\(compressor.name)' uses id \(compressor.id), already taken by '\(clash.name)'; pick another id")
+                "compressor '\(compressor.name)' uses id \(compressor.id), already taken by '\(clash.name)'; pick another id"
+            )
         }
         try compressors.add(compressor, named: compressor.name, replacing: replacing, sequence: nextSequence())
     }
@@ -108,14 +112,18 @@ public struct PluginRegistry: Sendable {
                 }
             }
         }
-        try check(.decoder, decoders.registered(since: start).map { ($0.name, [$0.plugin.format.rawValue]) },
-                  what: "format")
-        try check(.encoder, encoders.registered(since: start).map { ($0.name, [$0.plugin.format.rawValue]) },
-                  what: "format")
-        try check(.fetcher, fetchers.registered(since: start).map { ($0.name, $0.plugin.schemes.sorted()) },
-                  what: "scheme")
-        try check(.sharedTier, sharedTiers.registered(since: start).map { ($0.name, $0.plugin.schemes.sorted()) },
-                  what: "scheme")
+        try check(
+            .decoder, decoders.registered(since: start).map { ($0.name, [$0.plugin.format.rawValue]) },
+            what: "format")
+        try check(
+            .encoder, encoders.registered(since: start).map { ($0.name, [$0.plugin.format.rawValue]) },
+            what: "format")
+        try check(
+            .fetcher, fetchers.registered(since: start).map { ($0.name, $0.plugin.schemes.sorted()) },
+            what: "scheme")
+        try check(
+            .sharedTier, sharedTiers.registered(since: start).map { ($0.name, $0.plugin.schemes.sorted()) },
+            what: "scheme")
     }
 
     // MARK: Looking up
@@ -126,7 +134,8 @@ public struct PluginRegistry: Sendable {
         if let match = fetchers.newestFirst.first(where: { $0.plugin.schemes.contains(scheme) }) {
             return match.plugin
         }
-        throw TroveError.unsupportedScheme(url: url.absoluteString, known: knownSchemes(fetchers.items.values.map(\.schemes)))
+        throw TroveError.unsupportedScheme(
+            url: url.absoluteString, known: knownSchemes(fetchers.items.values.map(\.schemes)))
     }
 
     /// The fetcher registered under `name`.
@@ -180,7 +189,8 @@ public struct PluginRegistry: Sendable {
         }
         throw TroveError.invalidConfiguration(
             "no shared cache tier serves '\(scheme)://' URLs; registered schemes: "
-                + "\(knownSchemes(sharedTiers.items.values.map(\.schemes)).joined(separator: ", ")); install a plugin such as TroveRedis")
+                + "\(knownSchemes(sharedTiers.items.values.map(\.schemes)).joined(separator: ", ")); install a plugin such as TroveRedis"
+        )
     }
 
     /// The transformer factory registered under `name`.

@@ -85,8 +85,10 @@ public struct SharedTierOptions: Sendable, Equatable, Codable {
     public var keyPrefix: String
 
     /// Options with the given settings; each property says its default.
-    public init(maxValueBytes: Int = 8 << 20, connectTimeout: Duration = .seconds(1),
-                commandTimeout: Duration = .milliseconds(500), connections: Int = 4, keyPrefix: String = "trove:") {
+    public init(
+        maxValueBytes: Int = 8 << 20, connectTimeout: Duration = .seconds(1),
+        commandTimeout: Duration = .milliseconds(500), connections: Int = 4, keyPrefix: String = "trove:"
+    ) {
         self.maxValueBytes = maxValueBytes
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout

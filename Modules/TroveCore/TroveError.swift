@@ -70,7 +70,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         switch self {
         case let .httpStatus(status, url):
             "HTTP \(status) for \(url)"
-                + (status == 404 || status == 410 ? " (the resource does not exist; check the URL)"
+                + (status == 404 || status == 410
+                    ? " (the resource does not exist; check the URL)"
                     : status >= 500 || status == 429 ? " (the server failed or is busy; try again later)" : "")
         case let .serverBusy(status, url, retryAfter):
             "HTTP \(status) for \(url): the server is busy and asked to retry after \(retryAfter); try again later"

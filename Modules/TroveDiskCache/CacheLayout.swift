@@ -26,7 +26,8 @@ struct CacheLayout: Sendable {
     private static func isSafe(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
         default: false
         }
     }

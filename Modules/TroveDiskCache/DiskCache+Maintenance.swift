@@ -43,10 +43,13 @@ extension DiskCache {
                     report.checked += 1
                     let intact = storedPayload.flatMap { self.originalPayload(of: header, stored: $0) } != nil
                     if !intact { report.corrupt += 1 }
-                    let stale = !self.isReachable(header, at: path)
+                    let stale =
+                        !self.isReachable(header, at: path)
                         || self.isExpired(created: header.created, expires: header.expires, now: now)
                     if (!intact || stale)
-                        && self.discard(name, path: path, identity: file.identity, corrupt: !intact, countsAsMiss: false) {
+                        && self.discard(
+                            name, path: path, identity: file.identity, corrupt: !intact, countsAsMiss: false)
+                    {
                         report.removed += 1
                     }
                 }
@@ -72,7 +75,8 @@ extension DiskCache {
                     }
                 case let .valid(header, _, file):
                     if header.created < date
-                        && self.discard(name, path: path, identity: file.identity, corrupt: false, countsAsMiss: false) {
+                        && self.discard(name, path: path, identity: file.identity, corrupt: false, countsAsMiss: false)
+                    {
                         removed += 1
                     }
                 }

@@ -41,9 +41,12 @@ extension DiskCache {
                     guard let moved = refile(header.key, from: path, identity: file.identity) else { return }
                     name = moved
                 }
-                found.append(ScannedEntry(name: name, record: IndexRecord(
-                    key: header.key, bytes: file.size, compressed: header.compressorID != 0,
-                    created: header.created, expires: header.expires)))
+                found.append(
+                    ScannedEntry(
+                        name: name,
+                        record: IndexRecord(
+                            key: header.key, bytes: file.size, compressed: header.compressorID != 0,
+                            created: header.created, expires: header.expires)))
             }
         }
         return found

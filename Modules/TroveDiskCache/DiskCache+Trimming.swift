@@ -35,7 +35,7 @@ extension DiskCache {
     private func evictOne(bytesAbove bytes: Int, countAbove count: Int) -> Bool {
         state.withLock { state in
             guard state.index.totalBytes > bytes || state.index.count > count,
-                  let name = state.index.evict()
+                let name = state.index.evict()
             else { return false }
             files.removeFile(layout.entryPath(for: name))
             state.evictions += 1

@@ -33,25 +33,31 @@ public final class DiskCache: Sendable {
 
     /// Opens (creating if needed) a cache directory. Returns at once: the index is built in the background,
     /// and until it is complete a lookup simply checks the entry's file.
-    public convenience init(directory: URL, configuration: DiskCacheConfiguration = .init(),
-                            hasher: any KeyHasher = SHA256Hasher(), compressor: any Compressor = NoCompressor(),
-                            knownCompressors: [any Compressor] = [],
-                            evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory()) throws {
-        try self.init(directory: directory, configuration: configuration, hasher: hasher, compressor: compressor,
-                      knownCompressors: knownCompressors, evictionPolicy: evictionPolicy, fileSystem: PosixFileSystem(),
-                      unchangedFileGrace: 3)
+    public convenience init(
+        directory: URL, configuration: DiskCacheConfiguration = .init(),
+        hasher: any KeyHasher = SHA256Hasher(), compressor: any Compressor = NoCompressor(),
+        knownCompressors: [any Compressor] = [],
+        evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory()
+    ) throws {
+        try self.init(
+            directory: directory, configuration: configuration, hasher: hasher, compressor: compressor,
+            knownCompressors: knownCompressors, evictionPolicy: evictionPolicy, fileSystem: PosixFileSystem(),
+            unchangedFileGrace: 3)
     }
 
     /// As the public initializer, with every file operation going through `fileSystem` (tests inject faults).
-    init(directory: URL, configuration: DiskCacheConfiguration, hasher: any KeyHasher, compressor: any Compressor,
-         knownCompressors: [any Compressor], evictionPolicy: any EvictionPolicyFactory,
-         fileSystem: any FileSystemCalls, unchangedFileGrace: TimeInterval = 3) throws {
+    init(
+        directory: URL, configuration: DiskCacheConfiguration, hasher: any KeyHasher, compressor: any Compressor,
+        knownCompressors: [any Compressor], evictionPolicy: any EvictionPolicyFactory,
+        fileSystem: any FileSystemCalls, unchangedFileGrace: TimeInterval = 3
+    ) throws {
         try configuration.validate()
         var table: [UInt8: any Compressor] = [:]
         for candidate in [NoCompressor()] + knownCompressors + [compressor] {
             if let existing = table[candidate.id], existing.name != candidate.name {
                 throw TroveError.invalidConfiguration(
-                    "compressors '\(existing.name)' and '\(candidate.name)' share id \(candidate.id); each needs its own id")
+                    "compressors '\(existing.name)' and '\(candidate.name)' share id \(candidate.id); each needs its own id"
+                )
             }
             table[candidate.id] = candidate
         }
@@ -67,7 +73,8 @@ public final class DiskCache: Sendable {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
-                throw TroveError.ioFailed(path: path, reason: "cannot create the cache directory: \(error.localizedDescription)")
+                throw TroveError.ioFailed(
+                    path: path, reason: "cannot create the cache directory: \(error.localizedDescription)")
             }
         }
         let policy = evictionPolicy.make(capacity: configuration.byteLimit, keyType: String.self)
@@ -157,9 +164,10 @@ public final class DiskCache: Sendable {
                 return nil
             }
             let remember = remembersChecking && (checkedBefore || file.isSettled(at: now, grace: unchangedFileGrace))
-            let record = IndexRecord(key: key, bytes: file.size, compressed: header.compressorID != 0,
-                                     created: header.created, expires: header.expires,
-                                     verified: remember ? file : nil)
+            let record = IndexRecord(
+                key: key, bytes: file.size, compressed: header.compressorID != 0,
+                created: header.created, expires: header.expires,
+                verified: remember ? file : nil)
             state.withLock { state in
                 state.hits += 1
                 if let current = state.index.record(name), current.bytes == file.size {
@@ -171,8 +179,9 @@ public final class DiskCache: Sendable {
                 }
                 state.noteTouched(name)
             }
-            return DiskEntry(key: key, data: data, metadata: header.metadata, storedBytes: header.storedLength,
-                             compressed: header.compressorID != 0)
+            return DiskEntry(
+                key: key, data: data, metadata: header.metadata, storedBytes: header.storedLength,
+                compressed: header.compressorID != 0)
         }
     }
 
@@ -180,8 +189,8 @@ public final class DiskCache: Sendable {
     /// false, for a file version already checked) the CRC; nil if anything is off.
     func originalPayload(of header: EntryHeader, stored: Data, checksum: Bool = true) -> Data? {
         guard let decompressor = decompressors[header.compressorID],
-              let data = try? decompressor.decompress(stored, originalLength: header.originalLength),
-              data.count == header.originalLength
+            let data = try? decompressor.decompress(stored, originalLength: header.originalLength),
+            data.count == header.originalLength
         else { return nil }
         if checksum {
             payloadChecksums.add(1, ordering: .relaxed)
@@ -226,25 +235,32 @@ public final class DiskCache: Sendable {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
         guard data.count <= EntryHeader.maxPayloadBytes else {
-            throw TroveError.ioFailed(path: path,
-                                      reason: "entry of \(data.count) bytes is over the \(EntryHeader.maxPayloadBytes)-byte entry limit")
+            throw TroveError.ioFailed(
+                path: path,
+                reason: "entry of \(data.count) bytes is over the \(EntryHeader.maxPayloadBytes)-byte entry limit")
         }
         var payload = data
         var compressorID: UInt8 = 0
         // Compression is an optimisation: keep the compressed form only if it saves enough to pay for
         // decompressing on every read. Images that are compressed already are not even tried.
         if compressor.id != 0, !Self.isCompressedImage(data),
-           let packed = try? compressor.compress(data, level: configuration.compressionLevel),
-           packed.count <= data.count - data.count / Self.minimumCompressionSavingDivisor {
+            let packed = try? compressor.compress(data, level: configuration.compressionLevel),
+            packed.count <= data.count - data.count / Self.minimumCompressionSavingDivisor
+        {
             payload = packed
             compressorID = compressor.id
         }
-        let header = EntryHeader(compressorID: compressorID, storedLength: payload.count, originalLength: data.count,
-                                 payloadCRC: CRC32.checksum(data), created: metadata.created,
-                                 expires: metadata.expires, key: key, etag: metadata.validators.etag,
-                                 lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
+        let header = EntryHeader(
+            compressorID: compressorID, storedLength: payload.count, originalLength: data.count,
+            payloadCRC: CRC32.checksum(data), created: metadata.created,
+            expires: metadata.expires, key: key, etag: metadata.validators.etag,
+            lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
         if let field = header.oversizedField {
-            throw TroveError.ioFailed(path: path, reason: "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)")
+            throw TroveError.ioFailed(
+                path: path,
+                reason:
+                    "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)"
+            )
         }
         let headerBytes = header.encoded()
         let fileSize = headerBytes.count + payload.count
@@ -252,10 +268,12 @@ public final class DiskCache: Sendable {
             _ = try removeNow(forKey: key)
             return
         }
-        try install(name, header: headerBytes, payload: payload,
-                    record: IndexRecord(key: key, bytes: fileSize, compressed: compressorID != 0,
-                                        created: metadata.created, expires: metadata.expires),
-                    replacing: nil)
+        try install(
+            name, header: headerBytes, payload: payload,
+            record: IndexRecord(
+                key: key, bytes: fileSize, compressed: compressorID != 0,
+                created: metadata.created, expires: metadata.expires),
+            replacing: nil)
         trimIfNeeded()
     }
 
@@ -274,8 +292,10 @@ public final class DiskCache: Sendable {
     /// critical section. With `replacing`, the rename happens only if the entry is still that file.
     /// Returns false when `replacing` no longer matched (the temp file is removed).
     @discardableResult
-    private func install(_ name: String, header: [UInt8], payload: Data, record: IndexRecord,
-                         replacing: FileIdentity?) throws -> Bool {
+    private func install(
+        _ name: String, header: [UInt8], payload: Data, record: IndexRecord,
+        replacing: FileIdentity?
+    ) throws -> Bool {
         let path = layout.entryPath(for: name)
         let temporary = layout.temporaryPath(for: name)
         try files.createFile(at: temporary, header: header, payload: payload, sync: configuration.fsync)
@@ -333,13 +353,19 @@ public final class DiskCache: Sendable {
             header.lastModified = metadata.validators.lastModified
             header.contentType = metadata.contentType
             if let field = header.oversizedField {
-                throw TroveError.ioFailed(path: path, reason: "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)")
+                throw TroveError.ioFailed(
+                    path: path,
+                    reason:
+                        "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)"
+                )
             }
             let headerBytes = header.encoded()
-            let record = IndexRecord(key: key, bytes: headerBytes.count + storedPayload.count,
-                                     compressed: header.compressorID != 0, created: header.created,
-                                     expires: header.expires)
-            return try install(name, header: headerBytes, payload: storedPayload, record: record, replacing: file.identity)
+            let record = IndexRecord(
+                key: key, bytes: headerBytes.count + storedPayload.count,
+                compressed: header.compressorID != 0, created: header.created,
+                expires: header.expires)
+            return try install(
+                name, header: headerBytes, payload: storedPayload, record: record, replacing: file.identity)
         }
     }
 
@@ -395,7 +421,8 @@ public final class DiskCache: Sendable {
         do {
             try FileManager.default.removeItem(atPath: trash)
         } catch {
-            throw TroveError.ioFailed(path: trash, reason: "cannot delete removed entries: \(error.localizedDescription)")
+            throw TroveError.ioFailed(
+                path: trash, reason: "cannot delete removed entries: \(error.localizedDescription)")
         }
         return removed
     }
@@ -410,8 +437,8 @@ public final class DiskCache: Sendable {
         let now = Date()
         return state.withLock { state -> Int? in
             guard let record = state.index.record(name), record.key == key,
-                  !isExpired(created: record.created, expires: record.expires, now: now),
-                  record.expires.map({ $0 > now }) ?? true
+                !isExpired(created: record.created, expires: record.expires, now: now),
+                record.expires.map({ $0 > now }) ?? true
             else { return nil }
             return record.bytes
         }
@@ -433,9 +460,10 @@ public final class DiskCache: Sendable {
     public func stats() async -> DiskCacheStats {
         await waitForIndex()
         return state.withLock { state in
-            DiskCacheStats(entries: state.index.count, bytes: state.index.totalBytes,
-                           compressed: state.index.compressedCount, hits: state.hits, misses: state.misses,
-                           corrupt: state.corrupt, evictions: state.evictions, limitBytes: configuration.byteLimit)
+            DiskCacheStats(
+                entries: state.index.count, bytes: state.index.totalBytes,
+                compressed: state.index.compressedCount, hits: state.hits, misses: state.misses,
+                corrupt: state.corrupt, evictions: state.evictions, limitBytes: configuration.byteLimit)
         }
     }
 
@@ -454,7 +482,8 @@ public final class DiskCache: Sendable {
 
 extension EntryHeader {
     var metadata: DiskEntryMetadata {
-        DiskEntryMetadata(validators: Validators(etag: etag, lastModified: lastModified), contentType: contentType,
-                          created: created, expires: expires)
+        DiskEntryMetadata(
+            validators: Validators(etag: etag, lastModified: lastModified), contentType: contentType,
+            created: created, expires: expires)
     }
 }

@@ -23,9 +23,11 @@ public struct DiskCacheConfiguration: Sendable {
 
     /// Defaults: 500 MiB, no count limit, 7 days, the compressor's level, trim to 80%, no fsync, verify when the
     /// file changes, no stale retention. Opening a `DiskCache` throws `invalidConfiguration` for bad values.
-    public init(byteLimit: Int = 500 << 20, countLimit: Int? = nil, maxAge: Duration = .seconds(7 * 24 * 3600),
-                compressionLevel: Int? = nil, lowWaterFraction: Double = 0.8, fsync: Bool = false,
-                payloadVerification: PayloadVerification = .whenFileChanges, staleRetention: Duration = .zero) {
+    public init(
+        byteLimit: Int = 500 << 20, countLimit: Int? = nil, maxAge: Duration = .seconds(7 * 24 * 3600),
+        compressionLevel: Int? = nil, lowWaterFraction: Double = 0.8, fsync: Bool = false,
+        payloadVerification: PayloadVerification = .whenFileChanges, staleRetention: Duration = .zero
+    ) {
         self.byteLimit = byteLimit
         self.countLimit = countLimit
         self.maxAge = maxAge
@@ -45,10 +47,12 @@ public struct DiskCacheConfiguration: Sendable {
             throw TroveError.invalidConfiguration("disk cache countLimit must be positive or nil, got \(countLimit)")
         }
         if !(lowWaterFraction > 0 && lowWaterFraction <= 1) {
-            throw TroveError.invalidConfiguration("disk cache lowWaterFraction must be in (0, 1], got \(lowWaterFraction)")
+            throw TroveError.invalidConfiguration(
+                "disk cache lowWaterFraction must be in (0, 1], got \(lowWaterFraction)")
         }
         if staleRetention < .zero {
-            throw TroveError.invalidConfiguration("disk cache staleRetention must not be negative, got \(staleRetention)")
+            throw TroveError.invalidConfiguration(
+                "disk cache staleRetention must not be negative, got \(staleRetention)")
         }
         if maxAge <= .zero {
             throw TroveError.invalidConfiguration("disk cache maxAge must be positive, got \(maxAge)")

@@ -31,8 +31,11 @@ extension DiskCache {
         let entries = state.withLock { state in
             state.index.records.values
                 .filter { !isExpired(created: $0.created, expires: $0.expires, now: now) }
-                .map { DiskCacheListing(key: $0.key, bytes: $0.bytes, compressed: $0.compressed,
-                                        created: $0.created, expires: $0.expires) }
+                .map {
+                    DiskCacheListing(
+                        key: $0.key, bytes: $0.bytes, compressed: $0.compressed,
+                        created: $0.created, expires: $0.expires)
+                }
         }
         return entries.sorted { $0.key < $1.key }
     }

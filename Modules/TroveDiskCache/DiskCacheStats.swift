@@ -19,8 +19,10 @@ public struct DiskCacheStats: Sendable, Equatable, Codable {
     public var limitBytes: Int
 
     /// Counts as given; all zero by default.
-    public init(entries: Int = 0, bytes: Int = 0, compressed: Int = 0, hits: Int = 0, misses: Int = 0,
-                corrupt: Int = 0, evictions: Int = 0, limitBytes: Int = 0) {
+    public init(
+        entries: Int = 0, bytes: Int = 0, compressed: Int = 0, hits: Int = 0, misses: Int = 0,
+        corrupt: Int = 0, evictions: Int = 0, limitBytes: Int = 0
+    ) {
         self.entries = entries
         self.bytes = bytes
         self.compressed = compressed

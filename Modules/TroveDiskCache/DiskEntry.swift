@@ -13,8 +13,10 @@ public struct DiskEntryMetadata: Sendable, Equatable {
     public var expires: Date?
 
     /// Metadata from its parts; by default no validators or content type, created now, no `expires`.
-    public init(validators: Validators = .init(), contentType: String? = nil, created: Date = Date(),
-                expires: Date? = nil) {
+    public init(
+        validators: Validators = .init(), contentType: String? = nil, created: Date = Date(),
+        expires: Date? = nil
+    ) {
         self.validators = validators
         self.contentType = contentType
         self.created = created

@@ -16,10 +16,11 @@ public enum EntryCodec {
             throw TroveError.invalidConfiguration(
                 "an entry of \(data.count) bytes is over the \(EntryHeader.maxPayloadBytes)-byte entry limit")
         }
-        let header = EntryHeader(compressorID: 0, storedLength: data.count, originalLength: data.count,
-                                 payloadCRC: CRC32.checksum(data), created: metadata.created,
-                                 expires: metadata.expires, key: key, etag: metadata.validators.etag,
-                                 lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
+        let header = EntryHeader(
+            compressorID: 0, storedLength: data.count, originalLength: data.count,
+            payloadCRC: CRC32.checksum(data), created: metadata.created,
+            expires: metadata.expires, key: key, etag: metadata.validators.etag,
+            lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
         if let field = header.oversizedField {
             throw TroveError.invalidConfiguration(
                 "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)")
@@ -39,8 +40,9 @@ public enum EntryCodec {
                 guard length <= bytes.count else {
                     throw EntryCorruption("value is \(bytes.count) bytes, shorter than its \(length)-byte header")
                 }
-                let header = try EntryHeader.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<length]),
-                                                   fileSize: bytes.count)
+                let header = try EntryHeader.parse(
+                    UnsafeRawBufferPointer(rebasing: bytes[0..<length]),
+                    fileSize: bytes.count)
                 return .success((header, length))
             } catch {
                 return .failure(error)
@@ -53,15 +55,17 @@ public enum EntryCodec {
         case let .failure(corruption): throw EntryRejected(corruption.reason)
         }
         guard header.compressorID == 0, header.storedLength == header.originalLength else {
-            throw EntryRejected("payload is compressed (compressor id \(header.compressorID)); shared entries are stored as is")
+            throw EntryRejected(
+                "payload is compressed (compressor id \(header.compressorID)); shared entries are stored as is")
         }
         guard header.key == expectedKey else {
             throw EntryRejected("value was stored for another key (\(header.key.prefix(80)))")
         }
         let payload = Self.tail(of: value, from: headerLength)
         guard CRC32.checksum(payload) == header.payloadCRC else { throw EntryRejected("payload checksum mismatch") }
-        return DiskEntry(key: header.key, data: payload, metadata: header.metadata, storedBytes: payload.count,
-                         compressed: false)
+        return DiskEntry(
+            key: header.key, data: payload, metadata: header.metadata, storedBytes: payload.count,
+            compressed: false)
     }
 
     /// Payloads at least this large share the value's bytes instead of being copied out of them.
@@ -74,8 +78,9 @@ public enum EntryCodec {
         let count = value.count - offset
         guard count >= sharingThreshold else { return value.subdata(in: value.startIndex + offset..<value.endIndex) }
         return value.withUnsafeBytes { bytes in
-            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + offset), count: count,
-                 deallocator: .custom { _, _ in withExtendedLifetime(value) {} })
+            Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + offset), count: count,
+                deallocator: .custom { _, _ in withExtendedLifetime(value) {} })
         }
     }
 }

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import TroveCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What reading an entry file found.
 enum EntryFileContents {
@@ -33,13 +34,16 @@ enum EntryFile {
     /// whole read go first and `fstat` after it (no more calls than a plain read of a file); a file of
     /// another size is read again the usual way. The version a payload read returns is always taken after
     /// the bytes were read, so a write that lands during the read shows as a newer version.
-    static func read(at path: String, payload wantPayload: Bool, files: FileOps, mode: ReadMode = .blocking,
-                     expectedSize: Int? = nil) throws -> EntryFileContents {
+    static func read(
+        at path: String, payload wantPayload: Bool, files: FileOps, mode: ReadMode = .blocking,
+        expectedSize: Int? = nil
+    ) throws -> EntryFileContents {
         guard let fd = try files.openForReading(path, mode: mode) else { return .missing }
         defer { files.close(fd) }
         if wantPayload, let expectedSize, expectedSize >= EntryHeader.lengthPrefix,
-           expectedSize <= wholeReadWithoutHeaderCheck,
-           let contents = try readExpecting(fd, size: expectedSize, path: path, files: files, mode: mode) {
+            expectedSize <= wholeReadWithoutHeaderCheck,
+            let contents = try readExpecting(fd, size: expectedSize, path: path, files: files, mode: mode)
+        {
             return contents
         }
         let file = try fileVersion(fd, path: path, mode: mode)
@@ -52,7 +56,9 @@ enum EntryFile {
         }
     }
 
-    private static func fileVersion(_ fd: Int32, path: String, mode: ReadMode) throws -> (version: FileVersion, isRegular: Bool) {
+    private static func fileVersion(_ fd: Int32, path: String, mode: ReadMode) throws -> (
+        version: FileVersion, isRegular: Bool
+    ) {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             if mode == .cachedOnly { throw WouldBlock() }
@@ -64,12 +70,17 @@ enum EntryFile {
     /// One read into a buffer a byte longer than `size`, then `fstat`: nil (after freeing the buffer)
     /// unless the file is `size` bytes and the read got all of them. Anything odd (another size, a short
     /// read) is left to the usual path.
-    private static func readExpecting(_ fd: Int32, size: Int, path: String, files: FileOps,
-                                      mode: ReadMode) throws -> EntryFileContents? {
+    private static func readExpecting(
+        _ fd: Int32, size: Int, path: String, files: FileOps,
+        mode: ReadMode
+    ) throws -> EntryFileContents? {
         guard let base = malloc(size + 1) else { return nil }
         // A failed read (say a directory where the file was) is left to the usual path to name.
-        guard let got = try? files.readOnce(fd, into: UnsafeMutableRawBufferPointer(start: base, count: size + 1),
-                                            at: 0, path: path, mode: mode) else {
+        guard
+            let got = try? files.readOnce(
+                fd, into: UnsafeMutableRawBufferPointer(start: base, count: size + 1),
+                at: 0, path: path, mode: mode)
+        else {
             free(base)
             return nil
         }
@@ -86,8 +97,10 @@ enum EntryFile {
         }
     }
 
-    private static func read(_ fd: Int32, file: FileVersion, path: String,
-                             payload wantPayload: Bool, files: FileOps, mode: ReadMode) throws -> EntryFileContents {
+    private static func read(
+        _ fd: Int32, file: FileVersion, path: String,
+        payload wantPayload: Bool, files: FileOps, mode: ReadMode
+    ) throws -> EntryFileContents {
         let fileSize = file.size
         guard fileSize >= EntryHeader.lengthPrefix else {
             throw EntryCorruption("file is \(fileSize) bytes, shorter than an entry header")
@@ -111,10 +124,13 @@ enum EntryFile {
         if headerLength > head.count {  // a header with long validators: read the rest of it
             let start = head.count
             head += [UInt8](repeating: 0, count: headerLength - start)
-            guard try head.withUnsafeMutableBytes({
-                try files.readExactly(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), at: start,
-                                      path: path, mode: mode)
-            }) else { throw EntryCorruption("file ended inside its header") }
+            guard
+                try head.withUnsafeMutableBytes({
+                    try files.readExactly(
+                        fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), at: start,
+                        path: path, mode: mode)
+                })
+            else { throw EntryCorruption("file ended inside its header") }
         }
         let header = try head.withUnsafeBytes { bytes throws(EntryCorruption) in
             try EntryHeader.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), fileSize: fileSize)
@@ -125,8 +141,10 @@ enum EntryFile {
     /// Header and payload in one read. The size comes from fstat and is bounded before anything is
     /// allocated: no file larger than the biggest possible entry is read, and one over 16 MiB only after
     /// its header has been checked.
-    private static func readWhole(_ fd: Int32, file: FileVersion, path: String,
-                                  files: FileOps, mode: ReadMode) throws -> EntryFileContents {
+    private static func readWhole(
+        _ fd: Int32, file: FileVersion, path: String,
+        files: FileOps, mode: ReadMode
+    ) throws -> EntryFileContents {
         let fileSize = file.size
         guard fileSize <= EntryHeader.maxHeaderLength + EntryHeader.maxPayloadBytes else {
             throw EntryCorruption("file is \(fileSize) bytes, larger than any entry can be")
@@ -136,8 +154,11 @@ enum EntryFile {
         }
         let after: FileVersion
         do {
-            guard try files.readExactly(fd, into: UnsafeMutableRawBufferPointer(start: base, count: fileSize), at: 0,
-                                        path: path, mode: mode) else {
+            guard
+                try files.readExactly(
+                    fd, into: UnsafeMutableRawBufferPointer(start: base, count: fileSize), at: 0,
+                    path: path, mode: mode)
+            else {
                 throw EntryCorruption("file ended before the \(fileSize) bytes its size promised")
             }
             after = try fileVersion(fd, path: path, mode: mode).version
@@ -154,7 +175,9 @@ enum EntryFile {
 
     /// Checks the header at the start of a buffer holding the whole file (`file.size` bytes) and hands the
     /// buffer to the payload `Data`, whose deallocator frees it; on corruption the buffer is freed here.
-    private static func parseWhole(_ base: UnsafeMutableRawPointer, file: FileVersion) throws(EntryCorruption) -> EntryFileContents {
+    private static func parseWhole(_ base: UnsafeMutableRawPointer, file: FileVersion) throws(EntryCorruption)
+        -> EntryFileContents
+    {
         let fileSize = file.size
         let header: EntryHeader
         do throws(EntryCorruption) {
@@ -164,7 +187,8 @@ enum EntryFile {
                 throw EntryCorruption("file is \(fileSize) bytes, shorter than its \(headerLength)-byte header")
             }
             // parse checks that the header and the stored payload make up the whole file.
-            header = try EntryHeader.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), fileSize: fileSize)
+            header = try EntryHeader.parse(
+                UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), fileSize: fileSize)
         } catch {
             free(base)
             throw error
@@ -174,8 +198,9 @@ enum EntryFile {
             return .valid(header, storedPayload: Data(), file: file)
         }
         // The payload is the buffer's tail; freeing it frees the whole buffer.
-        let payload = Data(bytesNoCopy: base + (fileSize - header.storedLength), count: header.storedLength,
-                           deallocator: .custom { _, _ in free(base) })
+        let payload = Data(
+            bytesNoCopy: base + (fileSize - header.storedLength), count: header.storedLength,
+            deallocator: .custom { _, _ in free(base) })
         return .valid(header, storedPayload: payload, file: file)
     }
 }

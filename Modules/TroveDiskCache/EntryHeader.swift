@@ -56,8 +56,10 @@ struct EntryHeader: Equatable {
 
     /// The name and size of the first string too long for the format, if any.
     var oversizedField: (name: String, bytes: Int)? {
-        let fields: [(String, String?)] = [("key", key), ("ETag", etag), ("Last-Modified", lastModified),
-                                           ("content type", contentType)]
+        let fields: [(String, String?)] = [
+            ("key", key), ("ETag", etag), ("Last-Modified", lastModified),
+            ("content type", contentType)
+        ]
         for (name, value) in fields {
             if let count = value?.utf8.count, count > Self.maxFieldBytes { return (name, count) }
         }
@@ -149,9 +151,10 @@ struct EntryHeader: Equatable {
         let lastModified = try reader.string()
         let contentType = try reader.string()
         guard reader.isAtEnd else { throw EntryCorruption("unexpected bytes after the header fields") }
-        return EntryHeader(compressorID: compressorID, storedLength: Int(stored), originalLength: Int(original),
-                           payloadCRC: crc, created: created, expires: expires, key: key, etag: etag,
-                           lastModified: lastModified, contentType: contentType)
+        return EntryHeader(
+            compressorID: compressorID, storedLength: Int(stored), originalLength: Int(original),
+            payloadCRC: crc, created: created, expires: expires, key: key, etag: etag,
+            lastModified: lastModified, contentType: contentType)
     }
 }
 

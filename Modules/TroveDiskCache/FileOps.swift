@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import TroveCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Which file a path named when it was opened: lets a cache delete a damaged file only if nobody has
 /// renamed a fresh entry over it since.
@@ -95,12 +96,15 @@ struct FileOps: Sendable {
 
     /// Fills `buffer` from `offset`; false if the file ended first. In `cachedOnly` mode a read that
     /// would wait for the disk, fails, or meets the end of the file is `WouldBlock`.
-    func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
-                     path: String, mode: ReadMode = .blocking) throws -> Bool {
+    func readExactly(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
+        path: String, mode: ReadMode = .blocking
+    ) throws -> Bool {
         var done = 0
         while done < buffer.count {
-            let got = try readOnce(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + done,
-                                   path: path, mode: mode)
+            let got = try readOnce(
+                fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + done,
+                path: path, mode: mode)
             if got == 0 {
                 if mode == .cachedOnly { throw WouldBlock() }
                 return false
@@ -112,11 +116,15 @@ struct FileOps: Sendable {
 
     /// One read call (repeated only when interrupted): the bytes read, 0 at the end of the file, maybe
     /// fewer than asked. In `cachedOnly` mode a read that would wait for the disk or fails is `WouldBlock`.
-    func readOnce(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
-                  path: String, mode: ReadMode = .blocking) throws -> Int {
+    func readOnce(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
+        path: String, mode: ReadMode = .blocking
+    ) throws -> Int {
         while true {
-            let got = mode == .blocking ? calls.read(fd, into: buffer, at: offset)
-                                        : calls.readIfCached(fd, into: buffer, at: offset)
+            let got =
+                mode == .blocking
+                ? calls.read(fd, into: buffer, at: offset)
+                : calls.readIfCached(fd, into: buffer, at: offset)
             if got >= 0 { return got }
             if got == -Int(EINTR) { continue }
             if mode == .cachedOnly { throw WouldBlock() }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CTroveSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The few POSIX calls through which a `DiskCache` touches the disk: the seam where tests inject faults
 /// (a full disk, an I/O error, a failed rename or delete) at chosen points. Each call returns its result,

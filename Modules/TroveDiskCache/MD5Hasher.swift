@@ -15,6 +15,8 @@ public struct MD5Hasher: KeyHasher {
     /// 32 lowercase hex characters: the MD5 of the key's UTF-8 bytes.
     public func hash(_ key: String) -> String {
         var key = key
-        return key.withUTF8 { Insecure.MD5.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexEncoding.lowercase($0) } }
+        return key.withUTF8 {
+            Insecure.MD5.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexEncoding.lowercase($0) }
+        }
     }
 }

@@ -14,6 +14,8 @@ public struct SHA256Hasher: KeyHasher {
     /// 64 lowercase hex characters: the SHA-256 of the key's UTF-8 bytes.
     public func hash(_ key: String) -> String {
         var key = key
-        return key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexEncoding.lowercase($0) } }
+        return key.withUTF8 {
+            SHA256.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexEncoding.lowercase($0) }
+        }
     }
 }

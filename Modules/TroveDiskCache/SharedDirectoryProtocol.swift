@@ -27,14 +27,15 @@
 // 6. `removeAll` renames `entries/` aside into tmp/ in one step and deletes it afterwards; a crash in
 //    between leaves a `tmp/removed.<pid>.<random>` directory that the sweep removes like any temp file.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension CacheLayout {
     /// A fresh path in tmp/ no other writer can choose: `<name>.<pid>.<random>`.
@@ -65,7 +66,7 @@ extension DiskCache {
             let ownerGone = CacheLayout.ownerProcess(ofTemporary: name).map { $0 != me && !Self.isRunning($0) } ?? false
             if !ownerGone {
                 guard let modified = (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                      modified < cutoff
+                    modified < cutoff
                 else { continue }
             }
             try? manager.removeItem(atPath: path)

@@ -47,8 +47,10 @@ struct CountMinSketch: Sendable {
         (words.1, shifts.1) = position(keyHash, row: 1)
         (words.2, shifts.2) = position(keyHash, row: 2)
         (words.3, shifts.3) = position(keyHash, row: 3)
-        let counts = ((table[words.0] >> shifts.0) & 0xF, (table[words.1] >> shifts.1) & 0xF,
-                      (table[words.2] >> shifts.2) & 0xF, (table[words.3] >> shifts.3) & 0xF)
+        let counts = (
+            (table[words.0] >> shifts.0) & 0xF, (table[words.1] >> shifts.1) & 0xF,
+            (table[words.2] >> shifts.2) & 0xF, (table[words.3] >> shifts.3) & 0xF
+        )
         let smallest = min(counts.0, counts.1, counts.2, counts.3)
         // A sighting of a key whose counters are all saturated changes nothing and, as in Caffeine,
         // does not advance the sample either: hot keys do not hasten aging.
@@ -89,8 +91,10 @@ struct CountMinSketch: Sendable {
         return (Int(mixed & wordMask), (mixed >> 60) << 2)
     }
 
-    private static let rowSeeds: [UInt64] = [0x97CB_3127_7FD1_4E0B, 0xC3A5_C85C_97CB_3127,
-                                             0xB492_B66F_BE98_F273, 0x9AE1_6A3B_2F90_404F]
+    private static let rowSeeds: [UInt64] = [
+        0x97CB_3127_7FD1_4E0B, 0xC3A5_C85C_97CB_3127,
+        0xB492_B66F_BE98_F273, 0x9AE1_6A3B_2F90_404F
+    ]
 
     /// A 64-bit finaliser (the MurmurHash3 fmix64 constants): nearby inputs land far apart.
     @inline(__always)

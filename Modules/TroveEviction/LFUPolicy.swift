@@ -63,7 +63,8 @@ public final class LFUSlotPolicy: SlotEvictionPolicy {
         mutating func access(_ slot: Int) {
             let bucket = bucketOf[slot]
             let next = higher[bucket]
-            let target = next >= 0 && frequency[next] == frequency[bucket] + 1
+            let target =
+                next >= 0 && frequency[next] == frequency[bucket] + 1
                 ? next : makeBucket(frequency: frequency[bucket] + 1, after: bucket)
             members[bucket].remove(slot, &links)
             members[target].pushFront(slot, &links)

@@ -23,7 +23,8 @@ extension CacheSimulator {
             case 2:
                 guard let size = Int(Substring(fields[1])), size >= 0 else {
                     throw TroveError.invalidConfiguration(
-                        "trace line \(line): size '\(Substring(fields[1]).prefix(40))' is not a whole number of bytes; expected 'KEY [SIZE]'")
+                        "trace line \(line): size '\(Substring(fields[1]).prefix(40))' is not a whole number of bytes; expected 'KEY [SIZE]'"
+                    )
                 }
                 request(String(Substring(fields[0])), size: size)
             default:

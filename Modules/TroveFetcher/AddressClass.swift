@@ -31,11 +31,17 @@ extension IPAddress {
             if within(0x7F00_0000, 8) { return .loopback }
             if within(0xA9FE_0000, 16) { return .linkLocal }
             if within(0x0A00_0000, 8) || within(0xAC10_0000, 12) || within(0xC0A8_0000, 16)
-                || within(0x6440_0000, 10) || within(0xC612_0000, 15) { return .private }
+                || within(0x6440_0000, 10) || within(0xC612_0000, 15)
+            {
+                return .private
+            }
             if within(0xE000_0000, 4) { return .multicast }
             // 240/4 holds 255.255.255.255; 192.0.0/24 is for protocol assignments; then TEST-NET-1, -2, -3.
             if within(0xF000_0000, 4) || within(0xC000_0000, 24) || within(0xC000_0200, 24)
-                || within(0xC633_6400, 24) || within(0xCB00_7100, 24) { return .reserved }
+                || within(0xC633_6400, 24) || within(0xCB00_7100, 24)
+            {
+                return .reserved
+            }
             return .public
         case let .v6(bits):
             func within(_ network: UInt128, _ prefix: UInt128) -> Bool {

@@ -14,10 +14,12 @@ public struct DataURLFetcher: Fetcher {
 
     /// The URL's payload as one chunk, with its media type; a malformed URL throws `malformedURL`.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
-        -> FetchOutcome {
+        -> FetchOutcome
+    {
         let text = request.url.absoluteString
         guard let comma = text.firstIndex(of: ",") else {
-            throw TroveError.malformedURL(url: String(text.prefix(64)), reason: "a data: URL needs a ',' before its payload")
+            throw TroveError.malformedURL(
+                url: String(text.prefix(64)), reason: "a data: URL needs a ',' before its payload")
         }
         let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]
         let payload = String(text[text.index(after: comma)...])
@@ -30,13 +32,20 @@ public struct DataURLFetcher: Fetcher {
             data = payload.removingPercentEncoding.map { Data($0.utf8) }
         }
         guard let data else {
-            throw TroveError.malformedURL(url: String(text.prefix(64)), reason: "the data: URL payload is not valid "
-                + (isBase64 ? "base64" : "percent-encoding"))
+            throw TroveError.malformedURL(
+                url: String(text.prefix(64)),
+                reason: "the data: URL payload is not valid "
+                    + (isBase64 ? "base64" : "percent-encoding"))
         }
-        guard data.count <= request.maxBytes else { throw TroveError.tooLarge(url: String(text.prefix(64)), limit: request.maxBytes) }
+        guard data.count <= request.maxBytes else {
+            throw TroveError.tooLarge(url: String(text.prefix(64)), limit: request.maxBytes)
+        }
         progress(FetchProgress(received: Int64(data.count), expected: Int64(data.count)))
-        return .data(data, ResponseMetadata(url: request.url, statusCode: 200,
-                                            contentType: mediaType.isEmpty ? nil : mediaType,
-                                            expectedLength: Int64(data.count)))
+        return .data(
+            data,
+            ResponseMetadata(
+                url: request.url, statusCode: 200,
+                contentType: mediaType.isEmpty ? nil : mediaType,
+                expectedLength: Int64(data.count)))
     }
 }

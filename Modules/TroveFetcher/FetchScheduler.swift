@@ -52,8 +52,10 @@ public final class FetchScheduler: Sendable {
     /// without blocking other hosts), runs `work`, and frees the slot however `work` ends.
     /// Cancelling while queued removes the entry at once and throws `TroveError.cancelled`; cancelling while
     /// running cancels `work` (it runs in the caller's task).
-    public func run<T: Sendable>(host: String, ticket: SchedulerTicket = SchedulerTicket(),
-                                 _ work: @Sendable () async throws -> T) async throws -> T {
+    public func run<T: Sendable>(
+        host: String, ticket: SchedulerTicket = SchedulerTicket(),
+        _ work: @Sendable () async throws -> T
+    ) async throws -> T {
         try await acquire(host: host, ticket: ticket)
         defer { release(host: host) }
         // A waiter cancelled just as it was handed a slot still gets the slot; do not start work for it.
@@ -79,8 +81,9 @@ public final class FetchScheduler: Sendable {
                     if Task.isCancelled { return .cancelled }
                     if takeSlotIfFree(host: host, in: &state) { return .run }
                     let priority = ticket.register(self, entryID: id)
-                    state.entries[id] = Entry(host: host, priority: priority, ticket: ticket,
-                                              continuation: continuation)
+                    state.entries[id] = Entry(
+                        host: host, priority: priority, ticket: ticket,
+                        continuation: continuation)
                     state.queues[host, default: HostQueue()].byPriority[priority.rawValue].insert(id)
                     return .queued
                 }
@@ -114,7 +117,8 @@ public final class FetchScheduler: Sendable {
 
     private func takeSlotIfFree(host: String, in state: inout State) -> Bool {
         guard state.running < configuration.maxConcurrent,
-              state.runningPerHost[host, default: 0] < configuration.maxPerHost else { return false }
+            state.runningPerHost[host, default: 0] < configuration.maxPerHost
+        else { return false }
         state.running += 1
         state.runningPerHost[host, default: 0] += 1
         return true
@@ -126,12 +130,16 @@ public final class FetchScheduler: Sendable {
         var best: (priority: Int, id: UInt64)?
         for (host, queue) in state.queues where state.runningPerHost[host, default: 0] < configuration.maxPerHost {
             guard let priority = queue.byPriority.lastIndex(where: { !$0.isEmpty }),
-                  let id = configuration.order == .fifo ? queue.byPriority[priority].first
-                                                        : queue.byPriority[priority].last else { continue }
+                let id = configuration.order == .fifo
+                    ? queue.byPriority[priority].first
+                    : queue.byPriority[priority].last
+            else { continue }
             if let current = best {
                 let newer = configuration.order == .lifo
-                guard priority > current.priority
-                    || (priority == current.priority && (newer ? id > current.id : id < current.id)) else { continue }
+                guard
+                    priority > current.priority
+                        || (priority == current.priority && (newer ? id > current.id : id < current.id))
+                else { continue }
             }
             best = (priority, id)
         }

@@ -16,7 +16,8 @@ public struct FileFetcher: Fetcher {
 
     /// The file's bytes; a missing or unreadable file throws, and a file over `maxBytes` throws `tooLarge`.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
-        -> FetchOutcome {
+        -> FetchOutcome
+    {
         let url = request.url
         let data: Data = try await withCheckedThrowingContinuation { continuation in
             Self.queue.async {

@@ -37,9 +37,11 @@ public struct GuardedHTTPFetcher: Fetcher {
     ///     (`SourcePolicy.anyHTTPSource`).
     ///   - resolver: turns host names into addresses; the system's getaddrinfo by default, a stub in tests.
     ///   - redirectLimit: redirects followed before `TroveError.tooManyRedirects`.
-    public init(addressPolicy: AddressPolicy = AddressPolicy(), sourcePolicy: SourcePolicy = .anyHTTPSource,
-                resolver: any HostResolver = SystemHostResolver(),
-                redirectLimit: Int = HTTPFetcher.defaultRedirectLimit) {
+    public init(
+        addressPolicy: AddressPolicy = AddressPolicy(), sourcePolicy: SourcePolicy = .anyHTTPSource,
+        resolver: any HostResolver = SystemHostResolver(),
+        redirectLimit: Int = HTTPFetcher.defaultRedirectLimit
+    ) {
         self.addressPolicy = addressPolicy
         self.sourcePolicy = sourcePolicy
         self.resolver = resolver
@@ -49,26 +51,31 @@ public struct GuardedHTTPFetcher: Fetcher {
 
     /// Checks the URL and each hop's address before connecting to exactly that address; refusals throw `sourceNotAllowed`.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
-        -> FetchOutcome {
+        -> FetchOutcome
+    {
         try sourcePolicy.check(request.url)
-        return try await HTTPExchange(openHop: { hopURL in try await openHop(to: hopURL, of: request.url) },
-                                      request: request, headers: HTTPFetcher.headers(of: request),
-                                      redirectLimit: redirectLimit, progress: progress).run()
+        return try await HTTPExchange(
+            openHop: { hopURL in try await openHop(to: hopURL, of: request.url) },
+            request: request, headers: HTTPFetcher.headers(of: request),
+            redirectLimit: redirectLimit, progress: progress
+        ).run()
     }
 
     /// Checks where `hopURL` would connect and returns a client that can connect only there.
     private func openHop(to hopURL: URL, of source: URL) async throws -> HTTPHop {
         let isRedirect = hopURL != source
         func refuse(_ reason: String) -> TroveError {
-            .sourceNotAllowed(url: source.absoluteString,
-                              reason: isRedirect ? "it redirects to \(hopURL.absoluteString), and \(reason)" : reason)
+            .sourceNotAllowed(
+                url: source.absoluteString,
+                reason: isRedirect ? "it redirects to \(hopURL.absoluteString), and \(reason)" : reason)
         }
         guard let scheme = hopURL.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw refuse("only http and https URLs are fetched here")
         }
         // The host exactly as AsyncHTTPClient will read it from the URL, so the override below applies.
         guard let urlHost = URL(string: hopURL.absoluteString)?.host, !urlHost.isEmpty else {
-            throw TroveError.malformedURL(url: source.absoluteString, reason: "\(isRedirect ? "a redirect's URL" : "it") has no host")
+            throw TroveError.malformedURL(
+                url: source.absoluteString, reason: "\(isRedirect ? "a redirect's URL" : "it") has no host")
         }
         let address = try await checkedAddress(of: urlHost, source: source, refuse: refuse).unmapped
         var configuration = HTTPFetcher.defaultClientConfiguration
@@ -81,7 +88,9 @@ public struct GuardedHTTPFetcher: Fetcher {
     }
 
     /// The address to connect to for `urlHost`, once every address it stands for is permitted.
-    private func checkedAddress(of urlHost: String, source: URL, refuse: (String) -> TroveError) async throws -> IPAddress {
+    private func checkedAddress(of urlHost: String, source: URL, refuse: (String) -> TroveError) async throws
+        -> IPAddress
+    {
         let host: SourceHost
         do {
             host = try SourceHost(urlHost: urlHost)
@@ -91,7 +100,8 @@ public struct GuardedHTTPFetcher: Fetcher {
         switch host {
         case let .address(address):
             if let refusal = addressPolicy.refusal(of: address) {
-                throw refuse(address.description == urlHost ? refusal : "its host \(urlHost) means \(address); \(refusal)")
+                throw refuse(
+                    address.description == urlHost ? refusal : "its host \(urlHost) means \(address); \(refusal)")
             }
             return address
         case .localhost:
@@ -107,8 +117,10 @@ public struct GuardedHTTPFetcher: Fetcher {
             } catch is CancellationError {
                 throw TroveError.cancelled
             } catch {
-                throw TroveError.connectionFailed(url: source.absoluteString, reason: "could not resolve \(name) (\(error)); "
-                    + "check the host name and the network")
+                throw TroveError.connectionFailed(
+                    url: source.absoluteString,
+                    reason: "could not resolve \(name) (\(error)); "
+                        + "check the host name and the network")
             }
             // One refused answer refuses the name: a name pointing inside is not fetched even when it also
             // points outside.

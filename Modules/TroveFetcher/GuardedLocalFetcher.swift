@@ -13,7 +13,8 @@ struct GuardedLocalFetcher<Inner: Fetcher>: Fetcher {
     }
 
     func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
-        -> FetchOutcome {
+        -> FetchOutcome
+    {
         try policy.check(request.url)
         return try await inner.fetch(request, progress: progress)
     }

@@ -56,7 +56,9 @@ struct HTTPExchange: Sendable {
                 }
                 // Credentials and cookies are for the origin they were given to, as browsers and AsyncHTTPClient do.
                 if !Self.sameOrigin(hopURL, target) {
-                    for name in ["Authorization", "Proxy-Authorization", "Cookie", "Origin"] { hopHeaders.remove(name: name) }
+                    for name in ["Authorization", "Proxy-Authorization", "Cookie", "Origin"] {
+                        hopHeaders.remove(name: name)
+                    }
                 }
                 hopURL = target
             }
@@ -65,7 +67,8 @@ struct HTTPExchange: Sendable {
 
     /// One request and its response.
     private func send(to hopURL: URL, on client: HTTPClient, headers: HTTPHeaders, deadline: NIODeadline) async throws
-        -> ResponseCollector.Result {
+        -> ResponseCollector.Result
+    {
         let outgoing: HTTPClient.Request
         do {
             outgoing = try HTTPClient.Request(url: hopURL.absoluteString, method: .GET, headers: headers)
@@ -75,8 +78,9 @@ struct HTTPExchange: Sendable {
         if Task.isCancelled { throw TroveError.cancelled }
         let collector = ResponseCollector(request: request, hopURL: hopURL, progress: progress)
         // One loop for every call on this collector, so it is only ever called from one thread.
-        let task = client.execute(request: outgoing, delegate: collector, eventLoop: .delegate(on: client.eventLoopGroup.any()),
-                                  deadline: deadline)
+        let task = client.execute(
+            request: outgoing, delegate: collector, eventLoop: .delegate(on: client.eventLoopGroup.any()),
+            deadline: deadline)
         do {
             return try await withTaskCancellationHandler {
                 try await task.futureResult.get()
@@ -90,7 +94,8 @@ struct HTTPExchange: Sendable {
             guard collector.head != nil else { throw requestError(error) }
             if collector.redirectTarget != nil {
                 // The dropped body of a redirect: its length says nothing about the resource.
-                throw TroveError.connectionFailed(url: url, reason: "the connection was lost while reading a redirect (\(error))")
+                throw TroveError.connectionFailed(
+                    url: url, reason: "the connection was lost while reading a redirect (\(error))")
             }
             throw bodyError(error, received: collector.received, expected: collector.expectedLength)
         }
@@ -105,7 +110,8 @@ struct HTTPExchange: Sendable {
     // MARK: - Errors
 
     private var deadlineError: TroveError {
-        request.deadline.map { .deadlineExceeded(url: url, after: $0.budget) } ?? .timedOut(url: url, after: request.timeout)
+        request.deadline.map { .deadlineExceeded(url: url, after: $0.budget) }
+            ?? .timedOut(url: url, after: request.timeout)
     }
 
     private func requestError(_ error: any Error) -> TroveError {
@@ -140,7 +146,9 @@ struct HTTPExchange: Sendable {
             // The origin announced a length, then closed before sending it all.
             return .lengthMismatch(url: url, expected: expected, received: received)
         }
-        return .connectionFailed(url: url, reason: "the connection was lost after \(received) bytes of the body, "
-            + "before it ended; the server cut it short (\(error))")
+        return .connectionFailed(
+            url: url,
+            reason: "the connection was lost after \(received) bytes of the body, "
+                + "before it ended; the server cut it short (\(error))")
     }
 }

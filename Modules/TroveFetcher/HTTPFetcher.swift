@@ -38,9 +38,11 @@ public struct HTTPFetcher: Fetcher {
 
     /// A fresh client with Trove's defaults, shut down by this fetcher's `shutdown()`.
     public static func withOwnClient() -> HTTPFetcher {
-        HTTPFetcher(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                       configuration: defaultClientConfiguration),
-                    owned: true)
+        HTTPFetcher(
+            client: HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: defaultClientConfiguration),
+            owned: true)
     }
 
     /// The client does not follow redirects: the fetcher does, up to `redirectLimit` (a loop ends at the
@@ -65,14 +67,17 @@ public struct HTTPFetcher: Fetcher {
 
     /// Streams the body with progress, following redirects itself; statuses, timeouts and size limits throw `TroveError`s.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
-        -> FetchOutcome {
+        -> FetchOutcome
+    {
         let url = request.url.absoluteString
         guard let host = request.url.host, !host.isEmpty else {
             throw TroveError.malformedURL(url: url, reason: "it has no host")
         }
         let hop = HTTPHop.on(client)
-        return try await HTTPExchange(openHop: { _ in hop }, request: request, headers: Self.headers(of: request),
-                                      redirectLimit: redirectLimit, progress: progress).run()
+        return try await HTTPExchange(
+            openHop: { _ in hop }, request: request, headers: Self.headers(of: request),
+            redirectLimit: redirectLimit, progress: progress
+        ).run()
     }
 
     /// The request's own headers plus its validators as conditional headers.

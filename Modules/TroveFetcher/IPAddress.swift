@@ -78,7 +78,8 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         var value: UInt32 = 0
         for part in parts {
             guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCIIDigit),
-                  part.count == 1 || part.first != "0", let byte = UInt32(part), byte <= 255 else { return nil }
+                part.count == 1 || part.first != "0", let byte = UInt32(part), byte <= 255
+            else { return nil }
             value = value << 8 | byte
         }
         return value
@@ -108,7 +109,8 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
                     result.append(UInt16(v4 & 0xFFFF))
                 } else {
                     guard (1...4).contains(piece.count), piece.allSatisfy(\.isHexDigit),
-                          let group = UInt16(piece, radix: 16) else { return nil }
+                        let group = UInt16(piece, radix: 16)
+                    else { return nil }
                     result.append(group)
                 }
             }
@@ -116,7 +118,8 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
         if sawDoubleColon {
             guard let first = groups(halves[0], allowV4: false), let second = groups(halves[1], allowV4: true),
-                  first.count + second.count <= 7 else { return nil }
+                first.count + second.count <= 7
+            else { return nil }
             head = first
             tail = second
         } else {

@@ -19,7 +19,8 @@ public struct RefusingFetcher: Fetcher {
 
     /// Always throws `sourceNotAllowed`, naming the switch that would allow the scheme.
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
-        -> FetchOutcome {
+        -> FetchOutcome
+    {
         try policy.check(request.url)
         // The policy allowed it after all: nothing here fetches.
         throw TroveError.sourceNotAllowed(url: request.url.absoluteString, reason: "\(name) sources are off")

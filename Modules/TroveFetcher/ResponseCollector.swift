@@ -83,10 +83,12 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         if head.status == .notModified { return task.eventLoop.makeSucceededVoidFuture() }
         if Self.redirectStatuses.contains(head.status.code), let location = head.headers.first(name: "location") {
             guard let target = URL(string: location, relativeTo: hopURL)?.absoluteURL,
-                  let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            else {
                 // Lasting, like a bad URL given directly: asking again would be sent to the same place.
-                return task.eventLoop.makeFailedFuture(TroveError.malformedURL(
-                    url: url, reason: "it redirects to \"\(location)\", which is not an http or https URL"))
+                return task.eventLoop.makeFailedFuture(
+                    TroveError.malformedURL(
+                        url: url, reason: "it redirects to \"\(location)\", which is not an http or https URL"))
             }
             // Its body (a "moved" page) is read and dropped, so the connection can be used again.
             redirectTarget = target
@@ -108,7 +110,9 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveBodyPart(task: HTTPClient.Task<Result>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         lastActivity = .now()
         // A 304 or a redirect carries no body worth keeping.
-        guard head?.status != .notModified, redirectTarget == nil else { return task.eventLoop.makeSucceededVoidFuture() }
+        guard head?.status != .notModified, redirectTarget == nil else {
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         guard body.count + buffer.readableBytes <= request.maxBytes else {
             return task.eventLoop.makeFailedFuture(TroveError.tooLarge(url: url, limit: request.maxBytes))
         }
@@ -137,19 +141,22 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             url: request.url,
             statusCode: Int(head.status.code),
             contentType: headers.first(name: "content-type"),
-            validators: Validators(etag: headers.first(name: "etag"),
-                                   lastModified: headers.first(name: "last-modified")),
+            validators: Validators(
+                etag: headers.first(name: "etag"),
+                lastModified: headers.first(name: "last-modified")),
             cacheControl: headers.first(name: "cache-control"),
             expectedLength: expected,
-            directives: CacheDirectives(cacheControl: headers[canonicalForm: "cache-control"].joined(separator: ","),
-                                        expires: headers.first(name: "expires"), date: headers.first(name: "date"),
-                                        age: headers.first(name: "age"), receivedAt: Date()))
+            directives: CacheDirectives(
+                cacheControl: headers[canonicalForm: "cache-control"].joined(separator: ","),
+                expires: headers.first(name: "expires"), date: headers.first(name: "date"),
+                age: headers.first(name: "age"), receivedAt: Date()))
     }
 
     private func statusError(_ head: HTTPResponseHead) -> TroveError {
         let status = Int(head.status.code)
         if status == 429 || status >= 500,
-           let retryAfter = head.headers.first(name: "retry-after").flatMap({ RetryAfter.parse($0) }) {
+            let retryAfter = head.headers.first(name: "retry-after").flatMap({ RetryAfter.parse($0) })
+        {
             return .serverBusy(status: status, url: url, retryAfter: retryAfter)
         }
         return .httpStatus(status, url: url)

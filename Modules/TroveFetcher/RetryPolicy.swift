@@ -13,8 +13,10 @@ public struct RetryPolicy: Sendable, Equatable {
     public var jitter: Double
 
     /// Out-of-range values are clamped: retries and delays to at least 0, jitter to 0...1.
-    public init(maxRetries: Int = 2, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
-                jitter: Double = 0.5) {
+    public init(
+        maxRetries: Int = 2, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
+        jitter: Double = 0.5
+    ) {
         self.maxRetries = max(0, maxRetries)
         self.baseDelay = max(.zero, baseDelay)
         self.maxDelay = max(.zero, maxDelay)

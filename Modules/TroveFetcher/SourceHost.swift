@@ -35,8 +35,9 @@ public enum SourceHost: Sendable, Hashable {
         if text.hasSuffix(".") { text = text.dropLast() }
         let lowered = text.lowercased()
         guard !lowered.isEmpty, lowered.utf8.allSatisfy({ Self.hostBytes.contains($0) }) else {
-            throw SourceHostError(reason: "its host \"\(host)\" has characters no host name has (letters, digits, "
-                + "'-', '.' and '_' only; write international names in their xn-- form)")
+            throw SourceHostError(
+                reason: "its host \"\(host)\" has characters no host name has (letters, digits, "
+                    + "'-', '.' and '_' only; write international names in their xn-- form)")
         }
         let labels = lowered.split(separator: ".", omittingEmptySubsequences: false)
         guard !labels.contains(where: \.isEmpty) else {

@@ -35,13 +35,15 @@ public struct SourcePolicy: Sendable, Hashable {
         var normalizedPrefixes: [String] = []
         for text in allowedPrefixes {
             guard let url = URL(string: text), url.scheme != nil else {
-                throw TroveError.invalidConfiguration("allowed source prefix \"\(text)\" is not an absolute URL; "
-                    + "write it like https://images.example.com/")
+                throw TroveError.invalidConfiguration(
+                    "allowed source prefix \"\(text)\" is not an absolute URL; "
+                        + "write it like https://images.example.com/")
             }
             do throws(SourceHostError) {
                 normalizedPrefixes.append(try Self.normalized(url, asPrefix: true))
             } catch {
-                throw TroveError.invalidConfiguration("allowed source prefix \"\(text)\" cannot be used: \(error.reason)")
+                throw TroveError.invalidConfiguration(
+                    "allowed source prefix \"\(text)\" cannot be used: \(error.reason)")
             }
         }
         self.allowedPrefixes = normalizedPrefixes
@@ -63,7 +65,8 @@ public struct SourcePolicy: Sendable, Hashable {
             guard allowDataURLs else { throw refuse("data: sources are off (allowDataURLs)") }
             return
         default:
-            throw refuse("only http and https sources are allowed (and file: or data: when switched on), not \(scheme):")
+            throw refuse(
+                "only http and https sources are allowed (and file: or data: when switched on), not \(scheme):")
         }
         let normalized: String
         do {

@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Resolves names with the system's getaddrinfo (so /etc/hosts, nsswitch and the system's address
@@ -36,9 +37,9 @@ public struct SystemHostResolver: HostResolver {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Darwin)
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #else
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #endif
         hints.ai_flags = AI_ADDRCONFIG
         var list: UnsafeMutablePointer<addrinfo>?

@@ -17,7 +17,9 @@ public enum ContainerMemoryLimit {
             if parts[0] == "0" && parts[1].isEmpty {
                 candidates += [root + path + "/memory.max", root + "/memory.max"]
             } else if parts[1].split(separator: ",").contains("memory") {
-                candidates += [root + "/memory" + path + "/memory.limit_in_bytes", root + "/memory/memory.limit_in_bytes"]
+                candidates += [
+                    root + "/memory" + path + "/memory.limit_in_bytes", root + "/memory/memory.limit_in_bytes"
+                ]
             }
         }
         for file in candidates {

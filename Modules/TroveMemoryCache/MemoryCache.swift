@@ -46,7 +46,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
 
         @inlinable var count: Int { table.count }
 
-        @inlinable mutating func store(_ value: Value, forKey key: Key, hash: Int, cost: Int, deadline: Duration?) -> Int {
+        @inlinable mutating func store(_ value: Value, forKey key: Key, hash: Int, cost: Int, deadline: Duration?)
+            -> Int
+        {
             let slot = table.insert(key, hash: hash)
             if slot < values.count {
                 values[slot] = value; costs[slot] = cost; deadlines[slot] = deadline
@@ -120,9 +122,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
 
     /// `evictionPolicy` picks victims (see `PluginRegistry.evictionPolicy(named:)`), one policy per
     /// shard; `clock` decides expiry and is only read for entries that have a TTL.
-    public init(configuration: MemoryCacheConfiguration = .init(),
-                evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory(),
-                clock: any TroveClock = SystemClock()) {
+    public init(
+        configuration: MemoryCacheConfiguration = .init(),
+        evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory(),
+        clock: any TroveClock = SystemClock()
+    ) {
         self.configuration = configuration
         self.clock = clock
         let count = Self.shardCount(for: configuration)
@@ -133,8 +137,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
         for index in 0..<count {
             let costLimit = Self.share(of: configuration.costLimit, shard: index, of: count)
             let countLimit = Self.share(of: configuration.countLimit, shard: index, of: count)
-            let state = State(policy: evictionPolicy.makeSlotPolicy(capacity: costLimit),
-                              costLimit: costLimit, countLimit: countLimit)
+            let state = State(
+                policy: evictionPolicy.makeSlotPolicy(capacity: costLimit),
+                costLimit: costLimit, countLimit: countLimit)
             (shards + index * shardStride).bindMemory(to: Mutex<State>.self, capacity: 1)
                 .initialize(to: Mutex(state))
         }

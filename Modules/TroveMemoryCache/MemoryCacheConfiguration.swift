@@ -14,8 +14,10 @@ public struct MemoryCacheConfiguration: Sendable, Equatable {
 
     /// Bounds with the given values; the defaults are `defaultCostLimit`, no count limit, 10% of `costLimit`
     /// for one entry, and no TTL.
-    public init(costLimit: Int = MemoryCacheConfiguration.defaultCostLimit, countLimit: Int = .max,
-                maxEntryCostFraction: Double = 0.1, defaultTTL: Duration? = nil) {
+    public init(
+        costLimit: Int = MemoryCacheConfiguration.defaultCostLimit, countLimit: Int = .max,
+        maxEntryCostFraction: Double = 0.1, defaultTTL: Duration? = nil
+    ) {
         self.costLimit = costLimit
         self.countLimit = countLimit
         self.maxEntryCostFraction = maxEntryCostFraction

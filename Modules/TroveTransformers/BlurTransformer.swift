@@ -45,8 +45,10 @@ public struct BlurTransformer: ImageTransformer, Equatable {
         }
     }
 
-    private static func blur(_ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                             weights: UnsafeBufferPointer<Float>, into dst: UnsafeMutableBufferPointer<UInt8>) {
+    private static func blur(
+        _ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        weights: UnsafeBufferPointer<Float>, into dst: UnsafeMutableBufferPointer<UInt8>
+    ) {
         let radius = weights.count / 2
         let across = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * height)
         // One source row, premultiplied, with `radius` copies of the edge pixel on each side.

@@ -19,8 +19,9 @@ public struct CircleTransformer: ImageTransformer, Equatable {
         return try square.mappingEveryFrame { src, dst in
             for y in 0..<side {
                 for x in 0..<side {
-                    let coverage = circleCoverage(pixelX: x, pixelY: y, centreX: radius, centreY: radius,
-                                                  radius: radius)
+                    let coverage = circleCoverage(
+                        pixelX: x, pixelY: y, centreX: radius, centreY: radius,
+                        radius: radius)
                     applyCoverage(coverage, src, dst, at: (y * side + x) * 4)
                 }
             }

@@ -10,8 +10,10 @@ func circleCoverage(pixelX x: Int, pixelY y: Int, centreX cx: Double, centreY cy
 
 /// Multiplies alpha by the mask's coverage, rounded; colours are kept.
 @inline(__always)
-func applyCoverage(_ coverage: Double, _ src: UnsafeBufferPointer<UInt8>, _ dst: UnsafeMutableBufferPointer<UInt8>,
-                   at i: Int) {
+func applyCoverage(
+    _ coverage: Double, _ src: UnsafeBufferPointer<UInt8>, _ dst: UnsafeMutableBufferPointer<UInt8>,
+    at i: Int
+) {
     dst[i] = src[i]
     dst[i + 1] = src[i + 1]
     dst[i + 2] = src[i + 2]

@@ -64,16 +64,18 @@ public struct CropTransformer: ImageTransformer, Equatable {
             let w = min(width, imageWidth), h = min(height, imageHeight)
             guard w > 0, h > 0 else { return nil }
             let spareX = imageWidth - w, spareY = imageHeight - h
-            let x: Int = switch gravity {
-            case .west, .northwest, .southwest: 0
-            case .east, .northeast, .southeast: spareX
-            case .center, .north, .south: spareX / 2
-            }
-            let y: Int = switch gravity {
-            case .north, .northeast, .northwest: 0
-            case .south, .southeast, .southwest: spareY
-            case .center, .east, .west: spareY / 2
-            }
+            let x: Int =
+                switch gravity {
+                case .west, .northwest, .southwest: 0
+                case .east, .northeast, .southeast: spareX
+                case .center, .north, .south: spareX / 2
+                }
+            let y: Int =
+                switch gravity {
+                case .north, .northeast, .northwest: 0
+                case .south, .southeast, .southwest: spareY
+                case .center, .east, .west: spareY / 2
+                }
             return (x, y, w, h)
         }
     }

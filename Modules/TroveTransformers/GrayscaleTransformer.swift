@@ -17,8 +17,9 @@ public struct GrayscaleTransformer: ImageTransformer, Equatable {
         guard image.pixelFormat == .rgba8 else { return image }
         return try image.mappingEveryFrame { src, dst in
             for i in stride(from: 0, to: src.count, by: 4) {
-                let luma = (19595 * UInt32(src[i]) + 38470 * UInt32(src[i + 1]) + 7471 * UInt32(src[i + 2])
-                    + 32768) >> 16
+                let luma =
+                    (19595 * UInt32(src[i]) + 38470 * UInt32(src[i + 1]) + 7471 * UInt32(src[i + 2])
+                        + 32768) >> 16
                 let y = UInt8(truncatingIfNeeded: luma)
                 dst[i] = y
                 dst[i + 1] = y

@@ -18,8 +18,9 @@ extension Image {
             guard outputBytes > 0 else { return [] }
             return [UInt8](unsafeUninitializedCapacity: outputBytes) { output, initialized in
                 pixels.withUnsafeBufferPointer { input in
-                    operation(UnsafeBufferPointer(rebasing: input[0..<sourceBytes]),
-                              UnsafeMutableBufferPointer(rebasing: output[0..<outputBytes]))
+                    operation(
+                        UnsafeBufferPointer(rebasing: input[0..<sourceBytes]),
+                        UnsafeMutableBufferPointer(rebasing: output[0..<outputBytes]))
                 }
                 initialized = outputBytes
             }
@@ -33,9 +34,10 @@ extension Image {
             }
             return AnimationFrame(pixels: apply(frame.pixels), delay: frame.delay)
         }
-        return Image(width: newWidth, height: newHeight, pixelFormat: .rgba8, pixels: apply(source.pixels),
-                     sourceFormat: source.sourceFormat, frames: frames,
-                     orientation: newOrientation ?? source.orientation)
+        return Image(
+            width: newWidth, height: newHeight, pixelFormat: .rgba8, pixels: apply(source.pixels),
+            sourceFormat: source.sourceFormat, frames: frames,
+            orientation: newOrientation ?? source.orientation)
     }
 
     /// `mappingEveryFrame` for operations that keep the size.

@@ -13,8 +13,9 @@ extension PluginRegistry {
             } catch let error as TroveError {
                 switch error {
                 case .invalidTransformParameter, .unknownPlugin:
-                    throw TroveError.invalidTransformSpec(spec: spec, position: step.position,
-                                                          reason: error.description)
+                    throw TroveError.invalidTransformSpec(
+                        spec: spec, position: step.position,
+                        reason: error.description)
                 default:
                     throw error
                 }

@@ -22,10 +22,12 @@ final class Resampler {
         self.sourceHeight = sourceHeight
         self.plan = plan
         self.filter = filter
-        columns = try WeightTable(inputSize: sourceWidth, boxStart: plan.box.x, boxLength: plan.box.width,
-                                  count: plan.outputWidth, filter: filter)
-        rows = try WeightTable(inputSize: sourceHeight, boxStart: plan.box.y, boxLength: plan.box.height,
-                               count: plan.outputHeight, filter: filter)
+        columns = try WeightTable(
+            inputSize: sourceWidth, boxStart: plan.box.x, boxLength: plan.box.width,
+            count: plan.outputWidth, filter: filter)
+        rows = try WeightTable(
+            inputSize: sourceHeight, boxStart: plan.box.y, boxLength: plan.box.height,
+            count: plan.outputHeight, filter: filter)
         sourceColumns = columns.sourceRange
 
         // Windows move down monotonically in practice; computing the bounds instead of assuming it keeps
@@ -144,8 +146,10 @@ final class Resampler {
     }
 
     /// Premultiplies source row `y` into `line`, then filters it across into `destination`.
-    private func filterRow(_ y: Int, from src: UnsafeRawPointer, through line: UnsafeMutablePointer<SIMD4<Float>>,
-                           into destination: UnsafeMutablePointer<SIMD4<Float>>) {
+    private func filterRow(
+        _ y: Int, from src: UnsafeRawPointer, through line: UnsafeMutablePointer<SIMD4<Float>>,
+        into destination: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
         let firstColumn = sourceColumns.lowerBound
         let inverse255: Float = 1 / 255
         // Premultiply once per row: every output column then reads each pixel several times. Converting

@@ -16,8 +16,9 @@ struct ResizePlan: Equatable {
 
     /// The whole `width x height` source to `outputWidth x outputHeight`.
     static func whole(width: Int, height: Int, outputWidth: Int, outputHeight: Int) -> ResizePlan {
-        ResizePlan(box: Box(x: 0, y: 0, width: Double(width), height: Double(height)),
-                   outputWidth: outputWidth, outputHeight: outputHeight)
+        ResizePlan(
+            box: Box(x: 0, y: 0, width: Double(width), height: Double(height)),
+            outputWidth: outputWidth, outputHeight: outputHeight)
     }
 
     /// Whether the box is whole pixels at scale 1: the resize is a copy of that region.
@@ -28,8 +29,10 @@ struct ResizePlan: Equatable {
 
     /// The same region in a copy of the source scaled by `scaleX` across and `scaleY` down.
     func scaled(x scaleX: Double, y scaleY: Double) -> ResizePlan {
-        ResizePlan(box: Box(x: box.x * scaleX, y: box.y * scaleY, width: box.width * scaleX,
-                            height: box.height * scaleY),
-                   outputWidth: outputWidth, outputHeight: outputHeight)
+        ResizePlan(
+            box: Box(
+                x: box.x * scaleX, y: box.y * scaleY, width: box.width * scaleX,
+                height: box.height * scaleY),
+            outputWidth: outputWidth, outputHeight: outputHeight)
     }
 }

@@ -8,10 +8,16 @@ extension ResizeTransformer: DownscalingTransformer {
         guard filter != .nearest, let plan = plan(sourceWidth: source.width, sourceHeight: source.height)
         else { return nil }
         // Reducing by r leaves box * r source pixels for each output axis; keep that >= gap * output.
-        let width = min(source.width, Int((reducingGap * Double(plan.outputWidth) * Double(source.width)
-                                           / plan.box.width).rounded(.up)))
-        let height = min(source.height, Int((reducingGap * Double(plan.outputHeight) * Double(source.height)
-                                             / plan.box.height).rounded(.up)))
+        let width = min(
+            source.width,
+            Int(
+                (reducingGap * Double(plan.outputWidth) * Double(source.width)
+                    / plan.box.width).rounded(.up)))
+        let height = min(
+            source.height,
+            Int(
+                (reducingGap * Double(plan.outputHeight) * Double(source.height)
+                    / plan.box.height).rounded(.up)))
         guard width < source.width || height < source.height else { return nil }
         return PixelSize(width: max(width, 1), height: max(height, 1))
     }
@@ -22,8 +28,9 @@ extension ResizeTransformer: DownscalingTransformer {
         guard reduced != source, let plan = plan(sourceWidth: source.width, sourceHeight: source.height) else {
             return self
         }
-        let scaled = plan.scaled(x: Double(reduced.width) / Double(source.width),
-                                 y: Double(reduced.height) / Double(source.height))
+        let scaled = plan.scaled(
+            x: Double(reduced.width) / Double(source.width),
+            y: Double(reduced.height) / Double(source.height))
         return ReducedSourceResize(identifier: identifier, reducedSize: reduced, plan: scaled, filter: filter)
     }
 }

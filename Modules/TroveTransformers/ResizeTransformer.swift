@@ -75,8 +75,9 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
     static func resample(_ image: Image, plan: ResizePlan, filter: Filter) throws -> Image {
         try DecodingLimits.default.check(width: plan.outputWidth, height: plan.outputHeight)
         let source = image.convertedToRGBA8()
-        let resampler = try Resampler(sourceWidth: source.width, sourceHeight: source.height, plan: plan,
-                                      filter: filter)
+        let resampler = try Resampler(
+            sourceWidth: source.width, sourceHeight: source.height, plan: plan,
+            filter: filter)
         let pixels = resampler.resample(source.pixels)
         let frameBytes = source.width * source.height * 4
         let frames = try source.frames.enumerated().map { index, frame in
@@ -88,8 +89,9 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
             }
             return AnimationFrame(pixels: resampler.resample(frame.pixels), delay: frame.delay)
         }
-        return Image(width: plan.outputWidth, height: plan.outputHeight, pixelFormat: .rgba8, pixels: pixels,
-                     sourceFormat: source.sourceFormat, frames: frames, orientation: source.orientation)
+        return Image(
+            width: plan.outputWidth, height: plan.outputHeight, pixelFormat: .rgba8, pixels: pixels,
+            sourceFormat: source.sourceFormat, frames: frames, orientation: source.orientation)
     }
 
     /// How to get from the source size to the output size; nil when the image stays as it is.
@@ -126,12 +128,15 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
                 if !upscale && (w > w0 || h > h0) {
                     // Covering would enlarge the image: keep its scale and crop what exceeds the box.
                     let outW = min(w, w0), outH = min(h, h0)
-                    plan = ResizePlan(box: .init(x: Double((w0 - outW) / 2), y: Double((h0 - outH) / 2),
-                                                 width: Double(outW), height: Double(outH)),
-                                      outputWidth: outW, outputHeight: outH)
+                    plan = ResizePlan(
+                        box: .init(
+                            x: Double((w0 - outW) / 2), y: Double((h0 - outH) / 2),
+                            width: Double(outW), height: Double(outH)),
+                        outputWidth: outW, outputHeight: outH)
                 } else {
-                    plan = ResizePlan(box: Self.fillBox(sourceWidth: w0, sourceHeight: h0, width: w, height: h),
-                                      outputWidth: w, outputHeight: h)
+                    plan = ResizePlan(
+                        box: Self.fillBox(sourceWidth: w0, sourceHeight: h0, width: w, height: h),
+                        outputWidth: w, outputHeight: h)
                 }
             }
         }

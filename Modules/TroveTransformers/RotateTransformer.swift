@@ -21,11 +21,12 @@ public struct RotateTransformer: ImageTransformer, Equatable {
 
     /// The turned image and frames, as RGBA8.
     public func transform(_ image: Image) throws -> Image {
-        let transposition: Transposition = switch angle {
-        case .clockwise90: .rotate90Clockwise
-        case .clockwise180: .rotate180
-        case .clockwise270: .rotate270Clockwise
-        }
+        let transposition: Transposition =
+            switch angle {
+            case .clockwise90: .rotate90Clockwise
+            case .clockwise180: .rotate180
+            case .clockwise270: .rotate270Clockwise
+            }
         return try transposition.apply(to: image)
     }
 }

@@ -25,8 +25,9 @@ public struct RoundedCornersTransformer: ImageTransformer, Equatable {
             // Only the four r x r corner squares change; the circle centres sit r in from each corner.
             for y in 0..<r {
                 for x in 0..<r {
-                    let coverage = circleCoverage(pixelX: x, pixelY: y, centreX: radius, centreY: radius,
-                                                  radius: radius)
+                    let coverage = circleCoverage(
+                        pixelX: x, pixelY: y, centreX: radius, centreY: radius,
+                        radius: radius)
                     guard coverage < 1 else { continue }
                     let top = y * width, bottom = (height - 1 - y) * width, right = width - 1 - x
                     applyCoverage(coverage, src, dst, at: (top + x) * 4)

@@ -16,8 +16,10 @@ public struct ShrinkOnLoad: Sendable {
     private let leadingOrient: Bool
 
     /// Nil when the transforms gain nothing from a reduced decode.
-    public init?(transforms: [any ImageTransformer], storedSize: PixelSize,
-                 reducingGap: Double = ShrinkOnLoad.defaultReducingGap) {
+    public init?(
+        transforms: [any ImageTransformer], storedSize: PixelSize,
+        reducingGap: Double = ShrinkOnLoad.defaultReducingGap
+    ) {
         guard storedSize.width > 0, storedSize.height > 0 else { return nil }
         let leadingOrient = transforms.first is OrientTransformer
         let index = leadingOrient ? 1 : 0
@@ -27,7 +29,7 @@ public struct ShrinkOnLoad: Sendable {
         if leadingOrient {
             // Unknown orientation: the larger of what the upright and the quarter-turned image need.
             guard let upright = downscaler.minimumSourceSize(for: storedSize, reducingGap: reducingGap),
-                  let turned = downscaler.minimumSourceSize(for: storedSize.transposed, reducingGap: reducingGap)
+                let turned = downscaler.minimumSourceSize(for: storedSize.transposed, reducingGap: reducingGap)
             else { return nil }
             minimum = PixelSize(width: max(upright.width, turned.height), height: max(upright.height, turned.width))
         } else {
@@ -53,7 +55,8 @@ public struct ShrinkOnLoad: Sendable {
         // After `orient` the resize sees the image upright: a quarter turn swaps both sizes.
         let turned = leadingOrient && Transposition(undoing: decoded.orientation).swapsAxes
         var result = transforms
-        result[index] = turned
+        result[index] =
+            turned
             ? downscaler.forReducedSource(reduced.transposed, of: storedSize.transposed)
             : downscaler.forReducedSource(reduced, of: storedSize)
         return result

@@ -20,7 +20,9 @@ struct SpecParameters {
     func has(_ key: String) -> Bool { values[key] != nil }
 
     /// A whole number of pixels in `1...maximum`, or nil when absent.
-    func pixels(_ key: String, maximum: Int = ResizeTransformer.maximumDimension, allowZero: Bool = false) throws -> Int? {
+    func pixels(_ key: String, maximum: Int = ResizeTransformer.maximumDimension, allowZero: Bool = false) throws
+        -> Int?
+    {
         guard let text = values[key] else { return nil }
         guard let value = Int(text), allowZero ? value >= 0 : value > 0 else {
             let kind = allowZero ? "a non-negative integer" : "a positive integer"
@@ -35,10 +37,13 @@ struct SpecParameters {
     /// A finite number in `range`, or nil when absent.
     func number(_ key: String, in range: ClosedRange<Double>, lowerBoundExcluded: Bool = false) throws -> Double? {
         guard let text = values[key] else { return nil }
-        let bounds = lowerBoundExcluded ? "greater than \(range.lowerBound) and at most \(range.upperBound)"
+        let bounds =
+            lowerBoundExcluded
+            ? "greater than \(range.lowerBound) and at most \(range.upperBound)"
             : "from \(range.lowerBound) to \(range.upperBound)"
         guard let value = Double(text), value.isFinite, range.contains(value),
-              !(lowerBoundExcluded && value == range.lowerBound) else {
+            !(lowerBoundExcluded && value == range.lowerBound)
+        else {
             throw invalid(key, "must be a number \(bounds), got '\(text)'")
         }
         return value

@@ -6,7 +6,7 @@ import TroveCore
 public enum StandardTransformers {
     /// Every factory below, in the order `PluginRegistry.standard` registers them.
     public static let factories: [TransformerFactory] = [
-        resize, crop, rotate, flip, orient, grayscale, blur, round, circle, tint, opacity,
+        resize, crop, rotate, flip, orient, grayscale, blur, round, circle, tint, opacity
     ]
 
     /// `resize:w=200,h=100,mode=fill,filter=lanczos3,upscale=true`; give w, h or both.
@@ -16,10 +16,11 @@ public enum StandardTransformers {
         guard width != nil || height != nil else {
             throw p.invalid("w", "or 'h' is required; give w, h or both (e.g. resize:w=200)")
         }
-        return ResizeTransformer(width: width, height: height,
-                                 mode: try p.choice("mode", default: ResizeTransformer.Mode.fit),
-                                 filter: try p.choice("filter", default: ResizeTransformer.Filter.bilinear),
-                                 upscale: try p.flag("upscale"))
+        return ResizeTransformer(
+            width: width, height: height,
+            mode: try p.choice("mode", default: ResizeTransformer.Mode.fit),
+            filter: try p.choice("filter", default: ResizeTransformer.Filter.bilinear),
+            upscale: try p.flag("upscale"))
     }
 
     /// `crop:x=10,y=20,w=100,h=50` (a rectangle) or `crop:w=100,h=50,gravity=north` (gravity defaults to center).
@@ -28,10 +29,13 @@ public enum StandardTransformers {
         guard let width = try p.pixels("w") else { throw p.invalid("w", "is required (e.g. crop:w=100,h=50)") }
         guard let height = try p.pixels("h") else { throw p.invalid("h", "is required (e.g. crop:w=100,h=50)") }
         let maximum = ResizeTransformer.maximumDimension
-        switch (try p.pixels("x", maximum: maximum, allowZero: true), try p.pixels("y", maximum: maximum, allowZero: true)) {
+        switch (
+            try p.pixels("x", maximum: maximum, allowZero: true), try p.pixels("y", maximum: maximum, allowZero: true)
+        ) {
         case (nil, nil):
-            return CropTransformer(width: width, height: height,
-                                   gravity: try p.choice("gravity", default: CropTransformer.Gravity.center))
+            return CropTransformer(
+                width: width, height: height,
+                gravity: try p.choice("gravity", default: CropTransformer.Gravity.center))
         case let (x?, y?):
             guard !p.has("gravity") else {
                 throw p.invalid("gravity", "cannot be combined with x and y; give either x,y or gravity")

@@ -25,10 +25,12 @@ public struct TintTransformer: ImageTransformer, Equatable {
     public init?(hex text: String) {
         let digits = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
         guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
-              let value = UInt32(digits, radix: 16) else { return nil }
+            let value = UInt32(digits, radix: 16)
+        else { return nil }
         let rgba = digits.count == 6 ? value << 8 | 0xFF : value
-        self.init(red: UInt8(truncatingIfNeeded: rgba >> 24), green: UInt8(truncatingIfNeeded: rgba >> 16),
-                  blue: UInt8(truncatingIfNeeded: rgba >> 8), alpha: UInt8(truncatingIfNeeded: rgba))
+        self.init(
+            red: UInt8(truncatingIfNeeded: rgba >> 24), green: UInt8(truncatingIfNeeded: rgba >> 16),
+            blue: UInt8(truncatingIfNeeded: rgba >> 8), alpha: UInt8(truncatingIfNeeded: rgba))
     }
 
     /// Always eight lowercase hex digits, so `#FF0000` and `#ff0000ff` share a cache key.

@@ -25,11 +25,14 @@ public enum TransformSpecParser {
         return steps
     }
 
-    private static func parseStep(_ segment: Range<Int>, index: Int, of total: Int, chars: [Character],
-                                  spec: String) throws -> TransformStep {
+    private static func parseStep(
+        _ segment: Range<Int>, index: Int, of total: Int, chars: [Character],
+        spec: String
+    ) throws -> TransformStep {
         let body = trimmed(segment, in: chars)
         guard !body.isEmpty else {
-            let where_ = index == 0 ? "before the first '|'" : index == total - 1 ? "after the last '|'" : "between '||'"
+            let where_ =
+                index == 0 ? "before the first '|'" : index == total - 1 ? "after the last '|'" : "between '||'"
             throw invalid(spec, at: segment.lowerBound, "empty transform \(where_); remove the extra '|'")
         }
         let colon = chars[body].firstIndex(of: ":")
@@ -39,8 +42,9 @@ public enum TransformSpecParser {
         }
         let name = String(chars[nameRange])
         if let bad = chars[nameRange].firstIndex(where: { !isNameCharacter($0) }) {
-            throw invalid(spec, at: bad,
-                          "transform name '\(name)' contains '\(chars[bad])'; names use only a-z, 0-9, '_' and '-'")
+            throw invalid(
+                spec, at: bad,
+                "transform name '\(name)' contains '\(chars[bad])'; names use only a-z, 0-9, '_' and '-'")
         }
 
         var parameters: [String: String] = [:]
@@ -48,13 +52,15 @@ public enum TransformSpecParser {
             for piece in split(colon + 1..<body.upperBound, in: chars, on: ",") {
                 let parameter = trimmed(piece, in: chars)
                 guard !parameter.isEmpty else {
-                    throw invalid(spec, at: piece.lowerBound,
-                                  "empty parameter in '\(name)' (a stray ',' or nothing after ':')")
+                    throw invalid(
+                        spec, at: piece.lowerBound,
+                        "empty parameter in '\(name)' (a stray ',' or nothing after ':')")
                 }
                 let text = String(chars[parameter])
                 guard let equals = chars[parameter].firstIndex(of: "=") else {
-                    throw invalid(spec, at: parameter.lowerBound,
-                                  "parameter '\(text)' of '\(name)' has no '='; write key=value")
+                    throw invalid(
+                        spec, at: parameter.lowerBound,
+                        "parameter '\(text)' of '\(name)' has no '='; write key=value")
                 }
                 let keyRange = trimmed(parameter.lowerBound..<equals, in: chars)
                 guard !keyRange.isEmpty else {

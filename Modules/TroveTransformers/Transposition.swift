@@ -50,8 +50,10 @@ struct Transposition: Equatable {
     }
 
     /// Copies whole 4-byte pixels: along one output row the source index moves by a fixed step.
-    private func move(_ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                      into dst: UnsafeMutableBufferPointer<UInt8>, outWidth: Int, outHeight: Int) {
+    private func move(
+        _ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        into dst: UnsafeMutableBufferPointer<UInt8>, outWidth: Int, outHeight: Int
+    ) {
         guard let source = src.baseAddress, let destination = dst.baseAddress else { return }
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
         for y in 0..<outHeight {

@@ -42,8 +42,9 @@ public struct AVIFDecoder: ImageDecoder {
                 let image = try decoder.decodeNextImage()
                 // The AV1 frame must be what the container promised and the limits allowed.
                 guard Int(image.pointee.width) == size.width, Int(image.pointee.height) == size.height else {
-                    throw Self.failure("image \(index + 1) decodes to \(image.pointee.width)x\(image.pointee.height), "
-                        + "but the container says \(size)")
+                    throw Self.failure(
+                        "image \(index + 1) decodes to \(image.pointee.width)x\(image.pointee.height), "
+                            + "but the container says \(size)")
                 }
                 let pixels = try AVIFPixels.rgba8(from: image)
                 if count == 1 {
@@ -53,9 +54,10 @@ public struct AVIFDecoder: ImageDecoder {
                 }
             }
             // libavif 0.11 does not read a sequence's repetition count (1.0 does): sequences loop forever.
-            return Image(width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4,
-                         pixels: frames.first?.pixels ?? first, sourceFormat: .avif, frames: frames,
-                         orientation: decoder.orientation, loopCount: 0)
+            return Image(
+                width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4,
+                pixels: frames.first?.pixels ?? first, sourceFormat: .avif, frames: frames,
+                orientation: decoder.orientation, loopCount: 0)
         }
     }
 

@@ -63,8 +63,9 @@ public struct AVIFEncoder: ImageEncoder {
 
         let single = frames.count == 1
         for frame in frames {
-            let planes = try Self.yuvImage(frame.pixels, width: image.width, height: image.height,
-                                           lossless: options.lossless, alpha: hasAlpha)
+            let planes = try Self.yuvImage(
+                frame.pixels, width: image.width, height: image.height,
+                lossless: options.lossless, alpha: hasAlpha)
             defer { avifImageDestroy(planes) }
             let flags = single ? AVIF_ADD_IMAGE_FLAG_SINGLE : AVIF_ADD_IMAGE_FLAG_NONE
             let result = avifEncoderAddImage(encoder, planes, Self.ticks(frame.delay), flags.rawValue)
@@ -92,8 +93,9 @@ public struct AVIFEncoder: ImageEncoder {
         }
         let bytes = image.width * image.height * 4
         if let bad = image.frames.firstIndex(where: { $0.pixels.count != bytes }) {
-            throw failure("frame \(bad + 1) holds \(image.frames[bad].pixels.count) bytes, not \(bytes) "
-                + "(\(image.width)x\(image.height) RGBA8)")
+            throw failure(
+                "frame \(bad + 1) holds \(image.frames[bad].pixels.count) bytes, not \(bytes) "
+                    + "(\(image.width)x\(image.height) RGBA8)")
         }
         return image.frames
     }
@@ -108,8 +110,10 @@ public struct AVIFEncoder: ImageEncoder {
     /// One frame converted to libavif's 8-bit YUV planes, to be destroyed by the caller. Lossy frames are
     /// 4:2:0 with BT.601 coefficients, tagged sRGB (BT.709 primaries, sRGB transfer), as avifenc writes a
     /// PNG; lossless ones are 4:4:4 with the identity matrix, so RGB goes through unchanged.
-    private static func yuvImage(_ pixels: [UInt8], width: Int, height: Int, lossless: Bool,
-                                 alpha: Bool) throws -> UnsafeMutablePointer<avifImage> {
+    private static func yuvImage(
+        _ pixels: [UInt8], width: Int, height: Int, lossless: Bool,
+        alpha: Bool
+    ) throws -> UnsafeMutablePointer<avifImage> {
         let format = lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
         guard let image = avifImageCreate(UInt32(width), UInt32(height), 8, format) else {
             throw failure("out of memory for a \(width)x\(height) frame")
@@ -117,8 +121,10 @@ public struct AVIFEncoder: ImageEncoder {
         image.pointee.yuvRange = AVIF_RANGE_FULL
         image.pointee.colorPrimaries = UInt16(AVIF_COLOR_PRIMARIES_BT709)
         image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
-        image.pointee.matrixCoefficients = UInt16(lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY
-                                                           : AVIF_MATRIX_COEFFICIENTS_BT601)
+        image.pointee.matrixCoefficients = UInt16(
+            lossless
+                ? AVIF_MATRIX_COEFFICIENTS_IDENTITY
+                : AVIF_MATRIX_COEFFICIENTS_BT601)
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.depth = 8

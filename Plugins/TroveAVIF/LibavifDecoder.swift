@@ -25,8 +25,10 @@ final class LibavifDecoder {
             // refuses a size limit above its default, and 0 means "no limit" for the count.
             let pixels = min(limits.maxPixels, limits.maxDecodedBytes / 4)
             raw.pointee.imageSizeLimit = UInt32(clamping: min(max(pixels, 1), Int(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)))
-            raw.pointee.imageCountLimit = UInt32(clamping: min(max(limits.maxFrames, 1),
-                                                               Int(trove_avif_default_image_count_limit)))
+            raw.pointee.imageCountLimit = UInt32(
+                clamping: min(
+                    max(limits.maxFrames, 1),
+                    Int(trove_avif_default_image_count_limit)))
         }
         let result = avifDecoderSetIOMemory(raw, base, bytes.count)
         guard result == AVIF_RESULT_OK else { throw failure(result, "reading from memory") }
@@ -53,8 +55,9 @@ final class LibavifDecoder {
         let image = raw.pointee.image.pointee
         let rotates = image.transformFlags & AVIF_TRANSFORM_IROT.rawValue != 0
         let mirrors = image.transformFlags & AVIF_TRANSFORM_IMIR.rawValue != 0
-        return AVIFOrientation.exif(quarterTurnsAnticlockwise: rotates ? Int(image.irot.angle) : 0,
-                                    mirror: mirrors ? Int(image.imir.mode) : nil)
+        return AVIFOrientation.exif(
+            quarterTurnsAnticlockwise: rotates ? Int(image.irot.angle) : 0,
+            mirror: mirrors ? Int(image.imir.mode) : nil)
     }
 
     /// Decodes the next image (the first, after `parse()`) into libavif's YUV planes.

@@ -40,9 +40,10 @@ public struct JPEGDecoder: ImageDecoder {
         return try withDecoder(data, limits: limits) { decoder, header, lastError in
             let stored = PixelSize(width: Int(header.width), height: Int(header.height))
             try limits.check(width: stored.width, height: stored.height)
-            let orientation = header.exif.map {
-                ExifOrientationReader.orientation(in: UnsafeRawBufferPointer(start: $0, count: header.exif_length))
-            } ?? .up
+            let orientation =
+                header.exif.map {
+                    ExifOrientationReader.orientation(in: UnsafeRawBufferPointer(start: $0, count: header.exif_length))
+                } ?? .up
 
             var width = stored.width, height = stored.height
             if let minimum = options.minimumSize {
@@ -59,8 +60,9 @@ public struct JPEGDecoder: ImageDecoder {
                 guard trove_jpeg_decoder_decode_rgba(decoder, out, buffer.count) == 0 else { throw lastError() }
                 initialized = buffer.count
             }
-            return Image(width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
-                         pixels: pixels, sourceFormat: .jpeg, orientation: orientation)
+            return Image(
+                width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
+                pixels: pixels, sourceFormat: .jpeg, orientation: orientation)
         }
     }
 
@@ -81,8 +83,10 @@ public struct JPEGDecoder: ImageDecoder {
                 throw Self.failure("the file is empty")
             }
             // libjpeg's working memory (progressive coefficient buffers) is bounded by the same byte limit.
-            guard let decoder = trove_jpeg_decoder_create(base, bytes.count, limits.maxDecodedBytes,
-                                                          Int32(clamping: maxScans))
+            guard
+                let decoder = trove_jpeg_decoder_create(
+                    base, bytes.count, limits.maxDecodedBytes,
+                    Int32(clamping: maxScans))
             else { throw Self.failure("out of memory starting libjpeg") }
             defer { trove_jpeg_decoder_destroy(decoder) }
             func lastError() -> TroveError {

@@ -23,16 +23,19 @@ public struct JPEGEncoder: ImageEncoder {
     /// written). Throws `encodingFailed` when a side is outside 1...65500 pixels or libjpeg-turbo fails.
     public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         guard image.width > 0, image.height > 0, image.width <= 65_500, image.height <= 65_500 else {
-            throw TroveError.encodingFailed(format: .jpeg, reason: "JPEG sides must be 1...65500 pixels; "
-                + "this image is \(image.width)x\(image.height)")
+            throw TroveError.encodingFailed(
+                format: .jpeg,
+                reason: "JPEG sides must be 1...65500 pixels; "
+                    + "this image is \(image.width)x\(image.height)")
         }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            trove_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), image.bytesPerRow,
-                              Int32(image.pixelFormat.bytesPerPixel), Self.libjpegQuality(options.quality),
-                              &output, &size, &message, message.count)
+            trove_jpeg_encode(
+                pixels.baseAddress, Int32(image.width), Int32(image.height), image.bytesPerRow,
+                Int32(image.pixelFormat.bytesPerPixel), Self.libjpegQuality(options.quality),
+                &output, &size, &message, message.count)
         }
         defer { trove_jpeg_free(output) }
         guard status == 0, let output else {

@@ -141,8 +141,10 @@ struct RESPReplyDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer,
-                             seenEOF: Bool) throws -> DecodingState {
+    mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer,
+        seenEOF: Bool
+    ) throws -> DecodingState {
         // A reply cut by the close is not delivered; the pending command fails with the closed connection.
         try decode(context: context, buffer: &buffer)
     }

@@ -17,12 +17,15 @@ public final class RedisClient: Sendable {
     /// - Parameters:
     ///   - options: `connections`, `connectTimeout` and `commandTimeout` apply; the rest is for the tier.
     ///   - eventLoopGroup: where the connections run (NIO's shared group by default).
-    public init(configuration: RedisConfiguration, options: SharedTierOptions = SharedTierOptions(),
-                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        configuration: RedisConfiguration, options: SharedTierOptions = SharedTierOptions(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.configuration = configuration
-        pool = RedisConnectionPool(configuration: configuration, connections: options.connections,
-                                   connectTimeout: options.connectTimeout, commandTimeout: options.commandTimeout,
-                                   group: eventLoopGroup)
+        pool = RedisConnectionPool(
+            configuration: configuration, connections: options.connections,
+            connectTimeout: options.connectTimeout, commandTimeout: options.commandTimeout,
+            group: eventLoopGroup)
     }
 
     /// Sends a command given as strings (sent as their UTF-8 bytes), e.g. `send(["INFO", "memory"])`.

@@ -45,9 +45,11 @@ final class RedisCommandHandler: ChannelDuplexHandler {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         let timeout = context.eventLoop.scheduleTask(in: commandTimeout) {
             let (handler, context) = bound.value
-            handler.fail(context: context, with: RedisFailure.unavailable(
-                handler.configuration,
-                "no reply within \(handler.commandTimeout.nanoseconds / 1_000_000) ms; closed the connection"))
+            handler.fail(
+                context: context,
+                with: RedisFailure.unavailable(
+                    handler.configuration,
+                    "no reply within \(handler.commandTimeout.nanoseconds / 1_000_000) ms; closed the connection"))
         }
         pending.append(Pending(reply: request.reply, timeout: timeout))
         context.write(wrapOutboundOut(request.bytes), promise: promise)
@@ -57,7 +59,9 @@ final class RedisCommandHandler: ChannelDuplexHandler {
         let value = unwrapInboundIn(data)
         guard let first = pending.popFirst() else {
             // RESP2 servers never speak unasked; a stray reply means the stream is out of step.
-            fail(context: context, with: RedisFailure.unavailable(configuration, "unexpected reply with no command waiting"))
+            fail(
+                context: context,
+                with: RedisFailure.unavailable(configuration, "unexpected reply with no command waiting"))
             return
         }
         first.timeout?.cancel()

@@ -48,7 +48,9 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, 
 
         var user: String?
         if let encoded = components.percentEncodedUser, !encoded.isEmpty {
-            guard let decoded = encoded.removingPercentEncoding else { throw invalid("has a badly percent-encoded user") }
+            guard let decoded = encoded.removingPercentEncoding else {
+                throw invalid("has a badly percent-encoded user")
+            }
             user = decoded
         }
         var password: String?
@@ -67,7 +69,8 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, 
         if !path.isEmpty, path != "/" {
             let number = path.dropFirst()
             guard path.hasPrefix("/"), !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber),
-                  let parsed = Int(number), parsed <= 1_000_000 else {
+                let parsed = Int(number), parsed <= 1_000_000
+            else {
                 throw invalid("has path '\(path)'; the path may only be a database number such as /0")
             }
             database = parsed
@@ -94,8 +97,12 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, 
 
     /// What `dump` and debuggers show: every field but the password's text.
     public var customMirror: Mirror {
-        Mirror(self, children: ["host": host, "port": port, "user": user as Any,
-                                "password": password == nil ? "none" : "***", "database": database])
+        Mirror(
+            self,
+            children: [
+                "host": host, "port": port, "user": user as Any,
+                "password": password == nil ? "none" : "***", "database": database
+            ])
     }
 
     /// The URL as written but with any password replaced by `***`, for error messages.

@@ -47,16 +47,21 @@ final class RedisConnectionPool: Sendable {
         return .milliseconds(Int64(jittered))
     }
 
-    init(configuration: RedisConfiguration, connections: Int, connectTimeout: Duration, commandTimeout: Duration,
-         group: any EventLoopGroup) {
+    init(
+        configuration: RedisConfiguration, connections: Int, connectTimeout: Duration, commandTimeout: Duration,
+        group: any EventLoopGroup
+    ) {
         self.configuration = configuration
         self.connectTimeout = TimeAmount(connectTimeout)
         self.commandTimeout = TimeAmount(commandTimeout)
         self.group = group
         let count = max(1, connections)
-        state = Mutex(State(slots: Array(repeating: .idle(failures: 0, retryAt: .uptimeNanoseconds(0), lastError: nil),
-                                         count: count),
-                            generations: Array(repeating: 0, count: count)))
+        state = Mutex(
+            State(
+                slots: Array(
+                    repeating: .idle(failures: 0, retryAt: .uptimeNanoseconds(0), lastError: nil),
+                    count: count),
+                generations: Array(repeating: 0, count: count)))
     }
 
     /// Sends one command and waits for its reply; server error replies come back as `.error`, not thrown.
@@ -104,12 +109,14 @@ final class RedisConnectionPool: Sendable {
             let lastError = soonest?.error
             if case .invalidConfiguration = lastError { return .fail(lastError!) }
             let waitMs = soonest.map { max(0, ($0.retryAt - now).nanoseconds / 1_000_000) } ?? 0
-            let reason = lastError.map { error -> String in
-                if case let .sharedTierUnavailable(reason) = error { return reason }
-                return error.description
-            } ?? "no connection"
-            return .fail(.sharedTierUnavailable(
-                reason: "\(reason); no live connection, next attempt in \(waitMs) ms"))
+            let reason =
+                lastError.map { error -> String in
+                    if case let .sharedTierUnavailable(reason) = error { return reason }
+                    return error.description
+                } ?? "no connection"
+            return .fail(
+                .sharedTierUnavailable(
+                    reason: "\(reason); no live connection, next attempt in \(waitMs) ms"))
         }
         for dial in dials { startDial(slot: dial.slot, generation: dial.generation, promise: dial.promise) }
         switch plan {
@@ -149,8 +156,9 @@ final class RedisConnectionPool: Sendable {
                     // A dropped connection is redialled on the next use, at once (the server may just have restarted).
                     state.withLock { state in
                         guard state.generations[slot] == generation, case .ready = state.slots[slot] else { return }
-                        state.slots[slot] = .idle(failures: 0, retryAt: .now(),
-                                                  lastError: RedisFailure.unavailable(configuration, "connection closed"))
+                        state.slots[slot] = .idle(
+                            failures: 0, retryAt: .now(),
+                            lastError: RedisFailure.unavailable(configuration, "connection closed"))
                     }
                 }
                 promise.succeed(channel)
@@ -160,8 +168,9 @@ final class RedisConnectionPool: Sendable {
                     guard state.generations[slot] == generation else { return }
                     var failures = 1
                     if case let .connecting(_, previous) = state.slots[slot] { failures = previous + 1 }
-                    state.slots[slot] = .idle(failures: failures, retryAt: .now() + Self.backoff(afterFailures: failures),
-                                              lastError: trove)
+                    state.slots[slot] = .idle(
+                        failures: failures, retryAt: .now() + Self.backoff(afterFailures: failures),
+                        lastError: trove)
                 }
                 promise.fail(trove)
             }
@@ -221,8 +230,9 @@ final class RedisConnectionPool: Sendable {
                 throw RedisFailure.authentication(configuration, serverMessage: message)
             }
             if command.name == "SELECT" {
-                throw TroveError.invalidConfiguration("redis at \(configuration.endpoint) refused SELECT "
-                    + "\(configuration.database): \(message); check the database number in the redis:// URL")
+                throw TroveError.invalidConfiguration(
+                    "redis at \(configuration.endpoint) refused SELECT "
+                        + "\(configuration.database): \(message); check the database number in the redis:// URL")
             }
             throw RedisFailure.serverError(configuration, command: command.name, message: message)
         }
@@ -231,21 +241,26 @@ final class RedisConnectionPool: Sendable {
     // MARK: Writing
 
     /// Writes one command on `channel` and waits for its reply.
-    static func send(_ arguments: [ByteBuffer], on channel: any Channel,
-                     configuration: RedisConfiguration) async throws -> RESPValue {
+    static func send(
+        _ arguments: [ByteBuffer], on channel: any Channel,
+        configuration: RedisConfiguration
+    ) async throws -> RESPValue {
         try await write(arguments, on: channel, configuration: configuration, flush: true).get()
     }
 
     /// Queues one command; the future completes with its reply, or fails if the connection goes first.
-    static func write(_ arguments: [ByteBuffer], on channel: any Channel, configuration: RedisConfiguration,
-                      flush: Bool) -> EventLoopFuture<RESPValue> {
+    static func write(
+        _ arguments: [ByteBuffer], on channel: any Channel, configuration: RedisConfiguration,
+        flush: Bool
+    ) -> EventLoopFuture<RESPValue> {
         var bytes = channel.allocator.buffer(capacity: RESPCommand.encodedSize(arguments))
         RESPCommand.encode(arguments, into: &bytes)
         let reply = channel.eventLoop.makePromise(of: RESPValue.self)
         let written = channel.eventLoop.makePromise(of: Void.self)
         // A closed channel drops the write before our handler sees it, so its promise must fail the reply.
         written.futureResult.whenFailure { error in
-            reply.fail(error as? TroveError ?? RedisFailure.unavailable(configuration, "connection lost (\(describe(error)))"))
+            reply.fail(
+                error as? TroveError ?? RedisFailure.unavailable(configuration, "connection lost (\(describe(error)))"))
         }
         let request = RedisRequest(bytes: bytes, reply: reply)
         if flush {

@@ -13,8 +13,9 @@ enum RedisFailure {
 
     /// A wrong or missing password: a configuration mistake, reported rather than treated as an outage.
     static func authentication(_ configuration: RedisConfiguration, serverMessage: String) -> TroveError {
-        .invalidConfiguration("redis authentication failed for \(configuration.endpoint) as "
-            + "\(configuration.userForMessages): \(serverMessage); check the password in the redis:// URL")
+        .invalidConfiguration(
+            "redis authentication failed for \(configuration.endpoint) as "
+                + "\(configuration.userForMessages): \(serverMessage); check the password in the redis:// URL")
     }
 
     /// The server answered `command` with an error: credentials problems are configuration errors,
@@ -26,8 +27,9 @@ enum RedisFailure {
 
     /// The server answered `command` with a reply of the wrong kind.
     static func unexpectedReply(_ configuration: RedisConfiguration, command: String, reply: RESPValue) -> TroveError {
-        .sharedTierUnavailable(reason: "redis at \(configuration.endpoint) answered \(command) with an unexpected "
-            + "reply (\(String(describing: reply).prefix(80)))")
+        .sharedTierUnavailable(
+            reason: "redis at \(configuration.endpoint) answered \(command) with an unexpected "
+                + "reply (\(String(describing: reply).prefix(80)))")
     }
 
     /// Transport trouble: refused, reset, closed, timed out.

@@ -30,8 +30,10 @@ public final class RedisSharedTier: SharedCacheTier {
         """
 
     /// A tier on the server `configuration` names; connects on first use.
-    public init(configuration: RedisConfiguration, options: SharedTierOptions = SharedTierOptions(),
-                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        configuration: RedisConfiguration, options: SharedTierOptions = SharedTierOptions(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         client = RedisClient(configuration: configuration, options: options, eventLoopGroup: eventLoopGroup)
         self.options = options
         prefix = Array(options.keyPrefix.utf8)
@@ -64,8 +66,12 @@ public final class RedisSharedTier: SharedCacheTier {
         }
         var bytes = ByteBufferAllocator().buffer(capacity: value.count)
         value.withUnsafeBytes { _ = bytes.writeBytes($0) }
-        let reply = try await run("SET", [.init(string: "SET"), storageKey(key), bytes,
-                                          .init(string: "PX"), .init(string: String(Self.milliseconds(ttl)))])
+        let reply = try await run(
+            "SET",
+            [
+                .init(string: "SET"), storageKey(key), bytes,
+                .init(string: "PX"), .init(string: String(Self.milliseconds(ttl)))
+            ])
         guard case .simpleString = reply else { throw unexpected("SET", reply) }
         stores.add(1, ordering: .relaxed)
     }
@@ -79,9 +85,13 @@ public final class RedisSharedTier: SharedCacheTier {
     /// `SET <prefix>lease:<key> <random token> NX PX <ttl ms>`: the lease, or nil while another holder has it.
     public func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
         let token = Self.makeToken()
-        let reply = try await run("SET NX", [.init(string: "SET"), leaseKey(key), .init(string: token),
-                                             .init(string: "NX"), .init(string: "PX"),
-                                             .init(string: String(Self.milliseconds(ttl)))])
+        let reply = try await run(
+            "SET NX",
+            [
+                .init(string: "SET"), leaseKey(key), .init(string: token),
+                .init(string: "NX"), .init(string: "PX"),
+                .init(string: String(Self.milliseconds(ttl)))
+            ])
         switch reply {
         case .simpleString: return SharedTierLease(key: key, token: token)
         case .bulkString(nil): return nil
@@ -91,16 +101,21 @@ public final class RedisSharedTier: SharedCacheTier {
 
     /// Deletes the lease key only if it still holds this lease's token (a Lua compare-and-delete).
     public func releaseLease(_ lease: SharedTierLease) async throws {
-        let reply = try await run("EVAL", [.init(string: "EVAL"), .init(string: Self.releaseScript),
-                                           .init(string: "1"), leaseKey(lease.key), .init(string: lease.token)])
+        let reply = try await run(
+            "EVAL",
+            [
+                .init(string: "EVAL"), .init(string: Self.releaseScript),
+                .init(string: "1"), leaseKey(lease.key), .init(string: lease.token)
+            ])
         guard case .integer = reply else { throw unexpected("EVAL", reply) }
     }
 
     /// Hits, misses, stores, errors (every thrown error) and oversized values skipped since the tier was made.
     public func statistics() -> SharedTierStatistics {
-        SharedTierStatistics(hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
-                             stores: stores.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed),
-                             skipped: oversized.load(ordering: .relaxed))
+        SharedTierStatistics(
+            hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
+            stores: stores.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed),
+            skipped: oversized.load(ordering: .relaxed))
     }
 
     /// The counts every process has published in the hash `<prefix>stats` (`HGETALL`).
@@ -113,9 +128,10 @@ public final class RedisSharedTier: SharedCacheTier {
                 fields[name] = value
             }
         }
-        return SharedTierStatistics(hits: fields["hits"] ?? 0, misses: fields["misses"] ?? 0,
-                                    stores: fields["stores"] ?? 0, errors: fields["errors"] ?? 0,
-                                    skipped: fields["skipped"] ?? 0)
+        return SharedTierStatistics(
+            hits: fields["hits"] ?? 0, misses: fields["misses"] ?? 0,
+            stores: fields["stores"] ?? 0, errors: fields["errors"] ?? 0,
+            skipped: fields["skipped"] ?? 0)
     }
 
     /// Adds this tier's counts to `<prefix>stats` (best effort: a server that is gone loses them), then
@@ -130,9 +146,11 @@ public final class RedisSharedTier: SharedCacheTier {
         let now = statistics()
         let deltas = published.withLock { published -> [(String, Int)] in
             defer { published = now }
-            return [("hits", now.hits - published.hits), ("misses", now.misses - published.misses),
-                    ("stores", now.stores - published.stores), ("errors", now.errors - published.errors),
-                    ("skipped", now.skipped - published.skipped)].filter { $0.1 > 0 }
+            return [
+                ("hits", now.hits - published.hits), ("misses", now.misses - published.misses),
+                ("stores", now.stores - published.stores), ("errors", now.errors - published.errors),
+                ("skipped", now.skipped - published.skipped)
+            ].filter { $0.1 > 0 }
         }
         guard !deltas.isEmpty else { return }
         let key = storageKey(Self.statisticsKey)
@@ -140,8 +158,10 @@ public final class RedisSharedTier: SharedCacheTier {
         await withTaskGroup(of: Void.self) { group in
             for (field, delta) in deltas {
                 group.addTask {
-                    _ = try? await client.send(buffers: [.init(string: "HINCRBY"), key, .init(string: field),
-                                                         .init(string: String(delta))])
+                    _ = try? await client.send(buffers: [
+                        .init(string: "HINCRBY"), key, .init(string: field),
+                        .init(string: String(delta))
+                    ])
                 }
             }
         }
@@ -206,8 +226,9 @@ public final class RedisSharedTier: SharedCacheTier {
             return buffer.withUnsafeReadableBytes { Data($0) }
         }
         return buffer.withUnsafeReadableBytes { bytes in
-            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: count,
-                 deallocator: .custom { _, _ in withExtendedLifetime(buffer) {} })
+            Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: count,
+                deallocator: .custom { _, _ in withExtendedLifetime(buffer) {} })
         }
     }
 

@@ -25,7 +25,8 @@ public struct RedisTierFactory: SharedCacheTierFactory {
     public func makeRedisTier(url: URL, options: SharedTierOptions) throws -> RedisSharedTier {
         let configuration = try RedisConfiguration(url: url)
         guard options.connections >= 1 else {
-            throw TroveError.invalidConfiguration("shared tier connections must be at least 1 (got \(options.connections))")
+            throw TroveError.invalidConfiguration(
+                "shared tier connections must be at least 1 (got \(options.connections))")
         }
         guard options.maxValueBytes >= 0 else {
             throw TroveError.invalidConfiguration(

@@ -45,8 +45,9 @@ enum WebPAnimationDecoding {
             previousEnd = end
         }
         guard let first = frames.first else { throw WebPErrors.decoding("the animation has no frames") }
-        return Image(width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
-                     pixels: first.pixels, sourceFormat: .webp, frames: frames.count > 1 ? frames : [],
-                     loopCount: Int(info.loop_count))
+        return Image(
+            width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
+            pixels: first.pixels, sourceFormat: .webp, frames: frames.count > 1 ? frames : [],
+            loopCount: Int(info.loop_count))
     }
 }

@@ -29,8 +29,10 @@ enum WebPAnimationEncoding {
         // Each frame is added at the time it starts; a last nil frame marks when the final one ends.
         var start = 0
         for (index, frame) in image.frames.enumerated() {
-            let added = try WebPPictureImport.withPicture(width: image.width, height: image.height,
-                                                          pixels: frame.pixels, argb: true) { picture in
+            let added = try WebPPictureImport.withPicture(
+                width: image.width, height: image.height,
+                pixels: frame.pixels, argb: true
+            ) { picture in
                 WebPAnimEncoderAdd(encoder, &picture, Int32(start), &config)
             }
             guard added != 0 else { throw lastError() }

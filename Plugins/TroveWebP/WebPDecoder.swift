@@ -37,9 +37,10 @@ public struct WebPDecoder: ImageDecoder {
                 try options.limits.check(frames: header.frameCount, width: header.width, height: header.height)
                 return try WebPAnimationDecoding.decode(bytes, limits: options.limits)
             }
-            let size = options.minimumSize.map {
-                Self.scaledSize(width: header.width, height: header.height, minimum: $0)
-            } ?? PixelSize(width: header.width, height: header.height)
+            let size =
+                options.minimumSize.map {
+                    Self.scaledSize(width: header.width, height: header.height, minimum: $0)
+                } ?? PixelSize(width: header.width, height: header.height)
             return try decodeStill(bytes, header: header, size: size)
         }
     }
@@ -48,8 +49,9 @@ public struct WebPDecoder: ImageDecoder {
     public func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let header = try WebPHeader(bytes)
-            return ImageInfo(format: .webp, width: header.width, height: header.height,
-                             frameCount: header.frameCount)
+            return ImageInfo(
+                format: .webp, width: header.width, height: header.height,
+                frameCount: header.frameCount)
         }
     }
 
@@ -82,8 +84,9 @@ public struct WebPDecoder: ImageDecoder {
         guard status == VP8_STATUS_OK else { throw WebPErrors.decoding(status) }
         // Limits were checked on Trove's reading of the header; libwebp must have read the same size.
         guard Int(config.input.width) == header.width, Int(config.input.height) == header.height else {
-            throw WebPErrors.decoding("the header declares \(header.width)x\(header.height) but libwebp reads "
-                + "\(config.input.width)x\(config.input.height)")
+            throw WebPErrors.decoding(
+                "the header declares \(header.width)x\(header.height) but libwebp reads "
+                    + "\(config.input.width)x\(config.input.height)")
         }
         if size.width != header.width || size.height != header.height {
             config.options.use_scaling = 1
@@ -102,7 +105,8 @@ public struct WebPDecoder: ImageDecoder {
             guard status == VP8_STATUS_OK else { throw WebPErrors.decoding(status) }
             initialized = buffer.count
         }
-        return Image(width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: rowBytes,
-                     pixels: pixels, sourceFormat: .webp)
+        return Image(
+            width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: rowBytes,
+            pixels: pixels, sourceFormat: .webp)
     }
 }

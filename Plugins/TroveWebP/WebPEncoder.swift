@@ -22,16 +22,19 @@ public struct WebPEncoder: ImageEncoder {
     /// Encodes a still image, or an animation when `image.frames` holds more than one frame.
     public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         guard (1...Self.maxDimension).contains(image.width), (1...Self.maxDimension).contains(image.height) else {
-            throw WebPErrors.encoding("WebP sides must be 1...\(Self.maxDimension) pixels; "
-                + "this image is \(image.width)x\(image.height)")
+            throw WebPErrors.encoding(
+                "WebP sides must be 1...\(Self.maxDimension) pixels; "
+                    + "this image is \(image.width)x\(image.height)")
         }
         let rgba = image.convertedToRGBA8()
         var config = try Self.configuration(for: options)
         if rgba.frames.count > 1 {
             return try WebPAnimationEncoding.encode(rgba, config: config)
         }
-        return try WebPPictureImport.withPicture(width: rgba.width, height: rgba.height, pixels: rgba.pixels,
-                                                 argb: config.lossless != 0) { picture in
+        return try WebPPictureImport.withPicture(
+            width: rgba.width, height: rgba.height, pixels: rgba.pixels,
+            argb: config.lossless != 0
+        ) { picture in
             var writer = WebPMemoryWriter()
             WebPMemoryWriterInit(&writer)
             defer { WebPMemoryWriterClear(&writer) }

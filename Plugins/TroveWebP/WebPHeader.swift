@@ -56,8 +56,10 @@ struct WebPHeader: Equatable {
             isAnimated = false
         default:
             let printable = chunk.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }
-            throw failure(printable ? "the first chunk is '\(chunk)', not VP8, VP8L or VP8X"
-                : "the first chunk's name is not text: the file is not WebP")
+            throw failure(
+                printable
+                    ? "the first chunk is '\(chunk)', not VP8, VP8L or VP8X"
+                    : "the first chunk's name is not text: the file is not WebP")
         }
         guard width > 0, height > 0 else {
             throw failure("the header declares an empty image (\(width)x\(height))")
@@ -72,11 +74,12 @@ struct WebPHeader: Equatable {
         var frames = 0
         while offset + 8 <= riffEnd {
             if bytes[offset] == UInt8(ascii: "A"), bytes[offset + 1] == UInt8(ascii: "N"),
-               bytes[offset + 2] == UInt8(ascii: "M"), bytes[offset + 3] == UInt8(ascii: "F")
+                bytes[offset + 2] == UInt8(ascii: "M"), bytes[offset + 3] == UInt8(ascii: "F")
             {
                 frames += 1
             }
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16
+            let size =
+                Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16
                 | Int(bytes[offset + 7]) << 24
             offset += 8 + size + (size & 1)
         }

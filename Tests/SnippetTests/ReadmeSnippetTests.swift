@@ -20,7 +20,8 @@ import Testing
 
     static var documents: [String] {
         let docc = "Modules/Trove/Trove.docc"
-        let articles = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(docc).path)) ?? []
+        let articles =
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(docc).path)) ?? []
         return ["README.md"] + articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(docc)/\($0)" }
     }
 
@@ -43,8 +44,10 @@ import Testing
                 index += 1
             }
             let marker = lines[..<start].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            blocks.append(Block(document: document, line: start + 1, text: body.joined(separator: "\n"),
-                                region: marker.flatMap(region(named:))))
+            blocks.append(
+                Block(
+                    document: document, line: start + 1, text: body.joined(separator: "\n"),
+                    region: marker.flatMap(region(named:))))
             index += 1
         }
         return blocks
@@ -61,12 +64,15 @@ import Testing
 
     /// The lines between `// snippet NAME` and `// end snippet NAME`, less their common indentation.
     static func regionText(path: String, name: String) throws -> String? {
-        let lines = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8).components(separatedBy: "\n")
+        let lines = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8).components(
+            separatedBy: "\n")
         let trimmed = lines.map { $0.trimmingCharacters(in: .whitespaces) }
         guard let begin = trimmed.firstIndex(of: "// snippet \(name)"),
-              let end = trimmed[begin...].firstIndex(of: "// end snippet \(name)") else { return nil }
+            let end = trimmed[begin...].firstIndex(of: "// end snippet \(name)")
+        else { return nil }
         let body = Array(lines[(begin + 1)..<end])
-        let indent = body.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let indent =
+            body.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             .map { $0.prefix { $0 == " " }.count }.min() ?? 0
         return body.map { $0.count >= indent ? String($0.dropFirst(indent)) : "" }.joined(separator: "\n")
     }
@@ -75,19 +81,23 @@ import Testing
         var checked = 0
         for document in Self.documents {
             for block in try Self.blocks(in: document) {
-                let region = try #require(block.region, "\(block): a Swift block without a `<!-- snippet: PATH#NAME -->` line above it")
-                let source = try #require(try Self.regionText(path: region.path, name: region.name),
-                                          "\(block): no region `\(region.name)` in \(region.path)")
+                let region = try #require(
+                    block.region, "\(block): a Swift block without a `<!-- snippet: PATH#NAME -->` line above it")
+                let source = try #require(
+                    try Self.regionText(path: region.path, name: region.name),
+                    "\(block): no region `\(region.name)` in \(region.path)")
                 // A block may open with imports (which cannot sit in a function): the file must make them too.
                 var blockLines = Self.lines(block.text)
                 let imports = blockLines.prefix { $0.hasPrefix("import ") || $0.isEmpty }
                 blockLines.removeFirst(imports.count)
-                let fileLines = Self.lines(try String(contentsOf: Self.root.appendingPathComponent(region.path), encoding: .utf8))
+                let fileLines = Self.lines(
+                    try String(contentsOf: Self.root.appendingPathComponent(region.path), encoding: .utf8))
                 for line in imports where !line.isEmpty {
                     #expect(fileLines.contains(line), "\(block): `\(line)` is not imported by \(region.path)")
                 }
-                #expect(blockLines == Self.lines(source),
-                        "\(block) differs from \(region.path)#\(region.name); copy the region into the document")
+                #expect(
+                    blockLines == Self.lines(source),
+                    "\(block) differs from \(region.path)#\(region.name); copy the region into the document")
                 checked += 1
             }
         }
@@ -104,10 +114,12 @@ import Testing
 
     /// The checker itself: a block that drifts from its region is caught, and one without a marker too.
     @Test func theCheckerSeesDriftAndMissingMarkers() throws {
-        let region = try #require(try Self.regionText(path: "Tests/SnippetTests/TourSnippets.swift", name: "load-an-image"))
+        let region = try #require(
+            try Self.regionText(path: "Tests/SnippetTests/TourSnippets.swift", name: "load-an-image"))
         #expect(region.hasPrefix("let pipeline = try ImagePipeline(configuration: PipelineConfiguration("))
         #expect(Self.lines(region) != Self.lines(region.replacingOccurrences(of: "image(for:", with: "image(from:")))
-        #expect(Self.region(named: "<!-- snippet: Tests/SnippetTests/TourSnippets.swift#formats -->")?.name == "formats")
+        #expect(
+            Self.region(named: "<!-- snippet: Tests/SnippetTests/TourSnippets.swift#formats -->")?.name == "formats")
         #expect(Self.region(named: "<!-- a comment -->") == nil)
         #expect(try Self.regionText(path: "Tests/SnippetTests/TourSnippets.swift", name: "no-such-region") == nil)
     }

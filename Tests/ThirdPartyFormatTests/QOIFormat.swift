@@ -117,7 +117,9 @@ struct QOIEncoder: ImageEncoder {
                 out.append(QOI.opIndex | UInt8(slot))
             } else if p.3 == previous.3 {
                 let dr = Int(p.0) - Int(previous.0), dg = Int(p.1) - Int(previous.1), db = Int(p.2) - Int(previous.2)
-                let (wr, wg, wb) = (Int8(truncatingIfNeeded: dr), Int8(truncatingIfNeeded: dg), Int8(truncatingIfNeeded: db))
+                let (wr, wg, wb) = (
+                    Int8(truncatingIfNeeded: dr), Int8(truncatingIfNeeded: dg), Int8(truncatingIfNeeded: db)
+                )
                 let (rg, bg) = (Int(wr) - Int(wg), Int(wb) - Int(wg))
                 if (-2...1).contains(wr), (-2...1).contains(wg), (-2...1).contains(wb) {
                     out.append(QOI.opDiff | UInt8(Int(wr) + 2) << 4 | UInt8(Int(wg) + 2) << 2 | UInt8(Int(wb) + 2))

@@ -9,7 +9,8 @@ import Trove
 
     /// 3x1: red (QOI_OP_RGB), red again (a run of 1), then a blue-ish pixel one step away in each channel
     /// (QOI_OP_DIFF), bytes written by hand from the specification.
-    static let handWritten: [UInt8] = Array("qoif".utf8) + [0, 0, 0, 3, 0, 0, 0, 1, 4, 0]
+    static let handWritten: [UInt8] =
+        Array("qoif".utf8) + [0, 0, 0, 3, 0, 0, 0, 1, 4, 0]
         + [0xFE, 200, 10, 20]  // RGB
         + [0xC0]  // run of 1
         + [0x40 | 3 << 4 | 1 << 2 | 2]  // diff: r +1, g -1, b 0
@@ -59,10 +60,12 @@ import Trove
             let source = directory.appendingPathComponent("badge.qoi")
             try QOIEncoder().encode(badge, options: EncodingOptions()).write(to: source)
 
-            let pipeline = try ImagePipeline(registry: registry,
-                                             configuration: PipelineConfiguration(cacheDirectory: directory))
-            let request = ImageRequest(url: source, transforms: try registry.transformers(forSpec: "flip:axis=h"),
-                                       outputFormat: .qoi)
+            let pipeline = try ImagePipeline(
+                registry: registry,
+                configuration: PipelineConfiguration(cacheDirectory: directory))
+            let request = ImageRequest(
+                url: source, transforms: try registry.transformers(forSpec: "flip:axis=h"),
+                outputFormat: .qoi)
             let response = try await pipeline.image(for: request)
             #expect(response.image.sourceFormat == .qoi)
             #expect(response.data.starts(with: "qoif".utf8))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveAVIF
 
 /// Files Pillow (libavif 1.x) wrote, and 10- and 12-bit files libavif wrote, decode like Pillow decodes them;
@@ -58,8 +59,11 @@ import TroveCore
         #expect(image.width == entry.width && image.height == entry.height)
         #expect(image.frames.count == entry.frames)
         #expect(image.frames.map(\.delay) == (entry.durationsMilliseconds ?? []).map { .milliseconds($0) })
-        #expect(image.frames.map(\.delay) == [.milliseconds(100), .milliseconds(200), .milliseconds(150),
-                                              .milliseconds(50)])
+        #expect(
+            image.frames.map(\.delay) == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(150),
+                .milliseconds(50)
+            ])
         #expect(image.pixels == image.frames.first?.pixels)
         #expect(image.loopCount == 0)
         for (frame, file) in zip(image.frames, entry.references) {
@@ -133,17 +137,23 @@ import TroveCore
     @Test func everyTruncationIsAnError() throws {
         let data = [UInt8](try AVIFFixtures.data("photo.avif"))
         for length in stride(from: 0, to: data.count - 1, by: 31) {
-            #expect("prefix of \(length) bytes", performing: {
-                try decoder.decode(Data(data[0..<length]), limits: .default)
-            }, throws: { error in
-                guard case let TroveError.decodingFailed(format, _) = error else { return false }
-                return format == .avif
-            })
+            #expect(
+                "prefix of \(length) bytes",
+                performing: {
+                    try decoder.decode(Data(data[0..<length]), limits: .default)
+                },
+                throws: { error in
+                    guard case let TroveError.decodingFailed(format, _) = error else { return false }
+                    return format == .avif
+                })
         }
         let cut = Data(data[0..<data.count / 2])
-        #expect(throws: TroveError.decodingFailed(
-            format: .avif,
-            reason: "reading the container: BMFF parsing failed (Exceeded avifIO's sizeHint, possibly truncated data)")) {
+        #expect(
+            throws: TroveError.decodingFailed(
+                format: .avif,
+                reason:
+                    "reading the container: BMFF parsing failed (Exceeded avifIO's sizeHint, possibly truncated data)")
+        ) {
             try decoder.decode(cut, limits: .default)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveAVIF
 
 /// The encoder writes AVIFs that decode back close to the source at quality 0.85, exactly when lossless,
@@ -50,8 +51,11 @@ import TroveCore
         let (data, decoded) = try roundTrip(image, EncodingOptions(quality: 0.9))
         #expect(data.prefix(12).suffix(4).elementsEqual("avis".utf8))
         #expect(decoded.frames.count == 4)
-        #expect(decoded.frames.map(\.delay) == [.milliseconds(100), .milliseconds(200), .milliseconds(333),
-                                                .milliseconds(50)])
+        #expect(
+            decoded.frames.map(\.delay) == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(333),
+                .milliseconds(50)
+            ])
         for (a, b) in zip(decoded.frames, image.frames) {
             // Measured 35.9...37.6 dB at quality 0.9.
             #expect(AVIFFixtures.psnr(a.pixels, b.pixels) >= 34)
@@ -81,8 +85,11 @@ import TroveCore
     }
 
     @Test func emptyImageIsRefused() {
-        #expect(throws: TroveError.encodingFailed(format: .avif,
-                                                  reason: "AVIF sides must be 1...65536 pixels; this image is 0x5")) {
+        #expect(
+            throws: TroveError.encodingFailed(
+                format: .avif,
+                reason: "AVIF sides must be 1...65536 pixels; this image is 0x5")
+        ) {
             try encoder.encode(Image(width: 0, height: 5, pixels: []), options: EncodingOptions())
         }
     }

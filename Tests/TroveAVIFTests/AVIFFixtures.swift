@@ -45,7 +45,7 @@ enum AVIFFixtures {
 
     /// The still images, by manifest key.
     static let stills: [String: Entry] = [
-        "photo": manifest.photo, "alpha": manifest.alpha, "depth10": manifest.depth10, "depth12": manifest.depth12,
+        "photo": manifest.photo, "alpha": manifest.alpha, "depth10": manifest.depth10, "depth12": manifest.depth12
     ]
 
     static func data(_ file: String) throws -> Data {

@@ -46,7 +46,8 @@ import TroveTestSupport
         let trove = try #require(report.trove), pillow = try #require(report.pillow)
         #expect(trove.psnr >= pillow.psnr - 3, "Trove \(trove.psnr) dB, Pillow \(pillow.psnr) dB")
         #expect(trove.bytes <= 2 * pillow.bytes, "Trove \(trove.bytes) B, Pillow \(pillow.bytes) B")
-        print("AVIF q85 of photo-source.png: Trove \(trove.bytes) B at \(trove.psnr) dB; "
-            + "Pillow \(pillow.bytes) B at \(pillow.psnr) dB")
+        print(
+            "AVIF q85 of photo-source.png: Trove \(trove.bytes) B at \(trove.psnr) dB; "
+                + "Pillow \(pillow.bytes) B at \(pillow.psnr) dB")
     }
 }

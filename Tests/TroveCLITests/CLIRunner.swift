@@ -35,7 +35,8 @@ struct CLIRunner {
         var environment = ProcessInfo.processInfo.environment
         environment["TROVE_CACHE_DIR"] = cacheDirectory.path
         let result = try await runSubprocess(Self.binary, arguments, environment: environment, in: directory)
-        return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
+        return Result(
+            status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
     }
 }
 

@@ -66,12 +66,15 @@ import Testing
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let url = server.url("/hung.png").absoluteString
-        let deadline = try await CLIRunner(cacheDirectory: work).run(["get", url, "--timeout", "30", "--deadline", "0.5"])
+        let deadline = try await CLIRunner(cacheDirectory: work).run([
+            "get", url, "--timeout", "30", "--deadline", "0.5"
+        ])
         let idle = try await CLIRunner(cacheDirectory: work).run(["get", url, "--timeout", "0.5"])
         gate.open()
         await server.stop()
         #expect(deadline.status == 1)
-        #expect(deadline.stderr.contains("did not finish within its deadline of 0.5 seconds"), "stderr: \(deadline.stderr)")
+        #expect(
+            deadline.stderr.contains("did not finish within its deadline of 0.5 seconds"), "stderr: \(deadline.stderr)")
         #expect(idle.status == 1)
         #expect(idle.stderr.contains("nothing received for 0.5 seconds"), "stderr: \(idle.stderr)")
         let bad = try await CLIRunner(cacheDirectory: work).run(["get", url, "--deadline", "0"])

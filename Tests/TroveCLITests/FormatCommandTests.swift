@@ -10,8 +10,10 @@ import Testing
         let cli = CLIRunner(cacheDirectory: work)
         let source = Fixtures.images.appendingPathComponent("chelsea.png").path
         let lossy = work.appendingPathComponent("c.webp").path, lossless = work.appendingPathComponent("l.webp").path
-        let converted = try await cli.run(["convert", source, lossy, "--transform", "resize:w=100,h=100,mode=fit",
-                                           "--quality", "80", "--json"])
+        let converted = try await cli.run([
+            "convert", source, lossy, "--transform", "resize:w=100,h=100,mode=fit",
+            "--quality", "80", "--json"
+        ])
         let exact = try await cli.run(["convert", source, lossless, "--format", "webp", "--lossless", "--json"])
         let decoded = try await cli.run(["decode", lossy, lossless, "--json"])
         #expect(converted.status == 0, "stderr: \(converted.stderr)")
@@ -31,7 +33,8 @@ import Testing
         let out = work.appendingPathComponent("t.webp")
         let result = try await CLIRunner(cacheDirectory: work).run([
             "get", server.url("/tiles.png").absoluteString, "--transform", "grayscale", "--format", "webp",
-            "-o", out.path, "--json"])
+            "-o", out.path, "--json"
+        ])
         await server.stop()
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.jsonLines.first?["format"] as? String == "webp")
@@ -45,8 +48,9 @@ import Testing
         let result = try await CLIRunner(cacheDirectory: work).run(
             ["convert", source, work.appendingPathComponent("x.bmp").path, "--format", "bmp"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("no encoder writes format 'bmp'; formats with an encoder: avif, jpeg, png, webp"),
-                "stderr: \(result.stderr)")
+        #expect(
+            result.stderr.contains("no encoder writes format 'bmp'; formats with an encoder: avif, jpeg, png, webp"),
+            "stderr: \(result.stderr)")
     }
 }
 
@@ -56,8 +60,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let cli = CLIRunner(cacheDirectory: work)
         let out = work.appendingPathComponent("c.avif").path
-        let converted = try await cli.run(["convert", Fixtures.images.appendingPathComponent("chelsea.png").path, out,
-                                           "--transform", "resize:w=120,h=120,mode=fit", "--json"])
+        let converted = try await cli.run([
+            "convert", Fixtures.images.appendingPathComponent("chelsea.png").path, out,
+            "--transform", "resize:w=120,h=120,mode=fit", "--json"
+        ])
         let decoded = try await cli.run(["decode", out, "--json"])
         #expect(converted.status == 0, "stderr: \(converted.stderr)")
         #expect(converted.jsonLines.first?["format"] as? String == "avif")

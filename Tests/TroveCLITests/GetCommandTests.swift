@@ -11,8 +11,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let url = server.url("/chelsea.png").absoluteString
-        let arguments = ["get", url, "--transform", "resize:w=96,h=64,mode=stretch,filter=bilinear",
-                         "-o", work.appendingPathComponent("out.png").path, "--json"]
+        let arguments = [
+            "get", url, "--transform", "resize:w=96,h=64,mode=stretch,filter=bilinear",
+            "-o", work.appendingPathComponent("out.png").path, "--json"
+        ]
 
         let first = try await cli.run(arguments)
         let second = try await cli.run(arguments)
@@ -43,10 +45,14 @@ import Testing
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
-        let result = try await cli.run(["get", server.url("/tiles.png").absoluteString, "-o", work.appendingPathComponent("t.png").path])
+        let result = try await cli.run([
+            "get", server.url("/tiles.png").absoluteString, "-o", work.appendingPathComponent("t.png").path
+        ])
         await server.stop()
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(try Data(contentsOf: work.appendingPathComponent("t.png")) == Data(contentsOf: Fixtures.images.appendingPathComponent("tiles.png")))
+        #expect(
+            try Data(contentsOf: work.appendingPathComponent("t.png"))
+                == Data(contentsOf: Fixtures.images.appendingPathComponent("tiles.png")))
     }
 
     @Test func failedFetchExitsOneWithTheMessageOnStderr() async throws {
@@ -67,7 +73,7 @@ import Testing
         ["get", "x.png", "--transform", "resize:w=abc"],
         ["get", "x.png", "--hasher", "sha3"],
         ["get", "x.png", "--policy", "sometimes"],
-        ["no-such-command"],
+        ["no-such-command"]
     ])
     func badUsageExitsTwo(arguments: [String]) async throws {
         let work = try temporaryDirectory()

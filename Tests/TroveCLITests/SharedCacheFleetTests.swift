@@ -4,7 +4,7 @@ import Testing
 import TroveTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fleet of `trove` processes, each with its own disk, sharing one real redis-server: each URL is
@@ -16,25 +16,35 @@ import Glibc
 
     /// A loopback origin serving `paths` (each answer optionally delayed) and a file listing their URLs.
     static func origin(delay: Duration? = nil, in work: URL) async throws -> (FixtureServer, URL) {
-        let route: FixtureServer.Route = delay.map { .delayed(image, contentType: "image/png", delay: $0) }
+        let route: FixtureServer.Route =
+            delay.map { .delayed(image, contentType: "image/png", delay: $0) }
             ?? .file(image, contentType: "image/png")
         let server = FixtureServer(routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, route) }))
         try await server.start()
         let list = work.appendingPathComponent("urls.txt")
-        try paths.map { server.url($0).absoluteString }.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        try paths.map { server.url($0).absoluteString }.joined(separator: "\n").write(
+            to: list, atomically: true, encoding: .utf8)
         return (server, list)
     }
 
     /// `trove prefetch` by several processes at once, each with its own cache directory under `work`.
-    static func prefetch(_ processes: Range<Int>, list: URL, redis: URL, work: URL,
-                         extra: [String] = []) async throws -> [CLIRunner.Result] {
+    static func prefetch(
+        _ processes: Range<Int>, list: URL, redis: URL, work: URL,
+        extra: [String] = []
+    ) async throws -> [CLIRunner.Result] {
         try await withThrowingTaskGroup(of: (Int, CLIRunner.Result).self) { group in
             for index in processes {
                 group.addTask {
                     let directory = work.appendingPathComponent("cache-\(index)")
                     let cli = CLIRunner(cacheDirectory: directory)
-                    return (index, try await cli.run(["prefetch", list.path, "--json", "--cache-dir", directory.path,
-                                                      "--shared-cache", redis.absoluteString] + extra))
+                    return (
+                        index,
+                        try await cli.run(
+                            [
+                                "prefetch", list.path, "--json", "--cache-dir", directory.path,
+                                "--shared-cache", redis.absoluteString
+                            ] + extra)
+                    )
                 }
             }
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }.sorted { $0.key < $1.key }.map(\.value)
@@ -67,8 +77,10 @@ import Glibc
             let fresh = work.appendingPathComponent("get")
             let output = work.appendingPathComponent("out.png")
             let get = try await CLIRunner(cacheDirectory: fresh).run(
-                ["get", origin.url(Self.paths[7]).absoluteString, "--json", "-o", output.path,
-                 "--shared-cache", redis.url().absoluteString])
+                [
+                    "get", origin.url(Self.paths[7]).absoluteString, "--json", "-o", output.path,
+                    "--shared-cache", redis.url().absoluteString
+                ])
             #expect(get.status == 0, "stderr: \(get.stderr)")
             #expect(get.jsonLines.first?["source"] as? String == "shared")
             #expect(try Data(contentsOf: output) == Self.image)
@@ -94,13 +106,17 @@ import Glibc
             let gate = FixtureGate()
             let origin = FixtureServer(routes: [
                 // The first request hangs until the test ends; the next answers after a second.
-                "/slow.png": .sequence([.gated(Self.image, contentType: "image/png", gate: gate),
-                                        .delayed(Self.image, contentType: "image/png", delay: .seconds(1))]),
+                "/slow.png": .sequence([
+                    .gated(Self.image, contentType: "image/png", gate: gate),
+                    .delayed(Self.image, contentType: "image/png", delay: .seconds(1))
+                ])
             ])
             try await origin.start()
             let url = origin.url("/slow.png").absoluteString
-            let arguments = ["get", url, "--json", "--shared-cache", redis.url().absoluteString,
-                             "--shared-cache-lease", "2", "--deadline", "60"]
+            let arguments = [
+                "get", url, "--json", "--shared-cache", redis.url().absoluteString,
+                "--shared-cache-lease", "2", "--deadline", "60"
+            ]
 
             let holder = Process()
             holder.executableURL = CLIRunner.binary
@@ -117,7 +133,8 @@ import Glibc
                 for index in 0..<2 {
                     group.addTask {
                         let directory = work.appendingPathComponent("other-\(index)")
-                        return try await CLIRunner(cacheDirectory: directory).run(arguments + ["--cache-dir", directory.path])
+                        return try await CLIRunner(cacheDirectory: directory).run(
+                            arguments + ["--cache-dir", directory.path])
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -144,8 +161,9 @@ import Glibc
             defer { try? FileManager.default.removeItem(at: work) }
             let (origin, list) = try await Self.origin(delay: .milliseconds(80), in: work)
 
-            async let fleet = Self.prefetch(0..<3, list: list, redis: redis.url(), work: work,
-                                            extra: ["--concurrency", "2", "--shared-cache-cooldown", "0.2"])
+            async let fleet = Self.prefetch(
+                0..<3, list: list, redis: redis.url(), work: work,
+                extra: ["--concurrency", "2", "--shared-cache-cooldown", "0.2"])
             let reachedKill = await eventually(within: .seconds(30)) { origin.requests.count >= 25 }
             await redis.kill()
             let reachedRestart = await eventually(within: .seconds(30)) { origin.requests.count >= 50 }
@@ -169,8 +187,9 @@ import Glibc
                 #expect(try Data(contentsOf: file) == Self.image, "\(file.lastPathComponent)")
             }
             // The restarted server started empty: every entry it holds, the same processes stored after the restart.
-            let keys = try await runSubprocess(URL(fileURLWithPath: "/usr/bin/env"),
-                                               ["redis-cli", "-p", String(redis.port), "--scan", "--pattern", "trove:http*"])
+            let keys = try await runSubprocess(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["redis-cli", "-p", String(redis.port), "--scan", "--pattern", "trove:http*"])
             let stored = String(decoding: keys.stdout, as: UTF8.self).split(separator: "\n").count
             #expect(stored > 0)
             let stats = try await CLIRunner(cacheDirectory: work.appendingPathComponent("stats")).run(
@@ -189,8 +208,10 @@ import Glibc
             defer { try? FileManager.default.removeItem(at: work) }
             let (origin, _) = try await Self.origin(in: work)
             let result = try await CLIRunner(cacheDirectory: work).run(
-                ["get", origin.url(Self.paths[0]).absoluteString, "--shared-cache",
-                 redis.url(password: "not-it").absoluteString])
+                [
+                    "get", origin.url(Self.paths[0]).absoluteString, "--shared-cache",
+                    redis.url(password: "not-it").absoluteString
+                ])
             #expect(result.status == 1)
             #expect(result.stderr.contains("authentication"), "stderr: \(result.stderr)")
             #expect(!result.stderr.contains("not-it"), "the password must not be echoed: \(result.stderr)")

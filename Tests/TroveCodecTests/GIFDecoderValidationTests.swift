@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TroveCore
 import TroveCodec
+import TroveCore
 
 /// Broken, truncated and oversized GIFs are refused with an error that names the problem.
 @Suite struct GIFDecoderValidationTests {
@@ -21,8 +21,9 @@ import TroveCodec
         let gif = [UInt8](try Fixtures.gif("animated"))
         for length in 0..<gif.count {
             let message = try #require(reason(Array(gif[0..<length])), "a prefix of \(length) bytes decoded")
-            #expect(message.contains("truncated") || message.contains("signature"),
-                    "prefix of \(length) bytes: \(message)")
+            #expect(
+                message.contains("truncated") || message.contains("signature"),
+                "prefix of \(length) bytes: \(message)")
         }
     }
 
@@ -32,15 +33,21 @@ import TroveCodec
 
     @Test func frameWithoutColorTable() {
         // 1x1 screen, no global table, one frame without a local table.
-        let bytes: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0,
-                                                     0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B]
+        let bytes: [UInt8] =
+            Array("GIF89a".utf8) + [
+                1, 0, 1, 0, 0, 0, 0,
+                0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B
+            ]
         #expect(reason(bytes) == "frame 1 has no color table (neither local nor global)")
     }
 
     @Test func invalidLZWCode() {
         // min code size 2: codes are 3 bits; the first code 7 is beyond the table.
-        let bytes: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255,
-                                                     0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 1, 0x07, 0, 0x3B]
+        let bytes: [UInt8] =
+            Array("GIF89a".utf8) + [
+                1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255,
+                0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 1, 0x07, 0, 0x3B
+            ]
         #expect(reason(bytes) == "invalid LZW code 7 in frame 1")
     }
 
@@ -51,8 +58,11 @@ import TroveCodec
 
     @Test func screenOverTheLimitIsRefusedBeforeDecoding() {
         // 60000 x 60000 declared, no pixel data at all behind it.
-        let bytes: [UInt8] = Array("GIF89a".utf8) + [0x60, 0xEA, 0x60, 0xEA, 0x80, 0, 0, 0, 0, 0, 255, 255, 255,
-                                                     0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B]
+        let bytes: [UInt8] =
+            Array("GIF89a".utf8) + [
+                0x60, 0xEA, 0x60, 0xEA, 0x80, 0, 0, 0, 0, 0, 255, 255, 255,
+                0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B
+            ]
         #expect(throws: TroveError.imageTooLarge(width: 60000, height: 60000, limit: 100_000_000)) {
             try GIFDecoder().decode(Data(bytes), limits: .default)
         }
@@ -61,8 +71,9 @@ import TroveCodec
     @Test func animationOverTheByteLimitIsRefused() throws {
         let gif = try Fixtures.gif("animated")  // 5 frames of 24x20: 9600 bytes
         let message = reason([UInt8](gif), limits: DecodingLimits(maxDecodedBytes: 9000))
-        #expect(message == "5 frames of 24x20 need 9600 bytes, over the limit of 9000; "
-            + "raise DecodingLimits.maxDecodedBytes if trusted")
+        #expect(
+            message == "5 frames of 24x20 need 9600 bytes, over the limit of 9000; "
+                + "raise DecodingLimits.maxDecodedBytes if trusted")
     }
 
     @Test func animationOverTheFrameLimitIsRefusedBeforeDecoding() throws {

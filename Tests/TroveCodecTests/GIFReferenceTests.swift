@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TroveCore
 import TroveCodec
+import TroveCore
 
 /// GIF fixtures (still, transparent, interlaced, animated with every disposal mode, and one written by
 /// Pillow's encoder) decode to exactly the composed frames Pillow produces.
@@ -27,7 +27,9 @@ import TroveCodec
             let expected = Array(reference[index * frameBytes..<(index + 1) * frameBytes])
             let firstDifference = Self.firstDifference(pixels, expected)
             #expect(pixels.count == frameBytes)
-            #expect(firstDifference == nil, "\(name) frame \(index): first differing byte \(String(describing: firstDifference))")
+            #expect(
+                firstDifference == nil,
+                "\(name) frame \(index): first differing byte \(String(describing: firstDifference))")
         }
     }
 
@@ -44,8 +46,11 @@ import TroveCodec
 
     @Test func animationKeepsDelaysAndDisposal() throws {
         let image = try GIFDecoder().decode(try Fixtures.gif("animated"), limits: .default)
-        #expect(image.frames.map(\.delay) == [.milliseconds(100), .milliseconds(200), .milliseconds(300),
-                                              .milliseconds(400), .zero])
+        #expect(
+            image.frames.map(\.delay) == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(300),
+                .milliseconds(400), .zero
+            ])
         func pixel(_ frame: Int, _ x: Int, _ y: Int) -> [UInt8] {
             let i = (y * image.width + x) * 4
             return Array(image.frames[frame].pixels[i..<i + 4])

@@ -8,8 +8,10 @@ struct PNGBuilder {
 
     static func be32(_ v: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
 
-    static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 6,
-                     interlace: UInt8 = 0) -> [UInt8] {
+    static func ihdr(
+        width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 6,
+        interlace: UInt8 = 0
+    ) -> [UInt8] {
         be32(width) + be32(height) + [bitDepth, colorType, 0, 0, interlace]
     }
 

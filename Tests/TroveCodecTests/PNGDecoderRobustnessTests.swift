@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TroveCore
 import TroveCodec
+import TroveCore
 import TroveSupport
 
 /// Damage inside chunk data, with the CRC recomputed so the damage reaches the parser, filters and

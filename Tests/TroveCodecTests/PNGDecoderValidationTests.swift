@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TroveCore
 import TroveCodec
+import TroveCore
 
 /// Hand-built and damaged files: limits, truncation, and the structural rules of the format.
 @Suite struct PNGDecoderValidationTests {
@@ -97,8 +97,9 @@ import TroveCodec
     }
 
     @Test func unknownCriticalChunkIsRefused() throws {
-        let png = try PNGBuilder.png(ihdr: PNGBuilder.ihdr(width: 2, height: 2), rows: Self.tinyRows,
-                                     extraBeforeIDAT: [("ZZZZ", [1, 2, 3])])
+        let png = try PNGBuilder.png(
+            ihdr: PNGBuilder.ihdr(width: 2, height: 2), rows: Self.tinyRows,
+            extraBeforeIDAT: [("ZZZZ", [1, 2, 3])])
         #expect(try reason(png).contains("unknown critical chunk ZZZZ"))
     }
 
@@ -115,8 +116,9 @@ import TroveCodec
     }
 
     @Test func paletteIndexPastThePaletteIsOpaqueBlack() throws {
-        let png = try PNGBuilder.png(ihdr: PNGBuilder.ihdr(width: 2, height: 1, colorType: 3), rows: [0, 0, 200],
-                                     extraBeforeIDAT: [("PLTE", [10, 20, 30])])
+        let png = try PNGBuilder.png(
+            ihdr: PNGBuilder.ihdr(width: 2, height: 1, colorType: 3), rows: [0, 0, 200],
+            extraBeforeIDAT: [("PLTE", [10, 20, 30])])
         #expect(try decoder.decode(png, limits: .default).pixels == [10, 20, 30, 255, 0, 0, 0, 255])
     }
 
@@ -127,8 +129,10 @@ import TroveCodec
 
     @Test func garbageAfterSignatureIsRefusedNotCrashed() throws {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        let tails: [[UInt8]] = [[], [0, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0x49, 0x48, 0x44, 0x52],
-                                Array(repeating: 0x41, count: 40)]
+        let tails: [[UInt8]] = [
+            [], [0, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0x49, 0x48, 0x44, 0x52],
+            Array(repeating: 0x41, count: 40)
+        ]
         for tail in tails {
             #expect(throws: TroveError.self) { try decoder.decode(Data(signature + tail), limits: .default) }
         }

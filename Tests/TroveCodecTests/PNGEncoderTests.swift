@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TroveCore
 import TroveCodec
+import TroveCore
 import TroveSupport
 
 @Suite struct PNGEncoderTests {
@@ -60,8 +60,9 @@ import TroveSupport
         var padded = [UInt8]()
         for y in 0..<4 { padded += packed.pixels[y * 20..<(y + 1) * 20] + [1, 2, 3, 4, 5, 6] }
         let image = Image(width: 5, height: 4, pixelFormat: .rgba8, bytesPerRow: 26, pixels: padded)
-        #expect(try decoder.decode(try encoder.encode(image, options: EncodingOptions()), limits: .default).pixels
-            == packed.pixels)
+        #expect(
+            try decoder.decode(try encoder.encode(image, options: EncodingOptions()), limits: .default).pixels
+                == packed.pixels)
     }
 
     @Test func suiteImagesSurviveDecodeEncodeDecode() throws {
@@ -97,12 +98,14 @@ import TroveSupport
     @Test func invalidInputsAreRefused() throws {
         let tooHigh = TroveError.encodingFailed(format: .png, reason: "compression level 10 is out of range 0...9")
         #expect(throws: tooHigh) {
-            try encoder.encode(Self.rgba(width: 2, height: 2, opaque: true),
-                               options: EncodingOptions(compressionLevel: 10))
+            try encoder.encode(
+                Self.rgba(width: 2, height: 2, opaque: true),
+                options: EncodingOptions(compressionLevel: 10))
         }
         let empty = Image(width: 0, height: 3, pixelFormat: .rgba8, pixels: [])
-        let noWidth = TroveError.encodingFailed(format: .png,
-                                                reason: "PNG needs a width and height of 1...2^31-1, got 0x3")
+        let noWidth = TroveError.encodingFailed(
+            format: .png,
+            reason: "PNG needs a width and height of 1...2^31-1, got 0x3")
         #expect(throws: noWidth) {
             try encoder.encode(empty, options: EncodingOptions())
         }

@@ -31,10 +31,12 @@ import TroveCore
 
     @Test func translucentPixelsAverageInPremultipliedAlpha() throws {
         // 53x29 (partial blocks on both edges) with alpha running through 0 and colour under it.
-        let image = Image(width: 53, height: 29, pixels: (0..<53 * 29).flatMap { i -> [UInt8] in
-            let x = i % 53, y = i / 53
-            return [UInt8(x * 4), UInt8(y * 8), UInt8((x * y) % 256), UInt8(max(0, (x * 7 + y * 3) % 300 - 44))]
-        })
+        let image = Image(
+            width: 53, height: 29,
+            pixels: (0..<53 * 29).flatMap { i -> [UInt8] in
+                let x = i % 53, y = i / 53
+                return [UInt8(x * 4), UInt8(y * 8), UInt8((x * y) % 256), UInt8(max(0, (x * 7 + y * 3) % 300 - 44))]
+            })
         let data = try PNGEncoder().encode(image, options: EncodingOptions())
         for shift in 1...3 {
             let minimum = PixelSize(width: reducedLength(53, shift), height: reducedLength(29, shift))
@@ -43,11 +45,14 @@ import TroveCore
             #expect(reduced.pixels == boxReduced(image, shift: shift).pixels, "shift \(shift)")
         }
         // A block whose pixels are all invisible has no colour.
-        let clear = Image(width: 4, height: 4, pixels: [UInt8](repeating: 0, count: 64).enumerated().map {
-            $0.offset % 4 == 3 ? 0 : 200
-        })
-        let reduced = try decoder.decode(try PNGEncoder().encode(clear, options: EncodingOptions()),
-                                         options: DecodingOptions(minimumSize: PixelSize(width: 1, height: 1)))
+        let clear = Image(
+            width: 4, height: 4,
+            pixels: [UInt8](repeating: 0, count: 64).enumerated().map {
+                $0.offset % 4 == 3 ? 0 : 200
+            })
+        let reduced = try decoder.decode(
+            try PNGEncoder().encode(clear, options: EncodingOptions()),
+            options: DecodingOptions(minimumSize: PixelSize(width: 1, height: 1)))
         #expect(reduced.width == 1 && reduced.height == 1 && reduced.pixels == [0, 0, 0, 0])
     }
 
@@ -57,10 +62,10 @@ import TroveCore
         let cases: [(PixelSize, PixelSize)] = [
             (PixelSize(width: 200, height: 134), PixelSize(width: 300, height: 200)),  // 1/2
             (PixelSize(width: 150, height: 100), PixelSize(width: 150, height: 100)),  // 1/4
-            (PixelSize(width: 140, height: 1), PixelSize(width: 150, height: 100)),    // 1/4: 1/8 is 75 wide
-            (PixelSize(width: 1, height: 1), PixelSize(width: 1, height: 1)),          // 1/1024 rounds up to 1
-            (PixelSize(width: 301, height: 10), PixelSize(width: 600, height: 400)),   // full size
-            (PixelSize(width: 900, height: 900), PixelSize(width: 600, height: 400)),  // never larger
+            (PixelSize(width: 140, height: 1), PixelSize(width: 150, height: 100)),  // 1/4: 1/8 is 75 wide
+            (PixelSize(width: 1, height: 1), PixelSize(width: 1, height: 1)),  // 1/1024 rounds up to 1
+            (PixelSize(width: 301, height: 10), PixelSize(width: 600, height: 400)),  // full size
+            (PixelSize(width: 900, height: 900), PixelSize(width: 600, height: 400))  // never larger
         ]
         for (minimum, expected) in cases {
             let reduced = try decoder.decode(data, options: DecodingOptions(minimumSize: minimum))
@@ -75,7 +80,8 @@ import TroveCore
     }
 
     @Test func truncatedOrOverlongDataIsStillAnError() throws {
-        let image = Image(width: 64, height: 64, pixels: (0..<64 * 64 * 4).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) })
+        let image = Image(
+            width: 64, height: 64, pixels: (0..<64 * 64 * 4).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) })
         let rows = (0..<64).flatMap { y in [UInt8(0)] + image.pixels[y * 256..<(y + 1) * 256] }
         let header = PNGBuilder.ihdr(width: 64, height: 64)
         let options = DecodingOptions(minimumSize: PixelSize(width: 16, height: 16))

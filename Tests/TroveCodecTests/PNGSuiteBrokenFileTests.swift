@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TroveCore
 import TroveCodec
+import TroveCore
 
 /// PngSuite's deliberately broken files are refused with a reason that names what is wrong.
 @Suite struct PNGSuiteBrokenFileTests {
@@ -19,7 +19,7 @@ import TroveCodec
         ("xs1n0g01", "invalid PNG signature"),
         ("xs2n0g01", "invalid PNG signature"),
         ("xs4n0g01", "invalid PNG signature"),
-        ("xs7n0g01", "invalid PNG signature"),
+        ("xs7n0g01", "invalid PNG signature")
     ]
 
     @Test func everyBrokenSuiteFileIsCovered() {

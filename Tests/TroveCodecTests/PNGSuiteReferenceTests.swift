@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TroveCore
 import TroveCodec
+import TroveCore
 
 /// Every valid PngSuite image (all color types, bit depths, interlacing, tRNS, ancillary chunks) decodes to
 /// exactly the pixels of its independent reference (pypng, see Fixtures/pngsuite-rgba/README.md).
@@ -51,8 +51,10 @@ import TroveCodec
 
     @Test func interlacedAndPlainVersionsDecodeAlike() throws {
         let decoder = PNGDecoder()
-        for (interlaced, plain) in [("basi0g01", "basn0g01"), ("basi2c16", "basn2c16"), ("basi3p04", "basn3p04"),
-                                     ("basi6a08", "basn6a08"), ("s07i3p02", "s07n3p02"), ("s39i3p04", "s39n3p04")] {
+        for (interlaced, plain) in [
+            ("basi0g01", "basn0g01"), ("basi2c16", "basn2c16"), ("basi3p04", "basn3p04"),
+            ("basi6a08", "basn6a08"), ("s07i3p02", "s07n3p02"), ("s39i3p04", "s39n3p04")
+        ] {
             let a = try decoder.decode(try Fixtures.pngSuite(interlaced), limits: .default)
             let b = try decoder.decode(try Fixtures.pngSuite(plain), limits: .default)
             #expect(a == b, "\(interlaced) vs \(plain)")

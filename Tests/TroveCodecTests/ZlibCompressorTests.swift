@@ -1,22 +1,26 @@
 import CZlib
 import Foundation
 import Testing
-import TroveCore
 import TroveCodec
+import TroveCore
 
 @Suite struct ZlibCompressorTests {
     let zlib = ZlibCompressor()
 
     static func randomBytes(_ count: Int, seed: UInt64) -> Data {
         var state = seed
-        return Data((0..<count).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        })
+        return Data(
+            (0..<count).map { _ in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return UInt8(truncatingIfNeeded: state >> 33)
+            })
     }
 
-    static let text = Data(String(repeating: "The quick brown fox jumps over the lazy dog. 0123456789\n",
-                                  count: 400).utf8)
+    static let text = Data(
+        String(
+            repeating: "The quick brown fox jumps over the lazy dog. 0123456789\n",
+            count: 400
+        ).utf8)
 
     @Test func identity() {
         #expect(zlib.name == "zlib")
@@ -53,7 +57,8 @@ import TroveCodec
         var theirs = [UInt8](repeating: 0, count: Int(compressBound(uLong(data.count))))
         var theirsCount = uLongf(theirs.count)
         let packed = data.withUnsafeBytes { input in
-            compress2(&theirs, &theirsCount, input.bindMemory(to: Bytef.self).baseAddress, uLong(data.count), Int32(level))
+            compress2(
+                &theirs, &theirsCount, input.bindMemory(to: Bytef.self).baseAddress, uLong(data.count), Int32(level))
         }
         #expect(packed == Z_OK)
         #expect(try zlib.decompress(Data(theirs.prefix(Int(theirsCount))), originalLength: data.count) == data)

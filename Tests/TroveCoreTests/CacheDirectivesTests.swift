@@ -16,8 +16,10 @@ import TroveCore
         #expect(HTTPDate.parse("Sat, 01 Jan 2000 00:00:00 GMT") == Date(timeIntervalSince1970: 946_684_800))
     }
 
-    @Test(arguments: ["0", "", "yesterday", "Sun, 06 Nov 1994", "Sun, 32 Nov 1994 08:49:37 GMT",
-                      "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT"])
+    @Test(arguments: [
+        "0", "", "yesterday", "Sun, 06 Nov 1994", "Sun, 32 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT"
+    ])
     func anythingElseIsNotADate(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

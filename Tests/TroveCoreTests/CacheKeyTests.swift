@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TroveCore
 
 private struct Named: ImageTransformer {
@@ -23,14 +24,14 @@ private struct Named: ImageTransformer {
             "http://example.com/a.png", "https://cdn.example.com/i/b.jpg?w=10&h=20", "http://127.0.0.1:8080/x",
             "http://[::1]:8080/x", "https://a-b.example.org/%20space", "http://example.com/", "ftp://host/path",
             "http://example.com/a?b=c/d", "http://example.com:8443/",
-            "http://exämple.com/a",  // URL(string:) has already turned the host into punycode
+            "http://exämple.com/a"  // URL(string:) has already turned the host into punycode
         ]
         let needsWork = [
             "HTTP://example.com/a", "http://Example.com/a", "http://example.com:80/a", "https://example.com:443/a",
             "http://example.com/a#frag", "http://example.com", "http://example.com?x=1", "http://user@example.com/a",
             "http://example.com:/a", "http://EXAMPLE.com:80", "http://example.com/a?b#",
             "http://%65xample.com/a", "data:text/plain,hello", "file:///tmp/a.png",
-            "http://example.com:0080/a", "https://example.com:0443/", "http://example.com:080/a",
+            "http://example.com:0080/a", "https://example.com:0443/", "http://example.com:080/a"
         ]
         for text in alreadyNormal {
             let url = try #require(URL(string: text))
@@ -59,8 +60,10 @@ private struct Named: ImageTransformer {
         let plain = ImageRequest(url: url).cacheKey
         #expect(plain.raw == plain.processed)
         let small = ImageRequest(url: url, transforms: [Named(identifier: "resize(w=10)")]).cacheKey
-        let small2 = ImageRequest(url: URL(string: "http://EXAMPLE.com/a.png")!,
-                                  transforms: [Named(identifier: "resize(w=10)")]).cacheKey
+        let small2 = ImageRequest(
+            url: URL(string: "http://EXAMPLE.com/a.png")!,
+            transforms: [Named(identifier: "resize(w=10)")]
+        ).cacheKey
         let big = ImageRequest(url: url, transforms: [Named(identifier: "resize(w=20)")]).cacheKey
         let asPNG = ImageRequest(url: url, outputFormat: .png).cacheKey
         #expect(small == small2)
@@ -93,8 +96,10 @@ private struct Named: ImageTransformer {
     }
 
     @Test func aKeyIsItsPartsAndReadsAsThem() {
-        let key = ImageRequest(url: URL(string: "http://example.com/a.png")!,
-                               transforms: [Named(identifier: "resize(w=10)")], outputFormat: .webp).cacheKey
+        let key = ImageRequest(
+            url: URL(string: "http://example.com/a.png")!,
+            transforms: [Named(identifier: "resize(w=10)")], outputFormat: .webp
+        ).cacheKey
         #expect(key.source == "http://example.com/a.png" && key.transforms == ["resize(w=10)"] && key.encoding == .webp)
         #expect(key.description == "http://example.com/a.png | resize(w=10) | encode=webp")
         #expect(key.processed == "\u{0}s24:http://example.com/a.pngt12:resize(w=10)e4:webp")
@@ -108,17 +113,23 @@ private struct Named: ImageTransformer {
         let q50 = ImageRequest(url: url, encodingOptions: EncodingOptions(quality: 0.5)).cacheKey
         let q80 = ImageRequest(url: url, encodingOptions: EncodingOptions(quality: 0.8)).cacheKey
         #expect(q50.processed != plain.processed && q50.processed != q80.processed && q50.raw == plain.raw)
-        #expect(q50.processed == "\u{0}s24:http://example.com/a.jpgo48:quality=0.5,level=6,lossless=false,speed=default")
+        #expect(
+            q50.processed == "\u{0}s24:http://example.com/a.jpgo48:quality=0.5,level=6,lossless=false,speed=default")
         let shrink = Named(identifier: "resize(w=10)")
         let asSource = ImageRequest(url: url, transforms: [shrink], options: .encodesInSourceFormat).cacheKey
         let asPNG = ImageRequest(url: url, transforms: [shrink]).cacheKey
         #expect(asSource.encodesInSourceFormat && asSource.processed != asPNG.processed)
         #expect(asSource.description == "http://example.com/a.jpg | resize(w=10) | encode=source")
         // An explicit format wins over the source's, and the key says only the format.
-        let explicit = ImageRequest(url: url, transforms: [shrink], options: .encodesInSourceFormat,
-                                    outputFormat: .webp).cacheKey
-        #expect(!explicit.encodesInSourceFormat
-                && explicit.processed == ImageRequest(url: url, transforms: [shrink], outputFormat: .webp).cacheKey.processed)
+        let explicit = ImageRequest(
+            url: url, transforms: [shrink], options: .encodesInSourceFormat,
+            outputFormat: .webp
+        ).cacheKey
+        #expect(
+            !explicit.encodesInSourceFormat
+                && explicit.processed
+                    == ImageRequest(url: url, transforms: [shrink], outputFormat: .webp).cacheKey.processed
+        )
         // Nothing to process: the original bytes are already in the source's format.
         #expect(ImageRequest(url: url, options: .encodesInSourceFormat).cacheKey.processed == plain.raw)
     }

@@ -3,17 +3,18 @@ import Testing
 import TroveCore
 
 @Suite struct ImageFormatTests {
-    @Test(arguments: [
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], ImageFormat.png),
-        ([0xFF, 0xD8, 0xFF, 0xE0, 0, 16], .jpeg),
-        (Array("GIF89a".utf8) + [1, 0], .gif),
-        (Array("GIF87a".utf8), .gif),
-        (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8), .webp),
-        ([0, 0, 0, 0x20] + Array("ftypavif".utf8), .avif),
-        ([0, 0, 0, 0x1C] + Array("ftypavis".utf8), .avif),
-        ([0, 0, 0, 0x18] + Array("ftypheic".utf8), .heic),
-        (Array("BM".utf8) + [0, 0, 0, 0, 0, 0], .bmp),
-    ] as [([UInt8], ImageFormat)])
+    @Test(
+        arguments: [
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], ImageFormat.png),
+            ([0xFF, 0xD8, 0xFF, 0xE0, 0, 16], .jpeg),
+            (Array("GIF89a".utf8) + [1, 0], .gif),
+            (Array("GIF87a".utf8), .gif),
+            (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8), .webp),
+            ([0, 0, 0, 0x20] + Array("ftypavif".utf8), .avif),
+            ([0, 0, 0, 0x1C] + Array("ftypavis".utf8), .avif),
+            ([0, 0, 0, 0x18] + Array("ftypheic".utf8), .heic),
+            (Array("BM".utf8) + [0, 0, 0, 0, 0, 0], .bmp)
+        ] as [([UInt8], ImageFormat)])
     func wellKnownSignaturesAreNamed(bytes: [UInt8], expected: ImageFormat) {
         #expect(ImageFormat.wellKnown(sniffing: bytes) == expected)
     }

@@ -11,7 +11,8 @@ import TroveCore
 
     @Test func paddedRowsArePacked() {
         // 1x2 RGBA with 8-byte rows: the padding must not leak into the packed copy.
-        let padded = Image(width: 1, height: 2, bytesPerRow: 8, pixels: [1, 2, 3, 4, 99, 99, 99, 99, 5, 6, 7, 8, 99, 99, 99, 99])
+        let padded = Image(
+            width: 1, height: 2, bytesPerRow: 8, pixels: [1, 2, 3, 4, 99, 99, 99, 99, 5, 6, 7, 8, 99, 99, 99, 99])
         #expect(padded.convertedToRGBA8().pixels == [1, 2, 3, 4, 5, 6, 7, 8])
     }
 }

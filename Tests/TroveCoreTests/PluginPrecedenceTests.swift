@@ -24,7 +24,9 @@ private struct MarkerEncoder: ImageEncoder {
 private struct SchemeFetcher: Fetcher {
     let name: String
     let schemes: Set<String>
-    func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws -> FetchOutcome {
+    func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+        -> FetchOutcome
+    {
         .data(Data(name.utf8), ResponseMetadata(url: request.url))
     }
 }
@@ -72,8 +74,9 @@ private struct NoopHasher: KeyHasher {
         var registry = PluginRegistry()
         try registry.register(decoder: MarkerDecoder(name: "first", format: "zz", magic: "ZZ", marker: 1))
         try registry.register(decoder: MarkerDecoder(name: "second", format: "zz", magic: "ZZ", marker: 2))
-        try registry.register(decoder: MarkerDecoder(name: "first", format: "zz", magic: "ZZ", marker: 3),
-                              replacing: true)
+        try registry.register(
+            decoder: MarkerDecoder(name: "first", format: "zz", magic: "ZZ", marker: 3),
+            replacing: true)
         #expect(try registry.decoder(for: Data("ZZ".utf8))?.decode(Data(), limits: .default).pixels[0] == 3)
     }
 

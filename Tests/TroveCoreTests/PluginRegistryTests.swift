@@ -10,7 +10,9 @@ private struct FixedHasher: KeyHasher {
 private struct EchoFetcher: Fetcher {
     let name: String
     let schemes: Set<String>
-    func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws -> FetchOutcome {
+    func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+        -> FetchOutcome
+    {
         .data(Data(name.utf8), ResponseMetadata(url: request.url))
     }
 }

@@ -112,8 +112,9 @@ struct CacheCommandLineTests {
         let text = (0..<2000).map { "\($0): GET /images/photo-\($0 % 97).png 200 OK in \($0 % 13) ms\n" }.joined()
         try Data(text.utf8).write(to: input)
 
-        let put = try await trove(["cache", "put", "log", input.path, "--compress", "zlib", "--json"],
-                                  cacheDirectory: cache)
+        let put = try await trove(
+            ["cache", "put", "log", input.path, "--compress", "zlib", "--json"],
+            cacheDirectory: cache)
         #expect(put.status == 0, "\(put.standardError)")
         let report = try jsonObject(put)
         let original = try #require(report["bytes"] as? Int)
@@ -138,8 +139,9 @@ struct CacheCommandLineTests {
         let image = fixture(name)
         let bytes = try Data(contentsOf: image)
 
-        let put = try await trove(["cache", "put", name, image.path, "--compress", "zlib", "--json"],
-                                  cacheDirectory: cache)
+        let put = try await trove(
+            ["cache", "put", name, image.path, "--compress", "zlib", "--json"],
+            cacheDirectory: cache)
         #expect(put.status == 0, "\(put.standardError)")
         let report = try jsonObject(put)
         #expect(report["compressed"] as? Bool == false)
@@ -175,8 +177,11 @@ struct CacheCommandLineTests {
 
         let badAge = try await trove(["cache", "clear", "--older-than", "7x"], cacheDirectory: cache)
         #expect(badAge.status == 2)
-        let badCompressor = try await trove(["cache", "put", "k", work.url.appendingPathComponent("0.bin").path,
-                                             "--compress", "lz4"], cacheDirectory: cache)
+        let badCompressor = try await trove(
+            [
+                "cache", "put", "k", work.url.appendingPathComponent("0.bin").path,
+                "--compress", "lz4"
+            ], cacheDirectory: cache)
         #expect(badCompressor.status == 2)
         #expect(badCompressor.standardError.contains("unknown compressor 'lz4'"))
     }

@@ -1,30 +1,32 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveDiskCache
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Hits served on the caller's thread by reads that cannot wait for the disk, and the fall back to the
 /// I/O queue whenever those reads cannot finish.
 @Suite("Reads that never wait for the disk")
 struct CachedOnlyReadTests {
     #if os(Linux)
-    @Test func aHitInThePageCacheIsServedWithoutABlockingRead() async throws {
-        let dir = try TemporaryDirectory()
-        let files = FaultyFileSystem()
-        let cache = try makeCache(at: dir, files: files)
-        let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        try await cache.store(bytes, forKey: "photo")  // just written, so its pages are cached
+        @Test func aHitInThePageCacheIsServedWithoutABlockingRead() async throws {
+            let dir = try TemporaryDirectory()
+            let files = FaultyFileSystem()
+            let cache = try makeCache(at: dir, files: files)
+            let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            try await cache.store(bytes, forKey: "photo")  // just written, so its pages are cached
 
-        #expect(try await cache.data(forKey: "photo") == bytes)
-        #expect(files.cachedOnlyReads >= 1)
-        #expect(files.blockingReads == 0)
-        #expect(await cache.stats().hits == 1)
-    }
+            #expect(try await cache.data(forKey: "photo") == bytes)
+            #expect(files.cachedOnlyReads >= 1)
+            #expect(files.blockingReads == 0)
+            #expect(await cache.stats().hits == 1)
+        }
     #endif
 
     @Test func whenTheCachedOnlyReadWouldWaitTheQueueServesTheSameBytes() async throws {
@@ -51,8 +53,10 @@ struct CachedOnlyReadTests {
         let cache = try makeCache(at: dir, files: files)
         if forceQueue { files.inject(.readIfCached, errno: EAGAIN) }
         let key = "k"
-        let headerBytes = EntryHeader(compressorID: 0, storedLength: 0, originalLength: 0, payloadCRC: 0, created: Date(),
-                                      expires: nil, key: key, etag: nil, lastModified: nil, contentType: nil).encoded().count
+        let headerBytes = EntryHeader(
+            compressorID: 0, storedLength: 0, originalLength: 0, payloadCRC: 0, created: Date(),
+            expires: nil, key: key, etag: nil, lastModified: nil, contentType: nil
+        ).encoded().count
         var cases: [(payload: Int, etag: String?)] = [4095, 4096, 4097].map { ($0 - headerBytes, nil) }
         cases += [(0, String(repeating: "e", count: 5_000)), (20_000, String(repeating: "e", count: 9_000))]
         for (index, (size, etag)) in cases.enumerated() {

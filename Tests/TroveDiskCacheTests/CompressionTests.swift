@@ -15,7 +15,8 @@ struct CompressionTests {
         let entry = try #require(try await cache.entry(forKey: "runs"))
         #expect(entry.data == data)
         #expect(entry.compressed)
-        #expect(entry.storedBytes == 2 * 60)  // 40 runs of 7s and 20 of 9s (at most 255 long), each a (count, byte) pair
+        // 40 runs of 7s and 20 of 9s (at most 255 long), each a (count, byte) pair.
+        #expect(entry.storedBytes == 2 * 60)
         #expect(await cache.stats().compressed == 1)
     }
 
@@ -59,8 +60,10 @@ struct CompressionTests {
             func decompress(_ data: Data, originalLength: Int) throws -> Data { data }
         }
         let dir = try TemporaryDirectory()
-        #expect(throws: TroveError.invalidConfiguration(
-            "compressors 'impostor' and 'rle-test' share id 200; each needs its own id")) {
+        #expect(
+            throws: TroveError.invalidConfiguration(
+                "compressors 'impostor' and 'rle-test' share id 200; each needs its own id")
+        ) {
             _ = try DiskCache(directory: dir.url, compressor: RunLengthCompressor(), knownCompressors: [Impostor()])
         }
     }

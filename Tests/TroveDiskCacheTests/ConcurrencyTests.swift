@@ -17,7 +17,9 @@ struct ConcurrencyTests {
         let results = try await withThrowingTaskGroup(of: [(Int, Data?)].self) { group in
             for key in keys {
                 group.addTask {
-                    for version in versions { try await cache.store(payload(key: key, version: version), forKey: "k\(key)") }
+                    for version in versions {
+                        try await cache.store(payload(key: key, version: version), forKey: "k\(key)")
+                    }
                     return []
                 }
                 group.addTask {
@@ -30,7 +32,9 @@ struct ConcurrencyTests {
         }
         for (key, data) in results {
             if let data {
-                #expect(versions.contains { payload(key: key, version: $0) == data }, "key \(key) read bytes no writer wrote")
+                #expect(
+                    versions.contains { payload(key: key, version: $0) == data },
+                    "key \(key) read bytes no writer wrote")
             }
         }
         for key in keys { #expect(try await cache.data(forKey: "k\(key)") == payload(key: key, version: 9)) }

@@ -1,18 +1,20 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import Testing
 import TroveCore
-@testable import TroveDiskCache
 import TroveEviction
+
+@testable import TroveDiskCache
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A write that fails at one point, and the error it must surface as.
 enum WriteFault: String, CaseIterable, Sendable {
     case diskFillsMidWrite, createNoSpace, writeNoSpace, writeIOError, fsyncIOError, closeIOError, renameIOError,
-         renameNoSpace
+        renameNoSpace
 
     /// `temporary`: the cache's tmp/ directory, where writes happen before the rename.
     func inject(into files: FaultyFileSystem, temporary: String) {
@@ -43,11 +45,14 @@ enum WriteFault: String, CaseIterable, Sendable {
     }
 }
 
-func makeCache(at dir: TemporaryDirectory, files: any FileSystemCalls = PosixFileSystem(),
-               configuration: DiskCacheConfiguration = .init(), unchangedFileGrace: TimeInterval = 2) throws -> DiskCache {
-    try DiskCache(directory: dir.url, configuration: configuration, hasher: SHA256Hasher(), compressor: NoCompressor(),
-                  knownCompressors: [], evictionPolicy: LRUPolicyFactory(), fileSystem: files,
-                  unchangedFileGrace: unchangedFileGrace)
+func makeCache(
+    at dir: TemporaryDirectory, files: any FileSystemCalls = PosixFileSystem(),
+    configuration: DiskCacheConfiguration = .init(), unchangedFileGrace: TimeInterval = 2
+) throws -> DiskCache {
+    try DiskCache(
+        directory: dir.url, configuration: configuration, hasher: SHA256Hasher(), compressor: NoCompressor(),
+        knownCompressors: [], evictionPolicy: LRUPolicyFactory(), fileSystem: files,
+        unchangedFileGrace: unchangedFileGrace)
 }
 
 func temporaryLeftovers(in dir: TemporaryDirectory) throws -> [String] {

@@ -1,11 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import Synchronization
+
 @testable import TroveDiskCache
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The real file system with failures injected at chosen points: a call of one kind, on a path containing
 /// some text, after a number of good calls, fails with a chosen errno; or the disk runs out of space after
@@ -41,8 +43,11 @@ final class FaultyFileSystem: FileSystemCalls {
     private let real = PosixFileSystem()
     private let state = Mutex(State())
 
-    func inject(_ call: Call, errno: Int32, whenPathContains text: String = "", after skip: Int = 0, times: Int? = nil) {
-        state.withLock { $0.faults.append(Fault(call: call, errno: errno, pathContains: text, skip: skip, remaining: times)) }
+    func inject(_ call: Call, errno: Int32, whenPathContains text: String = "", after skip: Int = 0, times: Int? = nil)
+    {
+        state.withLock {
+            $0.faults.append(Fault(call: call, errno: errno, pathContains: text, skip: skip, remaining: times))
+        }
     }
 
     /// Writes fail with ENOSPC once `bytes` more have been written.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveDiskCache
 
 /// A cache directory knows which hasher wrote it; opening it with another re-files the entries under the
@@ -15,8 +16,9 @@ struct HasherChangeTests {
             try await md5.store(payload, forKey: "https://example.com/a.png")
             await md5.waitForIndex()
         }
-        let md5Path = URL(fileURLWithPath: CacheLayout(directory: dir.url)
-            .entryPath(for: MD5Hasher().hash("https://example.com/a.png")))
+        let md5Path = URL(
+            fileURLWithPath: CacheLayout(directory: dir.url)
+                .entryPath(for: MD5Hasher().hash("https://example.com/a.png")))
         #expect(fileExists(md5Path))
 
         // Opened with sha256: the first lookup waits for the move and hits.
@@ -59,8 +61,9 @@ struct HasherChangeTests {
         let md5 = try DiskCache(directory: other.url, hasher: MD5Hasher())
         try await md5.store(Data("stray".utf8), forKey: "k")
         let strayPath = CacheLayout(directory: dir.url).entryPath(for: MD5Hasher().hash("k"))
-        try FileManager.default.createDirectory(atPath: (strayPath as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (strayPath as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: md5.fileURL(forKey: "k"), to: URL(fileURLWithPath: strayPath))
 
         let reopened = try DiskCache(directory: dir.url, hasher: SHA256Hasher())

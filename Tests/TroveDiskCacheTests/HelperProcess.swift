@@ -1,16 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The build's products directory: where SwiftPM puts the test runner and every executable product
 /// (`swift build --build-tests`, which `make test` runs first, builds them all).
 func productsDirectory() -> URL {
-    let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let runner =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
     var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
     // On macOS the runner sits inside a .xctest bundle: Contents/MacOS/<name>.
@@ -21,8 +23,9 @@ func productsDirectory() -> URL {
 /// An executable product of this package, built beside the tests.
 func helperExecutable(_ name: String) throws -> URL {
     let url = productsDirectory().appendingPathComponent(name)
-    try #require(FileManager.default.isExecutableFile(atPath: url.path),
-                 "\(name) is not built at \(url.path); run `swift build --build-tests` before the tests")
+    try #require(
+        FileManager.default.isExecutableFile(atPath: url.path),
+        "\(name) is not built at \(url.path); run `swift build --build-tests` before the tests")
     return url
 }
 
@@ -112,8 +115,9 @@ final class ChildProcess: Sendable {
         let out = Self.readToEnd(output.fileHandleForReading.fileDescriptor)
         drained.wait()
         process.waitUntilExit()
-        return ProcessOutcome(status: process.terminationStatus, reason: process.terminationReason,
-                              output: out,
-                              standardError: String(decoding: err.withLock { $0 }, as: UTF8.self))
+        return ProcessOutcome(
+            status: process.terminationStatus, reason: process.terminationReason,
+            output: out,
+            standardError: String(decoding: err.withLock { $0 }, as: UTF8.self))
     }
 }

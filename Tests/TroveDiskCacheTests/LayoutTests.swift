@@ -14,7 +14,7 @@ struct LayoutTests {
 
     @Test(arguments: [
         (KeyHasherChoice.sha256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        (KeyHasherChoice.md5, "900150983cd24fb0d6963f7d28e17f72"),
+        (KeyHasherChoice.md5, "900150983cd24fb0d6963f7d28e17f72")
     ])
     func entryFileLivesUnderTwoShardDirectories(hasher: KeyHasherChoice, hex: String) async throws {
         let dir = try TemporaryDirectory()

@@ -20,8 +20,9 @@ struct LimitTests {
         let size = try await entryFileSize(payload: 1000)
         let dir = try TemporaryDirectory()
         // Room for 10.5 entries; low water (80%) keeps 8.
-        let cache = try DiskCache(directory: dir.url,
-                                  configuration: DiskCacheConfiguration(byteLimit: size * 21 / 2, lowWaterFraction: 0.8))
+        let cache = try DiskCache(
+            directory: dir.url,
+            configuration: DiskCacheConfiguration(byteLimit: size * 21 / 2, lowWaterFraction: 0.8))
         await cache.waitForIndex()
         for i in 0..<10 { try await cache.store(incompressibleBytes(1000), forKey: key(i)) }
         #expect(await cache.stats().evictions == 0)
@@ -43,8 +44,9 @@ struct LimitTests {
 
     @Test func storingPastTheCountLimitEvictsDownToLowWater() async throws {
         let dir = try TemporaryDirectory()
-        let cache = try DiskCache(directory: dir.url,
-                                  configuration: DiskCacheConfiguration(countLimit: 10, lowWaterFraction: 0.5))
+        let cache = try DiskCache(
+            directory: dir.url,
+            configuration: DiskCacheConfiguration(countLimit: 10, lowWaterFraction: 0.5))
         await cache.waitForIndex()
         for i in 0..<10 { try await cache.store(Data("value \(i)".utf8), forKey: key(i)) }
         #expect(try await cache.data(forKey: key(2)) != nil)
@@ -68,10 +70,12 @@ struct LimitTests {
     @Test func anEntryPastItsExpiryDateIsAMissAndIsRemoved() async throws {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url)
-        try await cache.store(Data("stale".utf8), forKey: "old",
-                              metadata: DiskEntryMetadata(expires: Date().addingTimeInterval(-1)))
-        try await cache.store(Data("fresh".utf8), forKey: "new",
-                              metadata: DiskEntryMetadata(expires: Date().addingTimeInterval(3600)))
+        try await cache.store(
+            Data("stale".utf8), forKey: "old",
+            metadata: DiskEntryMetadata(expires: Date().addingTimeInterval(-1)))
+        try await cache.store(
+            Data("fresh".utf8), forKey: "new",
+            metadata: DiskEntryMetadata(expires: Date().addingTimeInterval(3600)))
         #expect(try await cache.keys() == ["new"])
         #expect(try await cache.data(forKey: "old") == nil)
         #expect(!fileExists(cache.fileURL(forKey: "old")))
@@ -85,10 +89,12 @@ struct LimitTests {
     @Test func anEntryOlderThanMaxAgeIsAMiss() async throws {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url, configuration: DiskCacheConfiguration(maxAge: .seconds(3600)))
-        try await cache.store(Data("old".utf8), forKey: "old",
-                              metadata: DiskEntryMetadata(created: Date().addingTimeInterval(-7200)))
-        try await cache.store(Data("young".utf8), forKey: "young",
-                              metadata: DiskEntryMetadata(created: Date().addingTimeInterval(-60)))
+        try await cache.store(
+            Data("old".utf8), forKey: "old",
+            metadata: DiskEntryMetadata(created: Date().addingTimeInterval(-7200)))
+        try await cache.store(
+            Data("young".utf8), forKey: "young",
+            metadata: DiskEntryMetadata(created: Date().addingTimeInterval(-60)))
         #expect(try await cache.data(forKey: "old") == nil)
         #expect(!fileExists(cache.fileURL(forKey: "old")))
         #expect(try await cache.data(forKey: "young") == Data("young".utf8))

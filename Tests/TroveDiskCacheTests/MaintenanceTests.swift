@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveDiskCache
 
 @Suite("Removal, listing, temp sweeping and write failures")
@@ -42,8 +43,9 @@ struct MaintenanceTests {
     @Test func staleTempFilesAreSweptAtOpenAndFreshOnesKept() async throws {
         let dir = try TemporaryDirectory()
         let tmp = dir.url.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: tmp.appendingPathComponent("removed-old"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: tmp.appendingPathComponent("removed-old"),
+            withIntermediateDirectories: true)
         let stale = tmp.appendingPathComponent("abcd.leftover")
         let staleInDirectory = tmp.appendingPathComponent("removed-old/entry")
         let fresh = tmp.appendingPathComponent("efgh.in-progress")
@@ -86,8 +88,9 @@ struct MaintenanceTests {
         #expect(FileOps.error("write", path: "/c/tmp/x", code: EDQUOT) == .diskFull(path: "/c/tmp/x"))
         let other = FileOps.error("write", path: "/c/tmp/x", code: EIO)
         #expect(other == .ioFailed(path: "/c/tmp/x", reason: "write: Input/output error"))
-        #expect(TroveError.diskFull(path: "/c/tmp/x").description
-            == "no space left on the device writing /c/tmp/x; free space or lower the cache's byte limit")
+        #expect(
+            TroveError.diskFull(path: "/c/tmp/x").description
+                == "no space left on the device writing /c/tmp/x; free space or lower the cache's byte limit")
     }
 
     @Test func statsCountHitsAndMisses() async throws {
@@ -124,8 +127,9 @@ struct MaintenanceTests {
         let cache = try DiskCache(directory: dir.url)
         let now = Date()
         for (key, age) in [("old1", 3.0), ("old2", 2.0), ("new", 0.0)] {
-            try await cache.store(Data(key.utf8), forKey: key,
-                                  metadata: DiskEntryMetadata(created: now.addingTimeInterval(-age * 86_400)))
+            try await cache.store(
+                Data(key.utf8), forKey: key,
+                metadata: DiskEntryMetadata(created: now.addingTimeInterval(-age * 86_400)))
         }
         #expect(try await cache.removeEntries(createdBefore: now.addingTimeInterval(-86_400)) == 2)
         #expect(try await cache.keys() == ["new"])

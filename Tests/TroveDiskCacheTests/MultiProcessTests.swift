@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import Testing
 import TorturePayload
 import TroveDiskCache
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Crash safety and sharing across processes, with Tools/DiskCacheTorture as the other process.
 @Suite("Several processes and SIGKILL")
@@ -28,14 +29,16 @@ struct MultiProcessTests {
                 kill(writer.pid, SIGKILL)
                 return writer.finish()
             }
-            #expect(outcome.reason == .uncaughtSignal && outcome.status == SIGKILL,
-                    "round \(round): the writer ended otherwise: \(outcome.standardError)")
+            #expect(
+                outcome.reason == .uncaughtSignal && outcome.status == SIGKILL,
+                "round \(round): the writer ended otherwise: \(outcome.standardError)")
             // A temp file of this writer (its pid is in the name) means the kill landed inside a write.
             if try temporaryLeftovers(in: dir).contains(where: { $0.contains(".\(writer.pid).") }) {
                 roundsKilledMidWrite += 1
             }
         }
-        #expect(roundsKilledMidWrite >= wantedMidWrite, "only \(roundsKilledMidWrite) of \(round) kills landed mid-write")
+        #expect(
+            roundsKilledMidWrite >= wantedMidWrite, "only \(roundsKilledMidWrite) of \(round) kills landed mid-write")
 
         let cache = try DiskCache(directory: dir.url)
         await cache.waitForIndex()
@@ -43,7 +46,8 @@ struct MultiProcessTests {
         var whole = 0
         for key in keys {
             guard let data = try await cache.data(forKey: key) else { continue }
-            #expect(TorturePayload.isWholeVersion(data, of: key), "\(key) read \(data.count) bytes of no written version")
+            #expect(
+                TorturePayload.isWholeVersion(data, of: key), "\(key) read \(data.count) bytes of no written version")
             whole += 1
         }
         #expect(whole >= 1)
@@ -77,14 +81,16 @@ struct MultiProcessTests {
 
         for child in children {
             let outcome = try await offThePool { child.finish() }
-            #expect(outcome.reason == .exit && outcome.status == 0, "\(outcome.standardOutput) \(outcome.standardError)")
-            let counts = Dictionary(uniqueKeysWithValues: outcome.standardOutput
-                .split(whereSeparator: \.isWhitespace)
-                .compactMap { field -> (String, Int)? in
-                    let pair = field.split(separator: "=")
-                    guard pair.count == 2, let value = Int(pair[1]) else { return nil }
-                    return (String(pair[0]), value)
-                })
+            #expect(
+                outcome.reason == .exit && outcome.status == 0, "\(outcome.standardOutput) \(outcome.standardError)")
+            let counts = Dictionary(
+                uniqueKeysWithValues: outcome.standardOutput
+                    .split(whereSeparator: \.isWhitespace)
+                    .compactMap { field -> (String, Int)? in
+                        let pair = field.split(separator: "=")
+                        guard pair.count == 2, let value = Int(pair[1]) else { return nil }
+                        return (String(pair[0]), value)
+                    })
             #expect(counts["reads"] == 300 * keys.count)
             #expect(counts["bad"] == 0)
             #expect((counts["hits"] ?? 0) > 0)

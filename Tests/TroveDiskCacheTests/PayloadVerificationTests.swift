@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveDiskCache
 
 /// `PayloadVerification.whenFileChanges`: a payload checked once is trusted while its file shows the same
@@ -12,8 +13,9 @@ struct PayloadVerificationTests {
     static let grace: TimeInterval = 0.05
 
     static func trustingCache(at dir: TemporaryDirectory) throws -> DiskCache {
-        try makeCache(at: dir, configuration: DiskCacheConfiguration(payloadVerification: .whenFileChanges),
-                      unchangedFileGrace: grace)
+        try makeCache(
+            at: dir, configuration: DiskCacheConfiguration(payloadVerification: .whenFileChanges),
+            unchangedFileGrace: grace)
     }
 
     static func bytes(_ count: Int, seed: UInt8 = 0) -> Data {
@@ -34,8 +36,9 @@ struct PayloadVerificationTests {
 
     @Test func aFileChangedWithinTheGraceIsChecksummedOnEveryRead() async throws {
         let dir = try TemporaryDirectory()
-        let cache = try makeCache(at: dir, configuration: DiskCacheConfiguration(payloadVerification: .whenFileChanges),
-                                  unchangedFileGrace: 3600)
+        let cache = try makeCache(
+            at: dir, configuration: DiskCacheConfiguration(payloadVerification: .whenFileChanges),
+            unchangedFileGrace: 3600)
         let original = Self.bytes(10_000)
         try await cache.store(original, forKey: "photo")
 
@@ -47,8 +50,9 @@ struct PayloadVerificationTests {
     @Test func whenFileChangesIsTheDefaultAndEveryReadChecksumsEveryRead() async throws {
         let dir = try TemporaryDirectory()
         #expect(DiskCacheConfiguration().payloadVerification == .whenFileChanges)
-        let cache = try makeCache(at: dir, configuration: DiskCacheConfiguration(payloadVerification: .everyRead),
-                                  unchangedFileGrace: Self.grace)
+        let cache = try makeCache(
+            at: dir, configuration: DiskCacheConfiguration(payloadVerification: .everyRead),
+            unchangedFileGrace: Self.grace)
         let original = Self.bytes(10_000)
         try await cache.store(original, forKey: "photo")
         try await Task.sleep(for: Self.settle)
@@ -105,8 +109,9 @@ struct PayloadVerificationTests {
     @Test(arguments: PayloadVerification.allCases)
     func aDirectoryWhereAnIndexedEntryWasReadsAsAMiss(verification: PayloadVerification) async throws {
         let dir = try TemporaryDirectory()
-        let cache = try makeCache(at: dir, configuration: DiskCacheConfiguration(payloadVerification: verification),
-                                  unchangedFileGrace: Self.grace)
+        let cache = try makeCache(
+            at: dir, configuration: DiskCacheConfiguration(payloadVerification: verification),
+            unchangedFileGrace: Self.grace)
         try await cache.store(Self.bytes(1000), forKey: "k")
         let file = cache.fileURL(forKey: "k")
         try FileManager.default.removeItem(at: file)

@@ -62,12 +62,14 @@ struct RoundTripTests {
     @Test func updateMetadataKeepsTheBytesAndReplacesTheDates() async throws {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url)
-        let old = DiskEntryMetadata(validators: Validators(etag: "\"v1\""), contentType: "image/gif",
-                                    created: Date().addingTimeInterval(-3600))
+        let old = DiskEntryMetadata(
+            validators: Validators(etag: "\"v1\""), contentType: "image/gif",
+            created: Date().addingTimeInterval(-3600))
         try await cache.store(Data("payload".utf8), forKey: "k", metadata: old)
-        let refreshed = DiskEntryMetadata(validators: Validators(etag: "\"v2\"", lastModified: "yesterday"),
-                                          contentType: "image/gif", created: Date(),
-                                          expires: Date().addingTimeInterval(60))
+        let refreshed = DiskEntryMetadata(
+            validators: Validators(etag: "\"v2\"", lastModified: "yesterday"),
+            contentType: "image/gif", created: Date(),
+            expires: Date().addingTimeInterval(60))
         #expect(try await cache.updateMetadata(forKey: "k", refreshed))
         let entry = try #require(try await cache.entry(forKey: "k"))
         #expect(entry.data == Data("payload".utf8))

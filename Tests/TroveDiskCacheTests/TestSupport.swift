@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveDiskCache
 
 /// A fresh directory per test, removed when the value goes away.
@@ -32,7 +33,9 @@ struct RunLengthCompressor: Compressor {
         while index < data.endIndex {
             let byte = data[index]
             var run = 1
-            while run < 255, data.index(index, offsetBy: run) < data.endIndex, data[data.index(index, offsetBy: run)] == byte {
+            while run < 255, data.index(index, offsetBy: run) < data.endIndex,
+                data[data.index(index, offsetBy: run)] == byte
+            {
                 run += 1
             }
             out.append(UInt8(run))
@@ -81,7 +84,8 @@ func regularFiles(under directory: URL) -> [URL] {
     else { return [] }
     return walker.compactMap { item in
         guard let url = item as? URL,
-              (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { return nil }
+            (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+        else { return nil }
         return url
     }
 }

@@ -1,6 +1,7 @@
 import Testing
-@testable import TroveEviction
 import TroveTestSupport
+
+@testable import TroveEviction
 
 @Suite struct CountMinSketchTests {
     @Test func countsSaturateAtFifteenAndHalve() {

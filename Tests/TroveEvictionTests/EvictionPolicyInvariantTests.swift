@@ -8,7 +8,7 @@ import TroveTestSupport
 @Suite struct EvictionPolicyInvariantTests {
     static let factories: [any EvictionPolicyFactory] = [
         LRUPolicyFactory(), FIFOPolicyFactory(), LFUPolicyFactory(), SIEVEPolicyFactory(),
-        S3FIFOPolicyFactory(), WTinyLFUPolicyFactory(),
+        S3FIFOPolicyFactory(), WTinyLFUPolicyFactory()
     ]
 
     @Test(arguments: factories.map(\.name))
@@ -21,7 +21,11 @@ import TroveTestSupport
             let key = Int(generator.next() % 80)
             switch generator.next() % 8 {
             case 0, 1, 2:
-                if model.contains(key) { policy.access(key) } else { policy.insert(key, cost: Int(generator.next() % 5) + 1) }
+                if model.contains(key) {
+                    policy.access(key)
+                } else {
+                    policy.insert(key, cost: Int(generator.next() % 5) + 1)
+                }
                 model.insert(key)
             case 3, 4:
                 policy.access(key)

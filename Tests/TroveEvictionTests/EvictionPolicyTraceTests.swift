@@ -19,35 +19,41 @@ import TroveEviction
     static let expectations: [Expectation] = [
         // LRU, 3 keys. a b c fill [c b a]; a hits [a c b]; d evicts b [d a c]; b evicts c [b d a];
         // e evicts a [e b d]; a evicts d [a e b].
-        Expectation(factory: LRUPolicyFactory(), capacity: 3, trace: "a b c a d b e a",
-                    hits: 1, misses: 7, contents: ["a", "e", "b"]),
+        Expectation(
+            factory: LRUPolicyFactory(), capacity: 3, trace: "a b c a d b e a",
+            hits: 1, misses: 7, contents: ["a", "e", "b"]),
         // FIFO, 3 keys. a b c fill; a hits (no reordering); d evicts a; b hits; e evicts b; a evicts c.
-        Expectation(factory: FIFOPolicyFactory(), capacity: 3, trace: "a b c a d b e a",
-                    hits: 2, misses: 6, contents: ["d", "e", "a"]),
+        Expectation(
+            factory: FIFOPolicyFactory(), capacity: 3, trace: "a b c a d b e a",
+            hits: 2, misses: 6, contents: ["d", "e", "a"]),
         // LFU, 3 keys. a then a hit (a:2); b, c at 1; d evicts the oldest of the 1s, b; c hits (c:2);
         // e evicts d, the only 1 left. LRU would have kept d and dropped a.
-        Expectation(factory: LFUPolicyFactory(), capacity: 3, trace: "a a b c d c e",
-                    hits: 2, misses: 5, contents: ["a", "c", "e"]),
+        Expectation(
+            factory: LFUPolicyFactory(), capacity: 3, trace: "a a b c d c e",
+            hits: 2, misses: 5, contents: ["a", "c", "e"]),
         // SIEVE, 3 keys. Queue (oldest first) a b c; a hit sets a's bit. d: the hand starts at a,
         // clears its bit, moves to b (clear) and evicts it; the hand stays at c. b: c is clear, evicted;
         // hand at d. e: d is clear, evicted. a survived both sweeps without moving.
-        Expectation(factory: SIEVEPolicyFactory(), capacity: 3, trace: "a b c a d b e",
-                    hits: 1, misses: 6, contents: ["a", "b", "e"]),
+        Expectation(
+            factory: SIEVEPolicyFactory(), capacity: 3, trace: "a b c a d b e",
+            hits: 1, misses: 6, contents: ["a", "b", "e"]),
         // S3-FIFO, 10 keys (small queue 1, main 9, ghost 9). a goes to small and is hit twice (2 hits);
         // the small queue is full and nothing was evicted yet, so b...j go to main. x: the small queue
         // is evicted first: a was hit more than once, so it moves to main; the small queue is empty, so
         // main evicts its oldest unhit entry, b. x enters small. y: x (no hits) leaves small for the
         // ghost. x again: y goes to the ghost; x is in the ghost, so it enters main. z: main is over
         // its share (10 > 9) and evicts its oldest unhit entry, c.
-        Expectation(factory: S3FIFOPolicyFactory(), capacity: 10, trace: "a a a b c d e f g h i j x y x z",
-                    hits: 2, misses: 14, contents: ["d", "e", "f", "g", "h", "i", "j", "a", "x", "z"]),
+        Expectation(
+            factory: S3FIFOPolicyFactory(), capacity: 10, trace: "a a a b c d e f g h i j x y x z",
+            hits: 2, misses: 14, contents: ["d", "e", "f", "g", "h", "i", "j", "a", "x", "z"]),
         // W-TinyLFU, 5 keys: window 1, protected 3. h is seen 3 times (doorkeeper + 2 counts: estimate 3)
         // in the window; a b c d each push the window's oldest into probation: window [d], probation
         // (oldest first) h a b c. h hits: promoted to protected (estimate 4). x: candidate d (seen once)
         // against victim a (once): not more often, so d is evicted. y: x against a: x is evicted.
         // y hits (estimate 2). z: candidate y (2) against a (1): y is admitted to probation, a evicted.
-        Expectation(factory: WTinyLFUPolicyFactory(), capacity: 5, trace: "h h h a b c d h x y y z",
-                    hits: 4, misses: 8, contents: ["h", "y", "c", "b", "z"]),
+        Expectation(
+            factory: WTinyLFUPolicyFactory(), capacity: 5, trace: "h h h a b c d h x y y z",
+            hits: 4, misses: 8, contents: ["h", "y", "c", "b", "z"])
     ]
 
     @Test(arguments: expectations)
@@ -76,8 +82,10 @@ import TroveEviction
 
     @Test func badTraceLineIsNamed() {
         var simulator = CacheSimulator(factory: LRUPolicyFactory(), capacity: 10)
-        #expect(throws: TroveError.invalidConfiguration(
-            "trace line 2: size 'ten' is not a whole number of bytes; expected 'KEY [SIZE]'")) {
+        #expect(
+            throws: TroveError.invalidConfiguration(
+                "trace line 2: size 'ten' is not a whole number of bytes; expected 'KEY [SIZE]'")
+        ) {
             try simulator.replay(trace: Array("a 1\nb ten\n".utf8))
         }
         #expect(throws: TroveError.invalidConfiguration("trace line 1 has 3 fields; expected 'KEY [SIZE]'")) {

@@ -52,4 +52,3 @@ import TroveTestSupport
         }
     }
 }
-

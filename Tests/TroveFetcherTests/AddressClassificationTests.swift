@@ -12,7 +12,7 @@ import TroveFetcher
         ("0.0.0.0", .unspecified), ("0.1.2.3", .unspecified),
         ("255.255.255.255", .reserved), ("240.0.0.1", .reserved), ("192.0.2.1", .reserved), ("203.0.113.7", .reserved),
         ("172.15.255.255", .public), ("172.32.0.1", .public), ("100.128.0.1", .public), ("8.8.8.8", .public),
-        ("1.1.1.1", .public), ("93.184.216.34", .public),
+        ("1.1.1.1", .public), ("93.184.216.34", .public)
     ])
     func ipv4(_ text: String, _ expected: AddressClass) throws {
         let address = try #require(IPAddress(text))
@@ -24,7 +24,7 @@ import TroveFetcher
         ("::1", AddressClass.loopback), ("::", .unspecified), ("fe80::1", .linkLocal), ("febf::1", .linkLocal),
         ("fc00::1", .private), ("fd12:3456::1", .private), ("fec0::1", .private), ("64:ff9b:1::1", .private),
         ("ff02::1", .multicast), ("2001:db8::1", .reserved), ("100::1", .reserved),
-        ("2606:4700::1111", .public), ("2001:4860:4860::8888", .public),
+        ("2606:4700::1111", .public), ("2001:4860:4860::8888", .public)
     ])
     func ipv6(_ text: String, _ expected: AddressClass) throws {
         let address = try #require(IPAddress(text))
@@ -38,7 +38,7 @@ import TroveFetcher
         ("::ffff:169.254.169.254", .linkLocal), ("::ffff:0.0.0.0", .unspecified), ("::ffff:224.0.0.1", .multicast),
         ("::ffff:8.8.8.8", .public), ("::127.0.0.1", .loopback), ("::ffff:0:127.0.0.1", .loopback),
         ("64:ff9b::10.0.0.5", .private), ("64:ff9b::8.8.8.8", .public),
-        ("2002:7f00:1::", .loopback), ("2002:a9fe:a9fe::1", .linkLocal), ("2002:808:808::1", .public),
+        ("2002:7f00:1::", .loopback), ("2002:a9fe:a9fe::1", .linkLocal), ("2002:808:808::1", .public)
     ])
     func ipv4InIPv6(_ text: String, _ expected: AddressClass) throws {
         let address = try #require(IPAddress(text))
@@ -46,8 +46,10 @@ import TroveFetcher
     }
 
     @Test func strictParsing() {
-        for text in ["1.2.3", "1.2.3.4.5", "01.2.3.4", "256.0.0.1", "1.2.3.-4", "", "1::2::3", "12345::1", "::g",
-                     "1:2:3:4:5:6:7:8:9", ":1::", "::1.2.3", "fe80::1%"] {
+        for text in [
+            "1.2.3", "1.2.3.4.5", "01.2.3.4", "256.0.0.1", "1.2.3.-4", "", "1::2::3", "12345::1", "::g",
+            "1:2:3:4:5:6:7:8:9", ":1::", "::1.2.3", "fe80::1%"
+        ] {
             #expect(IPAddress(text) == nil, "\(text)")
         }
         #expect(IPAddress("fe80::1%eth0") == IPAddress("fe80::1"))
@@ -61,7 +63,9 @@ import TroveFetcher
         let loopback = try #require(IPAddress("127.0.0.1"))
         let privateAddress = try #require(IPAddress("10.0.0.5"))
         let metadata = try #require(IPAddress("169.254.169.254"))
-        let neverAllowed = try ["0.0.0.0", "::", "224.0.0.1", "ff02::1", "255.255.255.255"].map { try #require(IPAddress($0)) }
+        let neverAllowed = try ["0.0.0.0", "::", "224.0.0.1", "ff02::1", "255.255.255.255"].map {
+            try #require(IPAddress($0))
+        }
         let closed = AddressPolicy()
         #expect(!closed.permits(loopback) && !closed.permits(privateAddress) && !closed.permits(metadata))
         #expect(closed.permits(try #require(IPAddress("8.8.8.8"))))
@@ -73,8 +77,10 @@ import TroveFetcher
         let open = AddressPolicy(allowLoopback: true, allowPrivate: true, allowLinkLocal: true)
         #expect(open.permits(metadata))
         #expect(neverAllowed.allSatisfy { !open.permits($0) })
-        #expect(closed.refusal(of: metadata)
-            == "169.254.169.254 is a link-local address, and link-local sources are not allowed (allowLinkLocal)")
-        #expect(open.refusal(of: neverAllowed[0]) == "0.0.0.0 is a unspecified address, which is never allowed as a source")
+        #expect(
+            closed.refusal(of: metadata)
+                == "169.254.169.254 is a link-local address, and link-local sources are not allowed (allowLinkLocal)")
+        #expect(
+            open.refusal(of: neverAllowed[0]) == "0.0.0.0 is a unspecified address, which is never allowed as a source")
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A socket listening on a loopback port that never accepts until asked: the kernel completes every
@@ -13,9 +13,9 @@ final class BacklogListener: Sendable {
 
     init() throws {
         #if canImport(Darwin)
-        let socketType = SOCK_STREAM
+            let socketType = SOCK_STREAM
         #else
-        let socketType = Int32(SOCK_STREAM.rawValue)
+            let socketType = Int32(SOCK_STREAM.rawValue)
         #endif
         let descriptor = socket(AF_INET, socketType, 0)
         guard descriptor >= 0 else { throw ListenerError.failed("socket") }
@@ -24,9 +24,13 @@ final class BacklogListener: Sendable {
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        guard bound == 0, listen(descriptor, 128) == 0 else { close(descriptor); throw ListenerError.failed("bind/listen") }
+        guard bound == 0, listen(descriptor, 128) == 0 else {
+            close(descriptor); throw ListenerError.failed("bind/listen")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }

@@ -18,11 +18,12 @@ struct FetchSchedulerTests {
         try await waitUntil("the holder runs") { scheduler.runningCount == 1 }
         var tasks: [Task<Void, any Error>] = []
         for (index, (label, priority)) in labels.enumerated() {
-            tasks.append(Task {
-                try await scheduler.run(host: "h", ticket: SchedulerTicket(priority: priority)) {
-                    ran.append(label)
-                }
-            })
+            tasks.append(
+                Task {
+                    try await scheduler.run(host: "h", ticket: SchedulerTicket(priority: priority)) {
+                        ran.append(label)
+                    }
+                })
             try await waitUntil("\(label) is queued") { scheduler.queuedCount == index + 1 }
         }
         latch.open()
@@ -33,14 +34,22 @@ struct FetchSchedulerTests {
     }
 
     @Test func higherPriorityFirstThenFIFO() async throws {
-        let order = try await runOrder(order: .fifo, [("a", .normal), ("b", .low), ("c", .high), ("d", .normal),
-                                                      ("e", .veryHigh), ("f", .veryLow)])
+        let order = try await runOrder(
+            order: .fifo,
+            [
+                ("a", .normal), ("b", .low), ("c", .high), ("d", .normal),
+                ("e", .veryHigh), ("f", .veryLow)
+            ])
         #expect(order == ["e", "c", "a", "d", "b", "f"])
     }
 
     @Test func higherPriorityFirstThenLIFO() async throws {
-        let order = try await runOrder(order: .lifo, [("a", .normal), ("b", .low), ("c", .high), ("d", .normal),
-                                                      ("e", .normal), ("f", .veryLow)])
+        let order = try await runOrder(
+            order: .lifo,
+            [
+                ("a", .normal), ("b", .low), ("c", .high), ("d", .normal),
+                ("e", .normal), ("f", .veryLow)
+            ])
         #expect(order == ["c", "e", "d", "a", "b", "f"])
     }
 
@@ -51,14 +60,18 @@ struct FetchSchedulerTests {
         let second = FixtureGate()
         var routes: [String: FixtureServer.Route] = [
             "/held-1": .gated(Data("1".utf8), contentType: "text/plain", gate: first),
-            "/held-2": .gated(Data("2".utf8), contentType: "text/plain", gate: second),
+            "/held-2": .gated(Data("2".utf8), contentType: "text/plain", gate: second)
         ]
         for index in 1...5 { routes["/r\(index)"] = .file(Data("r\(index)".utf8), contentType: "text/plain") }
         try await withServer(routes) { server in
             let scheduler = FetchScheduler(configuration: .init(maxConcurrent: 2, order: .lifo))
             let host = FetchScheduler.hostKey(for: server.url("/"))
             func fetch(_ path: String) -> Task<Data, any Error> {
-                Task { try await scheduler.run(host: host, ticket: SchedulerTicket()) { try await fetchData(server.url(path)) } }
+                Task {
+                    try await scheduler.run(host: host, ticket: SchedulerTicket()) {
+                        try await fetchData(server.url(path))
+                    }
+                }
             }
             let held1 = fetch("/held-1")
             await first.waitForArrivals(1)
@@ -95,7 +108,12 @@ struct FetchSchedulerTests {
             for (index, name) in ["a", "b", "c"].enumerated() {
                 let ticket = SchedulerTicket(priority: .low)
                 tickets.append(ticket)
-                tasks.append(Task { try await scheduler.run(host: host, ticket: ticket) { try await fetchData(server.url("/\(name)")) } })
+                tasks.append(
+                    Task {
+                        try await scheduler.run(host: host, ticket: ticket) {
+                            try await fetchData(server.url("/\(name)"))
+                        }
+                    })
                 try await waitUntil("\(name) is queued") { scheduler.queuedCount == index + 1 }
             }
             tickets[2].setPriority(.veryHigh)
@@ -111,7 +129,7 @@ struct FetchSchedulerTests {
         let gate = FixtureGate()
         let busyRoutes: [String: FixtureServer.Route] = [
             "/held": .gated(Data("held".utf8), contentType: "text/plain", gate: gate),
-            "/next": .file(Data("next".utf8), contentType: "text/plain"),
+            "/next": .file(Data("next".utf8), contentType: "text/plain")
         ]
         try await withServer(busyRoutes) { busy in
             try await withServer(["/other": .file(Data("other".utf8), contentType: "text/plain")]) { other in
@@ -140,8 +158,11 @@ struct FetchSchedulerTests {
 
     @Test func neverMoreThanMaxConcurrentAtTheOrigin() async throws {
         let gate = FixtureGate()
-        try await withServer(["/held": .gated(patternData(count: 5_000), contentType: "application/octet-stream",
-                                             gate: gate)]) { server in
+        try await withServer([
+            "/held": .gated(
+                patternData(count: 5_000), contentType: "application/octet-stream",
+                gate: gate)
+        ]) { server in
             let scheduler = FetchScheduler(configuration: .init(maxConcurrent: 2))
             let host = FetchScheduler.hostKey(for: server.url("/"))
             let tasks = (0..<6).map { _ in
@@ -160,9 +181,11 @@ struct FetchSchedulerTests {
 
     @Test func cancellingAQueuedWaiterRemovesItAndFreesNothing() async throws {
         let gate = FixtureGate()
-        try await withServer(["/held": .gated(Data("held".utf8), contentType: "text/plain", gate: gate),
-                              "/a": .file(Data("a".utf8), contentType: "text/plain"),
-                              "/b": .file(Data("b".utf8), contentType: "text/plain")]) { server in
+        try await withServer([
+            "/held": .gated(Data("held".utf8), contentType: "text/plain", gate: gate),
+            "/a": .file(Data("a".utf8), contentType: "text/plain"),
+            "/b": .file(Data("b".utf8), contentType: "text/plain")
+        ]) { server in
             let scheduler = FetchScheduler(configuration: .init(maxConcurrent: 1))
             let host = FetchScheduler.hostKey(for: server.url("/"))
             let holder = Task { try await scheduler.run(host: host) { try await fetchData(server.url("/held")) } }

@@ -23,8 +23,10 @@ struct HTTPFaultTests {
     /// announced bytes. The surplus spoils that connection, so the next request on it may fail as a
     /// transient connection error, which a retry gets past.
     @Test func bytesPastContentLengthNeverReachTheBody() async throws {
-        try await withServer(["/long": .wrongLength(Self.body, announced: 400),
-                              "/after": .file(Data("after".utf8), contentType: "text/plain")]) { server in
+        try await withServer([
+            "/long": .wrongLength(Self.body, announced: 400),
+            "/after": .file(Data("after".utf8), contentType: "text/plain")
+        ]) { server in
             let long = try await fetchData(server.url("/long"))
             #expect(long == Self.body.prefix(400))
             let policy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(1))
@@ -46,7 +48,8 @@ struct HTTPFaultTests {
     }
 
     @Test func slowBodyWithinTheTimeoutArrivesWhole() async throws {
-        try await withServer(["/trickle": .slowBody(Self.body, chunkSize: 250, interval: .milliseconds(20))]) { server in
+        try await withServer(["/trickle": .slowBody(Self.body, chunkSize: 250, interval: .milliseconds(20))]) {
+            server in
             let data = try await fetchData(server.url("/trickle"))
             #expect(data == Self.body)
         }
@@ -76,7 +79,7 @@ struct HTTPFaultTests {
         // Margins of many times the intervals: a loaded machine delays the fixture server's sleeps.
         try await withServer([
             "/steady": .slowBody(Self.body, chunkSize: 25, interval: .milliseconds(120)),
-            "/stalled": .slowBody(Self.body, chunkSize: 500, interval: .seconds(8)),
+            "/stalled": .slowBody(Self.body, chunkSize: 500, interval: .seconds(8))
         ]) { server in
             // 40 parts 120 ms apart take longer than the 3 s timeout in all, but no pause is that long.
             let start = ContinuousClock.now
@@ -91,12 +94,16 @@ struct HTTPFaultTests {
     }
 
     @Test func theDeadlineBoundsTheWholeExchange() async throws {
-        try await withServer(["/trickle": .slowBody(Self.body, chunkSize: 100, interval: .milliseconds(100))]) { server in
+        try await withServer(["/trickle": .slowBody(Self.body, chunkSize: 100, interval: .milliseconds(100))]) {
+            server in
             let url = server.url("/trickle")
-            let request = FetchRequest(url: url, timeout: .seconds(5), deadline: RequestDeadline(budget: .milliseconds(300)))
+            let request = FetchRequest(
+                url: url, timeout: .seconds(5), deadline: RequestDeadline(budget: .milliseconds(300)))
             let error = await #expect(throws: TroveError.self) { _ = try await HTTPFetcher().fetch(request) }
             #expect(error == .deadlineExceeded(url: url.absoluteString, after: .milliseconds(300)))
-            #expect(error?.description.contains("did not finish within its deadline of 0.3 seconds, retries included") == true)
+            #expect(
+                error?.description.contains("did not finish within its deadline of 0.3 seconds, retries included")
+                    == true)
         }
     }
 
@@ -105,25 +112,29 @@ struct HTTPFaultTests {
             "/limited": .response(status: 429, headers: ["Retry-After": "7"], body: Data("slow down".utf8)),
             "/maintenance": .response(status: 503, headers: ["Retry-After": " 120 "], body: Data()),
             "/broken": .response(status: 503, headers: [:], body: Data()),
-            "/teapot": .response(status: 418, headers: ["Retry-After": "5"], body: Data()),
+            "/teapot": .response(status: 418, headers: ["Retry-After": "5"], body: Data())
         ]) { server in
             for (path, status, wait) in [("/limited", 429, Duration.seconds(7)), ("/maintenance", 503, .seconds(120))] {
                 let url = server.url(path)
-                await #expect(throws: TroveError.serverBusy(status: status, url: url.absoluteString, retryAfter: wait)) {
+                await #expect(throws: TroveError.serverBusy(status: status, url: url.absoluteString, retryAfter: wait))
+                {
                     _ = try await fetchData(url)
                 }
             }
             // Without Retry-After, or on a status where it means nothing, the plain status error.
             for (path, status) in [("/broken", 503), ("/teapot", 418)] {
                 let url = server.url(path)
-                await #expect(throws: TroveError.httpStatus(status, url: url.absoluteString)) { _ = try await fetchData(url) }
+                await #expect(throws: TroveError.httpStatus(status, url: url.absoluteString)) {
+                    _ = try await fetchData(url)
+                }
             }
         }
     }
 
     @Test func retryAfterAsAnHTTPDate() async throws {
         let inAnHour = FixtureServer.httpDate(Date().addingTimeInterval(3_600))
-        try await withServer(["/later": .response(status: 503, headers: ["Retry-After": inAnHour], body: Data())]) { server in
+        try await withServer(["/later": .response(status: 503, headers: ["Retry-After": inAnHour], body: Data())]) {
+            server in
             let error = await caughtError { _ = try await fetchData(server.url("/later")) }
             guard case let .serverBusy(status, _, retryAfter) = error as? TroveError else {
                 Issue.record("expected serverBusy, got \(String(describing: error))"); return
@@ -135,8 +146,11 @@ struct HTTPFaultTests {
 
     @Test func basicAuthHeaderIsSentAndAccepted() async throws {
         let secret = Data("secret".utf8)
-        try await withServer(["/private": .basicAuth(user: "Aladdin", password: "open sesame",
-                                                     .file(secret, contentType: "text/plain"))]) { server in
+        try await withServer([
+            "/private": .basicAuth(
+                user: "Aladdin", password: "open sesame",
+                .file(secret, contentType: "text/plain"))
+        ]) { server in
             let url = server.url("/private")
             await #expect(throws: TroveError.httpStatus(401, url: url.absoluteString)) { _ = try await fetchData(url) }
 
@@ -144,8 +158,9 @@ struct HTTPFaultTests {
             #expect(header.name == "Authorization")
             #expect(header.value == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")  // RFC 7617 §2's example
             #expect(try await fetchData(url, headers: [header.name: header.value]) == secret)
-            #expect(server.requestLog(for: "/private").map { $0.header("Authorization") }
-                == [nil, "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="])
+            #expect(
+                server.requestLog(for: "/private").map { $0.header("Authorization") }
+                    == [nil, "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="])
         }
     }
 
@@ -156,10 +171,12 @@ struct HTTPFaultTests {
     }
 
     @Test func fiveRedirectsAreFollowedAndSixAreTooMany() async throws {
-        try await withServer(["/five": .redirectChain(hops: 5, to: "/target"),
-                              "/six": .redirectChain(hops: 6, to: "/target"),
-                              "/loop": .redirect(to: "/loop", status: 302),
-                              "/target": .file(Self.body, contentType: "application/octet-stream")]) { server in
+        try await withServer([
+            "/five": .redirectChain(hops: 5, to: "/target"),
+            "/six": .redirectChain(hops: 6, to: "/target"),
+            "/loop": .redirect(to: "/loop", status: 302),
+            "/target": .file(Self.body, contentType: "application/octet-stream")
+        ]) { server in
             let data = try await fetchData(server.url("/five"))
             #expect(data == Self.body)
             #expect(server.requestCount(for: "/five") == 5)
@@ -181,9 +198,12 @@ struct HTTPFaultTests {
     @Test(arguments: [100, 4_000, 40_000])
     func redirectsWithABodyAreFollowed(bodyBytes: Int) async throws {
         let page = Data(repeating: UInt8(ascii: "m"), count: bodyBytes)
-        try await withServer(["/moved": .response(status: 302, headers: ["Location": "/target", "Content-Type": "text/html"],
-                                                  body: page),
-                              "/target": .file(Self.body, contentType: "application/octet-stream")]) { server in
+        try await withServer([
+            "/moved": .response(
+                status: 302, headers: ["Location": "/target", "Content-Type": "text/html"],
+                body: page),
+            "/target": .file(Self.body, contentType: "application/octet-stream")
+        ]) { server in
             let data = try await fetchData(server.url("/moved"))
             #expect(data == Self.body)
             #expect(server.requestCount(for: "/target") == 1)
@@ -195,7 +215,8 @@ struct HTTPFaultTests {
         try await withServer(["/ftp": .redirect(to: "ftp://example.com/a.png")]) { server in
             let url = server.url("/ftp")
             let expected = TroveError.malformedURL(
-                url: url.absoluteString, reason: "it redirects to \"ftp://example.com/a.png\", which is not an http or https URL")
+                url: url.absoluteString,
+                reason: "it redirects to \"ftp://example.com/a.png\", which is not an http or https URL")
             await #expect(throws: expected) { _ = try await HTTPFetcher().fetch(FetchRequest(url: url)) }
             #expect(!RetryPolicy.isTransient(expected))
         }
@@ -205,13 +226,17 @@ struct HTTPFaultTests {
     /// (another port is another origin).
     @Test func credentialsStayWithTheirOrigin() async throws {
         try await withServer(["/target": .file(Self.body, contentType: "application/octet-stream")]) { other in
-            try await withServer(["/here": .redirect(to: "/target"),
-                                  "/away": .redirect(to: other.url("/target").absoluteString),
-                                  "/target": .file(Self.body, contentType: "application/octet-stream")]) { server in
+            try await withServer([
+                "/here": .redirect(to: "/target"),
+                "/away": .redirect(to: other.url("/target").absoluteString),
+                "/target": .file(Self.body, contentType: "application/octet-stream")
+            ]) { server in
                 let secrets = ["Authorization": "Bearer s3cret", "Cookie": "session=1", "X-Trace": "t-1"]
                 for path in ["/here", "/away"] {
-                    guard case let .data(data, _) = try await HTTPFetcher().fetch(
-                        FetchRequest(url: server.url(path), headers: secrets)) else {
+                    guard
+                        case let .data(data, _) = try await HTTPFetcher().fetch(
+                            FetchRequest(url: server.url(path), headers: secrets))
+                    else {
                         Issue.record("no data for \(path)")
                         return
                     }
@@ -231,19 +256,26 @@ struct HTTPFaultTests {
     @Test func conditionalRequestsSendValidatorsAndSeeChanges() async throws {
         let modified = Date(timeIntervalSince1970: 1_790_000_000)
         let original = Data("version 1".utf8)
-        try await withServer(["/doc": .conditional(original, contentType: "text/plain", lastModified: modified)]) { server in
+        try await withServer(["/doc": .conditional(original, contentType: "text/plain", lastModified: modified)]) {
+            server in
             let url = server.url("/doc")
             guard case let .data(data, first) = try await HTTPFetcher().fetch(FetchRequest(url: url)) else {
                 Issue.record("expected data"); return
             }
             #expect(data == original)
-            #expect(first.validators == Validators(etag: FixtureServer.etag(for: original),
-                                                   lastModified: FixtureServer.httpDate(modified)))
+            #expect(
+                first.validators
+                    == Validators(
+                        etag: FixtureServer.etag(for: original),
+                        lastModified: FixtureServer.httpDate(modified)))
 
             // Unchanged: 304 by ETag, and by date alone.
-            guard case .notModified = try await HTTPFetcher().fetch(FetchRequest(url: url, validators: first.validators)),
-                  case .notModified = try await HTTPFetcher().fetch(FetchRequest(
-                      url: url, validators: Validators(lastModified: first.validators.lastModified))) else {
+            guard
+                case .notModified = try await HTTPFetcher().fetch(FetchRequest(url: url, validators: first.validators)),
+                case .notModified = try await HTTPFetcher().fetch(
+                    FetchRequest(
+                        url: url, validators: Validators(lastModified: first.validators.lastModified)))
+            else {
                 Issue.record("expected 304 for an unchanged resource"); return
             }
             let log = server.requestLog(for: "/doc")
@@ -254,10 +286,15 @@ struct HTTPFaultTests {
 
             // Changed: a 200 with the new bytes and a new ETag.
             let changed = Data("version 2".utf8)
-            server.setRoute("/doc", .conditional(changed, contentType: "text/plain",
-                                                 lastModified: modified.addingTimeInterval(60)))
-            guard case let .data(newData, second) = try await HTTPFetcher().fetch(
-                FetchRequest(url: url, validators: first.validators)) else {
+            server.setRoute(
+                "/doc",
+                .conditional(
+                    changed, contentType: "text/plain",
+                    lastModified: modified.addingTimeInterval(60)))
+            guard
+                case let .data(newData, second) = try await HTTPFetcher().fetch(
+                    FetchRequest(url: url, validators: first.validators))
+            else {
                 Issue.record("expected the changed body"); return
             }
             #expect(newData == changed)

@@ -13,7 +13,7 @@ import TroveFetcher
         "/blob": .file(body, contentType: "application/octet-stream"),
         "/gone": .status(410),
         "/broken": .status(500),
-        "/slow": .delayed(Data("late".utf8), contentType: "text/plain", delay: .seconds(3)),
+        "/slow": .delayed(Data("late".utf8), contentType: "text/plain", delay: .seconds(3))
     ]
 
     /// The suite's routes, served by the shared helper in TestSupport.swift.
@@ -42,10 +42,12 @@ import TroveFetcher
 
     @Test func conditionalRequestGetsNotModified() async throws {
         try await withServer { server in
-            guard case let .data(_, first) = try await HTTPFetcher().fetch(FetchRequest(url: server.url("/blob"))) else {
+            guard case let .data(_, first) = try await HTTPFetcher().fetch(FetchRequest(url: server.url("/blob")))
+            else {
                 Issue.record("expected data"); return
             }
-            let again = try await HTTPFetcher().fetch(FetchRequest(url: server.url("/blob"), validators: first.validators))
+            let again = try await HTTPFetcher().fetch(
+                FetchRequest(url: server.url("/blob"), validators: first.validators))
             guard case let .notModified(metadata) = again else { Issue.record("expected 304"); return }
             #expect(metadata.statusCode == 304)
         }

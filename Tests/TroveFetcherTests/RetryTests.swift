@@ -10,17 +10,23 @@ import TroveFetcher
 struct RetryTests {
     private static let quick = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5))
 
-    private func fetchWithRetries(_ url: URL, policy: RetryPolicy = quick, timeout: Duration = .seconds(15),
-                                  delays: Recorder<Duration>? = nil) async throws -> Data {
-        try await withRetries(policy, onRetry: { _, _, delay in delays?.append(delay) }) { _ in
-            try await fetchData(url, timeout: timeout)
-        }
+    private func fetchWithRetries(
+        _ url: URL, policy: RetryPolicy = quick, timeout: Duration = .seconds(15),
+        delays: Recorder<Duration>? = nil
+    ) async throws -> Data {
+        try await withRetries(
+            policy, onRetry: { _, _, delay in delays?.append(delay) },
+            { _ in try await fetchData(url, timeout: timeout) })
     }
 
     @Test func transientFailuresAreRetriedUntilSuccess() async throws {
         let body = patternData(count: 3_000)
-        try await withServer(["/flaky": .sequence([.status(503), .status(500),
-                                                   .file(body, contentType: "application/octet-stream")])]) { server in
+        try await withServer([
+            "/flaky": .sequence([
+                .status(503), .status(500),
+                .file(body, contentType: "application/octet-stream")
+            ])
+        ]) { server in
             let attempts = Mutex<[Int]>([])
             let data = try await withRetries(Self.quick) { attempt in
                 attempts.withLock { $0.append(attempt) }
@@ -43,8 +49,12 @@ struct RetryTests {
     }
 
     @Test func lastingFailuresAreNotRetried() async throws {
-        try await withServer(["/gone": .status(410), "/bad": .status(400), "/big": .file(patternData(count: 2_000),
-                                                                                           contentType: "image/png")]) { server in
+        try await withServer([
+            "/gone": .status(410), "/bad": .status(400),
+            "/big": .file(
+                patternData(count: 2_000),
+                contentType: "image/png")
+        ]) { server in
             for (path, status) in [("/missing", 404), ("/gone", 410), ("/bad", 400)] {
                 let url = server.url(path)
                 await #expect(throws: TroveError.httpStatus(status, url: url.absoluteString)) {
@@ -65,10 +75,14 @@ struct RetryTests {
     @Test func retryAfterIsHonoured() async throws {
         let body = Data("ok".utf8)
         try await withServer([
-            "/busy": .sequence([.response(status: 429, headers: ["Retry-After": "1"], body: Data("slow down".utf8)),
-                                .file(body, contentType: "text/plain")]),
-            "/maintenance": .sequence([.response(status: 503, headers: ["Retry-After": "3600"], body: Data()),
-                                       .file(body, contentType: "text/plain")]),
+            "/busy": .sequence([
+                .response(status: 429, headers: ["Retry-After": "1"], body: Data("slow down".utf8)),
+                .file(body, contentType: "text/plain")
+            ]),
+            "/maintenance": .sequence([
+                .response(status: 503, headers: ["Retry-After": "3600"], body: Data()),
+                .file(body, contentType: "text/plain")
+            ])
         ]) { server in
             let delays = Recorder<Duration>()
             let policy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(1), maxDelay: .seconds(10))
@@ -88,7 +102,8 @@ struct RetryTests {
     }
 
     @Test func cancellationDuringBackoffStopsAtOnce() async throws {
-        try await withServer(["/busy": .response(status: 503, headers: ["Retry-After": "3600"], body: Data())]) { server in
+        try await withServer(["/busy": .response(status: 503, headers: ["Retry-After": "3600"], body: Data())]) {
+            server in
             let (backingOff, signal) = AsyncStream<Duration>.makeStream()
             let policy = RetryPolicy(maxRetries: 5, maxDelay: .seconds(60))
             let task = Task {
@@ -106,7 +121,8 @@ struct RetryTests {
     }
 
     @Test func timeoutsAreRetried() async throws {
-        try await withServer(["/slow": .delayed(Data("late".utf8), contentType: "text/plain", delay: .seconds(5))]) { server in
+        try await withServer(["/slow": .delayed(Data("late".utf8), contentType: "text/plain", delay: .seconds(5))]) {
+            server in
             let url = server.url("/slow")
             let attempts = Recorder<Int>()
             let policy = RetryPolicy(maxRetries: 1, baseDelay: .milliseconds(1))
@@ -143,8 +159,11 @@ struct RetryTests {
     @Test func backoffDoublesUpToTheCap() {
         let policy = RetryPolicy(maxRetries: 9, baseDelay: .milliseconds(100), maxDelay: .seconds(1), jitter: 0)
         let delays = (0..<6).map { policy.backoff(afterAttempt: $0, random: 0.7) }
-        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
-                           .seconds(1), .seconds(1)])
+        #expect(
+            delays == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
+                .seconds(1), .seconds(1)
+            ])
         #expect(policy.backoff(afterAttempt: Int.max, random: 0) == .seconds(1))
     }
 
@@ -164,13 +183,13 @@ struct RetryTests {
             .timedOut(url: "u", after: .seconds(1)), .connectionFailed(url: "u", reason: "reset"),
             .lengthMismatch(url: "u", expected: 10, received: 4), .httpStatus(500, url: "u"),
             .httpStatus(503, url: "u"), .httpStatus(429, url: "u"), .httpStatus(408, url: "u"),
-            .serverBusy(status: 429, url: "u", retryAfter: .seconds(2)),
+            .serverBusy(status: 429, url: "u", retryAfter: .seconds(2))
         ]
         let lasting: [TroveError] = [
             .httpStatus(404, url: "u"), .httpStatus(410, url: "u"), .httpStatus(400, url: "u"),
             .httpStatus(403, url: "u"), .cancelled, .tooLarge(url: "u", limit: 1),
             .tooManyRedirects(url: "u", limit: 5), .malformedURL(url: "u", reason: "r"),
-            .decodingFailed(format: .png, reason: "r"), .unsupportedFormat(url: "u", firstBytes: [1]),
+            .decodingFailed(format: .png, reason: "r"), .unsupportedFormat(url: "u", firstBytes: [1])
         ]
         for error in transient { #expect(RetryPolicy.isTransient(error), "\(error)") }
         for error in lasting { #expect(!RetryPolicy.isTransient(error), "\(error)") }

@@ -5,8 +5,10 @@ import TroveFetcher
 @Suite struct SourceHostTests {
     private static let loopback = IPAddress.v4(0x7F00_0001)
 
-    @Test(arguments: ["127.0.0.1", "2130706433", "0177.0.0.1", "0x7f.1", "0x7F.0.0.1", "127.1", "127.0.1",
-                      "0x7f000001", "017700000001", "0177.1", "127.0.0.1.", "0x7f.0x0.0x0.0x1"])
+    @Test(arguments: [
+        "127.0.0.1", "2130706433", "0177.0.0.1", "0x7f.1", "0x7F.0.0.1", "127.1", "127.0.1",
+        "0x7f000001", "017700000001", "0177.1", "127.0.0.1.", "0x7f.0x0.0x0.0x1"
+    ])
     func looseIPv4SpellingsOfLoopback(_ host: String) throws {
         #expect(try SourceHost(urlHost: host) == .address(Self.loopback))
     }
@@ -31,8 +33,10 @@ import TroveFetcher
 
     /// Numbers that are no valid address, and characters no host has, are refused rather than handed to a
     /// resolver that might read them some other way.
-    @Test(arguments: ["1.2.3.4.5", "256.0.0.1", "127.0.0.08", "0x100000000", "4294967296", "example.123",
-                      "exa mple.com", "a..b", "[::g]", "[1::2::3]", "127.0.0.1 x", "évil.com", "a%2fb"])
+    @Test(arguments: [
+        "1.2.3.4.5", "256.0.0.1", "127.0.0.08", "0x100000000", "4294967296", "example.123",
+        "exa mple.com", "a..b", "[::g]", "[1::2::3]", "127.0.0.1 x", "évil.com", "a%2fb"
+    ])
     func refusedHosts(_ host: String) {
         #expect(throws: SourceHostError.self) { try SourceHost(urlHost: host) }
     }

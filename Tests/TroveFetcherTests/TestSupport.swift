@@ -6,8 +6,10 @@ import TroveCore
 import TroveFetcher
 
 /// Starts a fixture server with `routes`, runs `body`, and stops the server however `body` ends.
-func withServer(_ routes: [String: FixtureServer.Route],
-                _ body: (FixtureServer) async throws -> Void) async throws {
+func withServer(
+    _ routes: [String: FixtureServer.Route],
+    _ body: (FixtureServer) async throws -> Void
+) async throws {
     let server = FixtureServer(routes: routes)
     try await server.start()
     do {
@@ -21,8 +23,10 @@ func withServer(_ routes: [String: FixtureServer.Route],
 
 /// Waits until `condition` holds, checking every millisecond; records an issue if it never does. For
 /// states reached on other tasks (a request queued, a slot taken); nothing here measures time.
-func waitUntil(_ what: Comment, sourceLocation: SourceLocation = #_sourceLocation,
-               _ condition: () -> Bool) async throws {
+func waitUntil(
+    _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async throws {
     for _ in 0..<20_000 {
         if condition() { return }
         try await Task.sleep(for: .milliseconds(1))
@@ -31,8 +35,10 @@ func waitUntil(_ what: Comment, sourceLocation: SourceLocation = #_sourceLocatio
 }
 
 /// The bytes of a fetch that must have returned a body.
-func fetchData(_ url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(15),
-               fetcher: any Fetcher = HTTPFetcher()) async throws -> Data {
+func fetchData(
+    _ url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(15),
+    fetcher: any Fetcher = HTTPFetcher()
+) async throws -> Data {
     switch try await fetcher.fetch(FetchRequest(url: url, headers: headers, timeout: timeout)) {
     case let .data(data, _): return data
     case .notModified: throw TroveError.connectionFailed(url: url.absoluteString, reason: "unexpected 304")

@@ -10,8 +10,9 @@ import TroveImgproxy
         #expect(FormatNegotiation.preferredFormat(accept: "image/webp,image/avif", available: all) == .avif)
         #expect(FormatNegotiation.preferredFormat(accept: "image/webp", available: all) == .webp)
         // A browser's image Accept header.
-        #expect(FormatNegotiation.preferredFormat(
-            accept: "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", available: all) == .avif)
+        #expect(
+            FormatNegotiation.preferredFormat(
+                accept: "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", available: all) == .avif)
         #expect(FormatNegotiation.preferredFormat(accept: " Image/WebP ; q=0.5 ", available: all) == .webp)
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import Trove
+
 @testable import TroveImgproxy
 
 /// imgproxy's geometry on synthetic images: sizes for each resizing type, and which pixels gravity keeps.
@@ -30,8 +31,9 @@ import Trove
 
     func size(_ resize: ImgproxyResize, _ width: Int, _ height: Int) throws -> String {
         let out = try resize.transform(Self.quadrants(width: width, height: height))
-        #expect(resize.outputSize(for: PixelSize(width: width, height: height))
-            == PixelSize(width: out.width, height: out.height))
+        #expect(
+            resize.outputSize(for: PixelSize(width: width, height: height))
+                == PixelSize(width: out.width, height: out.height))
         return "\(out.width)x\(out.height)"
     }
 
@@ -79,8 +81,9 @@ import Trove
         // Not past the source without enlarge...
         #expect(try size(.init(resizingType: .fit, width: 300, height: 300, dpr: 2), 400, 200) == "400x200")
         // ...and with it, fully.
-        #expect(try size(.init(resizingType: .fit, width: 300, height: 300, enlarge: true, dpr: 2), 400, 200)
-            == "600x300")
+        #expect(
+            try size(.init(resizingType: .fit, width: 300, height: 300, enlarge: true, dpr: 2), 400, 200)
+                == "600x300")
     }
 
     @Test func gravityChoosesWhatFillKeeps() throws {
@@ -99,14 +102,17 @@ import Trove
         let focus = try fill(.focusPoint(x: 0.9, y: 0.5))
         #expect(Self.pixel(focus, 0, 5) == Self.color(Self.blue))
         // An absolute offset from the west edge, in output pixels times dpr: 40 px of 80 reach the blue half.
-        let offset = try ImgproxyResize(resizingType: .fill, width: 20, height: 40, gravity: .anchor(.west, xOffset: 40))
-            .transform(image)
+        let offset = try ImgproxyResize(
+            resizingType: .fill, width: 20, height: 40, gravity: .anchor(.west, xOffset: 40)
+        )
+        .transform(image)
         #expect(Self.pixel(offset, 10, 5) == Self.color(Self.blue))
     }
 
     @Test func gravityCutsVerticallyToo() throws {
         let image = Self.quadrants(width: 100, height: 200)
-        let north = try ImgproxyResize(resizingType: .fill, width: 40, height: 20, gravity: .anchor(.north)).transform(image)
+        let north = try ImgproxyResize(resizingType: .fill, width: 40, height: 20, gravity: .anchor(.north)).transform(
+            image)
         let southEast = try ImgproxyResize(resizingType: .fill, width: 40, height: 20, gravity: .anchor(.southEast))
             .transform(image)
         #expect(north.width == 40 && north.height == 20)
@@ -118,7 +124,8 @@ import Trove
 
     @Test func cropHappensBeforeResize() throws {
         let image = Self.quadrants(width: 200, height: 100)
-        let topLeft = try ImgproxyResize(crop: .init(width: 100, height: 50, gravity: .anchor(.northWest))).transform(image)
+        let topLeft = try ImgproxyResize(crop: .init(width: 100, height: 50, gravity: .anchor(.northWest))).transform(
+            image)
         #expect(topLeft.width == 100 && topLeft.height == 50)
         #expect(Set((0..<50).flatMap { y in (0..<100).map { Self.pixel(topLeft, $0, y) } }) == [Self.color(Self.red)])
         let bottomRight = try ImgproxyResize(crop: .init(width: 0.5, height: 0.5, gravity: .anchor(.southEast)))
@@ -126,8 +133,10 @@ import Trove
         #expect(bottomRight.width == 100 && bottomRight.height == 50)
         #expect(Self.pixel(bottomRight, 50, 25) == Self.color(Self.white))
         // Crop the left half (gravity from the resize), then fit it into 50x50: 50x50 of red over green.
-        let both = try ImgproxyResize(resizingType: .fit, width: 50, height: 50, gravity: .anchor(.west),
-                                      crop: .init(width: 100, height: 0)).transform(image)
+        let both = try ImgproxyResize(
+            resizingType: .fit, width: 50, height: 50, gravity: .anchor(.west),
+            crop: .init(width: 100, height: 0)
+        ).transform(image)
         #expect(both.width == 50 && both.height == 50)
         #expect(Self.pixel(both, 25, 5) == Self.color(Self.red))
         #expect(Self.pixel(both, 25, 45) == Self.color(Self.green))
@@ -137,8 +146,9 @@ import Trove
     }
 
     @Test func shrinkOnLoadGivesTheSameOutputFromAReducedDecode() throws {
-        let resize = ImgproxyResize(resizingType: .fill, width: 60, height: 60, gravity: .anchor(.east),
-                                    crop: .init(width: 0.75, height: 0))
+        let resize = ImgproxyResize(
+            resizingType: .fill, width: 60, height: 60, gravity: .anchor(.east),
+            crop: .init(width: 0.75, height: 0))
         let stored = PixelSize(width: 800, height: 400)
         let plan = try #require(ShrinkOnLoad(transforms: [OrientTransformer(), resize], storedSize: stored))
         #expect(plan.minimumSize.width < 800 && plan.minimumSize.height < 400)
@@ -166,16 +176,20 @@ import Trove
         let angle = try #require(RotateTransformer.Angle(rawValue: degrees))
         let turned = try RotateTransformer(angle).transform(image)
         var resizes: [ImgproxyResize] = ImgproxyGravity.Anchor.allCases.flatMap { anchor in
-            [ImgproxyResize(resizingType: .fill, width: 31, height: 17, gravity: .anchor(anchor)),
-             ImgproxyResize(resizingType: .fill, width: 15, height: 40, gravity: .anchor(anchor, xOffset: 5, yOffset: 0.1))]
+            [
+                ImgproxyResize(resizingType: .fill, width: 31, height: 17, gravity: .anchor(anchor)),
+                ImgproxyResize(
+                    resizingType: .fill, width: 15, height: 40, gravity: .anchor(anchor, xOffset: 5, yOffset: 0.1))
+            ]
         }
         resizes += [
             ImgproxyResize(resizingType: .fill, width: 20, height: 20, gravity: .focusPoint(x: 0.8, y: 0.3)),
             ImgproxyResize(resizingType: .fit, width: 50, height: 30),
             ImgproxyResize(resizingType: .force, width: 50, height: 0),
             ImgproxyResize(crop: .init(width: 30, height: 0.5, gravity: .anchor(.northEast, xOffset: 3, yOffset: 2))),
-            ImgproxyResize(resizingType: .fill, width: 40, height: 30, gravity: .anchor(.south),
-                           crop: .init(width: 0.6, height: 50, gravity: .focusPoint(x: 0.2, y: 0.7))),
+            ImgproxyResize(
+                resizingType: .fill, width: 40, height: 30, gravity: .anchor(.south),
+                crop: .init(width: 0.6, height: 50, gravity: .focusPoint(x: 0.2, y: 0.7)))
         ]
         for resize in resizes {
             let after = try resize.transform(turned)
@@ -187,8 +201,11 @@ import Trove
             for y in 2..<max(after.height - 2, 2) {
                 for x in 2..<max(after.width - 2, 2) {
                     let here = Self.pixel(after, x, y)
-                    let uniform = (-2...2).allSatisfy { dy in (-2...2).allSatisfy { dx in
-                        Self.pixel(after, x + dx, y + dy) == here } }
+                    let uniform = (-2...2).allSatisfy { dy in
+                        (-2...2).allSatisfy { dx in
+                            Self.pixel(after, x + dx, y + dy) == here
+                        }
+                    }
                     guard uniform else { continue }
                     compared += 1
                     if Self.pixel(before, x, y) != here { differing += 1 }
@@ -205,11 +222,13 @@ import Trove
             .init(), .init(resizingType: .fill), .init(width: 1), .init(height: 1), .init(enlarge: true),
             .init(dpr: 2), .init(gravity: .anchor(.north)), .init(gravity: .anchor(.north, xOffset: 1)),
             .init(gravity: .focusPoint(x: 0.5, y: 0.5)), .init(crop: .init(width: 1, height: 2)),
-            .init(crop: .init(width: 1, height: 2, gravity: .center)), .init(filter: .bilinear),
+            .init(crop: .init(width: 1, height: 2, gravity: .center)), .init(filter: .bilinear)
         ]
         #expect(Set(variants.map(\.identifier)).count == variants.count)
-        #expect(ImgproxyResize(resizingType: .fillDown, width: 300, height: 200, gravity: .focusPoint(x: 0.25, y: 1)).identifier
-            == "imgproxy.resize(rt=fill-down,w=300,h=200,el=false,dpr=1.0,g=fp:0.25:1.0,crop=none,filter=lanczos3)")
+        #expect(
+            ImgproxyResize(resizingType: .fillDown, width: 300, height: 200, gravity: .focusPoint(x: 0.25, y: 1))
+                .identifier
+                == "imgproxy.resize(rt=fill-down,w=300,h=200,el=false,dpr=1.0,g=fp:0.25:1.0,crop=none,filter=lanczos3)")
     }
 
     @Test func flattenCompositesOverTheBackground() throws {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import TroveImgproxy
 
 /// Signatures as imgproxy makes them, computed here independently with swift-crypto.
@@ -17,8 +18,9 @@ import Testing
             }
             return out
         }
-        let mac = HMAC<SHA256>.authenticationCode(for: bytes(saltHex) + Array(path.utf8),
-                                                  using: SymmetricKey(data: bytes(keyHex)))
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: bytes(saltHex) + Array(path.utf8),
+            using: SymmetricKey(data: bytes(keyHex)))
         return Data(mac).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

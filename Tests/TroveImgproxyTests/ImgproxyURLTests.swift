@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+
 @testable import TroveImgproxy
 
 /// Parsing imgproxy URLs: sources, every option by long and short name, presets, and the errors.
@@ -9,15 +10,20 @@ import Trove
 
     /// An unsigned URL's options.
     func options(_ optionsPath: String, presets: ImgproxyPresets = .none) throws -> ImgproxyOptions {
-        try ImgproxyURL.parse(path: "/_/\(optionsPath)/plain/\(Self.source)", signature: .disabled,
-                              presets: presets).options
+        try ImgproxyURL.parse(
+            path: "/_/\(optionsPath)/plain/\(Self.source)", signature: .disabled,
+            presets: presets
+        ).options
     }
 
-    func error(_ path: String, signature: ImgproxySignature = .disabled, presets: ImgproxyPresets = .none,
-               availableFormats: Set<ImageFormat>? = nil) -> ImgproxyURLError? {
+    func error(
+        _ path: String, signature: ImgproxySignature = .disabled, presets: ImgproxyPresets = .none,
+        availableFormats: Set<ImageFormat>? = nil
+    ) -> ImgproxyURLError? {
         do {
-            _ = try ImgproxyURL.parse(path: path, signature: signature, presets: presets,
-                                      availableFormats: availableFormats)
+            _ = try ImgproxyURL.parse(
+                path: path, signature: signature, presets: presets,
+                availableFormats: availableFormats)
             return nil
         } catch {
             return error
@@ -98,19 +104,22 @@ import Trove
     }
 
     @Test func singleValueOptionsByLongAndShortName() throws {
-        for (long, short) in [("resizing_type", "rt"), ("width", "w"), ("height", "h"), ("enlarge", "el"),
-                              ("quality", "q"), ("format", "f"), ("blur", "bl"), ("rotate", "rot"),
-                              ("auto_rotate", "ar")] {
-            let value: String = switch long {
-            case "resizing_type": "auto"
-            case "width", "height": "640"
-            case "enlarge": "true"
-            case "quality": "42"
-            case "format": "jpg"
-            case "blur": "2.5"
-            case "rotate": "-90"
-            default: "0"
-            }
+        for (long, short) in [
+            ("resizing_type", "rt"), ("width", "w"), ("height", "h"), ("enlarge", "el"),
+            ("quality", "q"), ("format", "f"), ("blur", "bl"), ("rotate", "rot"),
+            ("auto_rotate", "ar")
+        ] {
+            let value: String =
+                switch long {
+                case "resizing_type": "auto"
+                case "width", "height": "640"
+                case "enlarge": "true"
+                case "quality": "42"
+                case "format": "jpg"
+                case "blur": "2.5"
+                case "rotate": "-90"
+                default: "0"
+                }
             let a = try options("\(long):\(value)"), b = try options("\(short):\(value)")
             #expect(a == b, "\(long) and \(short) differ")
             #expect(a != ImgproxyOptions(), "\(long):\(value) changed nothing")
@@ -133,22 +142,29 @@ import Trove
         for anchor in ImgproxyGravity.Anchor.allCases {
             #expect(try options("g:\(anchor.rawValue)").gravity == .anchor(anchor))
         }
-        #expect(error("/_/g:up/plain/\(Self.source)")?.message
-            == "invalid argument 'up' for processing option 'g': give no, so, ea, we, noea, nowe, soea, sowe, ce or fp:x:y")
+        #expect(
+            error("/_/g:up/plain/\(Self.source)")?.message
+                == "invalid argument 'up' for processing option 'g': give no, so, ea, we, noea, nowe, soea, sowe, ce or fp:x:y"
+        )
         #expect(error("/_/g:fp:2:0/plain/\(Self.source)")?.message.contains("fp:x:y with x and y from 0 to 1") == true)
-        #expect(error("/_/g:sm/plain/\(Self.source)")?.message
-            == "processing option 'g': gravity 'sm' is not supported by this server")
+        #expect(
+            error("/_/g:sm/plain/\(Self.source)")?.message
+                == "processing option 'g': gravity 'sm' is not supported by this server")
     }
 
     @Test func cropForms() throws {
         for name in ["crop", "c"] {
             #expect(try options("\(name):100:50").crop == .init(width: 100, height: 50))
-            #expect(try options("\(name):0.5:0:sowe").crop == .init(width: 0.5, height: 0, gravity: .anchor(.southWest)))
-            #expect(try options("\(name):10:10:fp:0.1:0.9").crop
-                == .init(width: 10, height: 10, gravity: .focusPoint(x: 0.1, y: 0.9)))
+            #expect(
+                try options("\(name):0.5:0:sowe").crop == .init(width: 0.5, height: 0, gravity: .anchor(.southWest)))
+            #expect(
+                try options("\(name):10:10:fp:0.1:0.9").crop
+                    == .init(width: 10, height: 10, gravity: .focusPoint(x: 0.1, y: 0.9)))
         }
         #expect(try options("c:0:0").crop == nil)
-        #expect(error("/_/c:-1:10/plain/\(Self.source)")?.message.hasPrefix("invalid argument '-1' for processing option 'c'") == true)
+        #expect(
+            error("/_/c:-1:10/plain/\(Self.source)")?.message.hasPrefix(
+                "invalid argument '-1' for processing option 'c'") == true)
     }
 
     @Test func backgroundForms() throws {
@@ -158,8 +174,9 @@ import Trove
             #expect(try options("\(name):0Fa").background == .init(red: 0, green: 255, blue: 170))
         }
         #expect(try options("bg:fff/bg:").background == nil)
-        #expect(error("/_/bg:256:0:0/plain/\(Self.source)")?.message
-            == "invalid argument '256' for processing option 'bg': give red, green and blue from 0 to 255")
+        #expect(
+            error("/_/bg:256:0:0/plain/\(Self.source)")?.message
+                == "invalid argument '256' for processing option 'bg': give red, green and blue from 0 to 255")
         #expect(error("/_/bg:ggg/plain/\(Self.source)")?.status == 400)
     }
 
@@ -173,18 +190,36 @@ import Trove
 
     @Test func badArgumentsName400TheOptionAndArgument() {
         let cases: [(String, String)] = [
-            ("w:abc", "invalid argument 'abc' for processing option 'w': give a whole number of pixels from 0 to 16384"),
-            ("height:-5", "invalid argument '-5' for processing option 'height': give a whole number of pixels from 0 to 16384"),
-            ("w:100000", "invalid argument '100000' for processing option 'w': give a whole number of pixels from 0 to 16384"),
-            ("rt:stretch", "invalid argument 'stretch' for processing option 'rt': give fit, fill, fill-down, force or auto"),
+            (
+                "w:abc",
+                "invalid argument 'abc' for processing option 'w': give a whole number of pixels from 0 to 16384"
+            ),
+            (
+                "height:-5",
+                "invalid argument '-5' for processing option 'height': give a whole number of pixels from 0 to 16384"
+            ),
+            (
+                "w:100000",
+                "invalid argument '100000' for processing option 'w': give a whole number of pixels from 0 to 16384"
+            ),
+            (
+                "rt:stretch",
+                "invalid argument 'stretch' for processing option 'rt': give fit, fill, fill-down, force or auto"
+            ),
             ("el:yes", "invalid argument 'yes' for processing option 'el': give 1, t or true, or 0, f or false"),
-            ("q:101", "invalid argument '101' for processing option 'q': give a whole number from 1 to 100 (0 for the default)"),
+            (
+                "q:101",
+                "invalid argument '101' for processing option 'q': give a whole number from 1 to 100 (0 for the default)"
+            ),
             ("rot:45", "invalid argument '45' for processing option 'rot': give a multiple of 90 degrees"),
             ("bl:-1", "invalid argument '-1' for processing option 'bl': give a sigma from 0 to 250"),
             ("dpr:0", "invalid argument '0' for processing option 'dpr': give a number greater than 0 and at most 8.0"),
             ("w:1:2", "processing option 'w' takes 1 arguments, got 2"),
             ("rs:fit:10:10:0:1", "processing option 'rs': extend is not supported by this server"),
-            ("f:xyz", "invalid argument 'xyz' for processing option 'f': this server encodes avif, bmp, gif, heic, ico, jpg, jxl, png, tiff, webp"),
+            (
+                "f:xyz",
+                "invalid argument 'xyz' for processing option 'f': this server encodes avif, bmp, gif, heic, ico, jpg, jxl, png, tiff, webp"
+            )
         ]
         for (optionsPath, message) in cases {
             let found = error("/_/\(optionsPath)/plain/\(Self.source)")
@@ -194,34 +229,42 @@ import Trove
     }
 
     @Test func unknownAndUnsupportedOptionsAre400NamingThem() {
-        #expect(error("/_/frobnicate:1/plain/\(Self.source)")
-            == ImgproxyURLError(status: 400, message: "unknown processing option 'frobnicate'"))
-        #expect(error("/_/sharpen:0.5/plain/\(Self.source)")
-            == ImgproxyURLError(status: 400, message: "processing option 'sharpen' is not supported by this server"))
+        #expect(
+            error("/_/frobnicate:1/plain/\(Self.source)")
+                == ImgproxyURLError(status: 400, message: "unknown processing option 'frobnicate'"))
+        #expect(
+            error("/_/sharpen:0.5/plain/\(Self.source)")
+                == ImgproxyURLError(status: 400, message: "processing option 'sharpen' is not supported by this server")
+        )
         #expect(error("/_/wm:0.5/plain/\(Self.source)")?.message.contains("'wm'") == true)
     }
 
     @Test func formatIsLimitedToAvailableEncodersAndTheExtensionWins() throws {
         let available: Set<ImageFormat> = [.jpeg, .png, .webp]
-        #expect(error("/_/f:avif/plain/\(Self.source)", availableFormats: available)?.message
-            == "invalid argument 'avif' for processing option 'f': this server encodes jpg, png, webp")
-        #expect(error("/_/plain/\(Self.source)@avif", availableFormats: available)?.message
-            == "invalid argument 'avif' for processing option 'extension': this server encodes jpg, png, webp")
-        let url = try ImgproxyURL.parse(path: "/_/f:png/plain/\(Self.source)@jpg", signature: .disabled,
-                                        availableFormats: available)
+        #expect(
+            error("/_/f:avif/plain/\(Self.source)", availableFormats: available)?.message
+                == "invalid argument 'avif' for processing option 'f': this server encodes jpg, png, webp")
+        #expect(
+            error("/_/plain/\(Self.source)@avif", availableFormats: available)?.message
+                == "invalid argument 'avif' for processing option 'extension': this server encodes jpg, png, webp")
+        let url = try ImgproxyURL.parse(
+            path: "/_/f:png/plain/\(Self.source)@jpg", signature: .disabled,
+            availableFormats: available)
         #expect(url.format == .jpeg)
     }
 
     // MARK: Transforms
 
     @Test func transformsFollowImgproxysOrder() throws {
-        let url = try ImgproxyURL.parse(path: "/_/rs:fill:100:50/rot:90/bl:3/bg:010203/plain/\(Self.source)@png",
-                                        signature: .disabled)
+        let url = try ImgproxyURL.parse(
+            path: "/_/rs:fill:100:50/rot:90/bl:3/bg:010203/plain/\(Self.source)@png",
+            signature: .disabled)
         // The resize runs before the turn, with the sizes swapped, so shrink-on-load still applies.
-        #expect(url.transforms.map(\.identifier) == [
-            "orient", ImgproxyResize(resizingType: .fill, width: 50, height: 100).identifier, "rotate(deg=90)",
-            "blur(sigma=3.0)", "flatten(r=1,g=2,b=3)",
-        ])
+        #expect(
+            url.transforms.map(\.identifier) == [
+                "orient", ImgproxyResize(resizingType: .fill, width: 50, height: 100).identifier, "rotate(deg=90)",
+                "blur(sigma=3.0)", "flatten(r=1,g=2,b=3)"
+            ])
         // A large source is decoded reduced (shrink-on-load), turn or no turn.
         let stored = PixelSize(width: 4000, height: 3000)
         #expect(ShrinkOnLoad(transforms: url.transforms, storedSize: stored)?.minimumSize.width ?? 4000 < 4000)
@@ -253,9 +296,10 @@ import Trove
 
     @Test func longArgumentsAreClippedInMessages() {
         let long = String(repeating: "x", count: 500)
-        #expect(error("/_/w:\(long)/plain/\(Self.source)")?.message
-            == "invalid argument '\(String(repeating: "x", count: 64))...' for processing option 'w': "
-            + "give a whole number of pixels from 0 to 16384")
+        #expect(
+            error("/_/w:\(long)/plain/\(Self.source)")?.message
+                == "invalid argument '\(String(repeating: "x", count: 64))...' for processing option 'w': "
+                + "give a whole number of pixels from 0 to 16384")
         #expect(error("/_/pr/plain/\(Self.source)")?.status == 400)
         #expect(error("/_/pr:/plain/\(Self.source)")?.message == "unknown preset ''")
     }
@@ -265,15 +309,19 @@ import Trove
     @Test func signedURLsNeedTheRightSignature() throws {
         let signer = try ImgproxySignature(hexKeys: ["736563726574"], hexSalts: ["68656c6c6f"])
         let rest = "/rs:fill:300:400:0/g:nowe/plain/\(Self.source)@webp"
-        let signature = ImgproxySignatureTests.independentSignature(keyHex: "736563726574", saltHex: "68656c6c6f",
-                                                                   path: rest)
+        let signature = ImgproxySignatureTests.independentSignature(
+            keyHex: "736563726574", saltHex: "68656c6c6f",
+            path: rest)
         let url = try ImgproxyURL.parse(path: "/\(signature)\(rest)", signature: signer)
         #expect(url.options.width == 300 && url.format == .webp && url.options.gravity == .anchor(.northWest))
 
-        let forbidden = ImgproxyURLError(status: 403, message:
-            "invalid signature: sign the path after the signature segment with a configured key and salt")
+        let forbidden = ImgproxyURLError(
+            status: 403,
+            message:
+                "invalid signature: sign the path after the signature segment with a configured key and salt")
         #expect(error("/insecure\(rest)", signature: signer) == forbidden)
-        #expect(error("/\(signature)/rs:fill:300:401:0/g:nowe/plain/\(Self.source)@webp", signature: signer) == forbidden)
+        #expect(
+            error("/\(signature)/rs:fill:300:401:0/g:nowe/plain/\(Self.source)@webp", signature: signer) == forbidden)
         #expect(error("/\(rest)", signature: signer) == forbidden)
         #expect(error(rest, signature: signer) == forbidden)
         #expect(error("", signature: signer) == forbidden)
@@ -293,15 +341,18 @@ import Trove
         // Later options override the preset; nested presets expand.
         let overridden = try options("preset:sharp/w:50", presets: presets)
         #expect(overridden.width == 50 && overridden.height == 100 && overridden.quality == 90)
-        #expect(error("/_/pr:nope/plain/\(Self.source)", presets: presets)
-            == ImgproxyURLError(status: 400, message: "unknown preset 'nope'"))
+        #expect(
+            error("/_/pr:nope/plain/\(Self.source)", presets: presets)
+                == ImgproxyURLError(status: 400, message: "unknown preset 'nope'"))
     }
 
     @Test func presetsOnlyModeReadsPresetNames() throws {
-        let presets = try ImgproxyPresets(definitions: ["default=q:70", "small=w:64/h:64", "webp=f:webp"],
-                                          onlyPresets: true)
-        let url = try ImgproxyURL.parse(path: "/_/small:webp/plain/\(Self.source)", signature: .disabled,
-                                        presets: presets)
+        let presets = try ImgproxyPresets(
+            definitions: ["default=q:70", "small=w:64/h:64", "webp=f:webp"],
+            onlyPresets: true)
+        let url = try ImgproxyURL.parse(
+            path: "/_/small:webp/plain/\(Self.source)", signature: .disabled,
+            presets: presets)
         #expect(url.options.width == 64 && url.options.height == 64 && url.format == .webp && url.quality == 70)
         #expect(error("/_/small:w/plain/\(Self.source)", presets: presets)?.message == "unknown preset 'w'")
         // An option is not a preset name in this mode.
@@ -313,9 +364,12 @@ import Trove
             (["thumb"], "preset definition 'thumb' has no '=': write name=option/option, e.g. thumb=rs:fill:200:200"),
             (["a=w:10", "a=w:20"], "preset 'a' is defined twice; keep one definition"),
             (["a=zz:1"], "preset 'a': unknown processing option 'zz'"),
-            (["a=w:x"], "preset 'a': invalid argument 'x' for processing option 'w': give a whole number of pixels from 0 to 16384"),
+            (
+                ["a=w:x"],
+                "preset 'a': invalid argument 'x' for processing option 'w': give a whole number of pixels from 0 to 16384"
+            ),
             (["a=pr:b", "b=pr:a"], "preset 'a': preset 'a' names itself (through a > b)"),
-            (["a=pr:missing"], "preset 'a': unknown preset 'missing'"),
+            (["a=pr:missing"], "preset 'a': unknown preset 'missing'")
         ]
         for (definitions, message) in cases {
             do {

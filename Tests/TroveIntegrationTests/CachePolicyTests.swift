@@ -9,7 +9,9 @@ import Trove
             let pipeline = try makePipeline(directory)
             let url = server.url("/images/coffee.png")
             let request = ImageRequest(url: url, cachePolicy: .cacheOnly)
-            await #expect(throws: TroveError.notCached(key: request.cacheKey.raw)) { _ = try await pipeline.image(for: request) }
+            await #expect(throws: TroveError.notCached(key: request.cacheKey.raw)) {
+                _ = try await pipeline.image(for: request)
+            }
             #expect(server.requests.isEmpty)
 
             _ = try await pipeline.image(for: url)
@@ -22,8 +24,12 @@ import Trove
     }
 
     @Test func reloadFetchesAgainAndOverwrites() async throws {
-        try await withServerAndCache(["/v.png": .sequence([.file(try pngData("badge.png"), contentType: "image/png"),
-                                                         .file(try pngData("tiles.png"), contentType: "image/png")])]) {
+        try await withServerAndCache([
+            "/v.png": .sequence([
+                .file(try pngData("badge.png"), contentType: "image/png"),
+                .file(try pngData("tiles.png"), contentType: "image/png")
+            ])
+        ]) {
             server, directory in
             let pipeline = try makePipeline(directory)
             let url = server.url("/v.png")

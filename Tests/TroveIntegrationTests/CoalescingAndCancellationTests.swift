@@ -38,7 +38,8 @@ import Trove
 
     @Test func oneOfFiveWaitersCancellingLeavesFourServed() async throws {
         let gate = FixtureGate()
-        try await withServerAndCache(["/g.png": .gated(try pngData("badge.png"), contentType: "image/png", gate: gate)]) {
+        try await withServerAndCache(["/g.png": .gated(try pngData("badge.png"), contentType: "image/png", gate: gate)])
+        {
             server, directory in
             let metrics = TestMetrics()
             let pipeline = try makePipeline(directory, metrics: metrics)
@@ -59,7 +60,8 @@ import Trove
 
     @Test func allFiveCancellingCancelsTheDownload() async throws {
         let gate = FixtureGate()
-        try await withServerAndCache(["/g.png": .gated(try pngData("badge.png"), contentType: "image/png", gate: gate)]) {
+        try await withServerAndCache(["/g.png": .gated(try pngData("badge.png"), contentType: "image/png", gate: gate)])
+        {
             server, directory in
             let metrics = TestMetrics()
             let pipeline = try makePipeline(directory, metrics: metrics)

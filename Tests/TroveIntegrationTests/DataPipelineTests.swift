@@ -8,7 +8,9 @@ import Trove
         let json = Data(#"{"users":[{"id":1,"name":"Ada"}]}"#.utf8)
         let changed = Data(#"{"users":[]}"#.utf8)
         let modified = Date(timeIntervalSince1970: 1_790_000_000)
-        try await withServerAndCache(["/api/users.json": .conditional(json, contentType: "application/json", lastModified: modified)]) {
+        try await withServerAndCache([
+            "/api/users.json": .conditional(json, contentType: "application/json", lastModified: modified)
+        ]) {
             server, directory in
             var configuration = PipelineConfiguration(cacheDirectory: directory)
             configuration.retryPolicy = .none
@@ -25,7 +27,8 @@ import Trove
             #expect(refreshed.data == json)
             #expect(server.requestLog(for: "/api/users.json").last?.headers["if-none-match"] != nil)
 
-            server.setRoute("/api/users.json", .conditional(changed, contentType: "application/json", lastModified: modified + 5))
+            server.setRoute(
+                "/api/users.json", .conditional(changed, contentType: "application/json", lastModified: modified + 5))
             var events: [PipelineEvent<DataResponse>] = []
             for try await event in pipeline.task(for: DataRequest(url: url, cachePolicy: .refresh)).events {
                 if case .progress = event { continue }
@@ -41,7 +44,9 @@ import Trove
 
     @Test func concurrentDataRequestsAreCoalesced() async throws {
         let gate = FixtureGate()
-        try await withServerAndCache(["/blob": .gated(Data(repeating: 7, count: 100_000), contentType: "application/octet-stream", gate: gate)]) {
+        try await withServerAndCache([
+            "/blob": .gated(Data(repeating: 7, count: 100_000), contentType: "application/octet-stream", gate: gate)
+        ]) {
             server, directory in
             let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
             try await withThrowingTaskGroup(of: Int.self) { group in

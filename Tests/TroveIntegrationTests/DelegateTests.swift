@@ -25,14 +25,19 @@ private struct Gatekeeper: PipelineDelegate {
         try await withServerAndCache { server, directory in
             let pipeline = try makePipeline(directory) { $0.delegate = Gatekeeper() }
             let blocked = server.url("/images/blocked.png")
-            await #expect(throws: TroveError.fetchDeclined(url: blocked.absoluteString)) { _ = try await pipeline.image(for: blocked) }
+            await #expect(throws: TroveError.fetchDeclined(url: blocked.absoluteString)) {
+                _ = try await pipeline.image(for: blocked)
+            }
             #expect(server.requests.isEmpty)
 
             let response = try await pipeline.image(for: server.url("/images/badge.png"))
             #expect(server.requestLog.last?.headers["authorization"] == "Bearer token-42")
             #expect(Array(response.image.pixels[0..<4]) == [0, 0, 0, 255])
             // The memory cache holds the hooked image.
-            #expect(Array(try await pipeline.image(for: server.url("/images/badge.png")).image.pixels[0..<4]) == [0, 0, 0, 255])
+            #expect(
+                Array(try await pipeline.image(for: server.url("/images/badge.png")).image.pixels[0..<4]) == [
+                    0, 0, 0, 255
+                ])
         }
     }
 }

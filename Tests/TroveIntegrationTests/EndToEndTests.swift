@@ -8,7 +8,9 @@ import Trove
     @Test func twentyConcurrentRequestsReachTheOriginOnceThenDiskServesANewPipeline() async throws {
         let png = try Data(contentsOf: Fixtures.images.appendingPathComponent("coffee.png"))
         // A slow route keeps the first fetch in flight while the other 19 arrive.
-        try await withServerAndCache(["/slow/coffee.png": .delayed(png, contentType: "image/png", delay: .milliseconds(300))]) {
+        try await withServerAndCache([
+            "/slow/coffee.png": .delayed(png, contentType: "image/png", delay: .milliseconds(300))
+        ]) {
             server, directory in
             let url = server.url("/slow/coffee.png")
             let pipeline = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))

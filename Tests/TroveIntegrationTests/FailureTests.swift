@@ -13,7 +13,7 @@ import Trove
             "/short.png": .wrongLength(badge, announced: badge.count + 500),
             "/404.png": .status(404),
             "/500.png": .status(500),
-            "/slow.png": .gated(badge, contentType: "image/png", gate: never),
+            "/slow.png": .gated(badge, contentType: "image/png", gate: never)
         ]) { server, directory in
             // Only /slow.png goes through the short timeout: under a loaded test run the other answers can
             // take longer than 300 ms and would time out instead of failing their own way.
@@ -32,8 +32,10 @@ import Trove
             guard case .connectionFailed(url("/cut.png"), _)? = cut else {
                 Issue.record("a body cut short must be a connection failure, got \(String(describing: cut))"); return
             }
-            #expect(await failure("/short.png")
-                == .lengthMismatch(url: url("/short.png"), expected: Int64(badge.count + 500), received: Int64(badge.count)))
+            #expect(
+                await failure("/short.png")
+                    == .lengthMismatch(
+                        url: url("/short.png"), expected: Int64(badge.count + 500), received: Int64(badge.count)))
             #expect(await failure("/404.png") == .httpStatus(404, url: url("/404.png")))
             #expect(await failure("/500.png") == .httpStatus(500, url: url("/500.png")))
             #expect(await failure("/slow.png") == .timedOut(url: url("/slow.png"), after: .milliseconds(300)))
@@ -49,15 +51,19 @@ import Trove
         let gate = FixtureGate()
         try await withServerAndCache([
             "/404.png": .status(404),
-            "/slow.png": .sequence([.gated(try pngData("badge.png"), contentType: "image/png", gate: gate),
-                                    .file(try pngData("badge.png"), contentType: "image/png")]),
+            "/slow.png": .sequence([
+                .gated(try pngData("badge.png"), contentType: "image/png", gate: gate),
+                .file(try pngData("badge.png"), contentType: "image/png")
+            ])
         ]) { server, directory in
             let metrics = TestMetrics()
             // The short timeout is only for the slow resource (see eachFailureHasItsOwnErrorAndLeavesNoEntry).
             let pipeline = try makePipeline(directory, metrics: metrics)
             let impatient = try makePipeline(directory, metrics: metrics) { $0.fetchTimeout = .milliseconds(300) }
             let missing = server.url("/404.png")
-            await #expect(throws: TroveError.httpStatus(404, url: missing.absoluteString)) { _ = try await pipeline.image(for: missing) }
+            await #expect(throws: TroveError.httpStatus(404, url: missing.absoluteString)) {
+                _ = try await pipeline.image(for: missing)
+            }
             let remembered = await #expect(throws: TroveError.self) { _ = try await pipeline.image(for: missing) }
             guard case let .previouslyFailed(url, cause, ago)? = remembered else {
                 Issue.record("expected previouslyFailed, got \(String(describing: remembered))"); return
@@ -69,7 +75,8 @@ import Trove
             let other = try makePipeline(directory)
             let fromDisk = await #expect(throws: TroveError.self) { _ = try await other.image(for: missing) }
             guard case .previouslyFailed(missing.absoluteString, "HTTP 404", _)? = fromDisk else {
-                Issue.record("expected previouslyFailed with HTTP 404 from disk, got \(String(describing: fromDisk))"); return
+                Issue.record("expected previouslyFailed with HTTP 404 from disk, got \(String(describing: fromDisk))");
+                return
             }
             #expect(server.requestCount(for: "/404.png") == 1)
             // retryFailed goes back to the origin.
@@ -94,7 +101,7 @@ import Trove
         let badge = try pngData("badge.png")
         try await withServerAndCache([
             "/flaky.png": .sequence([.status(503), .status(500), .file(badge, contentType: "image/png")]),
-            "/gone.png": .status(410),
+            "/gone.png": .status(410)
         ]) { server, directory in
             let pipeline = try makePipeline(directory) {
                 $0.retryPolicy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50))
@@ -109,12 +116,17 @@ import Trove
     }
 
     @Test func bytesThatAreNotAnImageCacheNothing() async throws {
-        try await withServerAndCache(["/fake.png": .response(status: 200, headers: ["Content-Type": "image/png"],
-                                                            body: Data("<html>not an image</html>".utf8))]) {
+        try await withServerAndCache([
+            "/fake.png": .response(
+                status: 200, headers: ["Content-Type": "image/png"],
+                body: Data("<html>not an image</html>".utf8))
+        ]) {
             server, directory in
             let pipeline = try makePipeline(directory)
             let url = server.url("/fake.png")
-            await #expect(throws: TroveError.unsupportedFormat(url: url.absoluteString, firstBytes: Array("<html>no".utf8))) {
+            await #expect(
+                throws: TroveError.unsupportedFormat(url: url.absoluteString, firstBytes: Array("<html>no".utf8))
+            ) {
                 _ = try await pipeline.image(for: url)
             }
             #expect(try await pipeline.diskCache?.keys() == [])

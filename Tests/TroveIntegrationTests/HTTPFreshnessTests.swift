@@ -57,10 +57,12 @@ import Trove
 
     @Test func aNoStoreAnswerToARevalidationRemovesTheOlderCopy() async throws {
         let tiles = try pngData("tiles.png")
-        try await withServerAndCache(["/r.png": .sequence([
-            try Self.resource(["Cache-Control": "max-age=0"]),
-            .withHeaders(["Cache-Control": "no-store"], .file(tiles, contentType: "image/png")),
-        ])]) { server, dir in
+        try await withServerAndCache([
+            "/r.png": .sequence([
+                try Self.resource(["Cache-Control": "max-age=0"]),
+                .withHeaders(["Cache-Control": "no-store"], .file(tiles, contentType: "image/png"))
+            ])
+        ]) { server, dir in
             let url = server.url("/r.png")
             let pipeline = try makePipeline(dir)
             let first = try await pipeline.image(for: url)
@@ -74,7 +76,7 @@ import Trove
     @Test func anExpiresInThePastIsStaleAndAnInvalidOneToo() async throws {
         try await withServerAndCache([
             "/past.png": try Self.resource(["Expires": "Thu, 01 Jan 2015 00:00:00 GMT"]),
-            "/zero.png": try Self.resource(["Expires": "0"]),
+            "/zero.png": try Self.resource(["Expires": "0"])
         ]) { server, dir in
             let pipeline = try makePipeline(dir)
             for path in ["/past.png", "/zero.png"] {
@@ -87,9 +89,11 @@ import Trove
 
     @Test func whenTheOriginFailsAStaleCopyIsDeliveredMarkedStale() async throws {
         let badge = try pngData("badge.png")
-        try await withServerAndCache(["/r.png": .sequence([
-            try Self.resource(["Cache-Control": "max-age=0"]), .status(503),
-        ])]) { server, dir in
+        try await withServerAndCache([
+            "/r.png": .sequence([
+                try Self.resource(["Cache-Control": "max-age=0"]), .status(503)
+            ])
+        ]) { server, dir in
             let url = server.url("/r.png")
             let metrics = TestMetrics()
             let pipeline = try makePipeline(dir, metrics: metrics)
@@ -102,9 +106,11 @@ import Trove
     }
 
     @Test func aLastingFailureIsNotHiddenByAStaleCopy() async throws {
-        try await withServerAndCache(["/r.png": .sequence([
-            try Self.resource(["Cache-Control": "max-age=0"]), .status(404),
-        ])]) { server, dir in
+        try await withServerAndCache([
+            "/r.png": .sequence([
+                try Self.resource(["Cache-Control": "max-age=0"]), .status(404)
+            ])
+        ]) { server, dir in
             let url = server.url("/r.png")
             let pipeline = try makePipeline(dir)
             _ = try await pipeline.image(for: url)
@@ -115,9 +121,11 @@ import Trove
     }
 
     @Test func refreshWithTheOriginDownDeliversTheCachedCopyMarkedStale() async throws {
-        try await withServerAndCache(["/r.png": .sequence([
-            try Self.resource(["Cache-Control": "max-age=3600"]), .status(503),
-        ])]) { server, dir in
+        try await withServerAndCache([
+            "/r.png": .sequence([
+                try Self.resource(["Cache-Control": "max-age=3600"]), .status(503)
+            ])
+        ]) { server, dir in
             let url = server.url("/r.png")
             let first = try await makePipeline(dir).image(for: url)
             let refreshed = try await makePipeline(dir).image(for: ImageRequest(url: url, cachePolicy: .refresh))
@@ -161,9 +169,10 @@ import Trove
             let first = try await pipeline.image(for: url)
             #expect(pipeline.memoryCache.value(forKey: first.cacheKey.processed) != nil)
             // Observed, not slept on: the entry leaves memory when its freshness runs out.
-            #expect(await eventually(within: .seconds(10)) {
-                pipeline.memoryCache.value(forKey: first.cacheKey.processed) == nil
-            })
+            #expect(
+                await eventually(within: .seconds(10)) {
+                    pipeline.memoryCache.value(forKey: first.cacheKey.processed) == nil
+                })
             _ = try await pipeline.image(for: url)
             #expect(server.requestCount(for: "/r.png") == 2)
         }

@@ -7,8 +7,10 @@ enum Fixtures {
 }
 
 /// Runs `body` with a started fixture server and a fresh cache directory; stops and removes both after.
-func withServerAndCache(_ routes: [String: FixtureServer.Route] = [:],
-                        _ body: (FixtureServer, URL) async throws -> Void) async throws {
+func withServerAndCache(
+    _ routes: [String: FixtureServer.Route] = [:],
+    _ body: (FixtureServer, URL) async throws -> Void
+) async throws {
     let server = try FixtureServer(serving: Fixtures.images, under: "/images/")
     for (path, route) in routes { server.setRoute(path, route) }
     try await server.start()

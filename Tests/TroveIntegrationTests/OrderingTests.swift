@@ -6,7 +6,8 @@ import Trove
 /// The scheduler's promises seen from the origin: each path has its own gate, so the test decides when each
 /// download finishes and can read the exact order in which queued ones start.
 @Suite struct OrderingTests {
-    private static func gatedRoutes(_ names: [String]) throws -> ([String: FixtureServer.Route], [String: FixtureGate]) {
+    private static func gatedRoutes(_ names: [String]) throws -> ([String: FixtureServer.Route], [String: FixtureGate])
+    {
         let data = try pngData("tiles.png")
         var routes: [String: FixtureServer.Route] = [:], gates: [String: FixtureGate] = [:]
         for name in names {
@@ -28,9 +29,10 @@ import Trove
             for (index, name) in names.enumerated() {
                 tasks.append(pipeline.task(for: ImageRequest(url: server.url("/o/\(name)"))))
                 // Each request is running or queued before the next one is made, so the order is the test's.
-                #expect(await eventually {
-                    pipeline.fetchScheduler.runningCount + pipeline.fetchScheduler.queuedCount == index + 1
-                })
+                #expect(
+                    await eventually {
+                        pipeline.fetchScheduler.runningCount + pipeline.fetchScheduler.queuedCount == index + 1
+                    })
                 // The two that get slots at once travel to the server side by side; let each arrive before the
                 // next is made, so the order the server sees is the order they were given slots.
                 if index < 2 { #expect(await eventually { gates[name]!.arrivals >= 1 }) }
@@ -57,9 +59,10 @@ import Trove
             var tasks: [ImageTask] = []
             for (index, name) in names.enumerated() {
                 tasks.append(pipeline.task(for: ImageRequest(url: server.url("/o/\(name)"))))
-                #expect(await eventually {
-                    pipeline.fetchScheduler.runningCount + pipeline.fetchScheduler.queuedCount == index + 1
-                })
+                #expect(
+                    await eventually {
+                        pipeline.fetchScheduler.runningCount + pipeline.fetchScheduler.queuedCount == index + 1
+                    })
             }
             tasks[3].setPriority(.veryHigh)  // d jumps ahead of b and c
             gates["a"]!.open()

@@ -4,8 +4,10 @@ import MetricsTestKit
 import Trove
 
 /// A pipeline on a fresh cache directory with metrics the test can read, and no retry delays unless asked.
-func makePipeline(_ directory: URL, metrics: TestMetrics = TestMetrics(),
-                  _ adjust: (inout PipelineConfiguration) -> Void = { _ in }) throws -> ImagePipeline {
+func makePipeline(
+    _ directory: URL, metrics: TestMetrics = TestMetrics(),
+    _ adjust: (inout PipelineConfiguration) -> Void = { _ in }
+) throws -> ImagePipeline {
     var configuration = PipelineConfiguration(cacheDirectory: directory)
     configuration.metricsFactory = metrics
     configuration.retryPolicy = .none

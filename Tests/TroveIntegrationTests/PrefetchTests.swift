@@ -52,7 +52,9 @@ private final class CountingPNGDecoder: ImageDecoder {
     }
 
     @Test func anImagePrefetchRefusesBytesThatAreNoImageAndADataPrefetchTakesThem() async throws {
-        try await withServerAndCache(["/users.json": .file(Data("{\"users\": []}".utf8), contentType: "application/json")]) {
+        try await withServerAndCache([
+            "/users.json": .file(Data("{\"users\": []}".utf8), contentType: "application/json")
+        ]) {
             server, dir in
             let url = server.url("/users.json")
             let images = await Prefetcher(pipeline: try makePipeline(dir)).prefetch([url])
@@ -62,7 +64,8 @@ private final class CountingPNGDecoder: ImageDecoder {
             let data = try DataPipeline(configuration: configuration)
             let summary = await Prefetcher(pipeline: data).prefetch([url])
             #expect(summary.fetched == 1 && summary.failed == 0)
-            #expect(try await data.diskCache?.data(forKey: DataRequest(url: url).cacheKey) == Data("{\"users\": []}".utf8))
+            #expect(
+                try await data.diskCache?.data(forKey: DataRequest(url: url).cacheKey) == Data("{\"users\": []}".utf8))
         }
     }
 }

@@ -7,7 +7,8 @@ import Trove
     @Test func unchangedResourceIsRevalidatedWith304AndNotDownloadedAgain() async throws {
         let modified = Date(timeIntervalSince1970: 1_790_000_000)
         let badge = try pngData("badge.png")
-        try await withServerAndCache(["/r.png": .conditional(badge, contentType: "image/png", lastModified: modified)]) {
+        try await withServerAndCache(["/r.png": .conditional(badge, contentType: "image/png", lastModified: modified)])
+        {
             server, directory in
             let pipeline = try makePipeline(directory)
             let url = server.url("/r.png")
@@ -39,7 +40,8 @@ import Trove
     @Test func changedResourceReplacesTheEntryAndIsDeliveredSecond() async throws {
         let modified = Date(timeIntervalSince1970: 1_790_000_000)
         let badge = try pngData("badge.png"), tiles = try pngData("tiles.png")
-        try await withServerAndCache(["/r.png": .conditional(badge, contentType: "image/png", lastModified: modified)]) {
+        try await withServerAndCache(["/r.png": .conditional(badge, contentType: "image/png", lastModified: modified)])
+        {
             server, directory in
             let url = server.url("/r.png")
             _ = try await makePipeline(directory).image(for: url)

@@ -64,8 +64,11 @@ import TroveJPEG
             }
         }
         let cut = Data(data[0..<data.count / 2])
-        #expect(throws: TroveError.decodingFailed(format: .jpeg,
-                                                  reason: "the file ends before the image data does (it is truncated)")) {
+        #expect(
+            throws: TroveError.decodingFailed(
+                format: .jpeg,
+                reason: "the file ends before the image data does (it is truncated)")
+        ) {
             try decoder.decode(cut, limits: .default)
         }
     }

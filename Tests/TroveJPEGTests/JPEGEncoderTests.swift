@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveJPEG
 
 /// The encoder writes JPEGs libjpeg reads back close to the source, honouring quality; the plugin
@@ -47,15 +48,19 @@ import TroveCore
 
     @Test func encodesGrayImages() throws {
         let gray = Image(width: 16, height: 8, pixelFormat: .gray8, pixels: (0..<128).map { UInt8($0 * 2) })
-        let decoded = try JPEGDecoder().decode(try JPEGEncoder().encode(gray, options: EncodingOptions(quality: 1)),
-                                               limits: .default)
+        let decoded = try JPEGDecoder().decode(
+            try JPEGEncoder().encode(gray, options: EncodingOptions(quality: 1)),
+            limits: .default)
         let expanded = gray.convertedToRGBA8().pixels
         #expect(meanError(decoded.pixels, expanded) < 2)
     }
 
     @Test func emptyImageIsRefused() {
-        #expect(throws: TroveError.encodingFailed(format: .jpeg,
-                                                  reason: "JPEG sides must be 1...65500 pixels; this image is 0x5")) {
+        #expect(
+            throws: TroveError.encodingFailed(
+                format: .jpeg,
+                reason: "JPEG sides must be 1...65500 pixels; this image is 0x5")
+        ) {
             try JPEGEncoder().encode(Image(width: 0, height: 5, pixels: []), options: EncodingOptions())
         }
     }

@@ -16,14 +16,14 @@ import TroveJPEG
 
     // rocket.jpg is 640x427; libjpeg rounds each scaled side up (427 / 8 = 53.4 gives 54).
     @Test(arguments: [
-        Case(minimum: PixelSize(width: 80, height: 54), expected: PixelSize(width: 80, height: 54)),     // 1/8
-        Case(minimum: PixelSize(width: 10, height: 55), expected: PixelSize(width: 160, height: 107)),   // 2/8
-        Case(minimum: PixelSize(width: 81, height: 1), expected: PixelSize(width: 160, height: 107)),    // 2/8
-        Case(minimum: PixelSize(width: 300, height: 200), expected: PixelSize(width: 320, height: 214)), // 4/8
+        Case(minimum: PixelSize(width: 80, height: 54), expected: PixelSize(width: 80, height: 54)),  // 1/8
+        Case(minimum: PixelSize(width: 10, height: 55), expected: PixelSize(width: 160, height: 107)),  // 2/8
+        Case(minimum: PixelSize(width: 81, height: 1), expected: PixelSize(width: 160, height: 107)),  // 2/8
+        Case(minimum: PixelSize(width: 300, height: 200), expected: PixelSize(width: 320, height: 214)),  // 4/8
         Case(minimum: PixelSize(width: 330, height: 10), expected: PixelSize(width: 400, height: 267)),  // 5/8
-        Case(minimum: PixelSize(width: 600, height: 400), expected: PixelSize(width: 640, height: 427)), // 8/8
-        Case(minimum: PixelSize(width: 641, height: 1), expected: PixelSize(width: 640, height: 427)),   // never up
-        Case(minimum: PixelSize(width: 5000, height: 5000), expected: PixelSize(width: 640, height: 427)),
+        Case(minimum: PixelSize(width: 600, height: 400), expected: PixelSize(width: 640, height: 427)),  // 8/8
+        Case(minimum: PixelSize(width: 641, height: 1), expected: PixelSize(width: 640, height: 427)),  // never up
+        Case(minimum: PixelSize(width: 5000, height: 5000), expected: PixelSize(width: 640, height: 427))
     ])
     func decodesAtTheSmallestScaleThatCoversTheMinimum(_ c: Case) throws {
         let image = try decoder.decode(try JPEGFixtures.rocket(), options: DecodingOptions(minimumSize: c.minimum))
@@ -56,16 +56,18 @@ import TroveJPEG
     }
 
     @Test func keepsOrientationAtAReducedSize() throws {
-        let image = try decoder.decode(try JPEGFixtures.jpeg("orientation6"),
-                                       options: DecodingOptions(minimumSize: PixelSize(width: 6, height: 4)))
+        let image = try decoder.decode(
+            try JPEGFixtures.jpeg("orientation6"),
+            options: DecodingOptions(minimumSize: PixelSize(width: 6, height: 4)))
         #expect(image.orientation == .right)
         #expect(image.width == 6 && image.height == 4)  // 48x32 at 1/8
     }
 
     @Test func scaledGrayAndCMYKAreRGBA() throws {
         for name in ["gray", "cmyk"] {
-            let image = try decoder.decode(try JPEGFixtures.jpeg(name),
-                                           options: DecodingOptions(minimumSize: PixelSize(width: 40, height: 27)))
+            let image = try decoder.decode(
+                try JPEGFixtures.jpeg(name),
+                options: DecodingOptions(minimumSize: PixelSize(width: 40, height: 27)))
             #expect(image.width == 40 && image.height == 27, "\(name)")  // 160x107 at 1/4
             #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 })
         }
@@ -73,15 +75,18 @@ import TroveJPEG
 
     @Test func infoReadsTheSizeFromTheHeader() throws {
         #expect(try decoder.info(try JPEGFixtures.rocket()) == ImageInfo(format: .jpeg, width: 640, height: 427))
-        #expect(try decoder.info(try JPEGFixtures.jpeg("orientation6")) == ImageInfo(format: .jpeg, width: 48, height: 32))
+        #expect(
+            try decoder.info(try JPEGFixtures.jpeg("orientation6")) == ImageInfo(format: .jpeg, width: 48, height: 32))
         #expect(throws: TroveError.self) { try decoder.info(Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00])) }
     }
 
     @Test func limitsApplyToTheStoredSize() throws {
         #expect(throws: TroveError.imageTooLarge(width: 640, height: 427, limit: 10_000)) {
-            try decoder.decode(try JPEGFixtures.rocket(),
-                               options: DecodingOptions(limits: DecodingLimits(maxPixels: 10_000),
-                                                        minimumSize: PixelSize(width: 80, height: 54)))
+            try decoder.decode(
+                try JPEGFixtures.rocket(),
+                options: DecodingOptions(
+                    limits: DecodingLimits(maxPixels: 10_000),
+                    minimumSize: PixelSize(width: 80, height: 54)))
         }
     }
 }

@@ -21,8 +21,9 @@ import TroveMemoryCache
     }
 
     @Test func cacheUsesTheKeyedPolicyThroughSlots() {
-        let cache = MemoryCache<String, Int>(configuration: .init(costLimit: 3, maxEntryCostFraction: 1),
-                                             evictionPolicy: StackFactory())
+        let cache = MemoryCache<String, Int>(
+            configuration: .init(costLimit: 3, maxEntryCostFraction: 1),
+            evictionPolicy: StackFactory())
         for (index, key) in ["a", "b", "c", "d"].enumerated() { cache.setValue(index, forKey: key, cost: 1) }
         // d needed room: the newest, c, went.
         #expect(cache.value(forKey: "c") == nil)

@@ -23,7 +23,8 @@ import TroveTestSupport
     }
 
     @Test func countLimitHolds() {
-        let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: 1_000, countLimit: 3, maxEntryCostFraction: 1))
+        let cache = MemoryCache<Int, Int>(
+            configuration: .init(costLimit: 1_000, countLimit: 3, maxEntryCostFraction: 1))
         for key in 0..<10 { cache.setValue(key, forKey: key, cost: 1) }
         #expect(cache.stats.count == 3)
         #expect((7..<10).allSatisfy { cache.value(forKey: $0) == $0 })
@@ -52,7 +53,7 @@ import TroveTestSupport
 
     static let policies: [any EvictionPolicyFactory] = [
         LRUPolicyFactory(), FIFOPolicyFactory(), LFUPolicyFactory(), SIEVEPolicyFactory(),
-        S3FIFOPolicyFactory(), WTinyLFUPolicyFactory(),
+        S3FIFOPolicyFactory(), WTinyLFUPolicyFactory()
     ]
 
     /// Limits hold after every random operation, under every policy; the counters add up.
@@ -97,8 +98,9 @@ import TroveTestSupport
     @Test(arguments: policies.map(\.name))
     func concurrentHammeringKeepsCountsConsistent(_ name: String) async throws {
         let factory = try #require(Self.policies.first { $0.name == name })
-        let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: 64, maxEntryCostFraction: 1),
-                                          evictionPolicy: factory)
+        let cache = MemoryCache<Int, Int>(
+            configuration: .init(costLimit: 64, maxEntryCostFraction: 1),
+            evictionPolicy: factory)
         let tasks = 8, operations = 3_000
         // Every set uses a fresh key, so each one either still sits in the cache or was evicted.
         let (sets, gets, seenHits) = await withTaskGroup(of: (Int, Int, Int).self) { group in

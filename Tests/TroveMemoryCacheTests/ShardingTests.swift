@@ -8,15 +8,18 @@ import TroveTestSupport
 @Suite struct ShardingTests {
     @Test func shardOnlyWhileEveryShardHoldsEnough() {
         // Unbounded cost, 2,000 entries: 16 shards of 125.
-        #expect(MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: 2_000, maxEntryCostFraction: 1))
-            .shardCount == 16)
+        #expect(
+            MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: 2_000, maxEntryCostFraction: 1))
+                .shardCount == 16)
         // 100 entries: 2 shards of 50 (4 would leave 25, under 32).
-        #expect(MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: 100, maxEntryCostFraction: 1))
-            .shardCount == 2)
+        #expect(
+            MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: 100, maxEntryCostFraction: 1))
+                .shardCount == 2)
         // An entry may cost 10% of the limit: 8 shards of 12.5% still hold one.
         #expect(MemoryCache<Int, Int>(configuration: .init(costLimit: 1_000)).shardCount == 8)
         // An entry may cost the whole limit: one shard.
-        #expect(MemoryCache<Int, Int>(configuration: .init(costLimit: 1 << 30, maxEntryCostFraction: 1)).shardCount == 1)
+        #expect(
+            MemoryCache<Int, Int>(configuration: .init(costLimit: 1 << 30, maxEntryCostFraction: 1)).shardCount == 1)
         #expect(MemoryCache<Int, Int>(configuration: .init(costLimit: 100, countLimit: 3)).shardCount == 1)
     }
 
@@ -31,10 +34,13 @@ import TroveTestSupport
 
     @Test(arguments: ["lru", "s3fifo", "wtinylfu"])
     func concurrentStoresKeepTheWholeCountLimit(_ name: String) async throws {
-        let factories: [any EvictionPolicyFactory] = [LRUPolicyFactory(), S3FIFOPolicyFactory(), WTinyLFUPolicyFactory()]
+        let factories: [any EvictionPolicyFactory] = [
+            LRUPolicyFactory(), S3FIFOPolicyFactory(), WTinyLFUPolicyFactory()
+        ]
         let factory = try #require(factories.first { $0.name == name })
-        let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: 512, maxEntryCostFraction: 1),
-                                          evictionPolicy: factory)
+        let cache = MemoryCache<Int, Int>(
+            configuration: .init(costLimit: .max, countLimit: 512, maxEntryCostFraction: 1),
+            evictionPolicy: factory)
         #expect(cache.shardCount == 16)
         let tasks = 8, operations = 4_000
         let (sets, gets, seenHits) = await withTaskGroup(of: (Int, Int, Int).self) { group in
@@ -97,13 +103,17 @@ import TroveTestSupport
     /// limit of 2,000 at cost 1 with whole-limit entries admitted keeps the second cache in one shard).
     @Test(arguments: ["lru", "s3fifo", "wtinylfu"])
     func shardingKeepsTheHitRatio(_ name: String) throws {
-        let factories: [any EvictionPolicyFactory] = [LRUPolicyFactory(), S3FIFOPolicyFactory(), WTinyLFUPolicyFactory()]
+        let factories: [any EvictionPolicyFactory] = [
+            LRUPolicyFactory(), S3FIFOPolicyFactory(), WTinyLFUPolicyFactory()
+        ]
         let factory = try #require(factories.first { $0.name == name })
         let stream = Self.zipf(requests: 200_000, keys: 20_000, seed: 42)
-        let sharded = MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: 2_000, maxEntryCostFraction: 1),
-                                            evictionPolicy: factory)
-        let whole = MemoryCache<Int, Int>(configuration: .init(costLimit: 2_000, maxEntryCostFraction: 1),
-                                          evictionPolicy: factory)
+        let sharded = MemoryCache<Int, Int>(
+            configuration: .init(costLimit: .max, countLimit: 2_000, maxEntryCostFraction: 1),
+            evictionPolicy: factory)
+        let whole = MemoryCache<Int, Int>(
+            configuration: .init(costLimit: 2_000, maxEntryCostFraction: 1),
+            evictionPolicy: factory)
         #expect(sharded.shardCount == 16)
         #expect(whole.shardCount == 1)
         let shardedRatio = Self.hitRatio(sharded, stream), wholeRatio = Self.hitRatio(whole, stream)

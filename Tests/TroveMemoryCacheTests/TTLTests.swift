@@ -7,7 +7,8 @@ import TroveTestSupport
 @Suite struct TTLTests {
     @Test func perEntryTTLExpiresOnTheDotAndCountsAsAMiss() {
         let clock = ManualClock()
-        let cache = MemoryCache<String, Int>(configuration: .init(costLimit: 100, maxEntryCostFraction: 1), clock: clock)
+        let cache = MemoryCache<String, Int>(
+            configuration: .init(costLimit: 100, maxEntryCostFraction: 1), clock: clock)
         cache.setValue(1, forKey: "short", cost: 10, ttl: .seconds(5))
         cache.setValue(2, forKey: "forever", cost: 10)
         clock.advance(by: .milliseconds(4_999))
@@ -39,7 +40,8 @@ import TroveTestSupport
 
     @Test func replacingAnEntryRestartsItsTTL() {
         let clock = ManualClock()
-        let cache = MemoryCache<String, Int>(configuration: .init(costLimit: 100, maxEntryCostFraction: 1), clock: clock)
+        let cache = MemoryCache<String, Int>(
+            configuration: .init(costLimit: 100, maxEntryCostFraction: 1), clock: clock)
         cache.setValue(1, forKey: "k", cost: 1, ttl: .seconds(5))
         clock.advance(by: .seconds(4))
         cache.setValue(2, forKey: "k", cost: 1, ttl: .seconds(5))

@@ -1,20 +1,20 @@
 import NIOCore
 import Testing
+
 @testable import TroveRedis
 
 @Suite struct RESPParserTests {
     /// Every reply kind, nested arrays and both nulls, as one byte stream.
-    static let stream = Array((
-        "+OK\r\n" + "-ERR wrong number of arguments\r\n" + ":-42\r\n" + ":0\r\n" + "$5\r\nhe\r\nl\r\n"
+    static let stream = Array(
+        ("+OK\r\n" + "-ERR wrong number of arguments\r\n" + ":-42\r\n" + ":0\r\n" + "$5\r\nhe\r\nl\r\n"
             + "$0\r\n\r\n" + "$-1\r\n" + "*-1\r\n" + "*0\r\n"
-            + "*3\r\n*2\r\n:1\r\n$1\r\na\r\n$-1\r\n*1\r\n*0\r\n" + "+after\r\n"
-    ).utf8)
+            + "*3\r\n*2\r\n:1\r\n$1\r\na\r\n$-1\r\n*1\r\n*0\r\n" + "+after\r\n").utf8)
 
     static let expected: [RESPValue] = [
         .simpleString("OK"), .error("ERR wrong number of arguments"), .integer(-42), .integer(0),
         .bulk("he\r\nl"), .bulk(""), .bulkString(nil), .array(nil), .array([]),
         .array([.array([.integer(1), .bulk("a")]), .bulkString(nil), .array([.array([])])]),
-        .simpleString("after"),
+        .simpleString("after")
     ]
 
     /// Feeds `chunks` one after another, parsing whatever is complete after each.
@@ -44,8 +44,10 @@ import Testing
         let count = Self.stream.count
         for first in stride(from: 0, through: count, by: 3) {
             for second in first...count {
-                let values = try Self.parse(chunks: [Self.stream[..<first], Self.stream[first..<second],
-                                                     Self.stream[second...]])
+                let values = try Self.parse(chunks: [
+                    Self.stream[..<first], Self.stream[first..<second],
+                    Self.stream[second...]
+                ])
                 #expect(values == Self.expected, "split at \(first) and \(second)")
             }
         }
@@ -74,14 +76,14 @@ import Testing
     }
 
     @Test(arguments: [
-        "?what\r\n",              // unknown type byte
-        "$-2\r\n",                // negative length other than -1
-        "$3\r\nabcd\r\n",         // payload longer than announced
-        ":12a\r\n",               // not a number
-        ":\r\n",                  // empty number
-        "*x\r\n",                 // bad array count
-        "+OK\rX",                 // CR without LF
-        ":99999999999999999999\r\n", // overflows 64 bits
+        "?what\r\n",  // unknown type byte
+        "$-2\r\n",  // negative length other than -1
+        "$3\r\nabcd\r\n",  // payload longer than announced
+        ":12a\r\n",  // not a number
+        ":\r\n",  // empty number
+        "*x\r\n",  // bad array count
+        "+OK\rX",  // CR without LF
+        ":99999999999999999999\r\n"  // overflows 64 bits
     ])
     func rejectsMalformedReplies(_ text: String) {
         var buffer = ByteBuffer(string: text)
@@ -100,10 +102,14 @@ import Testing
 
     @Test func encodesCommandsAsArraysOfBulkStrings() {
         var buffer = ByteBuffer()
-        RESPCommand.encode([ByteBuffer(string: "SET"), ByteBuffer(string: "k y"), ByteBuffer(bytes: [0, 13, 10]),
-                            ByteBuffer()], into: &buffer)
-        #expect(Array(buffer.readableBytesView)
-            == Array("*4\r\n$3\r\nSET\r\n$3\r\nk y\r\n$3\r\n".utf8) + [0, 13, 10] + Array("\r\n$0\r\n\r\n".utf8))
+        RESPCommand.encode(
+            [
+                ByteBuffer(string: "SET"), ByteBuffer(string: "k y"), ByteBuffer(bytes: [0, 13, 10]),
+                ByteBuffer()
+            ], into: &buffer)
+        #expect(
+            Array(buffer.readableBytesView)
+                == Array("*4\r\n$3\r\nSET\r\n$3\r\nk y\r\n$3\r\n".utf8) + [0, 13, 10] + Array("\r\n$0\r\n\r\n".utf8))
     }
 
     @Test func encodedCommandsParseBackAsTheSameArray() throws {

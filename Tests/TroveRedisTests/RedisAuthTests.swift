@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TroveTestSupport
 import TroveCore
+import TroveTestSupport
+
 @testable import TroveRedis
 
 @Suite struct RedisAuthTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TroveTestSupport
 import TroveCore
+import TroveTestSupport
+
 @testable import TroveRedis
 
 /// The reason of a `sharedTierUnavailable` thrown by `body`, or nil (recorded as an issue) for anything else.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TroveTestSupport
 import TroveCore
+import TroveTestSupport
+
 @testable import TroveRedis
 
 @Suite struct RedisTierRoundTripTests {
@@ -109,7 +110,9 @@ import TroveCore
             try await withTier(server.url(), options: SharedTierOptions(connections: 2)) { tier in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for index in 0..<200 {
-                        group.addTask { try await tier.set("key \(index)", value: Self.distinctValue(index), ttl: .seconds(60)) }
+                        group.addTask {
+                            try await tier.set("key \(index)", value: Self.distinctValue(index), ttl: .seconds(60))
+                        }
                     }
                     try await group.waitForAll()
                 }

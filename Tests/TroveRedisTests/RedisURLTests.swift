@@ -1,18 +1,24 @@
 import Foundation
 import Testing
 import TroveCore
+
 @testable import TroveRedis
 
 @Suite struct RedisURLTests {
     @Test func parsesEveryPart() throws {
-        let configuration = try RedisConfiguration(url: URL(string: "redis://app%20user:p%40ss%3Aw0rd@cache.local:6380/3")!)
-        #expect(configuration == RedisConfiguration(host: "cache.local", port: 6380, user: "app user",
-                                                    password: "p@ss:w0rd", database: 3))
+        let configuration = try RedisConfiguration(
+            url: URL(string: "redis://app%20user:p%40ss%3Aw0rd@cache.local:6380/3")!)
+        #expect(
+            configuration
+                == RedisConfiguration(
+                    host: "cache.local", port: 6380, user: "app user",
+                    password: "p@ss:w0rd", database: 3))
     }
 
     @Test func defaultsPortAndDatabase() throws {
-        #expect(try RedisConfiguration(url: URL(string: "redis://localhost")!)
-            == RedisConfiguration(host: "localhost", port: 6379, user: nil, password: nil, database: 0))
+        #expect(
+            try RedisConfiguration(url: URL(string: "redis://localhost")!)
+                == RedisConfiguration(host: "localhost", port: 6379, user: nil, password: nil, database: 0))
         #expect(try RedisConfiguration(url: URL(string: "redis://localhost/")!).database == 0)
     }
 
@@ -44,7 +50,7 @@ import TroveCore
         ("redis://localhost/-1", "the path may only be a database number"),
         ("redis://localhost?db=1", "has a query"),
         ("redis://localhost#x", "has a fragment"),
-        ("redis://someone@localhost", "names user 'someone' without a password"),
+        ("redis://someone@localhost", "names user 'someone' without a password")
     ])
     func rejectsBadURLs(_ text: String, _ expected: String) throws {
         let url = try #require(URL(string: text))

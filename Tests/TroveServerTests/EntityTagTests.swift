@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TroveServer
 
 @Suite struct EntityTagTests {
@@ -17,7 +18,9 @@ import Testing
     }
 
     @Test func accessLogDropsTheSignature() {
-        #expect(ProxyResponder.redacted("/Xy9_sig/rs:fit:300:300/plain/http://a/b.png") == "/-/rs:fit:300:300/plain/http://a/b.png")
+        #expect(
+            ProxyResponder.redacted("/Xy9_sig/rs:fit:300:300/plain/http://a/b.png")
+                == "/-/rs:fit:300:300/plain/http://a/b.png")
         #expect(ProxyResponder.redacted("/health") == "/health")
     }
 }

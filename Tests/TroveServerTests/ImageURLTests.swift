@@ -5,9 +5,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import Trove
-import TroveServer
 import TroveAVIF
 import TroveJPEG
+import TroveServer
 import TroveWebP
 
 /// imgproxy URLs signed in the test, answered by a real server in front of a loopback origin; every
@@ -56,8 +56,10 @@ import TroveWebP
         // A north-west crop of a PNG, answered as PNG, is exactly the source's top-left pixels.
         let crop = try decode(try await harness.request(Self.signer.signed("/c:100:50/g:nowe/plain/\(chelsea)@png")))
         #expect(crop.width == 100 && crop.height == 50)
-        let original = try PNGDecoder().decode(Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png")),
-                                               limits: .default).convertedToRGBA8()
+        let original = try PNGDecoder().decode(
+            Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png")),
+            limits: .default
+        ).convertedToRGBA8()
         let cropped = crop.convertedToRGBA8()
         var same = true
         for y in 0..<50 where same {
@@ -105,7 +107,8 @@ import TroveWebP
         // Nothing reached the origin for the refused URLs.
         #expect(harness.origin.requests.isEmpty)
 
-        let unknown = try await harness.request(Self.signer.signed("/rs:fit:100:100/sharpen_more:3/plain/\(source(harness, "chelsea.png"))@png"))
+        let unknown = try await harness.request(
+            Self.signer.signed("/rs:fit:100:100/sharpen_more:3/plain/\(source(harness, "chelsea.png"))@png"))
         #expect(unknown.status == .badRequest)
         #expect(unknown.text.contains("sharpen_more"))
         #expect(unknown.header(.contentType)?.hasPrefix("text/plain") == true)
@@ -166,19 +169,23 @@ import TroveWebP
     @Test func errorsAreShortAndSayNothingOfTheOrigin() async throws {
         let harness = try await Self.startSigned()
         defer { Task { await harness.stop() } }
-        harness.origin.setRoute("/secret.png", .response(status: 500, headers: [:], body: Data("db password is hunter2".utf8)))
+        harness.origin.setRoute(
+            "/secret.png", .response(status: 500, headers: [:], body: Data("db password is hunter2".utf8)))
         harness.origin.setRoute("/text.png", .file(Data("internal /var/lib/app/config".utf8), contentType: "image/png"))
 
-        let missing = try await harness.request(Self.signer.signed("/rs:fit:10:10/plain/\(harness.origin.url("/none.png"))@png"))
+        let missing = try await harness.request(
+            Self.signer.signed("/rs:fit:10:10/plain/\(harness.origin.url("/none.png"))@png"))
         #expect(missing.status == .notFound)
         #expect(missing.header(.cacheControl) == "public, max-age=10")
 
-        let failing = try await harness.request(Self.signer.signed("/rs:fit:10:10/plain/\(harness.origin.url("/secret.png"))@png"))
+        let failing = try await harness.request(
+            Self.signer.signed("/rs:fit:10:10/plain/\(harness.origin.url("/secret.png"))@png"))
         #expect(failing.status.code == 502)
         #expect(!failing.text.contains("hunter2"))
         #expect(failing.header(.cacheControl) == "no-store")
 
-        let notImage = try await harness.request(Self.signer.signed("/rs:fit:10:10/plain/\(harness.origin.url("/text.png"))@png"))
+        let notImage = try await harness.request(
+            Self.signer.signed("/rs:fit:10:10/plain/\(harness.origin.url("/text.png"))@png"))
         #expect(notImage.status.code == 422)
         #expect(!notImage.text.contains("/var/lib"))
         #expect(!notImage.text.contains(harness.cacheDirectory.path))

@@ -14,8 +14,10 @@ import TroveServer
     static let signer = URLSigner.test
     static let png = try! Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
 
-    static func start(origin: FixtureServer, registry: PluginRegistry? = nil,
-                      _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+    static func start(
+        origin: FixtureServer, registry: PluginRegistry? = nil,
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ServerHarness {
         try await ServerHarness.start(origin: origin, registry: registry) { configuration in
             configuration.keys = [signer.key]
             configuration.salts = [signer.salt]
@@ -25,8 +27,10 @@ import TroveServer
 
     @Test func overTheLimitRequestsGet429AtOnce() async throws {
         let gate = FixtureGate()
-        let origin = FixtureServer(routes: ["/held.png": .gated(Self.png, contentType: "image/png", gate: gate),
-                                            "/other.png": .file(Self.png, contentType: "image/png")])
+        let origin = FixtureServer(routes: [
+            "/held.png": .gated(Self.png, contentType: "image/png", gate: gate),
+            "/other.png": .file(Self.png, contentType: "image/png")
+        ])
         let harness = try await Self.start(origin: origin) {
             $0.maxConcurrency = 1
             $0.maxQueue = 0
@@ -37,7 +41,8 @@ import TroveServer
         }
         await gate.waitForArrivals(1)
         // The one slot is taken and there is no queue: the next request is refused without waiting.
-        let refused = try await harness.request(Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/other.png"))@png"))
+        let refused = try await harness.request(
+            Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/other.png"))@png"))
         #expect(refused.status == .tooManyRequests)
         #expect(refused.header(.retryAfter) == "1")
         #expect(refused.header(.cacheControl) == "no-store")
@@ -45,7 +50,9 @@ import TroveServer
         gate.open()
         #expect(try await held.value.status == .ok)
         // With the slot free again, the refused URL is served.
-        #expect(try await harness.request(Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/other.png"))@png")).status == .ok)
+        #expect(
+            try await harness.request(Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/other.png"))@png")).status
+                == .ok)
         #expect(try await harness.metric("trove_serve_rejected_total") == 1)
     }
 
@@ -85,11 +92,15 @@ import TroveServer
     }
 
     @Test func hugePNGHeaderIsRefusedBeforeDecoding() async throws {
-        let origin = FixtureServer(routes: ["/huge.png": .file(Self.hugePNG(width: 100_000, height: 100_000),
-                                                               contentType: "image/png")])
+        let origin = FixtureServer(routes: [
+            "/huge.png": .file(
+                Self.hugePNG(width: 100_000, height: 100_000),
+                contentType: "image/png")
+        ])
         let harness = try await Self.start(origin: origin)
         defer { Task { await harness.stop() } }
-        let response = try await harness.request(Self.signer.signed("/rs:fit:100:100/plain/\(origin.url("/huge.png"))@png"))
+        let response = try await harness.request(
+            Self.signer.signed("/rs:fit:100:100/plain/\(origin.url("/huge.png"))@png"))
         #expect(response.status.code == 422)
         #expect(response.text == "the source image of 100000x100000 pixels is over the limit of 50000000 pixels\n")
     }
@@ -98,22 +109,27 @@ import TroveServer
         let origin = FixtureServer(routes: ["/big.png": .file(Self.png, contentType: "image/png")])
         let harness = try await Self.start(origin: origin) { $0.maxSourceBytes = 1000 }
         defer { Task { await harness.stop() } }
-        let response = try await harness.request(Self.signer.signed("/rs:fit:10:10/plain/\(origin.url("/big.png"))@png"))
+        let response = try await harness.request(
+            Self.signer.signed("/rs:fit:10:10/plain/\(origin.url("/big.png"))@png"))
         #expect(response.status.code == 413)
     }
 
     @Test func sourcesOutsideTheAllowedPrefixesAreRefusedWithoutAConnection() async throws {
-        let origin = FixtureServer(routes: ["/images/a.png": .file(Self.png, contentType: "image/png"),
-                                            "/imagesevil/a.png": .file(Self.png, contentType: "image/png"),
-                                            "/other/a.png": .file(Self.png, contentType: "image/png")])
+        let origin = FixtureServer(routes: [
+            "/images/a.png": .file(Self.png, contentType: "image/png"),
+            "/imagesevil/a.png": .file(Self.png, contentType: "image/png"),
+            "/other/a.png": .file(Self.png, contentType: "image/png")
+        ])
         try await origin.start()
         let allowed = origin.url("/images/").absoluteString
         let harness = try await Self.start(origin: origin) { $0.allowedSources = [allowed] }
         defer { Task { await harness.stop() } }
         let port = origin.port!
-        for refused in ["http://127.0.0.1:\(port)/other/a.png", "http://127.0.0.1:\(port)/imagesevil/a.png",
-                        "http://127.0.0.1:\(port)@127.0.0.1:\(port)/images/a.png",
-                        "http://2130706433:\(port)/images/a.png", "http://[::1]:\(port)/images/a.png"] {
+        for refused in [
+            "http://127.0.0.1:\(port)/other/a.png", "http://127.0.0.1:\(port)/imagesevil/a.png",
+            "http://127.0.0.1:\(port)@127.0.0.1:\(port)/images/a.png",
+            "http://2130706433:\(port)/images/a.png", "http://[::1]:\(port)/images/a.png"
+        ] {
             let response = try await harness.request(Self.signer.signed("/rs:fit:10:10/plain/\(refused)@png"))
             #expect(response.status.code == 404, "\(refused)")
         }
@@ -127,8 +143,10 @@ import TroveServer
         let harness = try await Self.start(origin: origin) { $0.allowLoopbackSources = false }
         defer { Task { await harness.stop() } }
         let port = origin.port!
-        for source in ["http://127.0.0.1:\(port)/a.png", "http://localhost:\(port)/a.png",
-                       "http://127.1:\(port)/a.png", "http://[::ffff:127.0.0.1]:\(port)/a.png"] {
+        for source in [
+            "http://127.0.0.1:\(port)/a.png", "http://localhost:\(port)/a.png",
+            "http://127.1:\(port)/a.png", "http://[::ffff:127.0.0.1]:\(port)/a.png"
+        ] {
             let response = try await harness.request(Self.signer.signed("/rs:fit:10:10/plain/\(source)@png"))
             #expect(response.status.code == 404, "\(source)")
         }
@@ -144,8 +162,9 @@ import TroveServer
         }
         let header = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0]
         let idat: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat)
-            + chunk("IEND", []))
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat)
+                + chunk("IEND", []))
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {

@@ -17,20 +17,22 @@ import Testing
         }
         try await origin.start()
         defer { Task { await origin.stop() } }
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("trove-serve-cli-\(UUID().uuidString)")
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trove-serve-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
 
         let signer = URLSigner.test
         let process = try ServeProcess.launch([
             "serve", "--port", "0", "--cache-dir", cache.path, "--allow-loopback-sources",
-            "--key", signer.key, "--salt", signer.salt, "--max-concurrency", "8", "--log-level", "warning",
+            "--key", signer.key, "--salt", signer.salt, "--max-concurrency", "8", "--log-level", "warning"
         ])
         let port = try await process.port()
 
         let responses = Task {
             try await withThrowingTaskGroup(of: (HTTPResponse.Status, Int).self) { group in
                 for index in 0..<count {
-                    let path = signer.signed("/rs:fit:40:40/plain/\(origin.url("/slow/\(index).png").absoluteString)@png")
+                    let path = signer.signed(
+                        "/rs:fit:40:40/plain/\(origin.url("/slow/\(index).png").absoluteString)@png")
                     group.addTask {
                         let response = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
                             try await client.get(path)
@@ -124,4 +126,3 @@ final class ServeProcess: Sendable {
         if process.isRunning { process.terminate() }
     }
 }
-

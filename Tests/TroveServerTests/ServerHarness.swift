@@ -19,10 +19,13 @@ struct ServerHarness {
 
     /// Starts both; `configure` adjusts the proxy's configuration (loopback sources are allowed, as the
     /// origin is on loopback).
-    static func start(origin: FixtureServer = FixtureServer(), registry: PluginRegistry? = nil,
-                      _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+    static func start(
+        origin: FixtureServer = FixtureServer(), registry: PluginRegistry? = nil,
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ServerHarness {
         try await origin.start()
-        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-serve-\(UUID().uuidString)")
+        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trove-serve-\(UUID().uuidString)")
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.cacheDirectory = cacheDirectory
@@ -30,8 +33,9 @@ struct ServerHarness {
         configure(&configuration)
         var logger = Logger(label: "trove.serve.test")
         logger.logLevel = .error
-        let server = try ImageProxyServer(configuration: configuration, registry: try registry ?? Self.registry(),
-                                          logger: logger)
+        let server = try ImageProxyServer(
+            configuration: configuration, registry: try registry ?? Self.registry(),
+            logger: logger)
         let port = try await server.start()
         return ServerHarness(server: server, origin: origin, port: port, cacheDirectory: cacheDirectory)
     }

@@ -9,7 +9,9 @@ import TroveServer
         file.keys = ["aa"]
         file.salts = ["bb"]
         file.maxQueue = 3
-        let environment = try ServerSettings(environment: ["TROVE_PORT": "9100", "TROVE_ALLOWED_SOURCES": "https://a.example/, https://b.example/"])
+        let environment = try ServerSettings(environment: [
+            "TROVE_PORT": "9100", "TROVE_ALLOWED_SOURCES": "https://a.example/, https://b.example/"
+        ])
         var flags = ServerSettings()
         flags.port = 0
         let configuration = try ServerConfiguration(layers: [file, environment, flags])
@@ -24,7 +26,9 @@ import TroveServer
         #expect(throws: ServerConfigurationError("TROVE_PORT=eighty is not a whole number")) {
             try ServerSettings(environment: ["TROVE_PORT": "eighty"])
         }
-        #expect(throws: ServerConfigurationError("TROVE_ALLOW_LOOPBACK_SOURCES=maybe is not a switch; use true or false")) {
+        #expect(
+            throws: ServerConfigurationError("TROVE_ALLOW_LOOPBACK_SOURCES=maybe is not a switch; use true or false")
+        ) {
             try ServerSettings(environment: ["TROVE_ALLOW_LOOPBACK_SOURCES": "maybe"])
         }
         var settings = ServerSettings()
@@ -35,11 +39,13 @@ import TroveServer
     }
 
     @Test func configFileReadsKnownFieldsAndRefusesUnknownOnes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-settings-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trove-settings-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = directory.appendingPathComponent("good.json")
-        try Data(#"{"presets": {"thumb": "rs:fill:300:300"}, "presetsOnly": true, "maxSourcePixels": 1000}"#.utf8).write(to: good)
+        try Data(#"{"presets": {"thumb": "rs:fill:300:300"}, "presetsOnly": true, "maxSourcePixels": 1000}"#.utf8)
+            .write(to: good)
         let settings = try ServerSettings(contentsOf: good)
         #expect(settings.presets == ["thumb": "rs:fill:300:300"])
         #expect(settings.presetsOnly == true && settings.maxSourcePixels == 1000)

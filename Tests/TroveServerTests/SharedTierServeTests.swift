@@ -40,10 +40,12 @@ import TroveTestSupport
             configuration.sharedCache = redis.url().absoluteString
             var logger = Logger(label: "trove.serve.test")
             logger.logLevel = .error
-            let second = try ImageProxyServer(configuration: configuration, registry: try Self.registry(), logger: logger)
+            let second = try ImageProxyServer(
+                configuration: configuration, registry: try Self.registry(), logger: logger)
             let secondPort = try await second.start()
 
-            let path = Self.signer.signed("/rs:fit:100:100/plain/\(origin.url("/images/chelsea.png").absoluteString)@png")
+            let path = Self.signer.signed(
+                "/rs:fit:100:100/plain/\(origin.url("/images/chelsea.png").absoluteString)@png")
             let fromFirst = try await first.request(path)
             let fromSecond = try await TestClient.withClient(host: "127.0.0.1", port: secondPort) { client in
                 try await client.execute(TestClient.Request(path, method: .get))
@@ -59,8 +61,10 @@ import TroveTestSupport
     @Test func aSharedCacheThatIsNoURLIsAConfigurationError() throws {
         var configuration = ServerConfiguration()
         configuration.sharedCache = "not a url"
-        #expect(throws: TroveError.invalidConfiguration(
-            "shared cache 'not a url' is not a URL; give redis://[user:pass@]host:port[/db]")) {
+        #expect(
+            throws: TroveError.invalidConfiguration(
+                "shared cache 'not a url' is not a URL; give redis://[user:pass@]host:port[/db]")
+        ) {
             _ = try ImageProxyServer(configuration: configuration, registry: try Self.registry())
         }
     }

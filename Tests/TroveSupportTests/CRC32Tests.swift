@@ -30,10 +30,15 @@ import TroveSupport
     @Test func foldingPathsMatchZlibExactly() {
         var generator = SystemRandomNumberGenerator()  // a failing case is printed whole, so it can be replayed
         let bytes = (0..<(3 << 20)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-        var cases: [(offset: Int, length: Int, seed: UInt32)] = (0...1_100).map { ($0 % 61, $0, UInt32($0 % 3 == 0 ? 0 : $0)) }
+        var cases: [(offset: Int, length: Int, seed: UInt32)] = (0...1_100).map {
+            ($0 % 61, $0, UInt32($0 % 3 == 0 ? 0 : $0))
+        }
         for _ in 0..<300 {
-            cases.append((Int(generator.next() % 64), Int(generator.next() % UInt64(3 << 20 - 64)),
-                          UInt32(truncatingIfNeeded: generator.next())))
+            cases.append(
+                (
+                    Int(generator.next() % 64), Int(generator.next() % UInt64(3 << 20 - 64)),
+                    UInt32(truncatingIfNeeded: generator.next())
+                ))
         }
         var mismatches: [String] = []
         bytes.withUnsafeBytes { buffer in
@@ -42,15 +47,16 @@ import TroveSupport
                 let expected = trove_crc32_zlib(seed, start, length)
                 let wide = trove_crc32(seed, start, length), narrow = trove_crc32_narrow(seed, start, length)
                 if wide != expected || narrow != expected {
-                    mismatches.append("offset \(offset) length \(length) seed \(seed): zlib \(expected) wide \(wide) narrow \(narrow)")
+                    mismatches.append(
+                        "offset \(offset) length \(length) seed \(seed): zlib \(expected) wide \(wide) narrow \(narrow)"
+                    )
                 }
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
         // On x86-64 machines with PCLMULQDQ the folding path must really be the one in use.
         #if arch(x86_64)
-        #expect(String(cString: trove_crc32_implementation()) != "zlib")
+            #expect(String(cString: trove_crc32_implementation()) != "zlib")
         #endif
     }
 }
-

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real `redis-server` child process on 127.0.0.1 for one test, with nothing saved to disk.
@@ -46,9 +46,11 @@ public actor RedisTestServer {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "",
-                         "--appendonly", "no", "--daemonize", "no", "--dir", directory.path,
-                         "--logfile", directory.appendingPathComponent("redis.log").path]
+        var arguments = [
+            "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "",
+            "--appendonly", "no", "--daemonize", "no", "--dir", directory.path,
+            "--logfile", directory.appendingPathComponent("redis.log").path
+        ]
         if let password { arguments += ["--requirepass", password] }
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
@@ -115,8 +117,10 @@ public struct TestServerError: Error, CustomStringConvertible {
 }
 
 /// Runs `body` with a fresh server and always stops the server afterwards, also when `body` throws.
-public func withRedisServer<T: Sendable>(password: String? = nil,
-                                  _ body: (RedisTestServer) async throws -> T) async throws -> T {
+public func withRedisServer<T: Sendable>(
+    password: String? = nil,
+    _ body: (RedisTestServer) async throws -> T
+) async throws -> T {
     let server = try await RedisTestServer.start(password: password)
     do {
         let result = try await body(server)
@@ -155,7 +159,9 @@ public func pingAnswers(port: Int) -> Bool {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = loopback(port: port)
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { return false }
     let ping = Array("PING\r\n".utf8)
@@ -174,7 +180,9 @@ private func loopback(port: Int) -> sockaddr_in {
 }
 
 /// Polls `condition` every 10 ms until it holds or `bound` passes; returns whether it held.
-public func eventually(within bound: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+public func eventually(within bound: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows
+    -> Bool
+{
     let deadline = ContinuousClock.now + bound
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

@@ -22,7 +22,9 @@ extension SplitMix64 {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         while bytes.count < count {
-            withUnsafeBytes(of: generator.next().littleEndian) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
+            withUnsafeBytes(of: generator.next().littleEndian) {
+                bytes.append(contentsOf: $0.prefix(count - bytes.count))
+            }
         }
         return bytes
     }

@@ -23,7 +23,8 @@ import Trove
 
     func response(_ request: ImageRequest, registry: PluginRegistry = .standard) async throws -> ImageResponse {
         try await withTemporaryDirectory { directory in
-            let pipeline = try ImagePipeline(registry: registry, configuration: PipelineConfiguration(cacheDirectory: directory))
+            let pipeline = try ImagePipeline(
+                registry: registry, configuration: PipelineConfiguration(cacheDirectory: directory))
             return try await pipeline.image(for: request)
         }
     }
@@ -32,8 +33,9 @@ import Trove
         var registry = PluginRegistry.standard
         let encoder = RecordingGIFEncoder()
         try registry.register(encoder: encoder)
-        let request = ImageRequest(url: gif, transforms: [shrink], options: .encodesInSourceFormat,
-                                   encodingOptions: EncodingOptions(quality: 0.4))
+        let request = ImageRequest(
+            url: gif, transforms: [shrink], options: .encodesInSourceFormat,
+            encodingOptions: EncodingOptions(quality: 0.4))
         let result = try await response(request, registry: registry)
         #expect(result.format == .gif)
         #expect(String(decoding: result.data, as: UTF8.self) == "GIF89a-\(result.image.width)x\(result.image.height)")
@@ -47,8 +49,10 @@ import Trove
         // An explicit format wins over the source's.
         var registry = PluginRegistry.standard
         try registry.register(encoder: RecordingGIFEncoder())
-        let explicit = try await response(ImageRequest(url: gif, transforms: [shrink], options: .encodesInSourceFormat,
-                                                       outputFormat: .png), registry: registry)
+        let explicit = try await response(
+            ImageRequest(
+                url: gif, transforms: [shrink], options: .encodesInSourceFormat,
+                outputFormat: .png), registry: registry)
         #expect(explicit.format == .png && explicit.data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 

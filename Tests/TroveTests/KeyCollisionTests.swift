@@ -8,12 +8,14 @@ import Trove
     @Test func keysThatOnceJoinedToOneStringGiveTwoResultsAndTwoFiles() async throws {
         try await withTemporaryDirectory { directory in
             let registry = PluginRegistry.standard
-            let pipeline = try ImagePipeline(registry: registry,
-                                             configuration: PipelineConfiguration(cacheDirectory: directory))
+            let pipeline = try ImagePipeline(
+                registry: registry,
+                configuration: PipelineConfiguration(cacheDirectory: directory))
             let plain = ImageRequest(url: Fixtures.image("badge.png"), customCacheKey: "a|grayscale")
-            let gray = ImageRequest(url: Fixtures.image("chelsea.png"),
-                                    transforms: try registry.transformers(forSpec: "grayscale"),
-                                    options: [.storeProcessedOnDisk], customCacheKey: "a")
+            let gray = ImageRequest(
+                url: Fixtures.image("chelsea.png"),
+                transforms: try registry.transformers(forSpec: "grayscale"),
+                options: [.storeProcessedOnDisk], customCacheKey: "a")
             let first = try await pipeline.image(for: plain)
             let second = try await pipeline.image(for: gray)
             #expect(first.image.width != second.image.width)
@@ -24,8 +26,9 @@ import Trove
             #expect(disk.fileURL(forKey: plain.cacheKey.processed) != disk.fileURL(forKey: gray.cacheKey.processed))
 
             // A fresh pipeline on the same directory gives each its own bytes back.
-            let again = try ImagePipeline(registry: registry,
-                                          configuration: PipelineConfiguration(cacheDirectory: directory))
+            let again = try ImagePipeline(
+                registry: registry,
+                configuration: PipelineConfiguration(cacheDirectory: directory))
             #expect(try await again.image(for: plain).data == first.data)
             #expect(try await again.image(for: gray).image == second.image)
         }

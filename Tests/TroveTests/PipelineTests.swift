@@ -11,7 +11,10 @@ import Trove
         }
         configuration.hasher = "sha256"
         configuration.memoryEviction = "clock"
-        #expect(throws: TroveError.unknownPlugin(kind: .evictionPolicy, name: "clock", known: ["fifo", "lfu", "lru", "s3fifo", "sieve", "wtinylfu"])) {
+        #expect(
+            throws: TroveError.unknownPlugin(
+                kind: .evictionPolicy, name: "clock", known: ["fifo", "lfu", "lru", "s3fifo", "sieve", "wtinylfu"])
+        ) {
             _ = try ImagePipeline(configuration: configuration)
         }
     }
@@ -33,9 +36,11 @@ import Trove
     @Test func resizedResultIsEncodedAtTheNewSize() async throws {
         try await withTemporaryDirectory { directory in
             let registry = PluginRegistry.standard
-            let pipeline = try ImagePipeline(registry: registry, configuration: PipelineConfiguration(cacheDirectory: directory))
+            let pipeline = try ImagePipeline(
+                registry: registry, configuration: PipelineConfiguration(cacheDirectory: directory))
             let transforms = try registry.transformers(forSpec: "resize:w=96,h=64,mode=stretch,filter=bilinear")
-            let response = try await pipeline.image(for: ImageRequest(url: Fixtures.image("chelsea.png"), transforms: transforms))
+            let response = try await pipeline.image(
+                for: ImageRequest(url: Fixtures.image("chelsea.png"), transforms: transforms))
             #expect(response.image.width == 96 && response.image.height == 64)
             let decoded = try PNGDecoder().decode(response.data, limits: .default)
             #expect(decoded.width == 96 && decoded.height == 64)
@@ -60,7 +65,8 @@ import Trove
     @Test func memoryOnlyWritesNothingToDisk() async throws {
         try await withTemporaryDirectory { directory in
             let pipeline = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
-            let response = try await pipeline.image(for: ImageRequest(url: Fixtures.image("badge.png"), cachePolicy: .memoryOnly))
+            let response = try await pipeline.image(
+                for: ImageRequest(url: Fixtures.image("badge.png"), cachePolicy: .memoryOnly))
             #expect(response.source == .network)
             #expect(filesUnder(directory.appendingPathComponent("entries")).isEmpty)
             #expect(try await pipeline.image(for: Fixtures.image("badge.png")).source == .memory)
@@ -70,7 +76,8 @@ import Trove
     @Test func bytesThatAreNotAnImageFailAndCacheNothing() async throws {
         try await withTemporaryDirectory { directory in
             let pipeline = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
-            let url = URL(string: "data:application/json;base64," + Data("{\"not\": \"an image\"}".utf8).base64EncodedString())!
+            let url = URL(
+                string: "data:application/json;base64," + Data("{\"not\": \"an image\"}".utf8).base64EncodedString())!
             let error = await #expect(throws: TroveError.self) { _ = try await pipeline.image(for: url) }
             #expect(error == .unsupportedFormat(url: url.absoluteString, firstBytes: Array("{\"not\": ".utf8)))
             #expect(error?.description.contains("7b 22 6e 6f 74 22 3a 20") == true)

@@ -27,23 +27,29 @@ final class CountingOrigin: Fetcher {
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
 
     func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
-        -> FetchOutcome {
+        -> FetchOutcome
+    {
         counts.withLock { $0[request.url.absoluteString, default: 0] += 1 }
         if delay > .zero { try await Task.sleep(for: delay) }
-        return .data(Self.body(for: request.url),
-                     ResponseMetadata(url: request.url, contentType: "application/octet-stream",
-                                      validators: Validators(etag: "\"v1\""),
-                                      directives: CacheDirectives(noStore: noStore, freshness: .seconds(3600))))
+        return .data(
+            Self.body(for: request.url),
+            ResponseMetadata(
+                url: request.url, contentType: "application/octet-stream",
+                validators: Validators(etag: "\"v1\""),
+                directives: CacheDirectives(noStore: noStore, freshness: .seconds(3600))))
     }
 }
 
 /// The pipeline's shared tier against a real redis-server: hits fill the local tiers, bad values are never
 /// served, an unreachable server degrades to the origin behind a circuit breaker, a wrong password fails.
 @Suite(.serialized) struct SharedTierPipelineTests {
-    static func pipeline(_ directory: URL, sharedCache: URL?, origin: CountingOrigin,
-                         options: SharedTierOptions = SharedTierOptions(connectTimeout: .milliseconds(300),
-                                                                        commandTimeout: .milliseconds(300)),
-                         policy: SharedTierPolicy = SharedTierPolicy()) throws -> DataPipeline {
+    static func pipeline(
+        _ directory: URL, sharedCache: URL?, origin: CountingOrigin,
+        options: SharedTierOptions = SharedTierOptions(
+            connectTimeout: .milliseconds(300),
+            commandTimeout: .milliseconds(300)),
+        policy: SharedTierPolicy = SharedTierPolicy()
+    ) throws -> DataPipeline {
         var registry = PluginRegistry.standard
         try registry.install(TroveRedisPlugin())
         try registry.register(fetcher: origin)
@@ -61,8 +67,10 @@ final class CountingOrigin: Fetcher {
         try await withRedisServer { server in
             try await withTemporaryDirectory { directory in
                 let origin = CountingOrigin()
-                let first = try Self.pipeline(directory.appendingPathComponent("a"), sharedCache: server.url(), origin: origin)
-                let second = try Self.pipeline(directory.appendingPathComponent("b"), sharedCache: server.url(), origin: origin)
+                let first = try Self.pipeline(
+                    directory.appendingPathComponent("a"), sharedCache: server.url(), origin: origin)
+                let second = try Self.pipeline(
+                    directory.appendingPathComponent("b"), sharedCache: server.url(), origin: origin)
                 let url = Self.url("cat.bin")
 
                 let fetched = try await first.data(for: url)
@@ -91,7 +99,8 @@ final class CountingOrigin: Fetcher {
             try await withTemporaryDirectory { directory in
                 let origin = CountingOrigin(delay: .milliseconds(300))
                 let pipelines = try (0..<3).map {
-                    try Self.pipeline(directory.appendingPathComponent("\($0)"), sharedCache: server.url(), origin: origin)
+                    try Self.pipeline(
+                        directory.appendingPathComponent("\($0)"), sharedCache: server.url(), origin: origin)
                 }
                 let url = Self.url("popular.bin")
                 let sources = try await withThrowingTaskGroup(of: ResultSource.self) { group in
@@ -120,24 +129,29 @@ final class CountingOrigin: Fetcher {
                 let origin = CountingOrigin()
                 let url = Self.url("photo.bin")
                 let key = DataRequest(url: url).cacheKey
-                let writer = try Self.pipeline(directory.appendingPathComponent("w"), sharedCache: server.url(), origin: origin)
+                let writer = try Self.pipeline(
+                    directory.appendingPathComponent("w"), sharedCache: server.url(), origin: origin)
                 _ = try await writer.data(for: url)
                 // Overwrite the value behind the pipeline's back, as `redis-cli SET` would.
-                let bad = kind == "garbage"
+                let bad =
+                    kind == "garbage"
                     ? Data("not a trove entry".utf8)
-                    : try EntryCodec.encode(Data("another key's bytes".utf8), forKey: "origin://fixture/other.bin",
-                                            metadata: DiskEntryMetadata())
+                    : try EntryCodec.encode(
+                        Data("another key's bytes".utf8), forKey: "origin://fixture/other.bin",
+                        metadata: DiskEntryMetadata())
                 let admin = try #require(writer.sharedTier)
                 try await admin.set(key, value: bad, ttl: .seconds(60))
 
-                let reader = try Self.pipeline(directory.appendingPathComponent("r"), sharedCache: server.url(), origin: origin)
+                let reader = try Self.pipeline(
+                    directory.appendingPathComponent("r"), sharedCache: server.url(), origin: origin)
                 let response = try await reader.data(for: url)
                 #expect(response.source == .network)
                 #expect(response.data == CountingOrigin.body(for: url))
                 #expect(origin.total == 2)
                 #expect(reader.sharedTierStatus?.rejected == 1)
                 // The refetch replaced the bad value: a third process gets the good bytes from the tier.
-                let third = try Self.pipeline(directory.appendingPathComponent("t"), sharedCache: server.url(), origin: origin)
+                let third = try Self.pipeline(
+                    directory.appendingPathComponent("t"), sharedCache: server.url(), origin: origin)
                 let again = try await third.data(for: url)
                 #expect(again.source == .shared)
                 #expect(again.data == CountingOrigin.body(for: url))
@@ -152,8 +166,9 @@ final class CountingOrigin: Fetcher {
             // A port nothing listens on.
             let url = URL(string: "redis://127.0.0.1:\(try freeLoopbackPort())")!
             let origin = CountingOrigin()
-            let pipeline = try Self.pipeline(directory, sharedCache: url, origin: origin,
-                                             policy: SharedTierPolicy(failureThreshold: 2, cooldown: .seconds(60)))
+            let pipeline = try Self.pipeline(
+                directory, sharedCache: url, origin: origin,
+                policy: SharedTierPolicy(failureThreshold: 2, cooldown: .seconds(60)))
             for index in 0..<6 {
                 let target = Self.url("down-\(index).bin")
                 let response = try await pipeline.data(for: target)
@@ -175,8 +190,9 @@ final class CountingOrigin: Fetcher {
             try await withTemporaryDirectory { directory in
                 let origin = CountingOrigin()
                 let policy = SharedTierPolicy(failureThreshold: 2, cooldown: .milliseconds(200))
-                let pipeline = try Self.pipeline(directory.appendingPathComponent("p"), sharedCache: server.url(),
-                                                 origin: origin, policy: policy)
+                let pipeline = try Self.pipeline(
+                    directory.appendingPathComponent("p"), sharedCache: server.url(),
+                    origin: origin, policy: policy)
                 _ = try await pipeline.data(for: Self.url("before.bin"))
                 #expect(pipeline.sharedTierStatus?.breaker == .closed)
 
@@ -203,8 +219,9 @@ final class CountingOrigin: Fetcher {
                 // Used again without a new pipeline: what it fetches now, another process finds in the tier.
                 let target = Self.url("shared-again.bin")
                 _ = try await pipeline.data(for: target)
-                let other = try Self.pipeline(directory.appendingPathComponent("o"), sharedCache: server.url(),
-                                              origin: origin, policy: policy)
+                let other = try Self.pipeline(
+                    directory.appendingPathComponent("o"), sharedCache: server.url(),
+                    origin: origin, policy: policy)
                 #expect(try await other.data(for: target).source == .shared)
                 await pipeline.sharedTier?.shutdown()
                 await other.sharedTier?.shutdown()
@@ -216,8 +233,9 @@ final class CountingOrigin: Fetcher {
         try await withRedisServer(password: "right-password") { server in
             try await withTemporaryDirectory { directory in
                 let origin = CountingOrigin()
-                let pipeline = try Self.pipeline(directory, sharedCache: server.url(password: "wrong-password"),
-                                                 origin: origin)
+                let pipeline = try Self.pipeline(
+                    directory, sharedCache: server.url(password: "wrong-password"),
+                    origin: origin)
                 let error = await #expect(throws: TroveError.self) {
                     try await pipeline.data(for: Self.url("secret.bin"))
                 }
@@ -236,18 +254,21 @@ final class CountingOrigin: Fetcher {
         try await withRedisServer { server in
             try await withTemporaryDirectory { directory in
                 let noStore = CountingOrigin(noStore: true)
-                let a = try Self.pipeline(directory.appendingPathComponent("a"), sharedCache: server.url(), origin: noStore)
+                let a = try Self.pipeline(
+                    directory.appendingPathComponent("a"), sharedCache: server.url(), origin: noStore)
                 _ = try await a.data(for: Self.url("private.bin"))
                 #expect(a.sharedTierStatus?.tier.stores == 0)
 
                 let origin = CountingOrigin()
                 let small = SharedTierOptions(maxValueBytes: 64)
-                let b = try Self.pipeline(directory.appendingPathComponent("b"), sharedCache: server.url(), origin: origin,
-                                          options: small)
+                let b = try Self.pipeline(
+                    directory.appendingPathComponent("b"), sharedCache: server.url(), origin: origin,
+                    options: small)
                 _ = try await b.data(for: Self.url("big.bin"))
                 #expect(b.sharedTierStatus?.tier.stores == 0)
                 #expect(b.sharedTierStatus?.tier.skipped == 1)
-                let c = try Self.pipeline(directory.appendingPathComponent("c"), sharedCache: server.url(), origin: origin)
+                let c = try Self.pipeline(
+                    directory.appendingPathComponent("c"), sharedCache: server.url(), origin: origin)
                 #expect(try await c.data(for: Self.url("big.bin")).source == .network)
                 for pipeline in [a, b, c] { await pipeline.sharedTier?.shutdown() }
             }

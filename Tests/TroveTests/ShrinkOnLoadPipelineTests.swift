@@ -46,8 +46,9 @@ import Trove
         var expected = try PNGDecoder().decode(Data(contentsOf: url), limits: .default)
         for transformer in transforms { expected = try transformer.transform(expected) }
         return try await withTemporaryDirectory { directory in
-            let pipeline = try ImagePipeline(registry: registry,
-                                             configuration: PipelineConfiguration(cacheDirectory: directory))
+            let pipeline = try ImagePipeline(
+                registry: registry,
+                configuration: PipelineConfiguration(cacheDirectory: directory))
             return (try await pipeline.image(for: ImageRequest(url: url, transforms: transforms)), expected)
         }
     }

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import Trove
 
 @Suite struct TaskCoalescerTests {
@@ -32,7 +33,9 @@ import Testing
         let coalescer = TaskCoalescer<String, String>()
         let gate = Gate()
         let joins = Counter()
-        let work: @Sendable () async throws -> String = { await gate.wait(); return "done" }
+        let work: @Sendable () async throws -> String = {
+            await gate.wait(); return "done"
+        }
         let leaver = Task { try await coalescer.value(forKey: "k", onJoin: { joins.increment() }, work: work) }
         let stayers = (0..<4).map { _ in
             Task { try await coalescer.value(forKey: "k", onJoin: { joins.increment() }, work: work) }

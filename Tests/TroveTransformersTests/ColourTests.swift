@@ -3,7 +3,9 @@ import TroveCore
 import TroveTransformers
 
 @Suite struct ColourTests {
-    private let image = makeImage(width: 3, height: 1) { x, _ in [[0, 0, 0, 255], [200, 100, 50, 128], [255, 255, 255, 0]][x] }
+    private let image = makeImage(width: 3, height: 1) { x, _ in
+        [[0, 0, 0, 255], [200, 100, 50, 128], [255, 255, 255, 0]][x]
+    }
 
     @Test func opaqueTintPaintsTheColourAndKeepsAlpha() throws {
         let output = try TintTransformer(red: 255, green: 0, blue: 0).transform(image)
@@ -30,7 +32,8 @@ import TroveTransformers
     @Test func opacityScalesAlphaOnly() throws {
         let output = try OpacityTransformer(alpha: 0.5).transform(image)
         #expect(output.pixels == [0, 0, 0, 128, 200, 100, 50, 64, 255, 255, 255, 0])
-        #expect(try OpacityTransformer(alpha: 0).transform(image).pixels == [0, 0, 0, 0, 200, 100, 50, 0, 255, 255, 255, 0])
+        #expect(
+            try OpacityTransformer(alpha: 0).transform(image).pixels == [0, 0, 0, 0, 200, 100, 50, 0, 255, 255, 255, 0])
         #expect(try OpacityTransformer(alpha: 1).transform(image) == image)
         #expect(OpacityTransformer(alpha: 0.25).identifier == "opacity(alpha=0.25)")
     }

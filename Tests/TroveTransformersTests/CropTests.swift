@@ -31,7 +31,7 @@ import TroveTransformers
 
     @Test(arguments: [
         (CropTransformer.Gravity.center, 3, 2), (.north, 3, 0), (.south, 3, 4), (.east, 6, 2), (.west, 0, 2),
-        (.northeast, 6, 0), (.northwest, 0, 0), (.southeast, 6, 4), (.southwest, 0, 4),
+        (.northeast, 6, 0), (.northwest, 0, 0), (.southeast, 6, 4), (.southwest, 0, 4)
     ])
     func gravityPlacesTheBox(gravity: CropTransformer.Gravity, x: Int, y: Int) throws {
         // 4x2 out of 10x6: 6 spare columns and 4 spare rows, split evenly for the centre.
@@ -49,8 +49,9 @@ import TroveTransformers
 
     @Test func identifiersNameEveryParameter() {
         #expect(CropTransformer(x: 1, y: 2, width: 3, height: 4).identifier == "crop(x=1,y=2,w=3,h=4)")
-        #expect(CropTransformer(width: 3, height: 4, gravity: .northeast).identifier
-            == "crop(w=3,h=4,gravity=northeast)")
+        #expect(
+            CropTransformer(width: 3, height: 4, gravity: .northeast).identifier
+                == "crop(w=3,h=4,gravity=northeast)")
         let all = CropTransformer.Gravity.allCases.map { CropTransformer(width: 3, height: 4, gravity: $0).identifier }
         #expect(Set(all).count == all.count)
     }

@@ -7,7 +7,7 @@ import TroveTransformers
     static let transformers: [any ImageTransformer] = [
         CropTransformer(x: 1, y: 0, width: 2, height: 2), RotateTransformer(.clockwise90), FlipTransformer(.h),
         GrayscaleTransformer(), BlurTransformer(sigma: 1), RoundedCornersTransformer(radius: 1), CircleTransformer(),
-        TintTransformer(red: 9, green: 9, blue: 9, alpha: 100), OpacityTransformer(alpha: 0.5),
+        TintTransformer(red: 9, green: 9, blue: 9, alpha: 100), OpacityTransformer(alpha: 0.5)
     ]
 
     @Test(arguments: 0..<transformers.count)
@@ -15,9 +15,12 @@ import TroveTransformers
         let transformer = Self.transformers[index]
         let first = makeImage(width: 4, height: 3) { x, y in [UInt8(x * 60), UInt8(y * 90), 30, 200] }
         let second = makeImage(width: 4, height: 3) { x, y in [UInt8(y * 70), 40, UInt8(x * 50), 255] }
-        let animated = Image(width: 4, height: 3, pixels: first.pixels,
-                             frames: [AnimationFrame(pixels: first.pixels, delay: .milliseconds(40)),
-                                      AnimationFrame(pixels: second.pixels, delay: .milliseconds(90))])
+        let animated = Image(
+            width: 4, height: 3, pixels: first.pixels,
+            frames: [
+                AnimationFrame(pixels: first.pixels, delay: .milliseconds(40)),
+                AnimationFrame(pixels: second.pixels, delay: .milliseconds(90))
+            ])
         let output = try transformer.transform(animated)
         #expect(output.frames.map(\.delay) == [.milliseconds(40), .milliseconds(90)])
         #expect(output.frames[0].pixels == (try transformer.transform(first)).pixels, "\(transformer.identifier)")
@@ -26,8 +29,9 @@ import TroveTransformers
 
     @Test func orientResetsOrientationAndTurnsEveryFrame() throws {
         let frame = makeImage(width: 3, height: 2) { x, y in [UInt8(x), UInt8(y), 0, 255] }.pixels
-        let image = Image(width: 3, height: 2, pixels: frame, frames: [AnimationFrame(pixels: frame, delay: .zero)],
-                          orientation: .right)
+        let image = Image(
+            width: 3, height: 2, pixels: frame, frames: [AnimationFrame(pixels: frame, delay: .zero)],
+            orientation: .right)
         let output = try OrientTransformer().transform(image)
         #expect(output.width == 2 && output.height == 3 && output.orientation == .up)
         #expect(output.frames[0].pixels == output.pixels)
@@ -35,8 +39,9 @@ import TroveTransformers
     }
 
     @Test func malformedFrameIsAnError() {
-        let image = Image(width: 2, height: 2, pixels: [UInt8](repeating: 1, count: 16),
-                          frames: [AnimationFrame(pixels: [1, 2], delay: .zero)])
+        let image = Image(
+            width: 2, height: 2, pixels: [UInt8](repeating: 1, count: 16),
+            frames: [AnimationFrame(pixels: [1, 2], delay: .zero)])
         #expect {
             try FlipTransformer(.v).transform(image)
         } throws: { error in

@@ -11,14 +11,17 @@ import TroveTransformers
     }
 
     @Test func everySpecBuildsTheTransformerItNames() throws {
-        let spec = "crop:x=1,y=2,w=30,h=40|crop:w=5,h=6,gravity=southwest|crop:w=7,h=8|rotate:deg=270|flip:axis=v"
+        let spec =
+            "crop:x=1,y=2,w=30,h=40|crop:w=5,h=6,gravity=southwest|crop:w=7,h=8|rotate:deg=270|flip:axis=v"
             + "|orient|grayscale|blur:sigma=1.5|round:radius=8|circle|tint:color=#FF8800|opacity:alpha=.25"
         let identifiers = try registry().transformers(forSpec: spec).map(\.identifier)
-        #expect(identifiers == [
-            "crop(x=1,y=2,w=30,h=40)", "crop(w=5,h=6,gravity=southwest)", "crop(w=7,h=8,gravity=center)",
-            "rotate(deg=270)", "flip(axis=v)", "orient", "grayscale", "blur(sigma=1.5)", "round(radius=8)", "circle",
-            "tint(color=#ff8800ff)", "opacity(alpha=0.25)",
-        ])
+        #expect(
+            identifiers == [
+                "crop(x=1,y=2,w=30,h=40)", "crop(w=5,h=6,gravity=southwest)", "crop(w=7,h=8,gravity=center)",
+                "rotate(deg=270)", "flip(axis=v)", "orient", "grayscale", "blur(sigma=1.5)", "round(radius=8)",
+                "circle",
+                "tint(color=#ff8800ff)", "opacity(alpha=0.25)"
+            ])
     }
 
     struct Bad: Sendable, CustomTestStringConvertible {
@@ -52,7 +55,7 @@ import TroveTransformers
         Bad(spec: "tint:color=red", parameter: "color", mentions: ["#rrggbb", "'red'"]),
         Bad(spec: "tint", parameter: "color", mentions: ["is required"]),
         Bad(spec: "opacity:alpha=1.5", parameter: "alpha", mentions: ["from 0.0 to 1.0", "'1.5'"]),
-        Bad(spec: "opacity:alpha=half", parameter: "alpha", mentions: ["'half'"]),
+        Bad(spec: "opacity:alpha=half", parameter: "alpha", mentions: ["'half'"])
     ])
     func badParametersBecomeSpecErrorsNamingThem(_ bad: Bad) throws {
         let registry = try registry()

@@ -24,7 +24,8 @@ import TroveTransformers
         for y in 0..<10 {
             for x in 0..<10 {
                 let a = pixel(output, x, y)[3]
-                #expect(pixel(output, 39 - x, y)[3] == a && pixel(output, x, 29 - y)[3] == a
+                #expect(
+                    pixel(output, 39 - x, y)[3] == a && pixel(output, x, 29 - y)[3] == a
                         && pixel(output, 39 - x, 29 - y)[3] == a)
             }
         }

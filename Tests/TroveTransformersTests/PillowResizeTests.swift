@@ -22,12 +22,15 @@ import TroveTransformers
     static let cases = [
         Case(input: "chelsea.png", fromPillowFolder: false, stem: "chelsea", width: 150, height: 100, hasAlpha: false),
         Case(input: "coffee.png", fromPillowFolder: false, stem: "coffee", width: 173, height: 115, hasAlpha: false),
-        Case(input: "in-chelsea-crop.png", fromPillowFolder: true, stem: "chelsea-crop", width: 211, height: 158,
-             hasAlpha: false),
-        Case(input: "in-rgba-photo.png", fromPillowFolder: true, stem: "rgba-photo", width: 101, height: 83,
-             hasAlpha: true),
-        Case(input: "in-rgba-crop.png", fromPillowFolder: true, stem: "rgba-crop", width: 150, height: 170,
-             hasAlpha: true),
+        Case(
+            input: "in-chelsea-crop.png", fromPillowFolder: true, stem: "chelsea-crop", width: 211, height: 158,
+            hasAlpha: false),
+        Case(
+            input: "in-rgba-photo.png", fromPillowFolder: true, stem: "rgba-photo", width: 101, height: 83,
+            hasAlpha: true),
+        Case(
+            input: "in-rgba-crop.png", fromPillowFolder: true, stem: "rgba-crop", width: 150, height: 170,
+            hasAlpha: true)
     ]
 
     @Test(arguments: ResizeTransformer.Filter.allCases, cases)

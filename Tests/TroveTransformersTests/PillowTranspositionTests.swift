@@ -5,8 +5,10 @@ import TroveTransformers
 /// Rotations, flips and EXIF orientation against Pillow's `transpose` and `ImageOps.exif_transpose`,
 /// on a 90x60 RGBA photo crop: they only move pixels, so they must match byte for byte.
 @Suite struct PillowTranspositionTests {
-    @Test(arguments: [(RotateTransformer.Angle.clockwise90, "rotate-90.png"), (.clockwise180, "rotate-180.png"),
-                      (.clockwise270, "rotate-270.png")])
+    @Test(arguments: [
+        (RotateTransformer.Angle.clockwise90, "rotate-90.png"), (.clockwise180, "rotate-180.png"),
+        (.clockwise270, "rotate-270.png")
+    ])
     func rotationIsExact(angle: RotateTransformer.Angle, reference: String) throws {
         let output = try RotateTransformer(angle).transform(Fixtures.pillow("in-transpose.png"))
         let expected = try Fixtures.pillow(reference)

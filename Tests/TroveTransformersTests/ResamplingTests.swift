@@ -10,10 +10,10 @@ import TroveTransformers
     @Test(arguments: filters, [[200, 100, 50, 255], [13, 250, 99, 128], [0, 0, 0, 1], [255, 255, 255, 255]])
     func solidColourStaysExactlyThatColour(filter: ResizeTransformer.Filter, colour: [UInt8]) throws {
         let resizes = [
-            ResizeTransformer(width: 10, height: 7, mode: .stretch, filter: filter),   // 37x23 down, uneven ratios
+            ResizeTransformer(width: 10, height: 7, mode: .stretch, filter: filter),  // 37x23 down, uneven ratios
             ResizeTransformer(width: 90, height: 50, mode: .stretch, filter: filter, upscale: true),
             ResizeTransformer(width: 15, height: 15, mode: .fill, filter: filter),
-            ResizeTransformer(width: 1, height: 1, mode: .stretch, filter: filter),
+            ResizeTransformer(width: 1, height: 1, mode: .stretch, filter: filter)
         ]
         let image = solidImage(width: 37, height: 23, colour)
         for resize in resizes {
@@ -40,10 +40,10 @@ import TroveTransformers
         let output = try ResizeTransformer(width: 4, height: 1, mode: .stretch).transform(image)
         let v = values.map(Double.init)
         let expected: [UInt8] = [
-            (3 * v[0] + 3 * v[1] + v[2]) / 7,            // 28.57 -> 29
-            (v[1] + 3 * v[2] + 3 * v[3] + v[4]) / 8,     // 100
-            (v[3] + 3 * v[4] + 3 * v[5] + v[6]) / 8,     // 180
-            (v[5] + 3 * v[6] + 3 * v[7]) / 7,            // 238.57 -> 239
+            (3 * v[0] + 3 * v[1] + v[2]) / 7,  // 28.57 -> 29
+            (v[1] + 3 * v[2] + 3 * v[3] + v[4]) / 8,  // 100
+            (v[3] + 3 * v[4] + 3 * v[5] + v[6]) / 8,  // 180
+            (v[5] + 3 * v[6] + 3 * v[7]) / 7  // 238.57 -> 239
         ].map { UInt8($0.rounded()) }
         #expect(expected == [29, 100, 180, 239])
         for i in 0..<4 {
@@ -55,8 +55,10 @@ import TroveTransformers
     func bilinearMatchesTheKernelDefinitionIn2D(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws {
         // Varied colours and alphas, so premultiplied weighting is checked too.
         let image = makeImage(width: sourceWidth, height: sourceHeight) { x, y in
-            [UInt8((x * 37 + y * 91) % 256), UInt8((x * 13 + y * 7) % 256), UInt8((x * y * 29) % 256),
-             UInt8(255 - (x * 20 + y * 15) % 200)]
+            [
+                UInt8((x * 37 + y * 91) % 256), UInt8((x * 13 + y * 7) % 256), UInt8((x * y * 29) % 256),
+                UInt8(255 - (x * 20 + y * 15) % 200)
+            ]
         }
         let output = try ResizeTransformer(width: width, height: height, mode: .stretch, upscale: true)
             .transform(image)
@@ -81,7 +83,9 @@ import TroveTransformers
                     // Float vs Double may round a value sitting on a half either way; elsewhere demand exactness.
                     let onAHalf = abs(expected[c] - expected[c].rounded(.down) - 0.5) < 0.01
                     let difference = abs(Double(actual[c]) - expected[c].rounded())
-                    #expect(difference <= (onAHalf ? 1 : 0), "pixel (\(i), \(j)) channel \(c): \(actual[c]) vs \(expected[c])")
+                    #expect(
+                        difference <= (onAHalf ? 1 : 0),
+                        "pixel (\(i), \(j)) channel \(c): \(actual[c]) vs \(expected[c])")
                 }
             }
         }
@@ -145,14 +149,16 @@ import TroveTransformers
             support = 2
             kernel = { t in
                 let t = abs(t)
-                return t < 1 ? 1.5 * t * t * t - 2.5 * t * t + 1 : t < 2 ? -0.5 * t * t * t + 2.5 * t * t - 4 * t + 2 : 0
+                return t < 1
+                    ? 1.5 * t * t * t - 2.5 * t * t + 1 : t < 2 ? -0.5 * t * t * t + 2.5 * t * t - 4 * t + 2 : 0
             }
         default:
             // Lanczos with a = 3: sinc(t) sinc(t/3) = 3 sin(pi t) sin(pi t / 3) / (pi t)^2.
             support = 3
             kernel = { t in
                 if t == 0 { return 1 }
-                return abs(t) < 3 ? 3 * sin(Double.pi * t) * sin(Double.pi * t / 3) / (Double.pi * Double.pi * t * t) : 0
+                return abs(t) < 3
+                    ? 3 * sin(Double.pi * t) * sin(Double.pi * t / 3) / (Double.pi * Double.pi * t * t) : 0
             }
         }
         let values = [10, 200, 30, 90, 250, 0, 120, 121, 122, 40, 255, 255, 0, 70, 180, 60]
@@ -164,8 +170,9 @@ import TroveTransformers
         let output = try ResizeTransformer(width: width, height: 1, mode: .stretch, filter: filter, upscale: true)
             .transform(image)
         for i in 0..<width {
-            let weights = kernelWeights(output: i, inputSize: sourceWidth, outputSize: width, support: support,
-                                        kernel: kernel)
+            let weights = kernelWeights(
+                output: i, inputSize: sourceWidth, outputSize: width, support: support,
+                kernel: kernel)
             let exact = weights.reduce(0) { $0 + $1.value * Double(values[$1.key]) }
             let expected = min(max(exact, 0), 255)
             let onAHalf = abs(expected - expected.rounded(.down) - 0.5) < 0.01
@@ -182,8 +189,10 @@ import TroveTransformers
 
     /// Weights straight from a kernel's definition: stretched by the downscale ratio, evaluated at each
     /// source pixel centre, taps past the edges dropped, normalised to sum 1.
-    private func kernelWeights(output i: Int, inputSize n: Int, outputSize m: Int, support: Double,
-                               kernel: (Double) -> Double) -> [Int: Double] {
+    private func kernelWeights(
+        output i: Int, inputSize n: Int, outputSize m: Int, support: Double,
+        kernel: (Double) -> Double
+    ) -> [Int: Double] {
         let scale = Double(n) / Double(m)
         let stretch = max(scale, 1)
         let centre = (Double(i) + 0.5) * scale

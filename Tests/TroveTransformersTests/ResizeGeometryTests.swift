@@ -38,7 +38,7 @@ import TroveTransformers
         // stretch: exactly the box, each axis capped at the source without upscale.
         Case(source: (200, 100), target: (50, 80), mode: .stretch, upscale: false, expected: (50, 80)),
         Case(source: (200, 100), target: (300, 50), mode: .stretch, upscale: false, expected: (200, 50)),
-        Case(source: (200, 100), target: (300, 50), mode: .stretch, upscale: true, expected: (300, 50)),
+        Case(source: (200, 100), target: (300, 50), mode: .stretch, upscale: true, expected: (300, 50))
     ])
     func outputSize(_ c: Case) throws {
         let resize = ResizeTransformer(width: c.target.0, height: c.target.1, mode: c.mode, upscale: c.upscale)
@@ -59,7 +59,7 @@ import TroveTransformers
         ResizeTransformer(width: 300, height: 300, mode: .stretch),
         ResizeTransformer(width: 300, height: nil),
         ResizeTransformer(width: nil, height: 100),
-        ResizeTransformer(width: nil, height: nil),
+        ResizeTransformer(width: nil, height: nil)
     ])
     func doesNotEnlargeByDefault(_ resize: ResizeTransformer) throws {
         // A non-uniform image, so "unchanged" cannot be satisfied by a resampled copy by accident.
@@ -90,8 +90,9 @@ import TroveTransformers
     }
 
     @Test func keepsSourceFormatAndOrientation() throws {
-        let image = Image(width: 4, height: 4, pixels: [UInt8](repeating: 9, count: 64), sourceFormat: .gif,
-                          orientation: .right)
+        let image = Image(
+            width: 4, height: 4, pixels: [UInt8](repeating: 9, count: 64), sourceFormat: .gif,
+            orientation: .right)
         let output = try ResizeTransformer(width: 2, height: 2).transform(image)
         #expect(output.sourceFormat == .gif)
         #expect(output.orientation == .right)
@@ -100,9 +101,12 @@ import TroveTransformers
     @Test func resizesEveryAnimationFrame() throws {
         let first = [UInt8](repeating: 50, count: 8 * 4 * 4)
         let second = [UInt8](repeating: 200, count: 8 * 4 * 4)
-        let image = Image(width: 8, height: 4, pixels: first,
-                          frames: [AnimationFrame(pixels: first, delay: .milliseconds(100)),
-                                   AnimationFrame(pixels: second, delay: .milliseconds(250))])
+        let image = Image(
+            width: 8, height: 4, pixels: first,
+            frames: [
+                AnimationFrame(pixels: first, delay: .milliseconds(100)),
+                AnimationFrame(pixels: second, delay: .milliseconds(250))
+            ])
         let output = try ResizeTransformer(width: 4, height: 2, mode: .stretch).transform(image)
         #expect(output.frames.count == 2)
         #expect(output.frames.map(\.delay) == [.milliseconds(100), .milliseconds(250)])
@@ -111,8 +115,9 @@ import TroveTransformers
     }
 
     @Test func rejectsAMalformedAnimationFrame() {
-        let image = Image(width: 8, height: 4, pixels: [UInt8](repeating: 1, count: 128),
-                          frames: [AnimationFrame(pixels: [1, 2, 3], delay: .milliseconds(10))])
+        let image = Image(
+            width: 8, height: 4, pixels: [UInt8](repeating: 1, count: 128),
+            frames: [AnimationFrame(pixels: [1, 2, 3], delay: .milliseconds(10))])
         #expect {
             try ResizeTransformer(width: 4, height: 2).transform(image)
         } throws: { error in
@@ -124,8 +129,11 @@ import TroveTransformers
     @Test func refusesAnOutputOverTheDecodingLimit() {
         let image = solidImage(width: 2, height: 2, [1, 2, 3, 255])
         let resize = ResizeTransformer(width: 20_000, height: 20_000, mode: .stretch, upscale: true)
-        #expect(throws: TroveError.imageTooLarge(width: 20_000, height: 20_000,
-                                                 limit: DecodingLimits.default.maxPixels)) {
+        #expect(
+            throws: TroveError.imageTooLarge(
+                width: 20_000, height: 20_000,
+                limit: DecodingLimits.default.maxPixels)
+        ) {
             try resize.transform(image)
         }
     }

@@ -17,23 +17,29 @@ import TroveTransformers
 
     @Test(arguments: [
         // fit 320x320 of 6000x4000 is 320x213: twice that.
-        MinimumCase(resize: ResizeTransformer(width: 320, height: 320, mode: .fit, filter: .lanczos3),
-                    source: PixelSize(width: 6000, height: 4000), expected: PixelSize(width: 640, height: 426)),
+        MinimumCase(
+            resize: ResizeTransformer(width: 320, height: 320, mode: .fit, filter: .lanczos3),
+            source: PixelSize(width: 6000, height: 4000), expected: PixelSize(width: 640, height: 426)),
         // fill reads the centred 4000x4000: the minimum must keep that region twice 320 on each side.
-        MinimumCase(resize: ResizeTransformer(width: 320, height: 320, mode: .fill, filter: .lanczos3),
-                    source: PixelSize(width: 6000, height: 4000), expected: PixelSize(width: 960, height: 640)),
+        MinimumCase(
+            resize: ResizeTransformer(width: 320, height: 320, mode: .fill, filter: .lanczos3),
+            source: PixelSize(width: 6000, height: 4000), expected: PixelSize(width: 960, height: 640)),
         // One axis shrinks, the other barely: each gets its own need, capped at the source.
-        MinimumCase(resize: ResizeTransformer(width: 100, height: 900, mode: .stretch),
-                    source: PixelSize(width: 1000, height: 1000), expected: PixelSize(width: 200, height: 1000)),
+        MinimumCase(
+            resize: ResizeTransformer(width: 100, height: 900, mode: .stretch),
+            source: PixelSize(width: 1000, height: 1000), expected: PixelSize(width: 200, height: 1000)),
         // Less than a 2x shrink: nothing to gain.
-        MinimumCase(resize: ResizeTransformer(width: 600, height: 600, mode: .fit),
-                    source: PixelSize(width: 1000, height: 1000), expected: nil),
+        MinimumCase(
+            resize: ResizeTransformer(width: 600, height: 600, mode: .fit),
+            source: PixelSize(width: 1000, height: 1000), expected: nil),
         // Nearest picks pixels a reduced copy has averaged away.
-        MinimumCase(resize: ResizeTransformer(width: 100, height: 100, mode: .fit, filter: .nearest),
-                    source: PixelSize(width: 1000, height: 1000), expected: nil),
+        MinimumCase(
+            resize: ResizeTransformer(width: 100, height: 100, mode: .fit, filter: .nearest),
+            source: PixelSize(width: 1000, height: 1000), expected: nil),
         // Never enlarges, so leaves a small image alone.
-        MinimumCase(resize: ResizeTransformer(width: 400, height: 400, mode: .fit),
-                    source: PixelSize(width: 300, height: 200), expected: nil),
+        MinimumCase(
+            resize: ResizeTransformer(width: 400, height: 400, mode: .fit),
+            source: PixelSize(width: 300, height: 200), expected: nil)
     ])
     func minimumSourceSize(_ c: MinimumCase) {
         #expect(c.resize.minimumSourceSize(for: c.source, reducingGap: 2) == c.expected)
@@ -68,11 +74,13 @@ import TroveTransformers
     /// Through the PNG decoder's reduce-while-unfiltering: same output size as the full-size path, pixels
     /// within 40 dB of it (Pillow's reducing_gap=2 makes the same trade).
     @Test(arguments: [
-        ReducedCase(resize: ResizeTransformer(width: 100, height: 100, mode: .fit, filter: .lanczos3), expectedShift: 1),
+        ReducedCase(
+            resize: ResizeTransformer(width: 100, height: 100, mode: .fit, filter: .lanczos3), expectedShift: 1),
         ReducedCase(resize: ResizeTransformer(width: 60, height: 60, mode: .fill, filter: .bicubic), expectedShift: 1),
         ReducedCase(resize: ResizeTransformer(width: 70, height: nil, filter: .bilinear), expectedShift: 2),
-        ReducedCase(resize: ResizeTransformer(width: 33, height: 90, mode: .stretch, filter: .lanczos3),
-                    expectedShift: 1),
+        ReducedCase(
+            resize: ResizeTransformer(width: 33, height: 90, mode: .stretch, filter: .lanczos3),
+            expectedShift: 1)
     ])
     func reducedDecodeGivesTheFullSizeResult(_ c: ReducedCase) throws {
         let data = try Data(contentsOf: Fixtures.root.appendingPathComponent("images/coffee.png"))  // 600x400
@@ -81,8 +89,10 @@ import TroveTransformers
         let expected = try c.resize.transform(full)
 
         let stored = try #require(try decoder.info(data))
-        let plan = try #require(ShrinkOnLoad(transforms: [c.resize],
-                                             storedSize: PixelSize(width: stored.width, height: stored.height)))
+        let plan = try #require(
+            ShrinkOnLoad(
+                transforms: [c.resize],
+                storedSize: PixelSize(width: stored.width, height: stored.height)))
         let reduced = try decoder.decode(data, options: DecodingOptions(minimumSize: plan.minimumSize))
         #expect(reduced.width == (600 + (1 << c.expectedShift) - 1) >> c.expectedShift)
         #expect(reduced.height == (400 + (1 << c.expectedShift) - 1) >> c.expectedShift)
@@ -100,8 +110,10 @@ import TroveTransformers
         var expected = try OrientTransformer().transform(full)
         expected = try resize.transform(expected)
 
-        let plan = try #require(ShrinkOnLoad(transforms: [OrientTransformer(), resize],
-                                             storedSize: PixelSize(width: 600, height: 400)))
+        let plan = try #require(
+            ShrinkOnLoad(
+                transforms: [OrientTransformer(), resize],
+                storedSize: PixelSize(width: 600, height: 400)))
         var reduced = reducedByTwo(full)  // 300x200, still covers the minimum
         #expect(reduced.width >= plan.minimumSize.width && reduced.height >= plan.minimumSize.height)
         reduced.orientation = .right
@@ -118,8 +130,9 @@ import TroveTransformers
         let resize = ResizeTransformer(width: 100, height: 100, mode: .fit, filter: .bicubic)
         let reduced = reducedByTwo(source)
         #expect(reduced.width == 301 && reduced.height == 201)
-        let reducedResize = resize.forReducedSource(PixelSize(width: 301, height: 201),
-                                                    of: PixelSize(width: 601, height: 401))
+        let reducedResize = resize.forReducedSource(
+            PixelSize(width: 301, height: 201),
+            of: PixelSize(width: 601, height: 401))
         let output = try reducedResize.transform(reduced)
         let expected = try resize.transform(source)
         #expect(output.width == expected.width && output.height == expected.height)

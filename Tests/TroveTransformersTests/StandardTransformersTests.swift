@@ -33,16 +33,20 @@ import TroveTransformers
         BadParameters(parameters: ["h": "-5"], parameter: "h", mentions: ["positive integer", "'-5'"]),
         BadParameters(parameters: ["w": "99999999999999999999"], parameter: "w", mentions: ["'99999999999999999999'"]),
         BadParameters(parameters: ["w": "2000000"], parameter: "w", mentions: ["at most 1048576"]),
-        BadParameters(parameters: ["w": "10", "mode": "zoom"], parameter: "mode",
-                      mentions: ["'zoom'", "fit, fill, stretch"]),
-        BadParameters(parameters: ["w": "10", "filter": "gauss"], parameter: "filter",
-                      mentions: ["'gauss'", "nearest, bilinear, bicubic, lanczos3"]),
-        BadParameters(parameters: ["w": "10", "upscale": "maybe"], parameter: "upscale",
-                      mentions: ["'maybe'", "true or false"]),
-        BadParameters(parameters: ["width": "10"], parameter: "width",
-                      mentions: ["not a resize parameter", "w, h, mode, filter, upscale"]),
+        BadParameters(
+            parameters: ["w": "10", "mode": "zoom"], parameter: "mode",
+            mentions: ["'zoom'", "fit, fill, stretch"]),
+        BadParameters(
+            parameters: ["w": "10", "filter": "gauss"], parameter: "filter",
+            mentions: ["'gauss'", "nearest, bilinear, bicubic, lanczos3"]),
+        BadParameters(
+            parameters: ["w": "10", "upscale": "maybe"], parameter: "upscale",
+            mentions: ["'maybe'", "true or false"]),
+        BadParameters(
+            parameters: ["width": "10"], parameter: "width",
+            mentions: ["not a resize parameter", "w, h, mode, filter, upscale"]),
         BadParameters(parameters: [:], parameter: "w", mentions: ["'h'", "give w, h or both"]),
-        BadParameters(parameters: ["mode": "fill"], parameter: "w", mentions: ["give w, h or both"]),
+        BadParameters(parameters: ["mode": "fill"], parameter: "w", mentions: ["give w, h or both"])
     ])
     func resizeFactoryRejectsBadParameters(_ bad: BadParameters) {
         #expect {
@@ -63,10 +67,11 @@ import TroveTransformers
 
     @Test func specBuildsWorkingTransformersInOrder() throws {
         let transformers = try registry().transformers(forSpec: "resize:w=4,h=2,mode=stretch | resize:w=2")
-        #expect(transformers.map(\.identifier) == [
-            "resize(w=4,h=2,mode=stretch,filter=bilinear,upscale=false)",
-            "resize(w=2,h=auto,mode=fit,filter=bilinear,upscale=false)",
-        ])
+        #expect(
+            transformers.map(\.identifier) == [
+                "resize(w=4,h=2,mode=stretch,filter=bilinear,upscale=false)",
+                "resize(w=2,h=auto,mode=fit,filter=bilinear,upscale=false)"
+            ])
         var image = solidImage(width: 8, height: 4, [30, 60, 90, 255])
         for transformer in transformers { image = try transformer.transform(image) }
         #expect(image.width == 2 && image.height == 1)
@@ -78,7 +83,9 @@ import TroveTransformers
         let error = try specError(spec, registry: registry())
         #expect(error.position == 11)
         #expect(error.reason.contains("unknown transformer 'sharpen'"))
-        #expect(error.reason.contains("known: blur, circle, crop, flip, grayscale, opacity, orient, resize, rotate, round, tint"))
+        #expect(
+            error.reason.contains(
+                "known: blur, circle, crop, flip, grayscale, opacity, orient, resize, rotate, round, tint"))
     }
 
     @Test func badParameterBecomesASpecErrorAtItsStep() throws {
@@ -96,14 +103,19 @@ import TroveTransformers
     }
 
     @Test func parseErrorsPassThrough() throws {
-        #expect(throws: TroveError.invalidTransformSpec(spec: "resize:w=4||x", position: 11,
-                                                        reason: "empty transform between '||'; remove the extra '|'")) {
+        #expect(
+            throws: TroveError.invalidTransformSpec(
+                spec: "resize:w=4||x", position: 11,
+                reason: "empty transform between '||'; remove the extra '|'")
+        ) {
             try registry().transformers(forSpec: "resize:w=4||x")
         }
     }
 
-    private func specError(_ spec: String, registry: PluginRegistry,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws -> (position: Int, reason: String) {
+    private func specError(
+        _ spec: String, registry: PluginRegistry,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (position: Int, reason: String) {
         do {
             let built = try registry.transformers(forSpec: spec)
             Issue.record("expected an error, built \(built.map(\.identifier))", sourceLocation: sourceLocation)

@@ -11,20 +11,22 @@ import TroveTransformers
     @Test func parsesAChainWithPositions() throws {
         let spec = "resize:w=200,h=100,mode=fill|grayscale|blur:sigma=2"
         let steps = try TransformSpecParser.parse(spec)
-        #expect(steps == [
-            TransformStep(name: "resize", parameters: ["w": "200", "h": "100", "mode": "fill"], position: 0),
-            TransformStep(name: "grayscale", parameters: [:], position: 29),
-            TransformStep(name: "blur", parameters: ["sigma": "2"], position: 39),
-        ])
+        #expect(
+            steps == [
+                TransformStep(name: "resize", parameters: ["w": "200", "h": "100", "mode": "fill"], position: 0),
+                TransformStep(name: "grayscale", parameters: [:], position: 29),
+                TransformStep(name: "blur", parameters: ["sigma": "2"], position: 39)
+            ])
     }
 
     @Test func trimsWhitespaceAroundEveryToken() throws {
         let spec = "  resize : w = 200 ,\th=1 |  grayscale "
         let steps = try TransformSpecParser.parse(spec)
-        #expect(steps == [
-            TransformStep(name: "resize", parameters: ["w": "200", "h": "1"], position: 2),
-            TransformStep(name: "grayscale", parameters: [:], position: offset(of: "grayscale", in: spec)),
-        ])
+        #expect(
+            steps == [
+                TransformStep(name: "resize", parameters: ["w": "200", "h": "1"], position: 2),
+                TransformStep(name: "grayscale", parameters: [:], position: offset(of: "grayscale", in: spec))
+            ])
     }
 
     @Test func splitsNameAndValueAtTheFirstSeparatorOnly() throws {
@@ -69,14 +71,16 @@ import TroveTransformers
         BadSpec(spec: "resize|gray scale", position: 11, mentions: ["'gray scale'", "' '"]),
         BadSpec(spec: "resize|blür", position: 9, mentions: ["'blür'", "'ü'"]),
         BadSpec(spec: "resize:w=1,,h=2", position: 11, mentions: ["empty parameter"]),
-        BadSpec(spec: "resize:", position: 7, mentions: ["empty parameter"]),
+        BadSpec(spec: "resize:", position: 7, mentions: ["empty parameter"])
     ])
     func reportsTheBadPart(_ bad: BadSpec) {
         expectSpecError(bad.spec, position: bad.position, mentions: bad.mentions)
     }
 
-    private func expectSpecError(_ spec: String, position: Int, mentions: [String],
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSpecError(
+        _ spec: String, position: Int, mentions: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let steps = try TransformSpecParser.parse(spec)
             Issue.record("expected an error, got \(steps)", sourceLocation: sourceLocation)
@@ -84,8 +88,9 @@ import TroveTransformers
             #expect(errorSpec == spec, sourceLocation: sourceLocation)
             #expect(errorPosition == position, "reason: \(reason)", sourceLocation: sourceLocation)
             for fragment in mentions {
-                #expect(reason.contains(fragment), "'\(reason)' should mention \(fragment)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    reason.contains(fragment), "'\(reason)' should mention \(fragment)",
+                    sourceLocation: sourceLocation)
             }
         } catch {
             Issue.record("expected invalidTransformSpec, got \(error)", sourceLocation: sourceLocation)

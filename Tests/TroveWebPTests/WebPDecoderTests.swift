@@ -48,17 +48,22 @@ import TroveWebP
     }
 
     @Test func infoReadsTheHeaderOnly() throws {
-        #expect(try decoder.info(try WebPFixtures.webp("lossy-photo"))
-            == ImageInfo(format: .webp, width: 128, height: 96, frameCount: 1))
-        #expect(try decoder.info(try WebPFixtures.webp("lossless-alpha"))
-            == ImageInfo(format: .webp, width: 96, height: 96, frameCount: 1))
-        #expect(try decoder.info(try WebPFixtures.webp("lossy-alpha"))
-            == ImageInfo(format: .webp, width: 120, height: 90, frameCount: 1))
-        #expect(try decoder.info(try WebPFixtures.webp("animated"))
-            == ImageInfo(format: .webp, width: 64, height: 48, frameCount: 4))
+        #expect(
+            try decoder.info(try WebPFixtures.webp("lossy-photo"))
+                == ImageInfo(format: .webp, width: 128, height: 96, frameCount: 1))
+        #expect(
+            try decoder.info(try WebPFixtures.webp("lossless-alpha"))
+                == ImageInfo(format: .webp, width: 96, height: 96, frameCount: 1))
+        #expect(
+            try decoder.info(try WebPFixtures.webp("lossy-alpha"))
+                == ImageInfo(format: .webp, width: 120, height: 90, frameCount: 1))
+        #expect(
+            try decoder.info(try WebPFixtures.webp("animated"))
+                == ImageInfo(format: .webp, width: 64, height: 48, frameCount: 4))
         // A size no decoder would allocate is still reported, so the caller can refuse it by its limits.
-        #expect(try decoder.info(WebPFixtures.vp8xHeader(width: 100_000, height: 100_000))
-            == ImageInfo(format: .webp, width: 100_000, height: 100_000, frameCount: 1))
+        #expect(
+            try decoder.info(WebPFixtures.vp8xHeader(width: 100_000, height: 100_000))
+                == ImageInfo(format: .webp, width: 100_000, height: 100_000, frameCount: 1))
     }
 
     @Test func canDecodeRecognisesTheRIFFWebPSignature() throws {

@@ -26,8 +26,10 @@ import TroveWebP
     }
 
     @Test func losslessRoundTripIsExact() throws {
-        for source in [Self.gradient(), try decoder.decode(try WebPFixtures.webp("lossless-alpha"), limits: .default),
-                       try decoder.decode(try WebPFixtures.webp("lossy-alpha"), limits: .default)] {
+        for source in [
+            Self.gradient(), try decoder.decode(try WebPFixtures.webp("lossless-alpha"), limits: .default),
+            try decoder.decode(try WebPFixtures.webp("lossy-alpha"), limits: .default)
+        ] {
             let data = try encoder.encode(source, options: EncodingOptions(lossless: true))
             #expect(decoder.canDecode(data.prefix(32)))
             let decoded = try decoder.decode(data, limits: .default)
@@ -62,8 +64,9 @@ import TroveWebP
 
     @Test func lossyKeepsAlpha() throws {
         let source = try decoder.decode(try WebPFixtures.webp("lossy-alpha"), limits: .default)
-        let decoded = try decoder.decode(try encoder.encode(source, options: EncodingOptions(quality: 0.85)),
-                                         limits: .default)
+        let decoded = try decoder.decode(
+            try encoder.encode(source, options: EncodingOptions(quality: 0.85)),
+            limits: .default)
         // libwebp's alpha plane is lossless at the default alpha quality (100).
         let alpha = { (image: Image) in stride(from: 3, to: image.pixels.count, by: 4).map { image.pixels[$0] } }
         #expect(alpha(decoded) == alpha(source))
@@ -82,8 +85,9 @@ import TroveWebP
         let width = 19, height = 11
         let gray = (0..<width * height).map { UInt8($0 % 256) }
         let image = Image(width: width, height: height, pixelFormat: .gray8, pixels: gray)
-        let decoded = try decoder.decode(try encoder.encode(image, options: EncodingOptions(lossless: true)),
-                                         limits: .default)
+        let decoded = try decoder.decode(
+            try encoder.encode(image, options: EncodingOptions(lossless: true)),
+            limits: .default)
         #expect(decoded.pixelFormat == .rgba8)
         #expect(decoded.pixels == gray.flatMap { [$0, $0, $0, 255] })
     }
@@ -93,16 +97,21 @@ import TroveWebP
         var padded = [UInt8]()
         for y in 0..<4 { padded += source.pixels[y * 40..<(y + 1) * 40] + [9, 9, 9, 9, 9, 9] }
         let image = Image(width: 10, height: 4, bytesPerRow: 46, pixels: padded)
-        let decoded = try decoder.decode(try encoder.encode(image, options: EncodingOptions(lossless: true)),
-                                         limits: .default)
+        let decoded = try decoder.decode(
+            try encoder.encode(image, options: EncodingOptions(lossless: true)),
+            limits: .default)
         #expect(decoded.pixels == source.pixels)
     }
 
     @Test func impossibleSizesAreRefused() {
         for (width, height) in [(0, 10), (16_384, 1), (1, 16_384)] {
             let image = Image(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
-            #expect(throws: TroveError.encodingFailed(format: .webp, reason: "WebP sides must be 1...16383 pixels; "
-                + "this image is \(width)x\(height)")) {
+            #expect(
+                throws: TroveError.encodingFailed(
+                    format: .webp,
+                    reason: "WebP sides must be 1...16383 pixels; "
+                        + "this image is \(width)x\(height)")
+            ) {
                 try encoder.encode(image, options: EncodingOptions())
             }
         }
@@ -146,17 +155,20 @@ import TroveWebP
     @Test func animatedFixtureReencodesToTheSameAnimation() throws {
         for name in WebPFixtures.animations {
             let source = try decoder.decode(try WebPFixtures.webp(name), limits: .default)
-            let lossless = try decoder.decode(try encoder.encode(source, options: EncodingOptions(lossless: true)),
-                                              limits: .default)
+            let lossless = try decoder.decode(
+                try encoder.encode(source, options: EncodingOptions(lossless: true)),
+                limits: .default)
             #expect(lossless.frames == source.frames && lossless.loopCount == 2, "\(name)")
-            let lossy = try decoder.decode(try encoder.encode(source, options: EncodingOptions(quality: 0.85)),
-                                           limits: .default)
+            let lossy = try decoder.decode(
+                try encoder.encode(source, options: EncodingOptions(quality: 0.85)),
+                limits: .default)
             #expect(lossy.frames.count == 4 && lossy.loopCount == 2)
             #expect(lossy.frames.map(\.delay) == source.frames.map(\.delay))
             for (index, (got, want)) in zip(lossy.frames, source.frames).enumerated() {
                 // As seen over black: lossy WebP may change the colour under fully transparent pixels.
-                let psnr = WebPFixtures.psnrRGB(WebPFixtures.premultiplied(got.pixels),
-                                                WebPFixtures.premultiplied(want.pixels))
+                let psnr = WebPFixtures.psnrRGB(
+                    WebPFixtures.premultiplied(got.pixels),
+                    WebPFixtures.premultiplied(want.pixels))
                 // Measured 38.9...45.0 dB over the eight frames with libwebp 1.2.4.
                 #expect(psnr > 35, "\(name) frame \(index): PSNR \(psnr) dB")
             }

@@ -90,7 +90,7 @@ import TroveWebP
             Data("RIFF\u{20}\u{0}\u{0}\u{0}WEBPVP8 \u{14}\u{0}\u{0}\u{0}".utf8) + Data(repeating: 0x55, count: 20),
             // A 16x16 lossless header followed by bits that are no valid entropy code.
             Data("RIFF\u{20}\u{0}\u{0}\u{0}WEBPVP8L\u{14}\u{0}\u{0}\u{0}\u{2F}".utf8) + Data([0x0F, 0xC0, 0x03, 0x00])
-                + Data(repeating: 0xFF, count: 15),
+                + Data(repeating: 0xFF, count: 15)
         ]
         for data in cases {
             #expect(throws: TroveError.self, "\(data.count) bytes decoded") {
@@ -103,8 +103,11 @@ import TroveWebP
                 return format == .webp && !reason.isEmpty
             }
         }
-        #expect(throws: TroveError.decodingFailed(format: .webp,
-                                                  reason: "the first chunk is 'JUNK', not VP8, VP8L or VP8X")) {
+        #expect(
+            throws: TroveError.decodingFailed(
+                format: .webp,
+                reason: "the first chunk is 'JUNK', not VP8, VP8L or VP8X")
+        ) {
             try decoder.decode(cases[3], limits: .default)
         }
     }
@@ -125,8 +128,11 @@ import TroveWebP
 
     @Test func truncatedStillSaysSo() throws {
         let data = try WebPFixtures.webp("lossy-photo")
-        #expect(throws: TroveError.decodingFailed(format: .webp,
-                                                  reason: "the file ends before the image data does (it is truncated)")) {
+        #expect(
+            throws: TroveError.decodingFailed(
+                format: .webp,
+                reason: "the file ends before the image data does (it is truncated)")
+        ) {
             try decoder.decode(data.prefix(data.count / 2), limits: .default)
         }
     }

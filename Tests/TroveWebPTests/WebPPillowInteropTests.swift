@@ -35,16 +35,19 @@ import TroveWebP
         try WebPEncoder().encode(photo, options: EncodingOptions(lossless: true)).write(to: lossless)
         try WebPEncoder().encode(photo, options: EncodingOptions(quality: 0.85)).write(to: lossy)
 
-        let output = try await Self.runPillow(script: "scripts/pillow/check_webp.py", arguments: [
-            source.path, "\(photo.width)", "\(photo.height)", lossless.path, lossy.path, "85",
-        ])
+        let output = try await Self.runPillow(
+            script: "scripts/pillow/check_webp.py",
+            arguments: [
+                source.path, "\(photo.width)", "\(photo.height)", lossless.path, lossy.path, "85"
+            ])
         let report = try JSONDecoder().decode(Report.self, from: output)
         #expect(report.lossless_format == "WEBP" && report.lossy_format == "WEBP")
         #expect(report.lossless_size == [128, 96] && report.lossy_size == [128, 96])
         #expect(report.lossless_identical, "Pillow's decode differs by up to \(report.lossless_max_difference)")
         // Different libwebp releases (Trove's system one, Pillow's bundled one) make slightly different
         // choices at the same quality; within 1 dB is the same quality.
-        let comparison = "Trove q85 \(report.trove_psnr) dB (\(report.trove_bytes) B), "
+        let comparison =
+            "Trove q85 \(report.trove_psnr) dB (\(report.trove_bytes) B), "
             + "Pillow q85 \(report.pillow_psnr) dB (\(report.pillow_bytes) B, libwebp \(report.libwebp))"
         #expect(abs(report.trove_psnr - report.pillow_psnr) <= 1, "\(comparison)")
     }
@@ -53,8 +56,9 @@ import TroveWebP
     /// throws if it exits with a failure.
     static func runPillow(script: String, arguments: [String]) async throws -> Data {
         let root = WebPFixtures.repositoryRoot
-        let result = try await runSubprocess(root.appendingPathComponent("scripts/pillow/python.sh"),
-                                             [root.appendingPathComponent(script).path] + arguments)
+        let result = try await runSubprocess(
+            root.appendingPathComponent("scripts/pillow/python.sh"),
+            [root.appendingPathComponent(script).path] + arguments)
         guard result.status == 0 else { throw PillowFailure(status: result.status) }
         return result.stdout
     }

@@ -10,28 +10,35 @@ let package = Package(
         // `Trove` is a symlink to the repository root, so the package identity is "trove" whatever the clone is called.
         .package(path: "Trove"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1",
-                 traits: ["MallocInterposer"]),
+        .package(
+            url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1",
+            traits: ["MallocInterposer"])
     ],
     targets: [
         .executableTarget(
             name: "Baseline",
-            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
-                           .product(name: "Trove", package: "Trove")],
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove")
+            ],
             path: "Benchmarks/Baseline",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
         .executableTarget(
             name: "Transformers",
-            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
-                           .product(name: "Trove", package: "Trove")],
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove")
+            ],
             path: "Benchmarks/Transformers",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
         .executableTarget(
             name: "MemoryCache",
-            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
-                           .product(name: "Trove", package: "Trove")],
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove")
+            ],
             path: "Benchmarks/MemoryCache",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
@@ -39,18 +46,22 @@ let package = Package(
         // (Named so it does not clash with the DiskCache type.)
         .executableTarget(
             name: "DiskCacheBenchmarks",
-            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
-                           .product(name: "Trove", package: "Trove")],
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove")
+            ],
             path: "Benchmarks/DiskCache",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
         // The pipeline's miss path against a bare AsyncHTTPClient GET of the same loopback URL; hit paths.
         .executableTarget(
             name: "Pipeline",
-            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
-                           .product(name: "Trove", package: "Trove"),
-                           .product(name: "FixtureServer", package: "Trove"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove"),
+                .product(name: "FixtureServer", package: "Trove"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client")
+            ],
             path: "Benchmarks/Pipeline",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
@@ -58,26 +69,31 @@ let package = Package(
         // pipelined GETs, and a shared hit against a loopback origin miss.
         .executableTarget(
             name: "SharedTier",
-            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
-                           .product(name: "Trove", package: "Trove"),
-                           .product(name: "TroveRedis", package: "Trove"),
-                           .product(name: "FixtureServer", package: "Trove")],
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove"),
+                .product(name: "TroveRedis", package: "Trove"),
+                .product(name: "FixtureServer", package: "Trove")
+            ],
             path: "Benchmarks/SharedTier",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
         // PNG/GIF/JPEG decoding against the C libraries called directly (system libraries used only here).
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
-                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(
+            name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
         .executableTarget(
             name: "Codecs",
-            dependencies: [.product(name: "Benchmark", package: "package-benchmark"),
-                           .product(name: "Trove", package: "Trove"),
-                           .product(name: "TroveJPEG", package: "Trove"),
-                           "CPNG", "CLibJPEG"],
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove"),
+                .product(name: "TroveJPEG", package: "Trove"),
+                "CPNG", "CLibJPEG"
+            ],
             path: "Benchmarks/Codecs",
             exclude: ["Data"],
             swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")])
     ]
 )

@@ -25,7 +25,8 @@ do {
     // Durable writes: the fsync before the rename keeps the writer inside its write window (temp file
     // open, not yet renamed) most of the time, where a SIGKILL is most dangerous.
     let durable = arguments[1] == "write"
-    cache = try DiskCache(directory: URL(fileURLWithPath: arguments[2]), configuration: DiskCacheConfiguration(fsync: durable))
+    cache = try DiskCache(
+        directory: URL(fileURLWithPath: arguments[2]), configuration: DiskCacheConfiguration(fsync: durable))
 } catch {
     fail("cannot open the cache: \(error)")
 }
@@ -36,8 +37,9 @@ case "write":
     // Versions are built up front so the loop spends its time in the cache's write path.
     let versionsPerKey = 3
     let payloads = (0..<keyCount * versionsPerKey).map { index in
-        TorturePayload.make(key: keys[index % keyCount], writer: writer, version: index,
-                            length: 256 << 10 + (index * 104_729) % (2 << 20))
+        TorturePayload.make(
+            key: keys[index % keyCount], writer: writer, version: index,
+            length: 256 << 10 + (index * 104_729) % (2 << 20))
     }
     FileHandle.standardOutput.write(Data("ready\n".utf8))
     var index = 0
@@ -54,8 +56,9 @@ case "mix":
     var reads = 0, hits = 0, bad = 0
     for iteration in 0..<iterations {
         let key = keys[iteration % keyCount]
-        let payload = TorturePayload.make(key: key, writer: writer, version: iteration,
-                                          length: 1000 + (iteration * 7919) % 60_000)
+        let payload = TorturePayload.make(
+            key: key, writer: writer, version: iteration,
+            length: 1000 + (iteration * 7919) % 60_000)
         do {
             try await cache.store(payload, forKey: key)
             for other in keys {

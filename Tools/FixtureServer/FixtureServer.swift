@@ -100,10 +100,12 @@ public final class FixtureServer: Sendable {
     /// Stops the server and waits until it has closed. Requests held at a gate are let go first.
     public func stop() async {
         for gate in state.withLock({ $0.routes.values.flatMap(\.gates) }) { gate.open() }
-        guard let (task, group) = runner.withLock({ current -> (Task<Void, any Error>, ServiceGroup)? in
-            defer { current = nil }
-            return current
-        }) else { return }
+        guard
+            let (task, group) = runner.withLock({ current -> (Task<Void, any Error>, ServiceGroup)? in
+                defer { current = nil }
+                return current
+            })
+        else { return }
         await group.triggerGracefulShutdown()
         _ = await task.result
     }
@@ -117,8 +119,9 @@ public final class FixtureServer: Sendable {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
         }
-        let recorded = RecordedRequest(method: request.method.rawValue, path: path, query: request.uri.query,
-                                       headers: headers)
+        let recorded = RecordedRequest(
+            method: request.method.rawValue, path: path, query: request.uri.query,
+            headers: headers)
         let (route, index) = state.withLock { state -> (Route?, Int) in
             state.log.append(recorded)
             state.inFlight += 1
@@ -159,8 +162,11 @@ public final class FixtureServer: Sendable {
                 if let name = HTTPFields.Element.Name(name) { fields[name] = value }
             }
             fields[.contentLength] = String(body.count)
-            return (Response(status: .init(code: status), headers: fields,
-                             body: .init(byteBuffer: ByteBuffer(bytes: body))), false)
+            return (
+                Response(
+                    status: .init(code: status), headers: fields,
+                    body: .init(byteBuffer: ByteBuffer(bytes: body))), false
+            )
         case let .redirect(location, status):
             return (redirect(to: location, status: status), false)
         case let .redirectChain(hops, target):
@@ -173,8 +179,14 @@ public final class FixtureServer: Sendable {
                 if announced > data.count { throw ConnectionCut() }
                 try await writer.finish(nil)
             }
-            return (Response(status: .ok, headers: [.contentLength: String(announced),
-                                                    .contentType: "application/octet-stream"], body: body), true)
+            return (
+                Response(
+                    status: .ok,
+                    headers: [
+                        .contentLength: String(announced),
+                        .contentType: "application/octet-stream"
+                    ], body: body), true
+            )
         case let .cutMidBody(data, after):
             let body = streamedBody { writer in
                 try await writer.write(ByteBuffer(bytes: data.prefix(max(0, after))))
@@ -193,8 +205,14 @@ public final class FixtureServer: Sendable {
                 }
                 try await writer.finish(nil)
             }
-            return (Response(status: .ok, headers: [.contentLength: String(data.count),
-                                                    .contentType: "application/octet-stream"], body: body), true)
+            return (
+                Response(
+                    status: .ok,
+                    headers: [
+                        .contentLength: String(data.count),
+                        .contentType: "application/octet-stream"
+                    ], body: body), true
+            )
         case let .pausedBody(data, pauseAfter, gate):
             let body = streamedBody { writer in
                 let split = data.index(data.startIndex, offsetBy: min(max(0, pauseAfter), data.count))
@@ -203,11 +221,19 @@ public final class FixtureServer: Sendable {
                 try await writer.write(ByteBuffer(bytes: data[split...]))
                 try await writer.finish(nil)
             }
-            return (Response(status: .ok, headers: [.contentLength: String(data.count),
-                                                    .contentType: "application/octet-stream"], body: body), true)
+            return (
+                Response(
+                    status: .ok,
+                    headers: [
+                        .contentLength: String(data.count),
+                        .contentType: "application/octet-stream"
+                    ], body: body), true
+            )
         case let .conditional(data, contentType, lastModified):
-            return (Self.conditional(data, contentType: contentType, lastModified: lastModified, request: request),
-                    false)
+            return (
+                Self.conditional(data, contentType: contentType, lastModified: lastModified, request: request),
+                false
+            )
         case let .sequence(routes):
             guard let chosen = routes.isEmpty ? nil : routes[min(index, routes.count - 1)] else {
                 return (Self.plain(status: 404), false)
@@ -232,7 +258,8 @@ public final class FixtureServer: Sendable {
 
     /// A streamed body whose end (normal or not) also ends the request's in-flight count.
     private func streamedBody(_ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void)
-        -> ResponseBody {
+        -> ResponseBody
+    {
         ResponseBody { writer in
             defer { self.requestEnded() }
             try await write(&writer)
@@ -256,8 +283,10 @@ public final class FixtureServer: Sendable {
 
     private static func file(_ data: Data, contentType: String, request: RecordedRequest) -> Response {
         let etag = etag(for: data)
-        var headers: HTTPFields = [.eTag: etag, .lastModified: "Mon, 02 Nov 2026 10:00:00 GMT",
-                                   .contentType: contentType]
+        var headers: HTTPFields = [
+            .eTag: etag, .lastModified: "Mon, 02 Nov 2026 10:00:00 GMT",
+            .contentType: contentType
+        ]
         if request.header("if-none-match") == etag {
             return Response(status: .notModified, headers: headers)
         }
@@ -265,13 +294,16 @@ public final class FixtureServer: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    private static func conditional(_ data: Data, contentType: String, lastModified: Date,
-                                     request: RecordedRequest) -> Response {
+    private static func conditional(
+        _ data: Data, contentType: String, lastModified: Date,
+        request: RecordedRequest
+    ) -> Response {
         let etag = etag(for: data)
         var headers: HTTPFields = [.eTag: etag, .lastModified: httpDate(lastModified), .contentType: contentType]
         let unchanged: Bool
         if let tags = request.header("if-none-match") {
-            unchanged = tags.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag }
+            unchanged =
+                tags.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag }
                 || tags.trimmingCharacters(in: .whitespaces) == "*"
         } else if let since = request.header("if-modified-since").flatMap(parseHTTPDate) {
             // HTTP dates have whole seconds.
@@ -286,8 +318,9 @@ public final class FixtureServer: Sendable {
 
     private static func plain(status: Int) -> Response {
         let text = "status \(status)\n"
-        return Response(status: .init(code: status), headers: [.contentType: "text/plain"],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Response(
+            status: .init(code: status), headers: [.contentType: "text/plain"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// The ETag this server gives `data`: a content hash, so changed content gets a new tag.
@@ -327,9 +360,9 @@ public final class FixtureServer: Sendable {
 /// Thrown from a body writer to make the server drop the connection mid-response.
 private struct ConnectionCut: Error {}
 
-private extension Data {
+extension Data {
     /// FNV-1a over the bytes: a content hash that is stable across runs (Swift's hashValue is seeded).
-    var hashValueStable: UInt64 {
+    fileprivate var hashValueStable: UInt64 {
         // FNV-1a over the raw bytes (Data's element iterator made this the server's main cost per request).
         withUnsafeBytes { bytes in bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 } }
     }

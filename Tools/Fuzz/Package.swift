@@ -15,28 +15,39 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Trove/Plugins/CWebP", pkgConfig: "libwebp"),
         .target(name: "CTroveSupport", dependencies: ["CZlib"], path: "Trove/Modules/CTroveSupport"),
         .target(name: "TroveCore", path: "Trove/Modules/TroveCore", swiftSettings: swift6),
-        .target(name: "TroveSupport", dependencies: ["CTroveSupport"], path: "Trove/Modules/TroveSupport", swiftSettings: swift6),
-        .target(name: "TroveCodec", dependencies: ["TroveCore", "TroveSupport", "CZlib", "CTroveSupport"],
-                path: "Trove/Modules/TroveCodec",
-                swiftSettings: swift6),
-        .target(name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"], path: "Trove/Plugins/TroveJPEG",
-                swiftSettings: swift6),
-        .target(name: "TroveWebP", dependencies: ["TroveCore", "CWebP"], path: "Trove/Plugins/TroveWebP",
-                swiftSettings: swift6),
+        .target(
+            name: "TroveSupport", dependencies: ["CTroveSupport"], path: "Trove/Modules/TroveSupport",
+            swiftSettings: swift6),
+        .target(
+            name: "TroveCodec", dependencies: ["TroveCore", "TroveSupport", "CZlib", "CTroveSupport"],
+            path: "Trove/Modules/TroveCodec",
+            swiftSettings: swift6),
+        .target(
+            name: "TroveJPEG", dependencies: ["TroveCore", "CJPEG", "CJPEGShim"], path: "Trove/Plugins/TroveJPEG",
+            swiftSettings: swift6),
+        .target(
+            name: "TroveWebP", dependencies: ["TroveCore", "CWebP"], path: "Trove/Plugins/TroveWebP",
+            swiftSettings: swift6),
         .systemLibrary(name: "CAVIF", path: "Trove/Plugins/CAVIF", pkgConfig: "libavif"),
-        .target(name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"], path: "Trove/Plugins/TroveAVIF",
-                swiftSettings: swift6),
+        .target(
+            name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"], path: "Trove/Plugins/TroveAVIF",
+            swiftSettings: swift6),
         // The checks and the libFuzzer hand-off every decoder target shares.
         .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
-        .executableTarget(name: "FuzzPNG", dependencies: ["FuzzDriver", "TroveCodec"], path: "FuzzPNG",
-                          swiftSettings: swift6),
-        .executableTarget(name: "FuzzGIF", dependencies: ["FuzzDriver", "TroveCodec"], path: "FuzzGIF",
-                          swiftSettings: swift6),
-        .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzDriver", "TroveJPEG"], path: "FuzzJPEG",
-                          swiftSettings: swift6),
-        .executableTarget(name: "FuzzWebP", dependencies: ["FuzzDriver", "TroveWebP"], path: "FuzzWebP",
-                          swiftSettings: swift6),
-        .executableTarget(name: "FuzzAVIF", dependencies: ["FuzzDriver", "TroveAVIF"], path: "FuzzAVIF",
-                          swiftSettings: swift6),
+        .executableTarget(
+            name: "FuzzPNG", dependencies: ["FuzzDriver", "TroveCodec"], path: "FuzzPNG",
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "FuzzGIF", dependencies: ["FuzzDriver", "TroveCodec"], path: "FuzzGIF",
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "FuzzJPEG", dependencies: ["FuzzDriver", "TroveJPEG"], path: "FuzzJPEG",
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "FuzzWebP", dependencies: ["FuzzDriver", "TroveWebP"], path: "FuzzWebP",
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "FuzzAVIF", dependencies: ["FuzzDriver", "TroveAVIF"], path: "FuzzAVIF",
+            swiftSettings: swift6)
     ]
 )

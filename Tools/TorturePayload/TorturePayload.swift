@@ -22,7 +22,7 @@ public enum TorturePayload {
     /// True if `data` is exactly some version of `key` as `make` builds it.
     public static func isWholeVersion(_ data: Data, of key: String) -> Bool {
         guard let newline = data.firstIndex(of: UInt8(ascii: "\n")),
-              let line = String(data: data[data.startIndex..<newline], encoding: .utf8)
+            let line = String(data: data[data.startIndex..<newline], encoding: .utf8)
         else { return false }
         var fields: [String: String] = [:]
         for part in line.split(separator: " ").dropFirst() {
@@ -30,8 +30,8 @@ public enum TorturePayload {
             if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
         }
         guard line.hasPrefix("trove-torture "), fields["key"] == key,
-              let writer = fields["writer"].flatMap(Int.init), let version = fields["version"].flatMap(Int.init),
-              let length = fields["length"].flatMap(Int.init), length == data.count
+            let writer = fields["writer"].flatMap(Int.init), let version = fields["version"].flatMap(Int.init),
+            let length = fields["length"].flatMap(Int.init), length == data.count
         else { return false }
         return make(key: key, writer: writer, version: version, length: length) == data
     }

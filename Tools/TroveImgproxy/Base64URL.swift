@@ -24,7 +24,7 @@ enum Base64URL {
         }
         let unpadded = standard.prefix { $0 != "=" }
         guard !unpadded.isEmpty, unpadded.count % 4 != 1,
-              standard.dropFirst(unpadded.count).allSatisfy({ $0 == "=" })
+            standard.dropFirst(unpadded.count).allSatisfy({ $0 == "=" })
         else { return nil }
         let padded = String(unpadded) + String(repeating: "=", count: (4 - unpadded.count % 4) % 4)
         return Data(base64Encoded: padded).map(Array.init)

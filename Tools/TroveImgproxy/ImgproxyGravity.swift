@@ -27,8 +27,10 @@ public enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
 
     /// The top-left corner of an `inner`-sized area placed in an `outer`-sized one by this gravity, kept
     /// inside it. Absolute offsets are multiplied by `offsetScale`.
-    func origin(outerWidth: Int, outerHeight: Int, innerWidth: Int, innerHeight: Int,
-                offsetScale: Double = 1) -> (x: Int, y: Int) {
+    func origin(
+        outerWidth: Int, outerHeight: Int, innerWidth: Int, innerHeight: Int,
+        offsetScale: Double = 1
+    ) -> (x: Int, y: Int) {
         func offset(_ value: Double, _ size: Int) -> Int {
             abs(value) < 1 ? Int((value * Double(size)).rounded()) : Int((value * offsetScale).rounded())
         }
@@ -74,14 +76,16 @@ extension ImgproxyGravity {
             let y = AxisPlacement(edge: anchor.verticalEdge, offset: yOffset)
             // Turning clockwise by 90 puts the stored image's x axis down the output's y axis, and its
             // y axis along the output's x axis reversed.
-            let (sourceX, sourceY): (AxisPlacement, AxisPlacement) = switch degrees {
-            case 90: (y, x.reversed)
-            case 180: (x.reversed, y.reversed)
-            case 270: (y.reversed, x)
-            default: (x, y)
-            }
-            return .anchor(Anchor(horizontal: sourceX.edge, vertical: sourceY.edge),
-                           xOffset: sourceX.offset, yOffset: sourceY.offset)
+            let (sourceX, sourceY): (AxisPlacement, AxisPlacement) =
+                switch degrees {
+                case 90: (y, x.reversed)
+                case 180: (x.reversed, y.reversed)
+                case 270: (y.reversed, x)
+                default: (x, y)
+                }
+            return .anchor(
+                Anchor(horizontal: sourceX.edge, vertical: sourceY.edge),
+                xOffset: sourceX.offset, yOffset: sourceY.offset)
         }
     }
 }
@@ -125,16 +129,17 @@ extension ImgproxyGravity.Anchor {
     }
 
     init(horizontal: AxisEdge, vertical: AxisEdge) {
-        self = switch (horizontal, vertical) {
-        case (.start, .start): .northWest
-        case (.middle, .start): .north
-        case (.end, .start): .northEast
-        case (.start, .middle): .west
-        case (.middle, .middle): .center
-        case (.end, .middle): .east
-        case (.start, .end): .southWest
-        case (.middle, .end): .south
-        case (.end, .end): .southEast
-        }
+        self =
+            switch (horizontal, vertical) {
+            case (.start, .start): .northWest
+            case (.middle, .start): .north
+            case (.end, .start): .northEast
+            case (.start, .middle): .west
+            case (.middle, .middle): .center
+            case (.end, .middle): .east
+            case (.start, .end): .southWest
+            case (.middle, .end): .south
+            case (.end, .end): .southEast
+            }
     }
 }

@@ -19,7 +19,7 @@ extension ImgproxyOptions {
         "rs": "resize", "s": "size", "rt": "resizing_type", "w": "width", "h": "height", "el": "enlarge",
         "g": "gravity", "c": "crop", "q": "quality", "f": "format", "ext": "format", "bl": "blur",
         "rot": "rotate", "bg": "background", "ar": "auto_rotate", "pr": "preset", "cb": "cachebuster",
-        "exp": "expires", "sm": "strip_metadata", "dpr": "dpr",
+        "exp": "expires", "sm": "strip_metadata", "dpr": "dpr"
     ]
 
     /// imgproxy options (and their short names) this server does not carry out: they get a 400 that says so,
@@ -36,7 +36,7 @@ extension ImgproxyOptions {
         "background_alpha", "bga", "colorize", "col", "gradient", "gr", "objects_position", "obj_pos", "op",
         "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd", "fallback_image_url", "fiu",
-        "blur_detections", "bd", "draw_detections", "dd", "video_thumbnail_second", "vts",
+        "blur_detections", "bd", "draw_detections", "dd", "video_thumbnail_second", "vts"
     ]
 
     /// Output formats a URL may name (by extension); the server may narrow this to its encoders.
@@ -44,8 +44,10 @@ extension ImgproxyOptions {
 
     /// Applies one option. `presets` expands `preset`; `expanding` holds the presets being expanded, to refuse
     /// a preset that names itself; `availableFormats`, when given, limits `format`.
-    mutating func apply(_ option: RawOption, presets: ImgproxyPresets, expanding: inout [String],
-                        availableFormats: Set<ImageFormat>?) throws(ImgproxyURLError) {
+    mutating func apply(
+        _ option: RawOption, presets: ImgproxyPresets, expanding: inout [String],
+        availableFormats: Set<ImageFormat>?
+    ) throws(ImgproxyURLError) {
         let name = ImgproxyURLError.clipped(option.name)
         let args = option.arguments
         guard let canonical = Self.canonicalNames[name] ?? (Self.canonicalNames.values.contains(name) ? name : nil)
@@ -57,9 +59,12 @@ extension ImgproxyOptions {
         }
         func expectCount(_ range: ClosedRange<Int>) throws(ImgproxyURLError) {
             guard range.contains(args.count) else {
-                let count = range.lowerBound == range.upperBound ? "\(range.lowerBound)"
-                    : range.upperBound == Int.max ? "at least \(range.lowerBound)"
-                    : "\(range.lowerBound) to \(range.upperBound)"
+                let count =
+                    range.lowerBound == range.upperBound
+                    ? "\(range.lowerBound)"
+                    : range.upperBound == Int.max
+                        ? "at least \(range.lowerBound)"
+                        : "\(range.lowerBound) to \(range.upperBound)"
                 throw .badRequest("processing option '\(name)' takes \(count) arguments, got \(args.count)")
             }
         }
@@ -96,9 +101,11 @@ extension ImgproxyOptions {
             try expectCount(2...5)
             let cropWidth = try Self.cropSize(args[0], option: name)
             let cropHeight = try Self.cropSize(args[1], option: name)
-            let cropGravity = args.count > 2 && !args[2].isEmpty
+            let cropGravity =
+                args.count > 2 && !args[2].isEmpty
                 ? try Self.gravity(Array(args.dropFirst(2)), option: name) : nil
-            crop = cropWidth == 0 && cropHeight == 0 && cropGravity == nil
+            crop =
+                cropWidth == 0 && cropHeight == 0 && cropGravity == nil
                 ? nil : ImgproxyResize.Crop(width: cropWidth, height: cropHeight, gravity: cropGravity)
         case "quality":
             try expectCount(1...1)
@@ -150,8 +157,10 @@ extension ImgproxyOptions {
     }
 
     /// Applies the preset `name`'s options where it is named.
-    mutating func applyPreset(_ name: String, presets: ImgproxyPresets, expanding: inout [String],
-                              availableFormats: Set<ImageFormat>?) throws(ImgproxyURLError) {
+    mutating func applyPreset(
+        _ name: String, presets: ImgproxyPresets, expanding: inout [String],
+        availableFormats: Set<ImageFormat>?
+    ) throws(ImgproxyURLError) {
         guard let options = presets.options(named: name) else {
             throw .badRequest("unknown preset '\(ImgproxyURLError.clipped(name))'")
         }
@@ -191,8 +200,9 @@ extension ImgproxyOptions {
 
     static func cropSize(_ text: String, option: String) throws(ImgproxyURLError) -> Double {
         guard let value = Double(text), value >= 0, value <= Double(maximumDimension) else {
-            throw .badArgument(option, text,
-                               "give pixels (1 to \(maximumDimension)), a fraction below 1, or 0 for the whole size")
+            throw .badArgument(
+                option, text,
+                "give pixels (1 to \(maximumDimension)), a fraction below 1, or 0 for the whole size")
         }
         return value
     }
@@ -216,10 +226,11 @@ extension ImgproxyOptions {
         }
         if type == "fp" {
             guard args.count == 3, let x = Double(args[1]), let y = Double(args[2]),
-                  (0...1).contains(x), (0...1).contains(y)
+                (0...1).contains(x), (0...1).contains(y)
             else {
-                throw .badArgument(option, args.joined(separator: ":"),
-                                   "give fp:x:y with x and y from 0 to 1")
+                throw .badArgument(
+                    option, args.joined(separator: ":"),
+                    "give fp:x:y with x and y from 0 to 1")
             }
             return .focusPoint(x: x, y: y)
         }
@@ -260,8 +271,10 @@ extension ImgproxyOptions {
         }
     }
 
-    static func format(_ text: String, option: String,
-                       availableFormats: Set<ImageFormat>?) throws(ImgproxyURLError) -> ImageFormat {
+    static func format(
+        _ text: String, option: String,
+        availableFormats: Set<ImageFormat>?
+    ) throws(ImgproxyURLError) -> ImageFormat {
         let format = ImageFormat(fileExtension: text)
         guard Self.knownFormats.contains(format), availableFormats?.contains(format) ?? true else {
             let names = (availableFormats ?? Self.knownFormats).map(\.fileExtension).sorted().joined(separator: ", ")

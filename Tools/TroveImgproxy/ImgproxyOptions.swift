@@ -57,8 +57,9 @@ public struct ImgproxyOptions: Sendable, Equatable {
     /// The geometry step, or nil when these options keep the image's size.
     public var resize: ImgproxyResize? {
         guard width > 0 || height > 0 || crop != nil || dpr != 1 else { return nil }
-        return ImgproxyResize(resizingType: resizingType, width: width, height: height, enlarge: enlarge, dpr: dpr,
-                              gravity: gravity, crop: crop)
+        return ImgproxyResize(
+            resizingType: resizingType, width: width, height: height, enlarge: enlarge, dpr: dpr,
+            gravity: gravity, crop: crop)
     }
 
     /// Formats Trove encodes without an alpha channel, so transparent pixels are flattened first.

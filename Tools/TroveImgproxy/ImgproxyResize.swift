@@ -55,9 +55,11 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     /// The resampling filter; imgproxy's default is Lanczos-3.
     public var filter: ResizeTransformer.Filter
 
-    public init(resizingType: ResizingType = .fit, width: Int = 0, height: Int = 0, enlarge: Bool = false,
-                dpr: Double = 1, gravity: ImgproxyGravity = .center, crop: Crop? = nil,
-                filter: ResizeTransformer.Filter = .lanczos3) {
+    public init(
+        resizingType: ResizingType = .fit, width: Int = 0, height: Int = 0, enlarge: Bool = false,
+        dpr: Double = 1, gravity: ImgproxyGravity = .center, crop: Crop? = nil,
+        filter: ResizeTransformer.Filter = .lanczos3
+    ) {
         self.resizingType = resizingType
         self.width = max(width, 0)
         self.height = max(height, 0)
@@ -89,10 +91,16 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         let plan = plan(for: source)
         guard plan.scaledWidth < plan.region.width || plan.scaledHeight < plan.region.height else { return nil }
         // Reducing by r leaves region * r pixels per axis; keep that at least gap * the resized size.
-        let width = min(source.width, Int((reducingGap * Double(plan.scaledWidth) * Double(source.width)
-                                           / Double(plan.region.width)).rounded(.up)))
-        let height = min(source.height, Int((reducingGap * Double(plan.scaledHeight) * Double(source.height)
-                                             / Double(plan.region.height)).rounded(.up)))
+        let width = min(
+            source.width,
+            Int(
+                (reducingGap * Double(plan.scaledWidth) * Double(source.width)
+                    / Double(plan.region.width)).rounded(.up)))
+        let height = min(
+            source.height,
+            Int(
+                (reducingGap * Double(plan.scaledHeight) * Double(source.height)
+                    / Double(plan.region.height)).rounded(.up)))
         guard width < source.width || height < source.height else { return nil }
         return PixelSize(width: max(width, 1), height: max(height, 1))
     }
@@ -110,13 +118,16 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         if let crop {
             func size(_ value: Double, _ whole: Int) -> Int {
                 // 1 or more: pixels; below 1: a fraction of the image; 0: all of it.
-                let pixels = value >= 1 ? Int(value)
+                let pixels =
+                    value >= 1
+                    ? Int(value)
                     : value > 0 ? max(1, Int((value * Double(whole)).rounded())) : whole
                 return min(pixels, whole)
             }
             let w = size(crop.width, sourceWidth), h = size(crop.height, sourceHeight)
-            let origin = (crop.gravity ?? gravity).origin(outerWidth: sourceWidth, outerHeight: sourceHeight,
-                                                           innerWidth: w, innerHeight: h)
+            let origin = (crop.gravity ?? gravity).origin(
+                outerWidth: sourceWidth, outerHeight: sourceHeight,
+                innerWidth: w, innerHeight: h)
             region = PixelRect(x: origin.x, y: origin.y, width: w, height: h)
         }
 
@@ -176,11 +187,14 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         }
         cutWidth = min(cutWidth, scaledWidth)
         cutHeight = min(cutHeight, scaledHeight)
-        let cutOrigin = gravity.origin(outerWidth: scaledWidth, outerHeight: scaledHeight, innerWidth: cutWidth,
-                                       innerHeight: cutHeight, offsetScale: dprScale)
-        return ImgproxyResizePlan(region: region, scaledWidth: scaledWidth, scaledHeight: scaledHeight,
-                                  result: PixelRect(x: cutOrigin.x, y: cutOrigin.y, width: cutWidth,
-                                                    height: cutHeight))
+        let cutOrigin = gravity.origin(
+            outerWidth: scaledWidth, outerHeight: scaledHeight, innerWidth: cutWidth,
+            innerHeight: cutHeight, offsetScale: dprScale)
+        return ImgproxyResizePlan(
+            region: region, scaledWidth: scaledWidth, scaledHeight: scaledHeight,
+            result: PixelRect(
+                x: cutOrigin.x, y: cutOrigin.y, width: cutWidth,
+                height: cutHeight))
     }
 }
 
@@ -207,8 +221,10 @@ struct ImgproxyResizePlan: Equatable {
                 .transform(output)
         }
         if scaledWidth != output.width || scaledHeight != output.height {
-            output = try ResizeTransformer(width: scaledWidth, height: scaledHeight, mode: .stretch, filter: filter,
-                                           upscale: true).transform(output)
+            output = try ResizeTransformer(
+                width: scaledWidth, height: scaledHeight, mode: .stretch, filter: filter,
+                upscale: true
+            ).transform(output)
         }
         if result != PixelRect(x: 0, y: 0, width: output.width, height: output.height) {
             output = try CropTransformer(x: result.x, y: result.y, width: result.width, height: result.height)
@@ -260,8 +276,9 @@ extension ImgproxyResize {
         if quarter { (result.width, result.height) = (height, width) }
         result.gravity = gravity.beforeRotation(degrees)
         if let crop {
-            result.crop = Crop(width: quarter ? crop.height : crop.width, height: quarter ? crop.width : crop.height,
-                               gravity: crop.gravity?.beforeRotation(degrees))
+            result.crop = Crop(
+                width: quarter ? crop.height : crop.width, height: quarter ? crop.width : crop.height,
+                gravity: crop.gravity?.beforeRotation(degrees))
         }
         return result
     }

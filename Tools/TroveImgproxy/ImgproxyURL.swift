@@ -41,9 +41,11 @@ public struct ImgproxyURL: Sendable {
     ///   - now: the moment `expires` is checked against.
     /// - Throws: 403 for a wrong or missing signature; 400 naming the option, argument or preset at fault,
     ///   or for a source that cannot be decoded; 404 for an expired URL.
-    public static func parse(path: String, signature: ImgproxySignature, presets: ImgproxyPresets = .none,
-                             availableFormats: Set<ImageFormat>? = nil,
-                             now: Date = Date()) throws(ImgproxyURLError) -> ImgproxyURL {
+    public static func parse(
+        path: String, signature: ImgproxySignature, presets: ImgproxyPresets = .none,
+        availableFormats: Set<ImageFormat>? = nil,
+        now: Date = Date()
+    ) throws(ImgproxyURLError) -> ImgproxyURL {
         guard path.hasPrefix("/") else { throw .forbidden }
         let afterSlash = path.dropFirst()
         let signatureEnd = afterSlash.firstIndex(of: "/") ?? afterSlash.endIndex
@@ -62,8 +64,9 @@ public struct ImgproxyURL: Sendable {
         var options = ImgproxyOptions()
         var expanding = [String]()
         if presets.options(named: "default") != nil {
-            try options.applyPreset("default", presets: presets, expanding: &expanding,
-                                    availableFormats: availableFormats)
+            try options.applyPreset(
+                "default", presets: presets, expanding: &expanding,
+                availableFormats: availableFormats)
         }
         var sourceStart = 0
         if presets.onlyPresets {
@@ -71,15 +74,17 @@ public struct ImgproxyURL: Sendable {
                 throw .badRequest("the URL has no source: write /{signature}/{presets}/plain/{source URL}")
             }
             for name in segments[0].split(separator: ":") {
-                try options.applyPreset(String(name), presets: presets, expanding: &expanding,
-                                        availableFormats: availableFormats)
+                try options.applyPreset(
+                    String(name), presets: presets, expanding: &expanding,
+                    availableFormats: availableFormats)
             }
             sourceStart = 1
         } else {
             // Options hold a ':'; the first segment without one starts the source.
             while sourceStart < segments.count, segments[sourceStart].contains(":") {
-                let option = RawOption(segment: segments[sourceStart].removingPercentEncoding
-                    ?? String(segments[sourceStart]))
+                let option = RawOption(
+                    segment: segments[sourceStart].removingPercentEncoding
+                        ?? String(segments[sourceStart]))
                 try options.apply(option, presets: presets, expanding: &expanding, availableFormats: availableFormats)
                 sourceStart += 1
             }
@@ -87,8 +92,9 @@ public struct ImgproxyURL: Sendable {
 
         let (source, fileExtension) = try parseSource(segments[sourceStart...])
         if let fileExtension, !fileExtension.isEmpty {
-            options.format = try ImgproxyOptions.format(fileExtension, option: "extension",
-                                                        availableFormats: availableFormats)
+            options.format = try ImgproxyOptions.format(
+                fileExtension, option: "extension",
+                availableFormats: availableFormats)
         }
         if let expires = options.expires, expires < now {
             throw ImgproxyURLError(status: 404, message: "the URL has expired")

@@ -33,9 +33,11 @@ public final class ImageProxyServer: Sendable {
     /// Sources go through a `GuardedHTTPFetcher` registered for http and https in place of the registry's
     /// (file: and data: refused): the allowed prefixes, and the address rules on every hop, with names
     /// resolved by `resolver`.
-    public init(configuration: ServerConfiguration, registry: PluginRegistry,
-                resolver: any HostResolver = SystemHostResolver(),
-                logger: Logger = Logger(label: "trove.serve")) throws {
+    public init(
+        configuration: ServerConfiguration, registry: PluginRegistry,
+        resolver: any HostResolver = SystemHostResolver(),
+        logger: Logger = Logger(label: "trove.serve")
+    ) throws {
         self.configuration = configuration
         self.logger = logger
         let metricsRegistry = PrometheusCollectorRegistry()
@@ -48,15 +50,18 @@ public final class ImageProxyServer: Sendable {
         }
         var registry = registry
         // Link-local stays refused: it is where cloud metadata services answer.
-        try registry.registerGuarded(GuardedHTTPFetcher(
-            addressPolicy: AddressPolicy(allowLoopback: configuration.allowLoopbackSources,
-                                         allowPrivate: configuration.allowPrivateSources),
-            sourcePolicy: sourcePolicy, resolver: resolver))
+        try registry.registerGuarded(
+            GuardedHTTPFetcher(
+                addressPolicy: AddressPolicy(
+                    allowLoopback: configuration.allowLoopbackSources,
+                    allowPrivate: configuration.allowPrivateSources),
+                sourcePolicy: sourcePolicy, resolver: resolver))
 
         var pipelineConfiguration = PipelineConfiguration(cacheDirectory: configuration.cacheDirectory)
         pipelineConfiguration.maxBytes = configuration.maxSourceBytes
-        pipelineConfiguration.decodingLimits = DecodingLimits(maxPixels: configuration.maxSourcePixels,
-                                                              maxFrames: configuration.maxAnimationFrames)
+        pipelineConfiguration.decodingLimits = DecodingLimits(
+            maxPixels: configuration.maxSourcePixels,
+            maxFrames: configuration.maxAnimationFrames)
         pipelineConfiguration.requestDeadline = configuration.requestDeadline
         // The server keeps encoded results itself; decoded pixels in memory would only cost.
         pipelineConfiguration.memoryCountLimit = 0
@@ -70,12 +75,15 @@ public final class ImageProxyServer: Sendable {
             }
             pipelineConfiguration.sharedCache = url
         }
-        let route = try ImgproxyRoute(configuration: configuration, registry: registry,
-                                      baseEncoding: pipelineConfiguration.encodingOptions)
+        let route = try ImgproxyRoute(
+            configuration: configuration, registry: registry,
+            baseEncoding: pipelineConfiguration.encodingOptions)
         pipeline = try ImagePipeline(registry: registry, configuration: pipelineConfiguration)
 
-        let results = configuration.resultCache
-            ? MemoryCache<String, ServedResult>(configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
+        let results =
+            configuration.resultCache
+            ? MemoryCache<String, ServedResult>(
+                configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
             : nil
         responder = ProxyResponder(
             pipeline: pipeline, route: route, sourcePolicy: sourcePolicy,
@@ -91,9 +99,11 @@ public final class ImageProxyServer: Sendable {
     /// (their cache writes are awaited as part of them) and returns. `onListening` gets the bound port.
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         warnIfUnsigned()
-        let group = ServiceGroup(configuration: .init(services: [makeApplication(onListening: onListening)],
-                                                      gracefulShutdownSignals: [.sigterm, .sigint],
-                                                      logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [makeApplication(onListening: onListening)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await group.run()
         await closeSharedTier()
     }
@@ -117,10 +127,12 @@ public final class ImageProxyServer: Sendable {
 
     /// Stops a server begun with `start`: no new connections, in-flight requests finish, then it returns.
     public func stop() async {
-        guard let (task, group) = runner.withLock({ current -> (Task<Void, any Error>, ServiceGroup)? in
-            defer { current = nil }
-            return current
-        }) else { return }
+        guard
+            let (task, group) = runner.withLock({ current -> (Task<Void, any Error>, ServiceGroup)? in
+                defer { current = nil }
+                return current
+            })
+        else { return }
         await group.triggerGracefulShutdown()
         _ = await task.result
         await closeSharedTier()
@@ -146,7 +158,8 @@ public final class ImageProxyServer: Sendable {
 
     private func warnIfUnsigned() {
         if !configuration.requiresSignature {
-            logger.warning("no signing key configured: unsigned URLs are accepted; set --key/--salt or TROVE_KEY/TROVE_SALT")
+            logger.warning(
+                "no signing key configured: unsigned URLs are accepted; set --key/--salt or TROVE_KEY/TROVE_SALT")
         }
     }
 }

@@ -15,9 +15,10 @@ struct ImgproxyRoute: Sendable {
     init(configuration: ServerConfiguration, registry: PluginRegistry, baseEncoding: EncodingOptions) throws {
         do {
             signature = try ImgproxySignature(hexKeys: configuration.keys, hexSalts: configuration.salts)
-            presets = try ImgproxyPresets(definitions: configuration.presets.keys.sorted().map {
-                "\($0)=\(configuration.presets[$0] ?? "")"
-            }, onlyPresets: configuration.presetsOnly)
+            presets = try ImgproxyPresets(
+                definitions: configuration.presets.keys.sorted().map {
+                    "\($0)=\(configuration.presets[$0] ?? "")"
+                }, onlyPresets: configuration.presetsOnly)
         } catch {
             throw ServerConfigurationError(error.message)
         }
@@ -27,8 +28,9 @@ struct ImgproxyRoute: Sendable {
 
     /// The plan for a request path; throws `ImgproxyURLError` (400, 403 or 404 with a safe message).
     func plan(forPath path: String) throws -> ProxyPlan {
-        let url = try ImgproxyURL.parse(path: path, signature: signature, presets: presets,
-                                        availableFormats: availableFormats)
+        let url = try ImgproxyURL.parse(
+            path: path, signature: signature, presets: presets,
+            availableFormats: availableFormats)
         let afterSignature = path.dropFirst().firstIndex(of: "/").map { String(path[$0...]) } ?? ""
         return ProxyPlan(url: url, resultKey: afterSignature)
     }
@@ -40,9 +42,10 @@ struct ImgproxyRoute: Sendable {
 
     /// The pipeline request for a plan whose output format has been chosen (nil: the source's format).
     func imageRequest(for plan: ProxyPlan, format: ImageFormat?, options: ImageRequest.Options) -> ImageRequest {
-        var request = ImageRequest(url: plan.source, transforms: plan.url.transforms(encodingAs: format),
-                                   options: options, outputFormat: format,
-                                   encodingOptions: plan.url.encodingOptions(base: baseEncoding))
+        var request = ImageRequest(
+            url: plan.source, transforms: plan.url.transforms(encodingAs: format),
+            options: options, outputFormat: format,
+            encodingOptions: plan.url.encodingOptions(base: baseEncoding))
         if format == nil { request.options.insert(.encodesInSourceFormat) }
         return request
     }

@@ -36,7 +36,8 @@ struct ProxyFailure: Error, Sendable, Equatable {
     private init(_ error: TroveError) {
         switch error {
         case let .httpStatus(status, _):
-            self = status == 404 || status == 410
+            self =
+                status == 404 || status == 410
                 ? ProxyFailure(status: 404, "the source image was not found (HTTP \(status))")
                 : ProxyFailure(status: 502, "the source answered HTTP \(status)")
         case let .serverBusy(status, _, _):

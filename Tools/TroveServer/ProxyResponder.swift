@@ -23,8 +23,11 @@ struct ProxyResponder: HTTPResponder {
     private let resultCacheControl: String
     private let errorCacheControl: String
 
-    init(pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, gate: AdmissionGate, results: MemoryCache<String, ServedResult>?,
-         metrics: ServerMetrics, configuration: ServerConfiguration, logger: Logger) {
+    init(
+        pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, gate: AdmissionGate,
+        results: MemoryCache<String, ServedResult>?,
+        metrics: ServerMetrics, configuration: ServerConfiguration, logger: Logger
+    ) {
         self.pipeline = pipeline
         self.route = route
         self.sourcePolicy = sourcePolicy
@@ -103,12 +106,14 @@ struct ProxyResponder: HTTPResponder {
 
     /// Runs the pipeline and packs the result for sending.
     private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
-        let imageRequest = route.imageRequest(for: plan, format: format,
-                                              options: results == nil ? [] : [.storeProcessedOnDisk])
+        let imageRequest = route.imageRequest(
+            for: plan, format: format,
+            options: results == nil ? [] : [.storeProcessedOnDisk])
         let response = try await pipeline.image(for: imageRequest)
         let data = response.data
-        return ServedResult(body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
-                            contentType: response.format.mediaType, varies: plan.format == nil)
+        return ServedResult(
+            body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
+            contentType: response.format.mediaType, varies: plan.format == nil)
     }
 
     private func answer(_ served: ServedResult, request: Request, head: Bool) -> Response {
@@ -122,7 +127,8 @@ struct ProxyResponder: HTTPResponder {
         }
         headers[.contentType] = served.contentType
         headers[.contentLength] = served.contentLength
-        return Response(status: .ok, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: served.body))
+        return Response(
+            status: .ok, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: served.body))
     }
 
     // MARK: - Other answers
@@ -133,8 +139,9 @@ struct ProxyResponder: HTTPResponder {
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"
         headers[.contentLength] = String(bytes.count)
-        return Response(status: .ok, headers: headers,
-                        body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(
+            status: .ok, headers: headers,
+            body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// A short text answer. Client errors may be cached briefly; 429 and server errors are not cached.
@@ -150,21 +157,25 @@ struct ProxyResponder: HTTPResponder {
         headers[.contentType] = "text/plain; charset=utf-8"
         headers[.cacheControl] = cacheControl
         headers[.contentLength] = String(body.utf8.count)
-        return Response(status: .init(code: status), headers: headers,
-                        body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return Response(
+            status: .init(code: status), headers: headers,
+            body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     // MARK: - Access log
 
     private func logAccess(_ request: Request, status: Int, bytes: String?, elapsed: Duration) {
         guard logger.logLevel <= .info else { return }
-        logger.info("request", metadata: [
-            "method": "\(request.method.rawValue)",
-            "path": "\(Self.redacted(request.uri.path))",
-            "status": "\(status)",
-            "bytes": "\(bytes ?? "0")",
-            "ms": "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method.rawValue)",
+                "path": "\(Self.redacted(request.uri.path))",
+                "status": "\(status)",
+                "bytes": "\(bytes ?? "0")",
+                "ms":
+                    "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))"
+            ])
     }
 
     /// The path with its first segment (the signature) replaced, so logs never hold a valid signed URL's

@@ -78,7 +78,9 @@ public struct ServerConfiguration: Sendable {
         if let value = settings.resultMemoryBytes { resultMemoryBytes = try Self.positive(value, "resultMemoryBytes") }
         if let value = settings.maxSourceBytes { maxSourceBytes = try Self.positive(value, "maxSourceBytes") }
         if let value = settings.maxSourcePixels { maxSourcePixels = try Self.positive(value, "maxSourcePixels") }
-        if let value = settings.maxAnimationFrames { maxAnimationFrames = try Self.positive(value, "maxAnimationFrames") }
+        if let value = settings.maxAnimationFrames {
+            maxAnimationFrames = try Self.positive(value, "maxAnimationFrames")
+        }
         if let value = settings.requestDeadlineSeconds {
             guard value > 0, value.isFinite else {
                 throw ServerConfigurationError("requestDeadlineSeconds must be more than 0, not \(value)")

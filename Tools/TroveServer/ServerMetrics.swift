@@ -10,9 +10,11 @@ struct ServerMetrics: Sendable {
     private let resultHits: Counter
     private let rejected: Counter
 
-    private static var requestsName: MetricNameDescriptor { MetricNameDescriptor(
-        namespace: "trove", subsystem: "serve", metricName: "requests", unitName: "total",
-        helpText: "HTTP requests answered, by status.") }
+    private static var requestsName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "trove", subsystem: "serve", metricName: "requests", unitName: "total",
+            helpText: "HTTP requests answered, by status.")
+    }
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
@@ -23,17 +25,22 @@ struct ServerMetrics: Sendable {
         }
         self.byStatus = byStatus
         duration = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "trove", subsystem: "serve", metricName: "request_duration",
-                                             unitName: "seconds", helpText: "Time from request to answer."),
-            buckets: [.microseconds(250), .milliseconds(1), .milliseconds(5), .milliseconds(20), .milliseconds(50),
-                      .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
-                      .seconds(5), .seconds(10)])
-        resultHits = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "trove", subsystem: "serve", metricName: "result_cache_hits", unitName: "total",
-            helpText: "Requests answered from the in-memory result cache."))
-        rejected = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "trove", subsystem: "serve", metricName: "rejected", unitName: "total",
-            helpText: "Requests answered 429 because every transform slot and queue place was taken."))
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "request_duration",
+                unitName: "seconds", helpText: "Time from request to answer."),
+            buckets: [
+                .microseconds(250), .milliseconds(1), .milliseconds(5), .milliseconds(20), .milliseconds(50),
+                .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+                .seconds(5), .seconds(10)
+            ])
+        resultHits = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "result_cache_hits", unitName: "total",
+                helpText: "Requests answered from the in-memory result cache."))
+        rejected = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "rejected", unitName: "total",
+                helpText: "Requests answered 429 because every transform slot and queue place was taken."))
     }
 
     func answered(status: Int, after elapsed: Duration) {

@@ -83,7 +83,9 @@ public struct ServerSettings: Sendable, Codable, Equatable {
         }
         func integer(_ name: EnvironmentName) throws -> Int? {
             guard let text = value(name) else { return nil }
-            guard let number = Int(text) else { throw ServerConfigurationError("\(name.rawValue)=\(text) is not a whole number") }
+            guard let number = Int(text) else {
+                throw ServerConfigurationError("\(name.rawValue)=\(text) is not a whole number")
+            }
             return number
         }
         func switchValue(_ name: EnvironmentName) throws -> Bool? {
@@ -110,7 +112,8 @@ public struct ServerSettings: Sendable, Codable, Equatable {
         maxAnimationFrames = try integer(.maxAnimationFrames)
         if let text = value(.requestDeadline) {
             guard let seconds = Double(text) else {
-                throw ServerConfigurationError("\(EnvironmentName.requestDeadline.rawValue)=\(text) is not a number of seconds")
+                throw ServerConfigurationError(
+                    "\(EnvironmentName.requestDeadline.rawValue)=\(text) is not a number of seconds")
             }
             requestDeadlineSeconds = seconds
         }

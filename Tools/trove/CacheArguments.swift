@@ -7,8 +7,10 @@ struct ByteCount: ExpressibleByArgument {
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30),
-                                      ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
+        let units: [(String, Int)] = [
+            ("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30),
+            ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)
+        ]
         var number = text
         var scale = 1
         for (suffix, value) in units where text.hasSuffix(suffix) {

@@ -7,6 +7,8 @@ struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect and maintain a disk cache directory; put, get and remove raw data entries.",
-        subcommands: [CacheStatsCommand.self, CacheListCommand.self, CacheVerifyCommand.self, CacheTrimCommand.self,
-                      CacheClearCommand.self, CachePutCommand.self, CacheGetCommand.self, CacheRemoveCommand.self])
+        subcommands: [
+            CacheStatsCommand.self, CacheListCommand.self, CacheVerifyCommand.self, CacheTrimCommand.self,
+            CacheClearCommand.self, CachePutCommand.self, CacheGetCommand.self, CacheRemoveCommand.self
+        ])
 }

@@ -30,7 +30,9 @@ struct CachePutCommand: AsyncParsableCommand {
             let disk = try cache.openCache(common, compress: compress)
             let data: Data
             do {
-                data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile()
+                data =
+                    file == "-"
+                    ? FileHandle.standardInput.readDataToEndOfFile()
                     : try Data(contentsOf: URL(fileURLWithPath: file))
             } catch {
                 throw CacheFailure(message: "cannot read \(file): \(error.localizedDescription)")
@@ -41,14 +43,16 @@ struct CachePutCommand: AsyncParsableCommand {
             guard let stored = try await disk.entry(forKey: key) else {
                 throw CacheFailure(message: "\(key) was not kept: \(data.count) bytes is over the cache's byte limit")
             }
-            return CacheEntryReport(key: key, bytes: data.count, storedBytes: stored.storedBytes,
-                                    compressed: stored.compressed)
+            return CacheEntryReport(
+                key: key, bytes: data.count, storedBytes: stored.storedBytes,
+                compressed: stored.compressed)
         }
         if common.json {
             printJSONLine(report)
         } else {
-            print("stored \(report.key): \(report.bytes) bytes"
-                + (report.compressed ? " (\(report.storedBytes) compressed)" : ""))
+            print(
+                "stored \(report.key): \(report.bytes) bytes"
+                    + (report.compressed ? " (\(report.storedBytes) compressed)" : ""))
         }
     }
 }
@@ -80,8 +84,9 @@ struct CacheGetCommand: AsyncParsableCommand {
             } else if !common.json {
                 FileHandle.standardOutput.write(entry.data)
             }
-            return CacheEntryReport(key: key, bytes: entry.data.count, storedBytes: entry.storedBytes,
-                                    compressed: entry.compressed)
+            return CacheEntryReport(
+                key: key, bytes: entry.data.count, storedBytes: entry.storedBytes,
+                compressed: entry.compressed)
         }
         if common.json { printJSONLine(report) }
     }

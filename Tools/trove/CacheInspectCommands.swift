@@ -73,12 +73,15 @@ struct CacheListCommand: AsyncParsableCommand {
         let dates = ISO8601DateFormatter()
         for entry in entries {
             if common.json {
-                printJSONLine(Line(key: entry.key, bytes: entry.bytes, compressed: entry.compressed,
-                                   created: dates.string(from: entry.created),
-                                   expires: entry.expires.map { dates.string(from: $0) }))
+                printJSONLine(
+                    Line(
+                        key: entry.key, bytes: entry.bytes, compressed: entry.compressed,
+                        created: dates.string(from: entry.created),
+                        expires: entry.expires.map { dates.string(from: $0) }))
             } else {
                 let size = String(entry.bytes).padding(toLength: 10, withPad: " ", startingAt: 0)
-                print("\(size) \(entry.compressed ? "zlib" : "    ") \(dates.string(from: entry.created))  \(entry.key)")
+                print(
+                    "\(size) \(entry.compressed ? "zlib" : "    ") \(dates.string(from: entry.created))  \(entry.key)")
             }
         }
     }

@@ -10,8 +10,9 @@ struct CacheTrimCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
     @OptionGroup var cache: CacheOptions
 
-    @Option(name: .customLong("to"),
-            help: "Target size on disk, e.g. 100000, 64k, 200M (default: the low-water mark, 80% of the limit).")
+    @Option(
+        name: .customLong("to"),
+        help: "Target size on disk, e.g. 100000, 64k, 200M (default: the low-water mark, 80% of the limit).")
     var target: ByteCount?
 
     struct Report: Encodable {
@@ -52,7 +53,8 @@ struct CacheClearCommand: AsyncParsableCommand {
         let removed = try await reportingFailures("clear") {
             let disk = try cache.openCache(common)
             if let olderThan {
-                return try await disk.removeEntries(createdBefore: Date().addingTimeInterval(-Double(olderThan.seconds)))
+                return try await disk.removeEntries(
+                    createdBefore: Date().addingTimeInterval(-Double(olderThan.seconds)))
             }
             await disk.waitForIndex()
             return try await disk.removeAll()

@@ -36,8 +36,9 @@ struct ConvertCommand: AsyncParsableCommand {
             for transformer in decoded.transforms { image = try transformer.transform(image) }
             let data = try encoder.encode(image, options: encoding.options)
             try DecodeCommand.write(data, to: URL(fileURLWithPath: output))
-            let report = ConvertReport(width: image.width, height: image.height, format: encoder.format.rawValue,
-                                       bytes: data.count)
+            let report = ConvertReport(
+                width: image.width, height: image.height, format: encoder.format.rawValue,
+                bytes: data.count)
             if common.json {
                 printJSONLine(report)
             } else {

@@ -25,8 +25,9 @@ struct DecodeCommand: AsyncParsableCommand {
                 if let output = outputs[index] {
                     try Self.write(Data(image.convertedToRGBA8().pixels), to: output)
                 }
-                let report = DecodeReport(file: file, format: image.sourceFormat.rawValue, width: image.width,
-                                          height: image.height, frames: max(1, image.frames.count))
+                let report = DecodeReport(
+                    file: file, format: image.sourceFormat.rawValue, width: image.width,
+                    height: image.height, frames: max(1, image.frames.count))
                 if common.json {
                     printJSONLine(report)
                 } else {
@@ -50,7 +51,8 @@ struct DecodeCommand: AsyncParsableCommand {
     /// Reads and decodes one file for `transforms`: at a reduced size when they start by shrinking, with
     /// the transforms to run on that image (see `ImageDecoder.decode(_:limits:for:)`).
     static func decode(file: String, registry: PluginRegistry, for transforms: [any ImageTransformer])
-        throws -> (image: Image, transforms: [any ImageTransformer]) {
+        throws -> (image: Image, transforms: [any ImageTransformer])
+    {
         let url = URL(fileURLWithPath: file)
         let data: Data
         do {
@@ -59,7 +61,9 @@ struct DecodeCommand: AsyncParsableCommand {
             throw TroveError.ioFailed(path: file, reason: "cannot read the file (\(error.localizedDescription))")
         }
         guard let decoder = registry.decoder(for: data) else {
-            if let format = ImageFormat.wellKnown(sniffing: data) { throw TroveError.noDecoder(format: format, url: file) }
+            if let format = ImageFormat.wellKnown(sniffing: data) {
+                throw TroveError.noDecoder(format: format, url: file)
+            }
             throw TroveError.unsupportedFormat(url: file, firstBytes: Array(data.prefix(8)))
         }
         return try decoder.decode(data, limits: .default, for: transforms)
@@ -80,8 +84,9 @@ struct DecodeCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         } catch {
-            throw UsageError(description: "--rgba \(rgba) must be a directory when several files are given: "
-                + error.localizedDescription)
+            throw UsageError(
+                description: "--rgba \(rgba) must be a directory when several files are given: "
+                    + error.localizedDescription)
         }
         return files.enumerated().map { index, file in
             target.appendingPathComponent("\(index)-\(URL(fileURLWithPath: file).lastPathComponent).rgba")

@@ -6,8 +6,9 @@ import Trove
 /// The offline showcase: serve the fixture images over real HTTP on loopback, then fetch them through
 /// a pipeline three times to show network, memory and disk hits, and coalescing.
 struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo",
-                                                    abstract: "Run the offline showcase (what `make demo` runs).")
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the offline showcase (what `make demo` runs).")
 
     @Option(help: "Folder of images to serve.")
     var fixtures = "Tests/Fixtures/images"
@@ -55,27 +56,34 @@ struct DemoCommand: AsyncParsableCommand {
             for _ in 0..<20 { group.addTask { _ = try await fresh.image(for: ImageRequest(url: slowURL)) } }
             try await group.waitForAll()
         }
-        print("4. 20 concurrent requests for one new URL -> origin saw \(server.requestCount(for: "/images/coalesced")) request\n")
+        print(
+            "4. 20 concurrent requests for one new URL -> origin saw \(server.requestCount(for: "/images/coalesced")) request\n"
+        )
 
         let disk = await fresh.diskCache?.stats()
         let memory = pipeline.memoryCache.stats
         print("origin requests in total: \(server.requests.count) for \(paths.count + 1) distinct URLs")
         if let disk {
-            print("disk cache \(cacheURL.path): \(disk.entries) entries, \(disk.bytes) bytes on disk, "
-                + "\(disk.compressed) compressed")
+            print(
+                "disk cache \(cacheURL.path): \(disk.entries) entries, \(disk.bytes) bytes on disk, "
+                    + "\(disk.compressed) compressed")
         }
-        print("memory cache (first pipeline): \(memory.count) entries, \(memory.totalCost) bytes, "
-            + "\(memory.hits) hits, \(memory.misses) misses")
+        print(
+            "memory cache (first pipeline): \(memory.count) entries, \(memory.totalCost) bytes, "
+                + "\(memory.hits) hits, \(memory.misses) misses")
         print("thumbnails written to \(outputURL.path)/")
         #if DEBUG
-        // `make demo` shares `make test`'s debug build; its decode and resize run several times slower than release.
-        print("\nThese timings come from a debug build (unoptimised). For release-build numbers against "
-            + "libvips, Pillow and NSCache, run `make bench` and scripts/thumbnail-bench.")
+            // `make demo` shares `make test`'s debug build; its decode and resize run several times slower than release.
+            print(
+                "\nThese timings come from a debug build (unoptimised). For release-build numbers against "
+                    + "libvips, Pillow and NSCache, run `make bench` and scripts/thumbnail-bench.")
         #endif
     }
 
-    private func pass(_ title: String, _ requests: [ImageRequest], _ pipeline: ImagePipeline,
-                      writeTo folder: URL?) async throws {
+    private func pass(
+        _ title: String, _ requests: [ImageRequest], _ pipeline: ImagePipeline,
+        writeTo folder: URL?
+    ) async throws {
         print(title)
         print("  source   thumb          ms  url")
         for request in requests {
@@ -86,9 +94,12 @@ struct DemoCommand: AsyncParsableCommand {
                 let name = (request.url.lastPathComponent as NSString).deletingPathExtension + "-thumb.png"
                 try response.data.write(to: folder.appendingPathComponent(name))
             }
-            print("  " + response.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-                + " " + "\(response.image.width)x\(response.image.height)".padding(toLength: 9, withPad: " ", startingAt: 0)
-                + " " + String(format: "%7.2f", ms) + "  " + request.url.absoluteString)
+            print(
+                "  " + response.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    + " "
+                    + "\(response.image.width)x\(response.image.height)".padding(
+                        toLength: 9, withPad: " ", startingAt: 0)
+                    + " " + String(format: "%7.2f", ms) + "  " + request.url.absoluteString)
         }
         print("")
     }
@@ -97,7 +108,8 @@ struct DemoCommand: AsyncParsableCommand {
     private func decodablePaths(in folder: URL, registry: PluginRegistry) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().compactMap { name in
             guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
-                  registry.decoder(for: data) != nil else { return nil }
+                registry.decoder(for: data) != nil
+            else { return nil }
             return "/images/" + name
         }
     }

@@ -11,7 +11,9 @@ extension ImageFormat: ExpressibleByArgument {
 
 /// How a command encodes its result: `--format`, `--quality`, `--lossless`.
 struct EncodingArguments: ParsableArguments {
-    @Option(help: "Output format: any format a registered encoder writes (png, jpeg, webp, avif, ...; see `trove plugins`).")
+    @Option(
+        help: "Output format: any format a registered encoder writes (png, jpeg, webp, avif, ...; see `trove plugins`)."
+    )
     var format: ImageFormat?
 
     @Option(help: "Lossy quality, 0...100 (default 85).")

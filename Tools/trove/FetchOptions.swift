@@ -10,8 +10,12 @@ struct FetchOptions: ParsableArguments {
     var deadline: Double?
 
     func validate() throws {
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds, got \(timeout)") }
-        if let deadline, !(deadline > 0) { throw ValidationError("--deadline must be more than 0 seconds, got \(deadline)") }
+        if let timeout, !(timeout > 0) {
+            throw ValidationError("--timeout must be more than 0 seconds, got \(timeout)")
+        }
+        if let deadline, !(deadline > 0) {
+            throw ValidationError("--deadline must be more than 0 seconds, got \(deadline)")
+        }
     }
 
     /// Sets what was given on `configuration`.

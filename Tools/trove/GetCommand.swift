@@ -71,9 +71,10 @@ struct GetCommand: AsyncParsableCommand {
             throw UsageError(description: error.description)
         }
         let requests = try urls.map { text in
-            ImageRequest(url: try Self.url(from: text), transforms: transforms,
-                         cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy,
-                         options: retryFailed ? [.retryFailed] : [], outputFormat: outputFormat)
+            ImageRequest(
+                url: try Self.url(from: text), transforms: transforms,
+                cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy,
+                options: retryFailed ? [.retryFailed] : [], outputFormat: outputFormat)
         }
         let outputs = try outputPaths(for: requests)
 
@@ -81,8 +82,9 @@ struct GetCommand: AsyncParsableCommand {
         let failures = await withTaskGroup(of: Bool.self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask {
-                    await self.load(request, index: index, pipeline: pipeline, registry: registry,
-                                    output: outputs[index], progress: progress)
+                    await self.load(
+                        request, index: index, pipeline: pipeline, registry: registry,
+                        output: outputs[index], progress: progress)
                 }
             }
             var failures = 0
@@ -96,8 +98,10 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// Loads one request and reports it; false when it failed.
-    private func load(_ request: ImageRequest, index: Int, pipeline: ImagePipeline, registry: PluginRegistry,
-                      output: URL?, progress: DownloadProgress) async -> Bool {
+    private func load(
+        _ request: ImageRequest, index: Int, pipeline: ImagePipeline, registry: PluginRegistry,
+        output: URL?, progress: DownloadProgress
+    ) async -> Bool {
         let start = ContinuousClock.now
         do {
             // The events carry download progress; with `refresh` the last one is the revalidated result.
@@ -113,16 +117,18 @@ struct GetCommand: AsyncParsableCommand {
             progress.finished(index)
             let elapsed = ContinuousClock.now - start
             if let output { try response.data.write(to: output, options: .atomic) }
-            let report = GetReport(url: request.url.absoluteString, source: response.source.rawValue,
-                                   width: response.image.width, height: response.image.height,
-                                   format: (registry.format(of: response.data) ?? .unknown).rawValue,
-                                   bytes: response.data.count, ms: elapsed.milliseconds, stale: response.isStale)
+            let report = GetReport(
+                url: request.url.absoluteString, source: response.source.rawValue,
+                width: response.image.width, height: response.image.height,
+                format: (registry.format(of: response.data) ?? .unknown).rawValue,
+                bytes: response.data.count, ms: elapsed.milliseconds, stale: response.isStale)
             if common.json {
                 printJSONLine(report)
             } else {
-                print("\(report.source.padding(toLength: 8, withPad: " ", startingAt: 0))\(report.stale ? " (stale)" : "") "
-                    + "\(report.width)x\(report.height) \(report.format) \(report.bytes) B "
-                    + String(format: "%.1f ms", report.ms) + "  \(report.url)")
+                print(
+                    "\(report.source.padding(toLength: 8, withPad: " ", startingAt: 0))\(report.stale ? " (stale)" : "") "
+                        + "\(report.width)x\(report.height) \(report.format) \(report.bytes) B "
+                        + String(format: "%.1f ms", report.ms) + "  \(report.url)")
             }
             return true
         } catch {
@@ -196,8 +202,9 @@ final class DownloadProgress: Sendable {
             if let total = progress.expected { state.expected[index] = total }
             return (state.received.values.reduce(0, +), state.expected.values.reduce(0, +), state.done)
         }
-        bar.update("get \(done)/\(count)  \(TerminalProgress.bytes(received))"
-            + (expected > 0 ? " of \(TerminalProgress.bytes(expected))" : ""))
+        bar.update(
+            "get \(done)/\(count)  \(TerminalProgress.bytes(received))"
+                + (expected > 0 ? " of \(TerminalProgress.bytes(expected))" : ""))
     }
 
     func finished(_ index: Int) {

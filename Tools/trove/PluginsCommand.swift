@@ -2,8 +2,9 @@ import ArgumentParser
 import Trove
 
 struct PluginsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "plugins",
-                                                    abstract: "List the registry's plugins by kind.")
+    static let configuration = CommandConfiguration(
+        commandName: "plugins",
+        abstract: "List the registry's plugins by kind.")
 
     @OptionGroup var common: CommonOptions
 
@@ -12,9 +13,10 @@ struct PluginsCommand: AsyncParsableCommand {
         let listing = registry.listing
         let routing = registry.routing
         if common.json {
-            printJSONLine(PluginsReport(
-                kinds: Dictionary(uniqueKeysWithValues: listing.map { ($0.key.plural, $0.value) }),
-                routing: routing, installed: registry.installedPlugins))
+            printJSONLine(
+                PluginsReport(
+                    kinds: Dictionary(uniqueKeysWithValues: listing.map { ($0.key.plural, $0.value) }),
+                    routing: routing, installed: registry.installedPlugins))
         } else {
             for kind in PluginKind.allCases {
                 print("\(kind.plural): \(listing[kind, default: []].joined(separator: ", "))")

@@ -29,7 +29,8 @@ struct PrefetchCommand: AsyncParsableCommand {
     func run() async throws {
         let text: String
         do {
-            text = file == "-"
+            text =
+                file == "-"
                 ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
                 : try String(contentsOfFile: file, encoding: .utf8)
         } catch {
@@ -67,9 +68,10 @@ struct PrefetchCommand: AsyncParsableCommand {
         if common.json {
             printJSONLine(summary)
         } else {
-            print("\(summary.total) URLs: \(summary.fetched) fetched, \(summary.cached) already cached"
-                + (summary.shared > 0 ? " (\(summary.shared) from the shared cache)" : "") + ", "
-                + "\(summary.failed) failed (\(TerminalProgress.bytes(Int64(summary.bytes))))")
+            print(
+                "\(summary.total) URLs: \(summary.fetched) fetched, \(summary.cached) already cached"
+                    + (summary.shared > 0 ? " (\(summary.shared) from the shared cache)" : "") + ", "
+                    + "\(summary.failed) failed (\(TerminalProgress.bytes(Int64(summary.bytes))))")
         }
         if summary.failed > 0 { throw ExitCode(1) }
     }

@@ -12,8 +12,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Port to listen on; 0 picks a free one (default 8080).")
     var port: Int?
 
-    @Option(name: .customLong("cache-dir"),
-            help: "Cache directory (default $TROVE_CACHE_DIR, else $XDG_CACHE_HOME/trove, else ~/.cache/trove).")
+    @Option(
+        name: .customLong("cache-dir"),
+        help: "Cache directory (default $TROVE_CACHE_DIR, else $XDG_CACHE_HOME/trove, else ~/.cache/trove).")
     var cacheDirectory: String?
 
     @Option(help: "Hex signing key; repeat with --salt for several pairs (key rotation).")
@@ -40,7 +41,8 @@ struct ServeOptions: ParsableArguments {
     @Flag(help: "Transform every request (sources stay cached); for benchmarks and tests.")
     var noResultCache = false
 
-    @Option(name: .customLong("preset"), help: "A preset as NAME=OPTIONS (e.g. thumb=rs:fill:300:300/q:80); repeatable.")
+    @Option(
+        name: .customLong("preset"), help: "A preset as NAME=OPTIONS (e.g. thumb=rs:fill:300:300/q:80); repeatable.")
     var presets: [String] = []
 
     @Flag(help: "Accept only preset options in URLs.")
@@ -61,14 +63,26 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Cache-Control max-age of results in seconds (default 31536000).")
     var resultMaxAge: Int?
 
-    @Option(name: .customLong("shared-cache"),
-            help: "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db] (default $TROVE_SHARED_CACHE).")
+    @Option(
+        name: .customLong("shared-cache"),
+        help: "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db] (default $TROVE_SHARED_CACHE).")
     var sharedCache: String?
 
     @Option(help: "A JSON file of settings (keys, salts, presets, presetsOnly, allowedSources, limits, ...).")
     var config: String?
 
-    @Option(help: "Log level: trace, debug, info (an access log line per request), notice, warning, error.")
+    @Option(
+        name: .customLong("log-level"),
+        help: "Log level: trace, debug, info (an access log line per request), notice, warning, error.",
+        transform: { text in
+            // A transform rather than a conformance: Logger.Level belongs to swift-log, ExpressibleByArgument
+            // to swift-argument-parser, and a retroactive conformance could clash with theirs.
+            guard let level = Logger.Level(rawValue: text) else {
+                throw ValidationError(
+                    "unknown log level '\(text)'; use trace, debug, info, notice, warning, error or critical")
+            }
+            return level
+        })
     var logLevel: Logger.Level = .info
 
     /// The settings these flags give.
@@ -116,5 +130,3 @@ struct ServeOptions: ParsableArguments {
         return try ServerConfiguration(layers: layers)
     }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}

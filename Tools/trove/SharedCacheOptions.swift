@@ -8,23 +8,31 @@ struct SharedCacheOptions: ParsableArguments {
     /// The environment variable read when `--shared-cache` is not given.
     static let environmentVariable = "TROVE_SHARED_CACHE"
 
-    @Option(name: .customLong("shared-cache"),
-            help: ArgumentHelp("Shared cache tier for a fleet of processes: redis://[user:pass@]host:port[/db] (default $TROVE_SHARED_CACHE).",
-                               valueName: "url"))
+    @Option(
+        name: .customLong("shared-cache"),
+        help: ArgumentHelp(
+            "Shared cache tier for a fleet of processes: redis://[user:pass@]host:port[/db] (default $TROVE_SHARED_CACHE).",
+            valueName: "url"))
     var sharedCache: String?
 
-    @Option(name: .customLong("shared-cache-lease"),
-            help: "Seconds a fleet-wide lease on a URL lasts; others wait this long for its holder (default: the fetch timeout plus 5).")
+    @Option(
+        name: .customLong("shared-cache-lease"),
+        help:
+            "Seconds a fleet-wide lease on a URL lasts; others wait this long for its holder (default: the fetch timeout plus 5)."
+    )
     var leaseSeconds: Double?
 
-    @Option(name: .customLong("shared-cache-cooldown"),
-            help: "Seconds an unreachable shared cache is skipped before it is tried again (default 5).")
+    @Option(
+        name: .customLong("shared-cache-cooldown"),
+        help: "Seconds an unreachable shared cache is skipped before it is tried again (default 5).")
     var cooldownSeconds: Double?
 
     /// The flag, else the environment variable; nil when neither is set (or the variable is empty).
     var url: URL? {
         get throws {
-            let text = sharedCache ?? ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+            let text =
+                sharedCache
+                ?? ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
             guard let text else { return nil }
             guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty, url.host != nil else {
                 let source = sharedCache == nil ? "$\(Self.environmentVariable)" : "--shared-cache"
@@ -49,7 +57,9 @@ struct SharedCacheOptions: ParsableArguments {
     func apply(to configuration: inout PipelineConfiguration) throws {
         configuration.sharedCache = try url
         if let leaseSeconds { configuration.sharedTierPolicy.leaseTTL = .milliseconds(Int64(leaseSeconds * 1000)) }
-        if let cooldownSeconds { configuration.sharedTierPolicy.cooldown = .milliseconds(Int64(cooldownSeconds * 1000)) }
+        if let cooldownSeconds {
+            configuration.sharedTierPolicy.cooldown = .milliseconds(Int64(cooldownSeconds * 1000))
+        }
     }
 
     /// What `trove cache stats` shows of the shared tier: the counts every process published, and whether
@@ -77,13 +87,15 @@ struct SharedCacheOptions: ParsableArguments {
         do {
             let counts = try await tier.fleetStatistics()
             await tier.shutdown()
-            return Report(url: shown, breaker: SharedTierBreakerState.closed.rawValue, hits: counts.hits,
-                          misses: counts.misses, stores: counts.stores, errors: counts.errors,
-                          skipped: counts.skipped, unavailable: nil)
+            return Report(
+                url: shown, breaker: SharedTierBreakerState.closed.rawValue, hits: counts.hits,
+                misses: counts.misses, stores: counts.stores, errors: counts.errors,
+                skipped: counts.skipped, unavailable: nil)
         } catch let TroveError.sharedTierUnavailable(reason) {
             await tier.shutdown()
-            return Report(url: shown, breaker: SharedTierBreakerState.open.rawValue, hits: 0, misses: 0, stores: 0,
-                          errors: 0, skipped: 0, unavailable: reason)
+            return Report(
+                url: shown, breaker: SharedTierBreakerState.open.rawValue, hits: 0, misses: 0, stores: 0,
+                errors: 0, skipped: 0, unavailable: reason)
         } catch {
             await tier.shutdown()
             throw error

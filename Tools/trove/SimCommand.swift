@@ -60,8 +60,9 @@ struct SimCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let result = simulator.result
-        let report = Report(policy: policy, capacity: capacity, requests: result.requests, hits: result.hits,
-                            misses: result.misses, missRatio: result.missRatio)
+        let report = Report(
+            policy: policy, capacity: capacity, requests: result.requests, hits: result.hits,
+            misses: result.misses, missRatio: result.missRatio)
         if common.json {
             printJSONLine(report)
         } else {

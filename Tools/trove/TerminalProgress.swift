@@ -29,6 +29,7 @@ final class TerminalProgress: Sendable {
     }
 
     static func bytes(_ count: Int64) -> String {
-        count < 1 << 20 ? String(format: "%.1f KB", Double(count) / 1024) : String(format: "%.1f MB", Double(count) / 1_048_576)
+        count < 1 << 20
+            ? String(format: "%.1f KB", Double(count) / 1024) : String(format: "%.1f MB", Double(count) / 1_048_576)
     }
 }

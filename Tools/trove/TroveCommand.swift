@@ -7,7 +7,10 @@ struct TroveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trove",
         abstract: "Fetch, cache, decode and transform images from the command line.",
-        subcommands: [GetCommand.self, PrefetchCommand.self, DecodeCommand.self, ConvertCommand.self, CacheCommand.self, PluginsCommand.self, SimCommand.self, DemoCommand.self, ServeCommand.self])
+        subcommands: [
+            GetCommand.self, PrefetchCommand.self, DecodeCommand.self, ConvertCommand.self, CacheCommand.self,
+            PluginsCommand.self, SimCommand.self, DemoCommand.self, ServeCommand.self
+        ])
 
     static func main() async {
         do {

@@ -7,9 +7,11 @@ import TroveCore
 // driver through `fuzz(_:)`.
 
 @_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
-                             _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                             _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
 
 /// The decoder the C callback runs (a C function pointer captures nothing). Set once, before the driver
 /// starts, and only read afterwards, from libFuzzer's single thread.

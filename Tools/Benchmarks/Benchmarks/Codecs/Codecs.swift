@@ -24,12 +24,13 @@ private let pngFiles: [(label: String, url: URL)] = [
     ("chelsea photo", imagesFolder.appendingPathComponent("chelsea.png")),
     ("coffee photo", imagesFolder.appendingPathComponent("coffee.png")),
     ("screenshot", suiteFolder.appendingPathComponent("Data/screenshot.png")),
-    ("paletted", suiteFolder.appendingPathComponent("Data/coffee-palette.png")),
+    ("paletted", suiteFolder.appendingPathComponent("Data/coffee-palette.png"))
 ]
 
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .milliseconds,
-                                                maxDuration: .seconds(3), maxIterations: 300)
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput], timeUnits: .milliseconds,
+        maxDuration: .seconds(3), maxIterations: 300)
 
     for file in pngFiles {
         let data = load(file.url)
@@ -59,7 +60,8 @@ let benchmarks: @Sendable () -> Void = {
             fatalError("could not prepare the GIF baseline: \(error)")
         }
     }()
-    Benchmark("GIF decode chelsea: Trove PNG decode of the same pixels (baseline)", configuration: configuration) { benchmark in
+    Benchmark("GIF decode chelsea: Trove PNG decode of the same pixels (baseline)", configuration: configuration) {
+        benchmark in
         for _ in benchmark.scaledIterations { blackHole(try PNGDecoder().decode(chelseaPNG, limits: .default)) }
     }
     Benchmark("GIF decode chelsea: Trove", configuration: configuration) { benchmark in

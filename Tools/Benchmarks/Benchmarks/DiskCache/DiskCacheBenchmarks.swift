@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Benchmark
 import Foundation
 import Trove
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 // The disk cache against bare file I/O on the same machine in the same run:
 //   read hit      vs open + fstat + read + close of a file of the same size, for an entry written a while
@@ -23,15 +24,18 @@ import Trove
 // benchmark starts with `sync()`, so none pays for the writeback of the one before it.
 
 let benchmarks: @Sendable () -> Void = {
-    let io = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 20,
-                                     scalingFactor: .one, maxDuration: .seconds(4), maxIterations: 3000,
-                                     setup: { sync() })
+    let io = Benchmark.Configuration(
+        metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 20,
+        scalingFactor: .one, maxDuration: .seconds(4), maxIterations: 3000,
+        setup: { sync() })
     // Reads are measured in steady state: a thousand hits a sample, reported per read, so both sides run
     // with warm allocator and page-table state instead of timing one read into fresh memory.
-    let reads = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .nanoseconds, warmupIterations: 2,
-                                        scalingFactor: .kilo, maxDuration: .seconds(4), maxIterations: 40)
-    let open = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1,
-                                       scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 15)
+    let reads = Benchmark.Configuration(
+        metrics: [.wallClock], timeUnits: .nanoseconds, warmupIterations: 2,
+        scalingFactor: .kilo, maxDuration: .seconds(4), maxIterations: 40)
+    let open = Benchmark.Configuration(
+        metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1,
+        scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 15)
 
     for size in [64 << 10, 1 << 20] {
         let label = size >= 1 << 20 ? "\(size >> 20) MiB" : "\(size >> 10) KiB"
@@ -83,7 +87,8 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
         }
 
-        Benchmark("write \(label): bare write + rename on a dispatch queue (baseline)", configuration: io) { benchmark in
+        Benchmark("write \(label): bare write + rename on a dispatch queue (baseline)", configuration: io) {
+            benchmark in
             let bare = try BareWrite(size: size)
             let queue = DispatchQueue(label: "bench.bare-write", qos: .utility, attributes: .concurrent)
             benchmark.startMeasurement()
@@ -120,10 +125,11 @@ let benchmarks: @Sendable () -> Void = {
 /// Bytes that compress poorly, like image data.
 func payload(_ size: Int) -> Data {
     var state: UInt32 = 0x9E37_79B9
-    return Data((0..<size).map { _ in
-        state = state &* 1_664_525 &+ 1_013_904_223
-        return UInt8(truncatingIfNeeded: state >> 24)
-    })
+    return Data(
+        (0..<size).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        })
 }
 
 func entryPayload(_ index: Int) -> Data {
@@ -160,8 +166,9 @@ actor AgedEntry {
             try await Task.sleep(for: .milliseconds(3500))
             directory = created
         }
-        let cache = try DiskCache(directory: directory!.url,
-                                  configuration: DiskCacheConfiguration(payloadVerification: verification))
+        let cache = try DiskCache(
+            directory: directory!.url,
+            configuration: DiskCacheConfiguration(payloadVerification: verification))
         await cache.waitForIndex()
         caches[verification] = cache
         return cache
@@ -180,8 +187,9 @@ struct BareWrite: Sendable {
         data = payload(size)
         let final = directory.url.appendingPathComponent("entries/ab/cd")
         try FileManager.default.createDirectory(at: final, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("tmp"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("tmp"),
+            withIntermediateDirectories: true)
         target = final.appendingPathComponent("abcdef").path
         temporary = directory.url.appendingPathComponent("tmp/abcdef.tmp").path
         try run()  // the version the measured writes replace

@@ -2,12 +2,13 @@ import Benchmark
 import Dispatch
 import Foundation
 import Synchronization
+
 #if canImport(Trove)
-import Trove
+    import Trove
 #else
-import TroveCore
-import TroveEviction
-import TroveMemoryCache
+    import TroveCore
+    import TroveEviction
+    import TroveMemoryCache
 #endif
 
 // MemoryCache against its two baselines in the same run:
@@ -94,8 +95,10 @@ enum Workload {
     }()
 }
 
-func makeContestant(_ name: String, policy: any EvictionPolicyFactory = LRUPolicyFactory(),
-                    capacity: Int = Workload.capacity) -> Contestant {
+func makeContestant(
+    _ name: String, policy: any EvictionPolicyFactory = LRUPolicyFactory(),
+    capacity: Int = Workload.capacity
+) -> Contestant {
     switch name {
     case "NSCache":
         let box = SharedNSCache()
@@ -104,9 +107,12 @@ func makeContestant(_ name: String, policy: any EvictionPolicyFactory = LRUPolic
     case "Mutex<[String: Payload]>":
         return .dictionary(LockedDictionary())
     default:
-        return .trove(MemoryCache(configuration: .init(costLimit: .max, countLimit: capacity,
-                                                       maxEntryCostFraction: 1),
-                                  evictionPolicy: policy))
+        return .trove(
+            MemoryCache(
+                configuration: .init(
+                    costLimit: .max, countLimit: capacity,
+                    maxEntryCostFraction: 1),
+                evictionPolicy: policy))
     }
 }
 
@@ -126,17 +132,22 @@ func run(threads: Int, operations: Int, _ body: @Sendable (Int) -> Void) {
 
 let benchmarks: @Sendable () -> Void = {
     // One benchmark iteration = 1,000 operations; results are scaled to the time of one operation.
-    let configuration = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .nanoseconds,
-                                                warmupIterations: 10, scalingFactor: .kilo,
-                                                maxDuration: .seconds(1), maxIterations: 2_000)
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock], timeUnits: .nanoseconds,
+        warmupIterations: 10, scalingFactor: .kilo,
+        maxDuration: .seconds(1), maxIterations: 2_000)
     let payload = Payload(bytes: 1)
     let keys = Workload.keys, hotKeys = Workload.hotKeys, keyCount = Workload.keyCount
     let zipfStream = Workload.zipfStream
-    let contestants = ["MemoryCache lru", "MemoryCache s3fifo", "MemoryCache wtinylfu", "NSCache",
-                       "Mutex<[String: Payload]>"]
-    let policies: [String: any EvictionPolicyFactory] = ["MemoryCache lru": LRUPolicyFactory(),
-                                                         "MemoryCache s3fifo": S3FIFOPolicyFactory(),
-                                                         "MemoryCache wtinylfu": WTinyLFUPolicyFactory()]
+    let contestants = [
+        "MemoryCache lru", "MemoryCache s3fifo", "MemoryCache wtinylfu", "NSCache",
+        "Mutex<[String: Payload]>"
+    ]
+    let policies: [String: any EvictionPolicyFactory] = [
+        "MemoryCache lru": LRUPolicyFactory(),
+        "MemoryCache s3fifo": S3FIFOPolicyFactory(),
+        "MemoryCache wtinylfu": WTinyLFUPolicyFactory()
+    ]
 
     for threads in [1, 2] {
         for name in contestants {

@@ -22,8 +22,9 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
 
     func start() async throws {
         guard server == nil else { return }
-        let image = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Trove/Tests/Fixtures/images/badge.png").standardized)
+        let image = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Trove/Tests/Fixtures/images/badge.png").standardized)
         let server = FixtureServer(routes: ["/badge.png": .file(image, contentType: "image/png")])
         try await server.start()
         self.server = server
@@ -45,63 +46,78 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(3),
-                                           maxIterations: 3_000)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput], maxDuration: .seconds(3),
+        maxIterations: 3_000)
     let fixture = PipelineFixture.shared
     let setup: Benchmark.BenchmarkSetupHook = { try await fixture.start() }
 
-    Benchmark("bare AsyncHTTPClient GET (baseline)", closure: { benchmark in
-        for _ in benchmark.scaledIterations {
-            var request = HTTPClientRequest(url: fixture.url.absoluteString)
-            request.method = .GET
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-            blackHole(try await response.body.collect(upTo: 1 << 20))
-        }
-    }, setup: setup)
+    Benchmark(
+        "bare AsyncHTTPClient GET (baseline)",
+        closure: { benchmark in
+            for _ in benchmark.scaledIterations {
+                var request = HTTPClientRequest(url: fixture.url.absoluteString)
+                request.method = .GET
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                blackHole(try await response.body.collect(upTo: 1 << 20))
+            }
+        }, setup: setup)
 
-    Benchmark("bare AsyncHTTPClient GET + PNG decode (baseline)", closure: { benchmark in
-        let decoder = try PluginRegistry.standard.decoder(named: "png")
-        for _ in benchmark.scaledIterations {
-            var request = HTTPClientRequest(url: fixture.url.absoluteString)
-            request.method = .GET
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-            let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
-            blackHole(try decoder.decode(body, limits: .default))
-        }
-    }, setup: setup)
+    Benchmark(
+        "bare AsyncHTTPClient GET + PNG decode (baseline)",
+        closure: { benchmark in
+            let decoder = try PluginRegistry.standard.decoder(named: "png")
+            for _ in benchmark.scaledIterations {
+                var request = HTTPClientRequest(url: fixture.url.absoluteString)
+                request.method = .GET
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+                blackHole(try decoder.decode(body, limits: .default))
+            }
+        }, setup: setup)
 
-    Benchmark("DataPipeline miss (fetch, no decode, no disk)", closure: { benchmark in
-        let request = DataRequest(url: fixture.url, cachePolicy: .reloadIgnoringCache)
-        for _ in benchmark.scaledIterations {
-            blackHole(try await fixture.dataPipeline!.data(for: request))
-        }
-    }, setup: setup)
+    Benchmark(
+        "DataPipeline miss (fetch, no decode, no disk)",
+        closure: { benchmark in
+            let request = DataRequest(url: fixture.url, cachePolicy: .reloadIgnoringCache)
+            for _ in benchmark.scaledIterations {
+                blackHole(try await fixture.dataPipeline!.data(for: request))
+            }
+        }, setup: setup)
 
-    Benchmark("pipeline miss (fetch + decode, no disk)", closure: { benchmark in
-        let request = ImageRequest(url: fixture.url, cachePolicy: .reloadIgnoringCache)
-        for _ in benchmark.scaledIterations {
-            blackHole(try await fixture.memoryPipeline!.image(for: request))
-        }
-    }, setup: setup)
+    Benchmark(
+        "pipeline miss (fetch + decode, no disk)",
+        closure: { benchmark in
+            let request = ImageRequest(url: fixture.url, cachePolicy: .reloadIgnoringCache)
+            for _ in benchmark.scaledIterations {
+                blackHole(try await fixture.memoryPipeline!.image(for: request))
+            }
+        }, setup: setup)
 
-    Benchmark("pipeline hit from memory", closure: { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(try await fixture.memoryPipeline!.image(for: fixture.url))
-        }
-    }, setup: setup)
+    Benchmark(
+        "pipeline hit from memory",
+        closure: { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try await fixture.memoryPipeline!.image(for: fixture.url))
+            }
+        }, setup: setup)
 
-    Benchmark("pipeline hit from disk (decode included)", closure: { benchmark in
-        for _ in benchmark.scaledIterations {
-            // A pipeline per hit would measure construction; clearing memory forces the disk tier instead.
-            fixture.diskPipeline!.memoryCache.removeAll()
-            blackHole(try await fixture.diskPipeline!.image(for: fixture.url))
-        }
-    }, setup: setup)
+    Benchmark(
+        "pipeline hit from disk (decode included)",
+        closure: { benchmark in
+            for _ in benchmark.scaledIterations {
+                // A pipeline per hit would measure construction; clearing memory forces the disk tier instead.
+                fixture.diskPipeline!.memoryCache.removeAll()
+                blackHole(try await fixture.diskPipeline!.image(for: fixture.url))
+            }
+        }, setup: setup)
 
-    Benchmark("DataPipeline hit from disk (no decode)", closure: { benchmark in
-        for _ in benchmark.scaledIterations {
-            fixture.diskDataPipeline!.memoryCache.removeAll()
-            blackHole(try await fixture.diskDataPipeline!.data(for: fixture.url))
-        }
-    }, setup: setup)
+    Benchmark(
+        "DataPipeline hit from disk (no decode)",
+        closure: { benchmark in
+            for _ in benchmark.scaledIterations {
+                fixture.diskDataPipeline!.memoryCache.removeAll()
+                blackHole(try await fixture.diskDataPipeline!.data(for: fixture.url))
+            }
+        }, setup: setup)
 }

@@ -18,14 +18,17 @@ final class RedisProcess: Sendable {
     private let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-bench-redis-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trove-bench-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Ports from a range the kernel rarely hands out for outgoing connections.
         port = Int.random(in: 20_000..<30_000)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", directory.path]
+        process.arguments = [
+            "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "",
+            "--appendonly", "no", "--dir", directory.path
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -66,7 +69,8 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
         let files = ["badge.png", "camera.png"]
         var routes: [String: FixtureServer.Route] = [:]
         for file in files {
-            routes["/\(file)"] = .file(try Data(contentsOf: images.appendingPathComponent(file)), contentType: "image/png")
+            routes["/\(file)"] = .file(
+                try Data(contentsOf: images.appendingPathComponent(file)), contentType: "image/png")
         }
         let origin = FixtureServer(routes: routes)
         try await origin.start()
@@ -93,73 +97,87 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
             }
             _ = try await sharedPipeline.data(for: url)
             let key = DataRequest(url: url).cacheKey
-            fixtures[file] = SharedFixture(name: file, tier: tier, sharedPipeline: sharedPipeline,
-                                           originPipeline: originPipeline, url: url, key: key,
-                                           getCommand: [Array("GET".utf8), Array((tier.options.keyPrefix + key).utf8)])
+            fixtures[file] = SharedFixture(
+                name: file, tier: tier, sharedPipeline: sharedPipeline,
+                originPipeline: originPipeline, url: url, key: key,
+                getCommand: [Array("GET".utf8), Array((tier.options.keyPrefix + key).utf8)])
         }
     }
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(3),
-                                           maxIterations: 5_000)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput], maxDuration: .seconds(3),
+        maxIterations: 5_000)
     let bench = SharedTierBench.shared
     let setup: Benchmark.BenchmarkSetupHook = { try await bench.start() }
 
     for file in ["badge.png", "camera.png"] {
         func fixture() -> SharedFixture { bench.fixtures[file]! }
 
-        Benchmark("\(file): bare GET of the value, same connection (baseline)", closure: { benchmark in
-            let fixture = fixture()
-            for _ in benchmark.scaledIterations {
-                blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand))
-            }
-        }, setup: setup)
+        Benchmark(
+            "\(file): bare GET of the value, same connection (baseline)",
+            closure: { benchmark in
+                let fixture = fixture()
+                for _ in benchmark.scaledIterations {
+                    blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand))
+                }
+            }, setup: setup)
 
-        Benchmark("\(file): tier hit (GET + entry check)", closure: { benchmark in
-            let fixture = fixture()
-            for _ in benchmark.scaledIterations {
-                let value = try await fixture.tier.get(fixture.key)!
-                blackHole(try EntryCodec.decode(value, expectedKey: fixture.key))
-            }
-        }, setup: setup)
+        Benchmark(
+            "\(file): tier hit (GET + entry check)",
+            closure: { benchmark in
+                let fixture = fixture()
+                for _ in benchmark.scaledIterations {
+                    let value = try await fixture.tier.get(fixture.key)!
+                    blackHole(try EntryCodec.decode(value, expectedKey: fixture.key))
+                }
+            }, setup: setup)
 
-        Benchmark("\(file): pipeline shared hit (memory miss, GET, entry check, memory fill)", closure: { benchmark in
-            let fixture = fixture()
-            for _ in benchmark.scaledIterations {
-                fixture.sharedPipeline.memoryCache.removeAll()
-                let response = try await fixture.sharedPipeline.data(for: fixture.url)
-                precondition(response.source == .shared)
-                blackHole(response)
-            }
-        }, setup: setup)
+        Benchmark(
+            "\(file): pipeline shared hit (memory miss, GET, entry check, memory fill)",
+            closure: { benchmark in
+                let fixture = fixture()
+                for _ in benchmark.scaledIterations {
+                    fixture.sharedPipeline.memoryCache.removeAll()
+                    let response = try await fixture.sharedPipeline.data(for: fixture.url)
+                    precondition(response.source == .shared)
+                    blackHole(response)
+                }
+            }, setup: setup)
 
-        Benchmark("\(file): loopback origin miss (no shared tier)", closure: { benchmark in
-            let fixture = fixture()
-            let request = DataRequest(url: fixture.url, cachePolicy: .reloadIgnoringCache)
-            for _ in benchmark.scaledIterations {
-                blackHole(try await fixture.originPipeline.data(for: request))
-            }
-        }, setup: setup)
+        Benchmark(
+            "\(file): loopback origin miss (no shared tier)",
+            closure: { benchmark in
+                let fixture = fixture()
+                let request = DataRequest(url: fixture.url, cachePolicy: .reloadIgnoringCache)
+                for _ in benchmark.scaledIterations {
+                    blackHole(try await fixture.originPipeline.data(for: request))
+                }
+            }, setup: setup)
     }
 
     // Throughput on one connection: 64 GETs one after another against 64 in flight at once.
-    Benchmark("64 GETs sequential, one connection (baseline)", closure: { benchmark in
-        let fixture = bench.fixtures["badge.png"]!
-        for _ in benchmark.scaledIterations {
-            for _ in 0..<64 { blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand)) }
-        }
-    }, setup: setup)
-
-    Benchmark("64 GETs pipelined, one connection", closure: { benchmark in
-        let fixture = bench.fixtures["badge.png"]!
-        for _ in benchmark.scaledIterations {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<64 {
-                    group.addTask { blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand)) }
-                }
-                try await group.waitForAll()
+    Benchmark(
+        "64 GETs sequential, one connection (baseline)",
+        closure: { benchmark in
+            let fixture = bench.fixtures["badge.png"]!
+            for _ in benchmark.scaledIterations {
+                for _ in 0..<64 { blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand)) }
             }
-        }
-    }, setup: setup)
+        }, setup: setup)
+
+    Benchmark(
+        "64 GETs pipelined, one connection",
+        closure: { benchmark in
+            let fixture = bench.fixtures["badge.png"]!
+            for _ in benchmark.scaledIterations {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<64 {
+                        group.addTask { blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand)) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }, setup: setup)
 }

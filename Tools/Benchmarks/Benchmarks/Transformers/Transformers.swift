@@ -35,8 +35,9 @@ private let megapixel: Image = {
 private let pipelineFiles = ["chelsea.png", "coffee.png", "badge.png"]
 
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .milliseconds,
-                                                maxDuration: .seconds(3), maxIterations: 200)
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput], timeUnits: .milliseconds,
+        maxDuration: .seconds(3), maxIterations: 200)
 
     Benchmark("baseline: copy 1 MP of RGBA8", configuration: configuration) { benchmark in
         let source = megapixel.pixels
@@ -51,7 +52,8 @@ let benchmarks: @Sendable () -> Void = {
 
     for filter in ResizeTransformer.Filter.allCases {
         let resize = ResizeTransformer(width: 625, height: 400, mode: .stretch, filter: filter)
-        Benchmark("resize \(filter.rawValue) 1 MP to half (iterations/s = MP/s)", configuration: configuration) { benchmark in
+        Benchmark("resize \(filter.rawValue) 1 MP to half (iterations/s = MP/s)", configuration: configuration) {
+            benchmark in
             let image = megapixel
             for _ in benchmark.scaledIterations {
                 blackHole(try resize.transform(image))
@@ -59,14 +61,18 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("decode + lanczos3 half + encode PNG level 6 (chelsea, coffee, badge)",
-              configuration: configuration) { benchmark in
+    Benchmark(
+        "decode + lanczos3 half + encode PNG level 6 (chelsea, coffee, badge)",
+        configuration: configuration
+    ) { benchmark in
         let urls = pipelineFiles.map { imagesFolder.appendingPathComponent($0) }
         for _ in benchmark.scaledIterations {
             for url in urls {
                 let image = try PNGDecoder().decode(Data(contentsOf: url), limits: .default)
-                let half = try ResizeTransformer(width: image.width / 2, height: image.height / 2, mode: .stretch,
-                                                 filter: .lanczos3).transform(image)
+                let half = try ResizeTransformer(
+                    width: image.width / 2, height: image.height / 2, mode: .stretch,
+                    filter: .lanczos3
+                ).transform(image)
                 blackHole(try PNGEncoder().encode(half, options: EncodingOptions(compressionLevel: 6)))
             }
         }
