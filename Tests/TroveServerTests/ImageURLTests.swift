@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 import Trove
 import TroveAVIF
@@ -112,6 +113,47 @@ import TroveWebP
         #expect(unknown.status == .badRequest)
         #expect(unknown.text.contains("sharpen_more"))
         #expect(unknown.header(.contentType)?.hasPrefix("text/plain") == true)
+        // The text quotes a little of the URL: browsers must not sniff it into anything else.
+        #expect(unknown.header(.xContentTypeOptions) == "nosniff")
+    }
+
+    /// A URL with `exp:` stops working at that moment: its result is never kept by the server, caches in
+    /// front are told to keep it no longer, and past it the answer is 404.
+    @Test func expiringURLsAreNotKeptPastTheirExpiry() async throws {
+        let harness = try await Self.startSigned()
+        defer { Task { await harness.stop() } }
+        let chelsea = source(harness, "chelsea.png")
+        let inAnHour = Int(Date().timeIntervalSince1970) + 3600
+        let expiring = Self.signer.signed("/rs:fit:50:50/exp:\(inAnHour)/plain/\(chelsea)@png")
+        for _ in 0..<2 {
+            let answer = try await harness.request(expiring)
+            #expect(answer.status == .ok)
+            let maxAge = try #require(answer.header(.cacheControl).flatMap { Int($0.split(separator: "=").last ?? "") })
+            #expect((3590...3600).contains(maxAge))
+        }
+        #expect(try await harness.metric("trove_serve_result_cache_hits_total") == 0)
+        // The same without exp: the second request is a result-cache hit (the control).
+        let lasting = Self.signer.signed("/rs:fit:50:50/plain/\(chelsea)@png")
+        for _ in 0..<2 { #expect(try await harness.request(lasting).status == .ok) }
+        #expect(try await harness.metric("trove_serve_result_cache_hits_total") == 1)
+        let past = Self.signer.signed("/rs:fit:50:50/exp:\(inAnHour - 7200)/plain/\(chelsea)@png")
+        #expect(try await harness.request(past).status == .notFound)
+    }
+
+    /// A server that cannot listen (its port is taken) fails to start instead of waiting for ever.
+    @Test func aTakenPortFailsTheStart() async throws {
+        let harness = try await Self.startSigned()
+        defer { Task { await harness.stop() } }
+        var configuration = ServerConfiguration()
+        configuration.port = harness.port
+        configuration.cacheDirectory = harness.cacheDirectory
+        var logger = Logger(label: "trove.serve.test")
+        logger.logLevel = .critical
+        let second = try ImageProxyServer(
+            configuration: configuration, registry: try ServerHarness.registry(),
+            logger: logger)
+        await #expect(throws: (any Error).self) { try await second.start() }
+        await second.stop()
     }
 
     @Test func formatNegotiationByAccept() async throws {

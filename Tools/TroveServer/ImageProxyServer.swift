@@ -104,7 +104,12 @@ public final class ImageProxyServer: Sendable {
                 services: [makeApplication(onListening: onListening)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await closeSharedTier()
+            throw error
+        }
         await closeSharedTier()
     }
 
@@ -118,7 +123,11 @@ public final class ImageProxyServer: Sendable {
             readyContinuation.finish()
         }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let task = Task { try await group.run() }
+        let task = Task {
+            // A server that never listens (the port is taken) must still end the wait below.
+            defer { readyContinuation.finish() }
+            try await group.run()
+        }
         runner.withLock { $0 = (task, group) }
         for await port in ready { return port }
         _ = try await task.value

@@ -21,6 +21,7 @@ struct ProxyResponder: HTTPResponder {
     let logger: Logger
 
     private let resultCacheControl: String
+    private let resultMaxAge: Int
     private let errorCacheControl: String
 
     init(
@@ -37,6 +38,7 @@ struct ProxyResponder: HTTPResponder {
         self.configuration = configuration
         self.logger = logger
         resultCacheControl = "public, max-age=\(configuration.resultMaxAge)"
+        resultMaxAge = configuration.resultMaxAge
         errorCacheControl = "public, max-age=\(configuration.errorMaxAge)"
     }
 
@@ -100,8 +102,16 @@ struct ProxyResponder: HTTPResponder {
             }
             return self.failure(failure, head: head)
         }
-        results?.setValue(served, forKey: cacheKey, cost: served.cost)
-        return answer(served, request: request, head: head)
+        // A URL that expires (`exp:`) must stop working then: its result is not kept, and caches in front
+        // may keep it only until that moment.
+        guard let expires = plan.url.options.expires else {
+            results?.setValue(served, forKey: cacheKey, cost: served.cost)
+            return answer(served, request: request, head: head)
+        }
+        let remaining = min(Double(resultMaxAge), max(0, expires.timeIntervalSinceNow.rounded(.down)))
+        return answer(
+            served, request: request, head: head,
+            cacheControl: remaining >= 1 ? "public, max-age=\(Int(remaining))" : "no-store")
     }
 
     /// Runs the pipeline and packs the result for sending.
@@ -116,11 +126,11 @@ struct ProxyResponder: HTTPResponder {
             contentType: response.format.mediaType, varies: plan.format == nil)
     }
 
-    private func answer(_ served: ServedResult, request: Request, head: Bool) -> Response {
+    private func answer(_ served: ServedResult, request: Request, head: Bool, cacheControl: String? = nil) -> Response {
         var headers = HTTPFields()
         headers.reserveCapacity(6)
         headers[.eTag] = served.entityTag
-        headers[.cacheControl] = resultCacheControl
+        headers[.cacheControl] = cacheControl ?? resultCacheControl
         if served.varies { headers[.vary] = "Accept" }
         if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: served.entityTag) {
             return Response(status: .notModified, headers: headers)
@@ -155,6 +165,8 @@ struct ProxyResponder: HTTPResponder {
     private func text(_ status: Int, _ body: String, head: Bool, cacheControl: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"
+        // Error texts quote a little of the URL: never let a browser sniff them into something else.
+        headers[.xContentTypeOptions] = "nosniff"
         headers[.cacheControl] = cacheControl
         headers[.contentLength] = String(body.utf8.count)
         return Response(
