@@ -140,6 +140,19 @@ import TroveWebP
         #expect(try await harness.request(past).status == .notFound)
     }
 
+    /// Bytes cached by an unguarded fetch (here a plain pipeline on the same cache directory, as `trove get`
+    /// would) for a source whose host is a loopback address are not served by a proxy that refuses loopback.
+    @Test func aCachedSourceOnAForbiddenAddressIsNotServed() async throws {
+        let harness = try await Self.startSigned { $0.allowLoopbackSources = false }
+        defer { Task { await harness.stop() } }
+        let url = harness.origin.url("/images/chelsea.png")
+        let unguarded = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: harness.cacheDirectory))
+        #expect(try await unguarded.data(for: url).source == .network)
+        let answer = try await harness.request(Self.signer.signed("/rs:fit:50:50/plain/\(url.absoluteString)@png"))
+        #expect(answer.status == .notFound)
+        #expect(harness.origin.requestCount(for: "/images/chelsea.png") == 1)
+    }
+
     /// A server that cannot listen (its port is taken) fails to start instead of waiting for ever.
     @Test func aTakenPortFailsTheStart() async throws {
         let harness = try await Self.startSigned()

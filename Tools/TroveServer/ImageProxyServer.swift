@@ -50,12 +50,10 @@ public final class ImageProxyServer: Sendable {
         }
         var registry = registry
         // Link-local stays refused: it is where cloud metadata services answer.
+        let addressPolicy = AddressPolicy(
+            allowLoopback: configuration.allowLoopbackSources, allowPrivate: configuration.allowPrivateSources)
         try registry.registerGuarded(
-            GuardedHTTPFetcher(
-                addressPolicy: AddressPolicy(
-                    allowLoopback: configuration.allowLoopbackSources,
-                    allowPrivate: configuration.allowPrivateSources),
-                sourcePolicy: sourcePolicy, resolver: resolver))
+            GuardedHTTPFetcher(addressPolicy: addressPolicy, sourcePolicy: sourcePolicy, resolver: resolver))
 
         var pipelineConfiguration = PipelineConfiguration(cacheDirectory: configuration.cacheDirectory)
         pipelineConfiguration.maxBytes = configuration.maxSourceBytes
@@ -86,7 +84,7 @@ public final class ImageProxyServer: Sendable {
                 configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
             : nil
         responder = ProxyResponder(
-            pipeline: pipeline, route: route, sourcePolicy: sourcePolicy,
+            pipeline: pipeline, route: route, sourcePolicy: sourcePolicy, addressPolicy: addressPolicy,
             gate: AdmissionGate(limit: configuration.maxConcurrency, queueLimit: configuration.maxQueue),
             results: results, metrics: ServerMetrics(registry: metricsRegistry), configuration: configuration,
             logger: logger)

@@ -13,6 +13,10 @@ struct ProxyResponder: HTTPResponder {
     /// Checked before the caches are asked, so a source once allowed and cached is not served after its
     /// prefix is gone; the fetcher checks again, with the addresses.
     let sourcePolicy: SourcePolicy
+    /// Also checked before the caches for hosts that are addresses (or localhost) as written, so bytes that
+    /// an unguarded fetch (a `trove get` on the same directory or shared tier) cached for a private address
+    /// are not served. A name's addresses are known only by resolving it, which the fetcher does on a miss.
+    let addressPolicy: AddressPolicy
     let gate: AdmissionGate
     /// Encoded results by result key; nil with `--no-result-cache`.
     let results: MemoryCache<String, ServedResult>?
@@ -25,13 +29,14 @@ struct ProxyResponder: HTTPResponder {
     private let errorCacheControl: String
 
     init(
-        pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, gate: AdmissionGate,
-        results: MemoryCache<String, ServedResult>?,
+        pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, addressPolicy: AddressPolicy,
+        gate: AdmissionGate, results: MemoryCache<String, ServedResult>?,
         metrics: ServerMetrics, configuration: ServerConfiguration, logger: Logger
     ) {
         self.pipeline = pipeline
         self.route = route
         self.sourcePolicy = sourcePolicy
+        self.addressPolicy = addressPolicy
         self.gate = gate
         self.results = results
         self.metrics = metrics
@@ -81,6 +86,7 @@ struct ProxyResponder: HTTPResponder {
         do {
             plan = try route.plan(forPath: path)
             try sourcePolicy.check(plan.source)
+            try checkWrittenAddress(of: plan.source)
         } catch {
             return failure(ProxyFailure(error), head: head)
         }
@@ -112,6 +118,20 @@ struct ProxyResponder: HTTPResponder {
         return answer(
             served, request: request, head: head,
             cacheControl: remaining >= 1 ? "public, max-age=\(Int(remaining))" : "no-store")
+    }
+
+    /// Refuses a source whose host is, as written, an address the policy does not allow.
+    private func checkWrittenAddress(of source: URL) throws {
+        guard let host = source.host, let written = try? SourceHost(urlHost: host) else { return }
+        let address: IPAddress
+        switch written {
+        case let .address(value): address = value
+        case .localhost: address = IPAddress("127.0.0.1")!  // a valid literal
+        case .name: return
+        }
+        if let reason = addressPolicy.refusal(of: address) {
+            throw TroveError.sourceNotAllowed(url: source.absoluteString, reason: reason)
+        }
     }
 
     /// Runs the pipeline and packs the result for sending.
