@@ -188,10 +188,11 @@ let package = Package(
             name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache", "TroveEviction", "TorturePayload"],
             path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
         .testTarget(
-            name: "TroveCodecTests", dependencies: ["TroveCodec", "TroveSupport"], path: "Tests/TroveCodecTests",
+            name: "TroveCodecTests", dependencies: ["TroveCodec", "TroveSupport", "TroveTestSupport"],
+            path: "Tests/TroveCodecTests",
             swiftSettings: swift6),
         .testTarget(
-            name: "TroveJPEGTests", dependencies: ["TroveJPEG"], path: "Tests/TroveJPEGTests",
+            name: "TroveJPEGTests", dependencies: ["TroveJPEG", "TroveTestSupport"], path: "Tests/TroveJPEGTests",
             swiftSettings: swift6),
         // Starts a real redis-server on loopback per test.
         .testTarget(

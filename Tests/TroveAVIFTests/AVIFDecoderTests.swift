@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+import TroveTestSupport
 
 @testable import TroveAVIF
 
@@ -160,14 +161,9 @@ import TroveCore
 
     @Test func damagedBytesNeverCrash() throws {
         let original = [UInt8](try AVIFFixtures.data("alpha.avif"))
-        var state: UInt64 = 0x1234_5678_9ABC_DEF1
-        func random(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(state >> 33) % bound
-        }
+        var damager = ByteDamager(seed: 0x1234_5678_9ABC_DEF1)
         for _ in 0..<150 {
-            var bytes = original
-            for _ in 0..<(1 + random(4)) { bytes[random(bytes.count)] ^= UInt8(1 + random(255)) }
+            let bytes = damager.damaged(original)
             do {
                 let image = try decoder.decode(Data(bytes), limits: DecodingLimits(maxPixels: 1 << 20))
                 #expect(image.pixels.count == image.width * image.height * 4)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCodec
 import TroveCore
+import TroveTestSupport
 
 /// Broken, truncated and oversized GIFs are refused with an error that names the problem.
 @Suite struct GIFDecoderValidationTests {
@@ -85,17 +86,12 @@ import TroveCore
     }
 
     @Test func damagedBytesNeverCrash() throws {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func random(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(state >> 33) % bound
-        }
+        var damager = ByteDamager(seed: 0x2545_F491_4F6C_DD1D)
         var thrown = 0
         for name in ["still", "animated", "interlaced", "pillow"] {
             let original = [UInt8](try Fixtures.gif(name))
             for _ in 0..<200 {
-                var bytes = original
-                for _ in 0..<(1 + random(4)) { bytes[random(bytes.count)] ^= UInt8(1 + random(255)) }
+                let bytes = damager.damaged(original)
                 do {
                     let image = try GIFDecoder().decode(Data(bytes), limits: DecodingLimits(maxPixels: 1 << 20))
                     #expect(image.pixels.count == image.width * image.height * 4)

@@ -3,6 +3,7 @@ import Testing
 import TroveCodec
 import TroveCore
 import TroveSupport
+import TroveTestSupport
 
 /// Damage inside chunk data, with the CRC recomputed so the damage reaches the parser, filters and
 /// inflater: the decoder must throw a TroveError or return a whole image, and never crash.
@@ -30,18 +31,12 @@ import TroveSupport
     func damagedChunkDataNeverCrashes(name: String) throws {
         let original = [UInt8](try Fixtures.pngSuite(name))
         let targets = Self.chunks(of: original).filter { $0.length > 0 }
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) } & 0xFFFF)
-        func random(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(state >> 33) % bound
-        }
+        var damager = ByteDamager(
+            seed: 0x9E37_79B9_7F4A_7C15 &+ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) } & 0xFFFF))
         var thrown = 0, decoded = 0
         for _ in 0..<300 {
-            var png = original
-            let chunk = targets[random(targets.count)]
-            for _ in 0..<(1 + random(3)) {
-                png[chunk.start + 8 + random(chunk.length)] ^= UInt8(1 + random(255))
-            }
+            let chunk = targets[damager.random(targets.count)]
+            var png = damager.damaged(original, flips: 3, in: (chunk.start + 8)..<(chunk.start + 8 + chunk.length))
             Self.fixCRC(&png, chunk)
             do {
                 let image = try PNGDecoder().decode(Data(png), limits: DecodingLimits(maxPixels: 1 << 20))

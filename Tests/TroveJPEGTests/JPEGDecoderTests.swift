@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveJPEG
+import TroveTestSupport
 
 /// Baseline, progressive, gray and CMYK JPEGs decode to RGBA8 like Pillow (which also uses libjpeg-turbo);
 /// EXIF orientation is read; broken input is refused with a message.
@@ -85,14 +86,9 @@ import TroveJPEG
 
     @Test func damagedBytesNeverCrash() throws {
         let original = [UInt8](try JPEGFixtures.jpeg("progressive"))
-        var state: UInt64 = 0x1234_5678_9ABC_DEF1
-        func random(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(state >> 33) % bound
-        }
+        var damager = ByteDamager(seed: 0x1234_5678_9ABC_DEF1)
         for _ in 0..<200 {
-            var bytes = original
-            for _ in 0..<(1 + random(4)) { bytes[random(bytes.count)] ^= UInt8(1 + random(255)) }
+            let bytes = damager.damaged(original)
             do {
                 let image = try decoder.decode(Data(bytes), limits: DecodingLimits(maxPixels: 1 << 20))
                 #expect(image.pixels.count == image.width * image.height * 4)
