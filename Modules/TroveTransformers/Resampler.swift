@@ -138,10 +138,12 @@ final class Resampler {
                     sums[j] += line0[j] * weight
                 }
             }
-            let destinationRow = dst + i * outW * 4
             for j in 0..<outW {
-                (destinationRow + j * 4).storeBytes(of: Self.straightRGBA8(sums[j]), as: SIMD4<UInt8>.self)
+                sums[j] = Self.straightAlpha(sums[j])
             }
+            Self.storeRoundedBytes(
+                UnsafeRawPointer(sums).assumingMemoryBound(to: Float.self), count: outW * 4,
+                into: (dst + i * outW * 4).assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -186,21 +188,36 @@ final class Resampler {
         }
     }
 
-    /// Premultiplied Float pixel to straight-alpha RGBA8, rounded to nearest and clamped to 0...255.
+    /// Premultiplied Float pixel to straight alpha, still Float.
     @inline(__always)
-    private static func straightRGBA8(_ pixel: SIMD4<Float>) -> SIMD4<UInt8> {
+    private static func straightAlpha(_ pixel: SIMD4<Float>) -> SIMD4<Float> {
         let alpha = pixel[3]
         // Alpha that rounds to 0 is invisible; its colour is meaningless (and dividing by it explodes).
         guard alpha >= 0.5 else { return .zero }
-        let straight = pixel * (255 / alpha)
-        // Scalar conversions: the generic SIMD clamp and rounding initialisers are not inlined and cost
-        // more than the whole convolution.
-        return SIMD4(byte(straight[0]), byte(straight[1]), byte(straight[2]), byte(alpha))
+        var straight = pixel * (255 / alpha)
+        straight[3] = alpha
+        return straight
     }
 
-    /// Rounds to nearest and clamps to 0...255 (filters with negative lobes overshoot).
+    /// Each Float rounded half up and clamped to 0...255 (filters with negative lobes overshoot). One flat
+    /// loop without conversions that can trap, so the compiler vectorises it: per-pixel scalar conversions
+    /// cost more than the whole vertical convolution.
+    private static func storeRoundedBytes(
+        _ values: UnsafePointer<Float>, count: Int, into bytes: UnsafeMutablePointer<UInt8>
+    ) {
+        for index in 0..<count {
+            bytes[index] = roundedByte(values[index])
+        }
+    }
+
+    /// floor(clamped + 0.5) by float arithmetic alone: adding 2^23 rounds to the nearest integer (ties to
+    /// even), a compare turns that into the floor, and the integer is then the low byte of the sum's bits.
     @inline(__always)
-    private static func byte(_ value: Float) -> UInt8 {
-        UInt8(min(max(value, 0), 255) + 0.5)
+    static func roundedByte(_ value: Float) -> UInt8 {
+        let magic: Float = 8_388_608
+        let shifted = min(max(value, 0), 255) + 0.5
+        let nearest = (shifted + magic) - magic
+        let floor = nearest > shifted ? nearest - 1 : nearest
+        return UInt8(truncatingIfNeeded: (floor + magic).bitPattern)
     }
 }

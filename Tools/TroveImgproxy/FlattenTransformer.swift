@@ -25,10 +25,25 @@ public struct FlattenTransformer: ImageTransformer, Equatable {
     public func transform(_ image: Image) throws -> Image {
         // Gray images carry no alpha: already opaque.
         guard image.pixelFormat == .rgba8 else { return image }
+        // Already opaque (every JPEG source is): nothing to composite, and no copy to make.
+        if Self.isOpaque(image.pixels) && image.frames.allSatisfy({ Self.isOpaque($0.pixels) }) { return image }
         var output = image.convertedToRGBA8()
         output.pixels = flattened(output.pixels)
         output.frames = output.frames.map { AnimationFrame(pixels: flattened($0.pixels), delay: $0.delay) }
         return output
+    }
+
+    /// Whether every pixel's alpha is 255: the AND of all pixels, four bytes at a time, keeps 255 in the
+    /// alpha byte only then. A reduction without branches, so it runs at memory speed.
+    static func isOpaque(_ pixels: [UInt8]) -> Bool {
+        pixels.withUnsafeBytes { raw in
+            let pixelCount = raw.count / 4
+            var all = UInt32.max
+            for index in 0..<pixelCount {
+                all &= raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+            }
+            return withUnsafeBytes(of: all) { $0[3] } == 255
+        }
     }
 
     private func flattened(_ pixels: [UInt8]) -> [UInt8] {
