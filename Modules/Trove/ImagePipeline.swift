@@ -240,7 +240,9 @@ public final class ImagePipeline: Sendable {
         for transforms: [any ImageTransformer]
     ) throws -> (Image, [any ImageTransformer]) {
         let decoder = try Self.decoder(in: registry, for: data, url: url)
-        return try decoder.decode(data, limits: configuration.decodingLimits, for: transforms)
+        return try decoder.decode(
+            data, limits: configuration.decodingLimits, for: transforms,
+            reducingGap: configuration.shrinkOnLoadReducingGap)
     }
 
     /// The decoder for these bytes, or the error that says why there is none: a known format without a

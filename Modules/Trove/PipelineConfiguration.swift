@@ -4,6 +4,7 @@ import Logging
 import TroveCore
 import TroveFetcher
 import TroveMemoryCache
+import TroveTransformers
 
 /// How to compose an `ImagePipeline` from a registry. Plugins are named by plain strings, so a config
 /// file or CLI flags can say them; an unknown name fails when the pipeline is built.
@@ -50,6 +51,11 @@ public struct PipelineConfiguration: Sendable {
     public var maxBytes: Int = 50 << 20
     /// Bounds on pixels, decoded bytes and frames; an image past them fails (`imageTooLarge`, `tooManyFrames`).
     public var decodingLimits: DecodingLimits = .default
+    /// How much larger than a downscaling transform's output a decoder's reduced image must stay, per axis
+    /// (Pillow's `reducing_gap`): 2 (the default, as Pillow's `thumbnail()` and libvips) keeps results
+    /// within a hair of a full-size resize; 1 reduces as far as the output size, as thumbor's
+    /// JPEG loading does, for speed.
+    public var shrinkOnLoadReducingGap: Double = ShrinkOnLoad.defaultReducingGap
     /// Sent with every fetch; a request's own headers win.
     public var headers: [String: String] = [:]
     /// Encoding options for processed results.

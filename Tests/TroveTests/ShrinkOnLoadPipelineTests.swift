@@ -38,7 +38,9 @@ import Trove
         func info(_ data: Data) throws -> ImageInfo? { try inner.info(data) }
     }
 
-    func load(_ spec: String, log: DecodeLog) async throws -> (ImageResponse, expected: Image) {
+    func load(
+        _ spec: String, log: DecodeLog, reducingGap: Double = ShrinkOnLoad.defaultReducingGap
+    ) async throws -> (ImageResponse, expected: Image) {
         var registry = PluginRegistry.standard
         try registry.register(decoder: RecordingDecoder(log: log), replacing: true)
         let transforms = try registry.transformers(forSpec: spec)
@@ -46,9 +48,9 @@ import Trove
         var expected = try PNGDecoder().decode(Data(contentsOf: url), limits: .default)
         for transformer in transforms { expected = try transformer.transform(expected) }
         return try await withTemporaryDirectory { directory in
-            let pipeline = try ImagePipeline(
-                registry: registry,
-                configuration: PipelineConfiguration(cacheDirectory: directory))
+            var configuration = PipelineConfiguration(cacheDirectory: directory)
+            configuration.shrinkOnLoadReducingGap = reducingGap
+            let pipeline = try ImagePipeline(registry: registry, configuration: configuration)
             return (try await pipeline.image(for: ImageRequest(url: url, transforms: transforms)), expected)
         }
     }
@@ -65,6 +67,21 @@ import Trove
         #expect(response.image.width == 100 && response.image.height == 67)
         #expect(response.image.width == expected.width && response.image.height == expected.height)
         let value = psnr(response.image, expected)
+        #expect(value >= 40, "PSNR \(value) dB against decoding at full size")
+    }
+
+    @Test func aReducingGapOfOneReducesAsFarAsTheOutput() async throws {
+        let log = DecodeLog()
+        let (response, expected) = try await load(
+            "resize:w=100,h=100,mode=fit,filter=lanczos3", log: log, reducingGap: 1)
+        let entries = log.entries.withLock { $0 }
+        // 100x67 out and a gap of 1: at least 100x67 asked, so the quarter (150x100) will do.
+        #expect(entries.count == 1)
+        #expect(entries.first?.minimum == PixelSize(width: 100, height: 67))
+        #expect(entries.first?.produced == PixelSize(width: 150, height: 100))
+        #expect(response.image.width == 100 && response.image.height == 67)
+        let value = psnr(response.image, expected)
+        // 43.8 dB here: a little under the gap of 2's, still within the 40 dB the thumbnails are held to.
         #expect(value >= 40, "PSNR \(value) dB against decoding at full size")
     }
 
