@@ -153,7 +153,7 @@ let package = Package(
             name: "trove",
             dependencies: [
                 "Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
-                "FixtureServer", "TroveServer",
+                "FixtureServer", "TroveServer", "CTroveSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             path: "Tools/trove", swiftSettings: swift6),

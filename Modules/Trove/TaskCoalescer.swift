@@ -3,8 +3,9 @@ import TroveCore
 
 /// Runs one piece of work per key however many callers ask for it at once; every caller gets the same
 /// result. A caller that cancels is answered at once with `TroveError.cancelled` while the others keep
-/// waiting; the shared work is cancelled only when its last waiter has gone.
-final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+/// waiting; the shared work is cancelled only when its last waiter has gone. `package`: `trove serve` shares
+/// its encoded results the same way.
+package final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Job {
         let id: UInt64
         var task: Task<Void, Never>?
@@ -23,16 +24,16 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// first suspends, instead of waiting for the pool to pick up a new task: for work that quickly hands
     /// off to I/O (a network fetch), this saves a thread wake per miss. Leave it off for work that computes
     /// before it suspends (decoding), which must not run on a caller's thread.
-    init(startsImmediately: Bool = false) {
+    package init(startsImmediately: Bool = false) {
         self.startsImmediately = startsImmediately
     }
 
     /// Number of keys with work in flight (for tests and stats).
-    var inFlightCount: Int { state.withLock { $0.jobs.count } }
+    package var inFlightCount: Int { state.withLock { $0.jobs.count } }
 
     /// Joins the work in flight for `key`, or starts `work` when there is none. `onJoin` runs when the
     /// caller joined work another caller started.
-    func value(
+    package func value(
         forKey key: Key, onJoin: @Sendable () -> Void = {},
         work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {

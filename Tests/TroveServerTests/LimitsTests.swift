@@ -79,7 +79,7 @@ import TroveServer
         }
         // All 50 wait on the one piece of work before the origin answers.
         await gate.waitForArrivals(1)
-        while try await harness.metric("trove_coalesced_joins_total") < 49 {
+        while try await harness.metric("trove_serve_shared_results_total") < 49 {
             try await Task.sleep(for: .milliseconds(10))
         }
         gate.open()
@@ -89,6 +89,81 @@ import TroveServer
         #expect(Set(results.map(\.1)).count == 1)
         #expect(origin.requestCount(for: "/once.png") == 1)
         #expect(decodes.value == 1)
+    }
+
+    @Test func aFloodOfIdenticalRequestsPastMaxRequestsGets429() async throws {
+        let gate = FixtureGate()
+        let origin = FixtureServer(routes: [
+            "/hot.png": .gated(Self.png, contentType: "image/png", gate: gate),
+            "/other.png": .file(Self.png, contentType: "image/png")
+        ])
+        let harness = try await Self.start(origin: origin) { $0.maxRequests = 3 }
+        defer { Task { await harness.stop() } }
+        let hot = Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/hot.png"))@png")
+        let waiting = (0..<3).map { _ in Task { try await harness.request(hot) } }
+        await gate.waitForArrivals(1)
+        while try await harness.metric("trove_serve_shared_results_total") < 2 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Three requests are in progress, two of them only waiting on the first: the fourth is refused at
+        // once, whatever it asks for.
+        let refused = try await harness.request(
+            Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/other.png"))@png"))
+        #expect(refused.status == .tooManyRequests)
+        #expect(origin.requestCount(for: "/other.png") == 0)
+        gate.open()
+        for request in waiting { #expect(try await request.value.status == .ok) }
+        #expect(origin.requestCount(for: "/hot.png") == 1)
+    }
+
+    @Test func aSourceWhoseNameNeverResolvesGets504AtTheDeadline() async throws {
+        // The fetch's own deadline starts after the lookup; the server's covers the whole wait.
+        let resolver = HangingResolver()
+        let harness = try await ServerHarness.start(resolver: resolver) {
+            $0.keys = [Self.signer.key]
+            $0.salts = [Self.signer.salt]
+            $0.requestDeadline = .milliseconds(300)
+        }
+        defer { Task { await harness.stop() } }
+        let started = ContinuousClock.now
+        let response = try await harness.request(
+            Self.signer.signed("/rs:fit:20:20/plain/http://images.invalid/a.png@png"))
+        #expect(response.status == .gatewayTimeout)
+        #expect(response.text == "the image was not ready within the request deadline\n")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        // The abandoned lookup was cancelled, not left running.
+        await resolver.waitUntilCancelled()
+    }
+
+    @Test func aRequestedSizeOverTheResultLimitGets400BeforeAnyFetch() async throws {
+        let origin = FixtureServer(routes: ["/a.png": .file(Self.png, contentType: "image/png")])
+        let harness = try await Self.start(origin: origin) { $0.maxResultDimension = 500 }
+        defer { Task { await harness.stop() } }
+        let response = try await harness.request(
+            Self.signer.signed("/rs:fit:400:0/dpr:2/plain/\(origin.url("/a.png"))@png"))
+        #expect(response.status.code == 400)
+        #expect(
+            response.text
+                == "the requested size is 800 pixels a side (dpr included), over this server's limit of 500; ask for a smaller size\n"
+        )
+        #expect(origin.requests.isEmpty)
+    }
+
+    @Test func aResultThatGrowsPastTheLimitGets422() async throws {
+        let origin = FixtureServer(routes: ["/a.png": .file(Self.png, contentType: "image/png")])
+        let harness = try await Self.start(origin: origin) { $0.maxResultDimension = 500 }
+        defer { Task { await harness.stop() } }
+        // Filling 400x400 from the 451x300 source scales it to 601x400 before the cut.
+        let response = try await harness.request(
+            Self.signer.signed("/rs:fill:400:400:1/plain/\(origin.url("/a.png"))@png"))
+        #expect(response.status.code == 422)
+        #expect(
+            response.text
+                == "the result would be 601x400 pixels, over this server's limit of 500 pixels a side; ask for a smaller size\n"
+        )
+        let within = try await harness.request(
+            Self.signer.signed("/rs:fill:300:300:1/plain/\(origin.url("/a.png"))@png"))
+        #expect(within.status == .ok)
     }
 
     @Test func hugePNGHeaderIsRefusedBeforeDecoding() async throws {
@@ -178,6 +253,31 @@ import TroveServer
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return ~crc
+    }
+}
+
+/// A resolver whose lookups never answer until cancelled, as a DNS server that drops queries.
+final class HangingResolver: HostResolver {
+    private let cancellations: AsyncStream<Void>
+    private let cancelled: AsyncStream<Void>.Continuation
+
+    init() {
+        (cancellations, cancelled) = AsyncStream.makeStream()
+    }
+
+    func addresses(of host: String) async throws -> [IPAddress] {
+        do {
+            try await Task.sleep(for: .seconds(3600))
+        } catch {
+            cancelled.yield()
+            throw error
+        }
+        throw HostResolutionError(host: host, reason: "no answer")
+    }
+
+    /// Returns once a lookup has seen its cancellation.
+    func waitUntilCancelled() async {
+        for await _ in cancellations { return }
     }
 }
 

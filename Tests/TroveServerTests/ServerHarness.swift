@@ -21,6 +21,7 @@ struct ServerHarness {
     /// origin is on loopback).
     static func start(
         origin: FixtureServer = FixtureServer(), registry: PluginRegistry? = nil,
+        resolver: any HostResolver = SystemHostResolver(),
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> ServerHarness {
         try await origin.start()
@@ -35,7 +36,7 @@ struct ServerHarness {
         logger.logLevel = .error
         let server = try ImageProxyServer(
             configuration: configuration, registry: try registry ?? Self.registry(),
-            logger: logger)
+            resolver: resolver, logger: logger)
         let port = try await server.start()
         return ServerHarness(server: server, origin: origin, port: port, cacheDirectory: cacheDirectory)
     }

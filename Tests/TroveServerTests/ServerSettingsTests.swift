@@ -38,6 +38,31 @@ import TroveServer
         }
     }
 
+    @Test func resultAndRequestLimitsAndTheReducingGapComeFromEveryLayer() throws {
+        let defaults = ServerConfiguration()
+        #expect(defaults.maxResultDimension == 8192 && defaults.maxRequests == 1024 && defaults.reducingGap == 1)
+        let environment = try ServerSettings(environment: [
+            "TROVE_MAX_RESULT_DIMENSION": "4000", "TROVE_MAX_REQUESTS": "50", "TROVE_REDUCING_GAP": "2.5"
+        ])
+        let configuration = try ServerConfiguration(layers: [environment])
+        #expect(configuration.maxResultDimension == 4000)
+        #expect(configuration.maxRequests == 50)
+        #expect(configuration.reducingGap == 2.5)
+        #expect(throws: ServerConfigurationError("TROVE_REDUCING_GAP=wide is not a number")) {
+            try ServerSettings(environment: ["TROVE_REDUCING_GAP": "wide"])
+        }
+        var below = ServerSettings()
+        below.reducingGap = 0.5
+        #expect(
+            throws: ServerConfigurationError("reducingGap must be 1 or more (1 reduces to the output size), not 0.5")
+        ) { try ServerConfiguration(layers: [below]) }
+        var none = ServerSettings()
+        none.maxResultDimension = 0
+        #expect(throws: ServerConfigurationError("maxResultDimension must be more than 0, not 0")) {
+            try ServerConfiguration(layers: [none])
+        }
+    }
+
     @Test func configFileReadsKnownFieldsAndRefusesUnknownOnes() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "trove-settings-\(UUID().uuidString)")

@@ -55,11 +55,15 @@ public struct ImgproxyOptions: Sendable, Equatable {
     public init() {}
 
     /// The geometry step, or nil when these options keep the image's size.
-    public var resize: ImgproxyResize? {
+    public var resize: ImgproxyResize? { resize(maxResultDimension: .max) }
+
+    /// The geometry step refusing results larger than `maxResultDimension` a side, or nil when these
+    /// options keep the image's size.
+    public func resize(maxResultDimension: Int) -> ImgproxyResize? {
         guard width > 0 || height > 0 || crop != nil || dpr != 1 else { return nil }
         return ImgproxyResize(
             resizingType: resizingType, width: width, height: height, enlarge: enlarge, dpr: dpr,
-            gravity: gravity, crop: crop)
+            gravity: gravity, crop: crop, maxResultDimension: maxResultDimension)
     }
 
     /// Formats Trove encodes without an alpha channel, so transparent pixels are flattened first.
@@ -67,12 +71,17 @@ public struct ImgproxyOptions: Sendable, Equatable {
 
     /// The transformers, in imgproxy's order, for an image encoded as `outputFormat` (nil: the source's
     /// format, which keeps whatever alpha it has): orientation, crop and resize, rotation, blur, flatten.
-    public func transforms(encodingAs outputFormat: ImageFormat?) -> [any ImageTransformer] {
+    /// A resize that would make an image larger than `maxResultDimension` a side throws instead.
+    public func transforms(
+        encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max
+    ) -> [any ImageTransformer] {
         var steps = [any ImageTransformer]()
         if autoRotate { steps.append(OrientTransformer()) }
         // Sizes and gravity refer to the image as delivered, after `rotate`; the resize runs first, turned
         // back to match, so the decoder can still shrink on load and the turn moves fewer pixels.
-        if let resize { steps.append(resize.beforeRotation(rotation)) }
+        if let resize = resize(maxResultDimension: maxResultDimension) {
+            steps.append(resize.beforeRotation(rotation))
+        }
         if let angle = RotateTransformer.Angle(rawValue: rotation) { steps.append(RotateTransformer(angle)) }
         if blurSigma > 0 { steps.append(BlurTransformer(sigma: blurSigma)) }
         if let background {

@@ -54,11 +54,16 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     public var crop: Crop?
     /// The resampling filter; imgproxy's default is Lanczos-3.
     public var filter: ResizeTransformer.Filter
+    /// Largest width or height the resampled image may have (imgproxy's `max_result_dimension`): past it
+    /// `transform` throws a 422 `ImgproxyURLError` before allocating. A fill or a size given on one axis
+    /// can ask for far more than the URL's numbers say (an enlarged strip), so this is checked on the
+    /// planned size. Not part of `identifier`: it refuses results, it never changes one.
+    public var maxResultDimension: Int
 
     public init(
         resizingType: ResizingType = .fit, width: Int = 0, height: Int = 0, enlarge: Bool = false,
         dpr: Double = 1, gravity: ImgproxyGravity = .center, crop: Crop? = nil,
-        filter: ResizeTransformer.Filter = .lanczos3
+        filter: ResizeTransformer.Filter = .lanczos3, maxResultDimension: Int = .max
     ) {
         self.resizingType = resizingType
         self.width = max(width, 0)
@@ -68,6 +73,7 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         self.gravity = gravity
         self.crop = crop
         self.filter = filter
+        self.maxResultDimension = max(1, maxResultDimension)
     }
 
     public var identifier: String {
@@ -194,7 +200,8 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
             region: region, scaledWidth: scaledWidth, scaledHeight: scaledHeight,
             result: PixelRect(
                 x: cutOrigin.x, y: cutOrigin.y, width: cutWidth,
-                height: cutHeight))
+                height: cutHeight),
+            maxDimension: maxResultDimension)
     }
 }
 
@@ -213,8 +220,16 @@ struct ImgproxyResizePlan: Equatable {
     var scaledWidth: Int
     var scaledHeight: Int
     var result: PixelRect
+    /// The largest `scaledWidth` or `scaledHeight` `apply` will make.
+    var maxDimension: Int = .max
 
     func apply(to image: Image, filter: ResizeTransformer.Filter) throws -> Image {
+        guard scaledWidth <= maxDimension, scaledHeight <= maxDimension else {
+            throw ImgproxyURLError(
+                status: 422,
+                message: "the result would be \(scaledWidth)x\(scaledHeight) pixels, over this server's limit of "
+                    + "\(maxDimension) pixels a side; ask for a smaller size")
+        }
         var output = image
         if region != PixelRect(x: 0, y: 0, width: image.width, height: image.height) {
             output = try CropTransformer(x: region.x, y: region.y, width: region.width, height: region.height)

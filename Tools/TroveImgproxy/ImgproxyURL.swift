@@ -24,9 +24,12 @@ public struct ImgproxyURL: Sendable {
     /// format has been negotiated, so alpha is flattened for JPEG.
     public var transforms: [any ImageTransformer] { options.transforms(encodingAs: options.format) }
 
-    /// The transformers for an image encoded as `outputFormat` (nil: in the source's format).
-    public func transforms(encodingAs outputFormat: ImageFormat?) -> [any ImageTransformer] {
-        options.transforms(encodingAs: outputFormat)
+    /// The transformers for an image encoded as `outputFormat` (nil: in the source's format); a resize past
+    /// `maxResultDimension` pixels a side throws instead of allocating.
+    public func transforms(
+        encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max
+    ) -> [any ImageTransformer] {
+        options.transforms(encodingAs: outputFormat, maxResultDimension: maxResultDimension)
     }
 
     /// Checks the signature, then parses.

@@ -66,6 +66,7 @@ public final class ImageProxyServer: Sendable {
         pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
         pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
         pipelineConfiguration.logger = logger
+        pipelineConfiguration.shrinkOnLoadReducingGap = configuration.reducingGap
         if let text = configuration.sharedCache {
             guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
                 throw TroveError.invalidConfiguration(
@@ -86,6 +87,7 @@ public final class ImageProxyServer: Sendable {
         responder = ProxyResponder(
             pipeline: pipeline, route: route, sourcePolicy: sourcePolicy, addressPolicy: addressPolicy,
             gate: AdmissionGate(limit: configuration.maxConcurrency, queueLimit: configuration.maxQueue),
+            requestLimit: RequestLimit(limit: configuration.maxRequests),
             results: results, metrics: ServerMetrics(registry: metricsRegistry), configuration: configuration,
             logger: logger)
     }

@@ -9,6 +9,8 @@ struct ImgproxyRoute: Sendable {
     let availableFormats: Set<ImageFormat>
     /// The pipeline's encoder settings, which a URL's quality adjusts.
     let baseEncoding: EncodingOptions
+    /// Largest result side; a URL asking for more is refused before anything is fetched.
+    let maxResultDimension: Int
 
     /// Throws `ServerConfigurationError` for a key or salt that is not hex, unpaired keys and salts, or a
     /// preset that does not parse (naming it).
@@ -24,6 +26,7 @@ struct ImgproxyRoute: Sendable {
         }
         availableFormats = Set(registry.encodableFormats)
         self.baseEncoding = baseEncoding
+        maxResultDimension = configuration.maxResultDimension
     }
 
     /// The plan for a request path; throws `ImgproxyURLError` (400, 403 or 404 with a safe message).
@@ -31,8 +34,21 @@ struct ImgproxyRoute: Sendable {
         let url = try ImgproxyURL.parse(
             path: path, signature: signature, presets: presets,
             availableFormats: availableFormats)
+        try checkRequestedSize(url.options)
         let afterSignature = path.dropFirst().firstIndex(of: "/").map { String(path[$0...]) } ?? ""
         return ProxyPlan(url: url, resultKey: afterSignature)
+    }
+
+    /// The size a URL names, times its dpr, must fit the server's limit; what the source's size makes of
+    /// it is checked again when the resize is planned.
+    private func checkRequestedSize(_ options: ImgproxyOptions) throws {
+        let side = Double(max(options.width, options.height)) * options.dpr
+        guard side <= Double(maxResultDimension) else {
+            throw ImgproxyURLError(
+                status: 400,
+                message: "the requested size is \(Int(side.rounded(.up))) pixels a side (dpr included), over this "
+                    + "server's limit of \(maxResultDimension); ask for a smaller size")
+        }
     }
 
     /// AVIF, then WebP, when the client accepts them and an encoder is registered; nil keeps the source's format.
@@ -43,7 +59,8 @@ struct ImgproxyRoute: Sendable {
     /// The pipeline request for a plan whose output format has been chosen (nil: the source's format).
     func imageRequest(for plan: ProxyPlan, format: ImageFormat?, options: ImageRequest.Options) -> ImageRequest {
         var request = ImageRequest(
-            url: plan.source, transforms: plan.url.transforms(encodingAs: format),
+            url: plan.source,
+            transforms: plan.url.transforms(encodingAs: format, maxResultDimension: maxResultDimension),
             options: options, outputFormat: format,
             encodingOptions: plan.url.encodingOptions(base: baseEncoding))
         if format == nil { request.options.insert(.encodesInSourceFormat) }

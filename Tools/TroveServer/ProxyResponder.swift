@@ -18,6 +18,9 @@ struct ProxyResponder: HTTPResponder {
     /// are not served. A name's addresses are known only by resolving it, which the fetcher does on a miss.
     let addressPolicy: AddressPolicy
     let gate: AdmissionGate
+    let requestLimit: RequestLimit
+    /// One production per result at a time: identical requests share its encoded bytes and entity tag.
+    let productions = TaskCoalescer<String, ServedResult>()
     /// Encoded results by result key; nil with `--no-result-cache`.
     let results: MemoryCache<String, ServedResult>?
     let metrics: ServerMetrics
@@ -30,7 +33,7 @@ struct ProxyResponder: HTTPResponder {
 
     init(
         pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, addressPolicy: AddressPolicy,
-        gate: AdmissionGate, results: MemoryCache<String, ServedResult>?,
+        gate: AdmissionGate, requestLimit: RequestLimit, results: MemoryCache<String, ServedResult>?,
         metrics: ServerMetrics, configuration: ServerConfiguration, logger: Logger
     ) {
         self.pipeline = pipeline
@@ -38,6 +41,7 @@ struct ProxyResponder: HTTPResponder {
         self.sourcePolicy = sourcePolicy
         self.addressPolicy = addressPolicy
         self.gate = gate
+        self.requestLimit = requestLimit
         self.results = results
         self.metrics = metrics
         self.configuration = configuration
@@ -93,12 +97,19 @@ struct ProxyResponder: HTTPResponder {
         // An explicit format wins (the reader refused one no encoder writes); otherwise the negotiated one,
         // else (nil) the source's own format.
         let format = plan.format ?? accepted
-        // Requests for the same result share one admission (and, in the pipeline, one transform).
+        // Requests for the same result share one production: one admission, one transform, one copy of the
+        // bytes and one entity tag, however many ask at once.
         let workKey = (format?.rawValue ?? "") + "\u{0}" + plan.resultKey
         let served: ServedResult
         do {
-            served = try await gate.withAdmission(for: workKey) {
-                try await produce(plan, format: format)
+            served = try await requestLimit.withRequest {
+                try await RequestDeadline.run(within: configuration.requestDeadline) { [self] in
+                    try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) {
+                        try await gate.withAdmission(for: workKey) {
+                            try await produce(plan, format: format)
+                        }
+                    }
+                }
             }
         } catch {
             let failure = ProxyFailure(error)

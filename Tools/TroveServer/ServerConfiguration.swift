@@ -45,6 +45,18 @@ public struct ServerConfiguration: Sendable {
     public var errorMaxAge = 10
     /// The shared cache tier's URL (`redis://...`), when one is configured.
     public var sharedCache: String?
+    /// Largest width or height of a result, and of the resized image it is cut from (imgproxy's
+    /// `max_result_dimension`): larger asks are refused (400 from the URL's numbers, 422 once the source's
+    /// size shows it), so no URL can make the server allocate gigapixels.
+    public var maxResultDimension = 8192
+    /// Most image requests in progress at once, counting those that share another's transform; past it
+    /// requests get 429 at once. `maxConcurrency` and `maxQueue` bound distinct transforms; this bounds
+    /// a flood of identical requests, which would otherwise all wait on one.
+    public var maxRequests = 1024
+    /// How much larger than the output a JPEG or WebP may stay when decoded reduced (shrink-on-load): 1
+    /// reduces as far as the output size, as thumbor's JPEG loading does (Pillow's `draft`); 2 (Pillow's
+    /// `thumbnail()` default) keeps results nearer a full-size resize and decodes more pixels.
+    public var reducingGap = 1.0
 
     public init() {}
 
@@ -96,6 +108,17 @@ public struct ServerConfiguration: Sendable {
             errorMaxAge = value
         }
         if let value = settings.sharedCache { sharedCache = value.isEmpty ? nil : value }
+        if let value = settings.maxResultDimension {
+            maxResultDimension = try Self.positive(value, "maxResultDimension")
+        }
+        if let value = settings.maxRequests { maxRequests = try Self.positive(value, "maxRequests") }
+        if let value = settings.reducingGap {
+            guard value >= 1, value.isFinite else {
+                throw ServerConfigurationError(
+                    "reducingGap must be 1 or more (1 reduces to the output size), not \(value)")
+            }
+            reducingGap = value
+        }
     }
 
     private static func positive(_ value: Int, _ name: String) throws -> Int {

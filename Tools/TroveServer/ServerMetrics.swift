@@ -2,13 +2,15 @@ import Prometheus
 
 /// What the server counts, next to the pipeline's own metrics in one Prometheus registry:
 /// `trove_serve_requests_total{status}`, `trove_serve_request_duration_seconds` (a histogram),
-/// `trove_serve_result_cache_hits_total` and `trove_serve_rejected_total` (429s).
+/// `trove_serve_result_cache_hits_total`, `trove_serve_shared_results_total` (requests that waited for an
+/// identical request's result instead of making their own) and `trove_serve_rejected_total` (429s).
 struct ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let byStatus: [Int: Counter]
     private let duration: DurationHistogram
     private let resultHits: Counter
     private let rejected: Counter
+    private let shared: Counter
 
     private static var requestsName: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -41,6 +43,10 @@ struct ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "trove", subsystem: "serve", metricName: "rejected", unitName: "total",
                 helpText: "Requests answered 429 because every transform slot and queue place was taken."))
+        shared = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "shared_results", unitName: "total",
+                helpText: "Requests that waited for an identical request's result instead of making their own."))
     }
 
     func answered(status: Int, after elapsed: Duration) {
@@ -52,6 +58,10 @@ struct ServerMetrics: Sendable {
 
     func resultCacheHit() {
         resultHits.increment()
+    }
+
+    func sharedResult() {
+        shared.increment()
     }
 
     /// The Prometheus text exposition of every metric in the registry.

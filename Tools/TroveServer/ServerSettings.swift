@@ -25,11 +25,15 @@ public struct ServerSettings: Sendable, Codable, Equatable {
     public var resultMaxAge: Int?
     public var errorMaxAge: Int?
     public var sharedCache: String?
+    public var maxResultDimension: Int?
+    public var maxRequests: Int?
+    public var reducingGap: Double?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, cacheDir, keys, salts, presets, presetsOnly, allowedSources, allowLoopbackSources
         case allowPrivateSources, maxConcurrency, maxQueue, resultCache, resultMemoryBytes, maxSourceBytes
         case maxSourcePixels, maxAnimationFrames, requestDeadlineSeconds, resultMaxAge, errorMaxAge, sharedCache
+        case maxResultDimension, maxRequests, reducingGap
 
         static var allNames: [String] { allCases.map(\.rawValue) }
     }
@@ -118,6 +122,14 @@ public struct ServerSettings: Sendable, Codable, Equatable {
             requestDeadlineSeconds = seconds
         }
         sharedCache = value(.sharedCache)
+        maxResultDimension = try integer(.maxResultDimension)
+        maxRequests = try integer(.maxRequests)
+        if let text = value(.reducingGap) {
+            guard let gap = Double(text) else {
+                throw ServerConfigurationError("\(EnvironmentName.reducingGap.rawValue)=\(text) is not a number")
+            }
+            reducingGap = gap
+        }
     }
 
     /// The environment variables `trove serve` reads.
@@ -129,5 +141,7 @@ public struct ServerSettings: Sendable, Codable, Equatable {
         case noResultCache = "TROVE_NO_RESULT_CACHE", maxSourceBytes = "TROVE_MAX_SOURCE_BYTES"
         case maxSourcePixels = "TROVE_MAX_SOURCE_PIXELS", maxAnimationFrames = "TROVE_MAX_ANIMATION_FRAMES"
         case requestDeadline = "TROVE_REQUEST_DEADLINE", sharedCache = "TROVE_SHARED_CACHE"
+        case maxResultDimension = "TROVE_MAX_RESULT_DIMENSION", maxRequests = "TROVE_MAX_REQUESTS"
+        case reducingGap = "TROVE_REDUCING_GAP"
     }
 }

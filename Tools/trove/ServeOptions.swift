@@ -60,6 +60,18 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds a request may take, fetch and retries included (default 30).")
     var deadline: Double?
 
+    @Option(help: "Largest width or height of a result in pixels; larger asks get 400 or 422 (default 8192).")
+    var maxResultDimension: Int?
+
+    @Option(help: "Most image requests in progress, identical ones included; past it 429 (default 1024).")
+    var maxRequests: Int?
+
+    @Option(
+        help:
+            "How much larger than the output a JPEG or WebP stays when decoded reduced: 1 as thumbor, 2 as Pillow's thumbnail() (default 1)."
+    )
+    var reducingGap: Double?
+
     @Option(help: "Cache-Control max-age of results in seconds (default 31536000).")
     var resultMaxAge: Int?
 
@@ -114,6 +126,9 @@ struct ServeOptions: ParsableArguments {
         settings.maxSourcePixels = maxSourcePixels
         settings.maxAnimationFrames = maxAnimationFrames
         settings.requestDeadlineSeconds = deadline
+        settings.maxResultDimension = maxResultDimension
+        settings.maxRequests = maxRequests
+        settings.reducingGap = reducingGap
         settings.resultMaxAge = resultMaxAge
         if let sharedCache { settings.sharedCache = sharedCache }
         return settings

@@ -1,0 +1,37 @@
+import Logging
+
+/// A `StreamLogHandler` whose metadata is formatted only when a message is written. Hummingbird gives
+/// every request's logger its own request ID, and `StreamLogHandler` formats all of its metadata each
+/// time a key is set: about 6% of a cached answer's time, paid even when nothing is logged.
+public struct DeferredMetadataLogHandler: LogHandler {
+    private var stream: StreamLogHandler
+    /// Metadata set on the logger, merged under a message's own metadata when it is written.
+    public var metadata: Logger.Metadata = [:]
+
+    /// Writes to standard output, as swift-log's default handler does.
+    public init(label: String) {
+        stream = StreamLogHandler.standardOutput(label: label)
+    }
+
+    public var logLevel: Logger.Level {
+        get { stream.logLevel }
+        set { stream.logLevel = newValue }
+    }
+
+    public var metadataProvider: Logger.MetadataProvider? {
+        get { stream.metadataProvider }
+        set { stream.metadataProvider = newValue }
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        guard !metadata.isEmpty else { return stream.log(event: event) }
+        var event = event
+        event.metadata = metadata.merging(event.metadata ?? [:]) { _, own in own }
+        stream.log(event: event)
+    }
+}
