@@ -20,7 +20,7 @@ public struct PipelineConfiguration: Sendable {
     /// Disk entry compressor: "none", "zlib", or a plugin's.
     public var compressor: String = "none"
     /// Passed to the compressor (zlib: 0 stores ... 9 smallest); nil: its default. A level the compressor
-    /// rejects is not caught here: entries are then stored uncompressed.
+    /// rejects fails the pipeline's creation with `invalidConfiguration`, naming the level and the compressor.
     public var compressionLevel: Int?
     /// Cost (bytes) the memory cache may hold; default 20% of physical or container memory, at most 512 MiB.
     public var memoryCostLimit: Int = MemoryCacheConfiguration.defaultCostLimit

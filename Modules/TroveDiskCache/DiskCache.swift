@@ -45,6 +45,21 @@ public final class DiskCache: Sendable {
             unchangedFileGrace: 3)
     }
 
+    /// A level the compressor refuses would otherwise show only as every entry stored uncompressed: try it
+    /// once, on a few bytes, when the cache opens.
+    private static func checkLevel(of compressor: any Compressor, _ level: Int?) throws {
+        guard let level, compressor.id != 0 else { return }
+        do {
+            _ = try compressor.compress(Data("trove".utf8), level: level)
+        } catch {
+            var reason = "\(error)"
+            if case let .invalidConfiguration(text)? = error as? TroveError { reason = text }
+            throw TroveError.invalidConfiguration(
+                "compression level \(level) does not work with the '\(compressor.name)' compressor (\(reason)); "
+                    + "give a level it accepts, or none for its default")
+        }
+    }
+
     /// As the public initializer, with every file operation going through `fileSystem` (tests inject faults).
     init(
         directory: URL, configuration: DiskCacheConfiguration, hasher: any KeyHasher, compressor: any Compressor,
@@ -61,6 +76,7 @@ public final class DiskCache: Sendable {
             }
             table[candidate.id] = candidate
         }
+        try Self.checkLevel(of: compressor, configuration.compressionLevel)
         self.directory = directory
         self.configuration = configuration
         self.hasher = hasher

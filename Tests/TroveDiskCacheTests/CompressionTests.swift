@@ -20,6 +20,24 @@ struct CompressionTests {
         #expect(await cache.stats().compressed == 1)
     }
 
+    @Test func aLevelTheCompressorRefusesFailsTheOpeningAndNamesBoth() throws {
+        let dir = try TemporaryDirectory()
+        #expect(
+            throws: TroveError.invalidConfiguration(
+                "compression level 12 does not work with the 'levels' compressor (level 12 is not in 1...3); "
+                    + "give a level it accepts, or none for its default")
+        ) {
+            try DiskCache(
+                directory: dir.url, configuration: DiskCacheConfiguration(compressionLevel: 12),
+                compressor: LevelCheckingCompressor())
+        }
+        // A level it accepts, and no level at all, open and compress.
+        _ = try DiskCache(
+            directory: dir.url, configuration: DiskCacheConfiguration(compressionLevel: 2),
+            compressor: LevelCheckingCompressor())
+        _ = try DiskCache(directory: dir.url, compressor: LevelCheckingCompressor())
+    }
+
     @Test func incompressibleDataIsStoredAsIs() async throws {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url, compressor: RunLengthCompressor())
@@ -67,4 +85,19 @@ struct CompressionTests {
             _ = try DiskCache(directory: dir.url, compressor: RunLengthCompressor(), knownCompressors: [Impostor()])
         }
     }
+}
+
+/// Accepts levels 1...3 only, as a compressor with a narrow scale would.
+struct LevelCheckingCompressor: Compressor {
+    let name = "levels"
+    let id: UInt8 = 42
+
+    func compress(_ data: Data, level: Int?) throws -> Data {
+        if let level, !(1...3).contains(level) {
+            throw TroveError.invalidConfiguration("level \(level) is not in 1...3")
+        }
+        return data
+    }
+
+    func decompress(_ data: Data, originalLength: Int) throws -> Data { data }
 }

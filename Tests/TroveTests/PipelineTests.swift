@@ -19,6 +19,23 @@ import Trove
         }
     }
 
+    @Test func aCompressionLevelZlibRefusesFailsAtBuildNamingIt() async throws {
+        try await withTemporaryDirectory { directory in
+            var configuration = PipelineConfiguration(cacheDirectory: directory)
+            configuration.compressor = "zlib"
+            configuration.compressionLevel = 12
+            #expect(
+                throws: TroveError.invalidConfiguration(
+                    "compression level 12 does not work with the 'zlib' compressor (zlib compression level 12 is out "
+                        + "of range 0...9); give a level it accepts, or none for its default")
+            ) {
+                _ = try ImagePipeline(configuration: configuration)
+            }
+            configuration.compressionLevel = 9
+            _ = try ImagePipeline(configuration: configuration)
+        }
+    }
+
     @Test func secondRequestIsAMemoryHitWithOriginalBytes() async throws {
         try await withTemporaryDirectory { directory in
             let pipeline = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
