@@ -114,7 +114,7 @@ public final class ImagePipeline: Sendable {
 
     private func loadProcessed(_ request: ImageRequest, raw: RawRequest) async throws -> ImageResponse {
         let key = request.cacheKey
-        if key.processed != key.raw, request.options.contains(.storeProcessedOnDisk),
+        if key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
             let stored = await loader.cached(key.processed)
         {
             let image = try decode(stored.data, url: request.url)
@@ -208,7 +208,7 @@ public final class ImagePipeline: Sendable {
             format = outputFormat(for: request, source: decoded.sourceFormat)
             data = try registry.encoder(for: format)
                 .encode(image, options: request.encodingOptions ?? configuration.encodingOptions)
-            if request.options.contains(.storeProcessedOnDisk), request.cachePolicy != .memoryOnly, raw.storable {
+            if !request.options.contains(.skipsProcessedDiskStore), request.cachePolicy != .memoryOnly, raw.storable {
                 _ = try? await diskCache?.store(
                     data, forKey: key.processed,
                     metadata: DiskEntryMetadata(expires: raw.expires))

@@ -28,8 +28,8 @@ public struct ImageRequest: Sendable {
     /// fetched again, a younger one is used as is. Such requests are answered from disk, not memory.
     public var maxAge: Duration?
 
-    /// Per-request switches: retrying recent failures, keeping processed results on disk, encoding in the
-    /// source's format.
+    /// Per-request switches: retrying recent failures, keeping processed results off the disk, encoding in
+    /// the source's format.
     public struct Options: OptionSet, Sendable, Hashable {
         /// The option bits.
         public let rawValue: Int
@@ -38,8 +38,11 @@ public struct ImageRequest: Sendable {
 
         /// Fetch even if this URL failed for a lasting reason recently.
         public static let retryFailed = Options(rawValue: 1 << 0)
-        /// Also keep the processed (transformed, encoded) result on disk.
-        public static let storeProcessedOnDisk = Options(rawValue: 1 << 1)
+        /// Keep a processed (transformed, encoded) result off the disk: it is neither stored there nor read
+        /// from there, so each new process transforms again (the original stays cached). Without it a
+        /// request with transforms stores its result, and a later one, in any process, reads and decodes
+        /// that small result instead of the original.
+        public static let skipsProcessedDiskStore = Options(rawValue: 1 << 1)
         /// With no `outputFormat`, encode a processed result in the source's format when an encoder for it
         /// is registered (PNG when none is), as an image proxy does.
         public static let encodesInSourceFormat = Options(rawValue: 1 << 2)

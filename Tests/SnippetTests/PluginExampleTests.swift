@@ -63,14 +63,18 @@ struct ExamplePlugin: TrovePlugin {
             // The result is PNG-encoded with the same pixels.
             #expect(try PNGDecoder().decode(response.data, limits: .default).pixels == response.image.pixels)
 
-            // The raw entry's file is named by the plugin's hasher, in the documented layout.
+            // The raw entry's file is named by the plugin's hasher, in the documented layout; so is the
+            // processed result's, which a request with transforms keeps on disk too.
             let hash = DJB2Hasher().hash(request.cacheKey.raw)
+            let processedHash = DJB2Hasher().hash(request.cacheKey.processed)
             let expected = directory.appendingPathComponent("entries")
                 .appendingPathComponent(String(hash.prefix(2)))
                 .appendingPathComponent(String(hash.dropFirst(2).prefix(2)))
                 .appendingPathComponent(hash)
             #expect(FileManager.default.fileExists(atPath: expected.path))
-            #expect(filesUnder(directory.appendingPathComponent("entries")).map(\.lastPathComponent) == [hash])
+            #expect(
+                Set(filesUnder(directory.appendingPathComponent("entries")).map(\.lastPathComponent))
+                    == [hash, processedHash])
         }
     }
 }

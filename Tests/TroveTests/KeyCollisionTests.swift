@@ -15,7 +15,7 @@ import Trove
             let gray = ImageRequest(
                 url: Fixtures.image("chelsea.png"),
                 transforms: try registry.transformers(forSpec: "grayscale"),
-                options: [.storeProcessedOnDisk], customCacheKey: "a")
+                customCacheKey: "a")
             let first = try await pipeline.image(for: plain)
             let second = try await pipeline.image(for: gray)
             #expect(first.image.width != second.image.width)

@@ -149,7 +149,7 @@ struct ProxyResponder: HTTPResponder {
     private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
         let imageRequest = route.imageRequest(
             for: plan, format: format,
-            options: results == nil ? [] : [.storeProcessedOnDisk])
+            options: results == nil ? [.skipsProcessedDiskStore] : [])
         let response = try await pipeline.image(for: imageRequest)
         let data = response.data
         return ServedResult(
