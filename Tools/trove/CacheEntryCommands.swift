@@ -19,15 +19,14 @@ struct CachePutCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
     @OptionGroup var cache: CacheOptions
 
-    @Option(help: "Entry compressor: none or zlib (kept only when it makes the entry smaller).")
-    var compress = "none"
+    @OptionGroup var compression: CompressionOption
 
     @Argument(help: "The key.") var key: String
     @Argument(help: "The file to store ('-' for stdin).") var file: String
 
     func run() async throws {
         let report = try await reportingFailures("put") {
-            let disk = try cache.openCache(common, compress: compress)
+            let disk = try cache.openCache(common, compress: compression.compress)
             let data: Data
             do {
                 data =

@@ -2,22 +2,38 @@ import ArgumentParser
 import Foundation
 import Trove
 
-/// How `trove cache` subcommands open the cache: the same registry names `trove get` takes, so both
-/// tools read and write the same entries.
+/// The plugins that name and order cache entries: `--hasher` and `--eviction`, declared once for every
+/// command that opens a cache (`get`, `prefetch`, `cache ...`), so all of them read and write the same
+/// entries.
 struct CacheOptions: ParsableArguments {
-    @Option(help: "Key hasher for entry file names (must match the one the entries were written with).")
+    @Option(
+        help:
+            "Key hasher for disk entry names: sha256, md5 or a plugin's (entries keep the hasher they were written with)."
+    )
     var hasher = "sha256"
 
-    @Option(help: "Eviction policy used when trimming.")
+    @Option(
+        help: "Eviction policy for the memory and disk caches: lru, fifo, lfu, sieve, s3fifo, wtinylfu or a plugin's.")
     var eviction = "lru"
+
+    func validate() throws {
+        try PluginName.check(hasher, option: "--hasher", kind: .hasher)
+        try PluginName.check(eviction, option: "--eviction", kind: .evictionPolicy)
+    }
+
+    /// Sets the hasher and both caches' eviction policy.
+    func apply(to configuration: inout PipelineConfiguration) {
+        configuration.hasher = hasher
+        configuration.memoryEviction = eviction
+        configuration.diskEviction = eviction
+    }
 
     /// Opens the cache in `common.cacheDirectoryURL` with the registry's plugins. An unknown plugin name is
     /// bad usage (exit 2); a directory that cannot be created is a failure (exit 1).
     func openCache(_ common: CommonOptions, compress: String = "none") throws -> DiskCache {
         // The same construction `ImagePipeline` uses, from the same defaults, so both tools agree on entries.
         var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
-        configuration.hasher = hasher
-        configuration.diskEviction = eviction
+        apply(to: &configuration)
         configuration.compressor = compress
         do {
             guard let cache = try configuration.makeDiskCache(registry: TroveRegistry.make()) else {
@@ -25,8 +41,30 @@ struct CacheOptions: ParsableArguments {
             }
             return cache
         } catch let error as TroveError {
-            if case .unknownPlugin = error { throw UsageError(description: error.description) }
+            if case .unknownPlugin = error { throw ValidationError(error.description) }
             throw CacheFailure(error)
+        }
+    }
+}
+
+/// `--compress`: the compressor new disk entries are written with (an entry is kept compressed only when
+/// that makes it smaller); reading works whatever each entry was written with.
+struct CompressionOption: ParsableArguments {
+    @Option(help: "Disk entry compressor: none, zlib or a plugin's (kept only when it makes the entry smaller).")
+    var compress = "none"
+
+    func validate() throws {
+        try PluginName.check(compress, option: "--compress", kind: .compressor)
+    }
+}
+
+/// Plugin names given on the command line, checked against the CLI's registry before a command runs.
+enum PluginName {
+    /// Throws a `ValidationError` naming the option and listing the names the registry has.
+    static func check(_ name: String, option: String, kind: PluginKind) throws {
+        let known = try TroveRegistry.make().names(of: kind)
+        guard known.contains(name) else {
+            throw ValidationError("unknown \(kind) '\(name)' for \(option); known: \(known.joined(separator: ", "))")
         }
     }
 }
@@ -49,7 +87,7 @@ extension AsyncParsableCommand {
     func reportingFailures<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let usage as UsageError {
+        } catch let usage as ValidationError {
             throw usage
         } catch let exit as ExitCode {
             throw exit

@@ -28,7 +28,7 @@ struct ConvertCommand: AsyncParsableCommand {
             transforms = try transform.map { try registry.transformers(forSpec: $0) } ?? []
             encoder = try EncodingArguments.encoder(for: outputFormat(registry: registry), in: registry)
         } catch let error as TroveError {
-            throw UsageError(description: error.description)
+            throw ValidationError(error.description)
         }
         do {
             let decoded = try DecodeCommand.decode(file: input, registry: registry, for: transforms)

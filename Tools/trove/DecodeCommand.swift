@@ -84,8 +84,8 @@ struct DecodeCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         } catch {
-            throw UsageError(
-                description: "--rgba \(rgba) must be a directory when several files are given: "
+            throw ValidationError(
+                "--rgba \(rgba) must be a directory when several files are given: "
                     + error.localizedDescription)
         }
         return files.enumerated().map { index, file in

@@ -31,7 +31,7 @@ struct DemoCommand: AsyncParsableCommand {
         defer { Task { await server.stop() } }
         let paths = try decodablePaths(in: URL(fileURLWithPath: fixtures), registry: registry)
         guard !paths.isEmpty else {
-            throw UsageError(description: "no decodable images in \(fixtures); pass --fixtures DIR")
+            throw ValidationError("no decodable images in \(fixtures); pass --fixtures DIR")
         }
         let transforms = try registry.transformers(forSpec: transform)
         let requests = paths.map { ImageRequest(url: server.url($0), transforms: transforms) }

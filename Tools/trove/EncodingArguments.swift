@@ -34,7 +34,7 @@ struct EncodingArguments: ParsableArguments {
             return try registry.encoder(for: format)
         } catch {
             let known = registry.encodableFormats.map(\.rawValue).joined(separator: ", ")
-            throw UsageError(description: "no encoder writes format '\(format)'; formats with an encoder: \(known)")
+            throw ValidationError("no encoder writes format '\(format)'; formats with an encoder: \(known)")
         }
     }
 }

@@ -34,14 +34,9 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(name: .customLong("retry-failed"), help: "Fetch even URLs that failed recently for a lasting reason.")
     var retryFailed = false
 
-    @Option(help: "Key hasher for disk entry names.")
-    var hasher = "sha256"
+    @OptionGroup var cache: CacheOptions
 
-    @Option(help: "Eviction policy for the memory and disk caches.")
-    var eviction = "lru"
-
-    @Option(help: "Disk entry compressor: none or zlib.")
-    var compress = "none"
+    @OptionGroup var compression: CompressionOption
 
     enum PolicyArgument: String, ExpressibleByArgument, CaseIterable {
         case useCache = "use-cache"
@@ -53,10 +48,8 @@ struct GetCommand: AsyncParsableCommand {
     func run() async throws {
         let registry = try TroveRegistry.make()
         var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
-        configuration.hasher = hasher
-        configuration.memoryEviction = eviction
-        configuration.diskEviction = eviction
-        configuration.compressor = compress
+        cache.apply(to: &configuration)
+        configuration.compressor = compression.compress
         configuration.encodingOptions = encoding.options
         fetch.apply(to: &configuration)
         try shared.apply(to: &configuration)
@@ -68,7 +61,7 @@ struct GetCommand: AsyncParsableCommand {
             transforms = try transform.map { try registry.transformers(forSpec: $0) } ?? []
             outputFormat = try encoding.format.map { try EncodingArguments.encoder(for: $0, in: registry).format }
         } catch let error as TroveError {
-            throw UsageError(description: error.description)
+            throw ValidationError(error.description)
         }
         let requests = try urls.map { text in
             ImageRequest(
@@ -153,7 +146,7 @@ struct GetCommand: AsyncParsableCommand {
 
     static func url(from text: String) throws -> URL {
         if let url = URL(string: text), let scheme = url.scheme, scheme.count > 1 { return url }
-        guard !text.isEmpty else { throw UsageError(description: "an empty URL was given") }
+        guard !text.isEmpty else { throw ValidationError("an empty URL was given") }
         return URL(fileURLWithPath: text)
     }
 }

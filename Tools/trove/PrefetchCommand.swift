@@ -15,6 +15,8 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Option(help: "Requests in flight at once.")
     var concurrency = 6
 
+    @OptionGroup var cache: CacheOptions
+
     @OptionGroup var fetch: FetchOptions
 
     @OptionGroup var shared: SharedCacheOptions
@@ -34,7 +36,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                 ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
                 : try String(contentsOfFile: file, encoding: .utf8)
         } catch {
-            throw UsageError(description: "cannot read \(file): \(error.localizedDescription)")
+            throw ValidationError("cannot read \(file): \(error.localizedDescription)")
         }
         let urls = try text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -45,6 +47,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let sharedTier: (any SharedCacheTier)?
         do {
             var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+            cache.apply(to: &configuration)
             fetch.apply(to: &configuration)
             try shared.apply(to: &configuration)
             if data {
@@ -55,7 +58,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                 (pipeline, sharedTier) = (imagePipeline, imagePipeline.sharedTier)
             }
         } catch let error as TroveError {
-            throw UsageError(description: error.description)
+            throw ValidationError(error.description)
         }
         let bar = TerminalProgress()
         let summary = await Prefetcher(pipeline: pipeline, concurrency: concurrency).prefetch(urls) { progress in

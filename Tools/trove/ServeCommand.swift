@@ -25,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             configuration = try options.resolvedConfiguration(environment: ProcessInfo.processInfo.environment)
         } catch let error as ServerConfigurationError {
-            throw UsageError(description: error.description)
+            throw ValidationError(error.description)
         }
         var logger = Logger(label: "trove.serve", factory: DeferredMetadataLogHandler.init(label:))
         logger.logLevel = options.logLevel
@@ -33,9 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             server = try ImageProxyServer(configuration: configuration, registry: TroveRegistry.make(), logger: logger)
         } catch let error as ServerConfigurationError {
-            throw UsageError(description: error.description)
+            throw ValidationError(error.description)
         } catch let error as TroveError {
-            throw UsageError(description: error.description)
+            throw ValidationError(error.description)
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         try await server.run { port in

@@ -35,16 +35,13 @@ struct SimCommand: AsyncParsableCommand {
         let missRatio: Double
     }
 
+    func validate() throws {
+        guard capacity > 0 else { throw ValidationError("--capacity must be at least 1 (got \(capacity))") }
+        try PluginName.check(policy, option: "--policy", kind: .evictionPolicy)
+    }
+
     func run() async throws {
-        guard capacity > 0 else {
-            throw UsageError(description: "--capacity must be at least 1 (got \(capacity))")
-        }
-        let factory: any EvictionPolicyFactory
-        do {
-            factory = try TroveRegistry.make().evictionPolicy(named: policy)
-        } catch let error as TroveError {
-            throw UsageError(description: error.description)
-        }
+        let factory = try TroveRegistry.make().evictionPolicy(named: policy)
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: trace))

@@ -13,22 +13,29 @@ struct TroveCommand: AsyncParsableCommand {
         ])
 
     static func main() async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            exit(withCLIError: error)
+        }
+        do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            exit(withCLIError: error)
+            exit(withCLIError: error, duringRun: true)
         }
     }
 
-    /// ArgumentParser reports usage errors with EX_USAGE (64); the Trove contract says 2.
-    static func exit(withCLIError error: any Error) -> Never {
-        if let usage = error as? UsageError {
-            printError("Error: \(usage.description)")
+    /// ArgumentParser reports usage errors with EX_USAGE (64); the Trove contract says 2. A
+    /// `ValidationError` thrown once a command runs (a transform spec, a file that cannot be read) is
+    /// reported as one line, without the usage text, since parsing went well.
+    static func exit(withCLIError error: any Error, duringRun: Bool = false) -> Never {
+        if duringRun, let usage = error as? ValidationError {
+            printError("Error: \(usage.message)")
             Foundation.exit(2)
         }
         let code = exitCode(for: error)
@@ -52,8 +59,3 @@ func printError(_ message: String) {
 
 /// A failure already reported on stderr: exit 1.
 struct OperationFailed: Error {}
-
-/// Bad usage found after parsing (an unknown plugin name, a bad transform spec): exit 2 with the message.
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
-}
