@@ -167,7 +167,7 @@ let package = Package(
         // Helpers only test targets depend on (a manual clock, a seeded generator, a subprocess runner), as
         // NIOTestUtils is.
         .target(
-            name: "TroveTestSupport", dependencies: ["TroveMemoryCache"], path: "Tests/TroveTestSupport",
+            name: "TroveTestSupport", dependencies: ["TroveCore", "TroveMemoryCache"], path: "Tests/TroveTestSupport",
             swiftSettings: swift6),
         .testTarget(
             name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",
@@ -209,7 +209,7 @@ let package = Package(
             path: "Tests/TroveAVIFTests",
             swiftSettings: swift6),
         .testTarget(
-            name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec"],
+            name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec", "TroveTestSupport"],
             path: "Tests/TroveTransformersTests", swiftSettings: swift6),
         .testTarget(
             name: "TroveTests",
@@ -222,9 +222,11 @@ let package = Package(
         .testTarget(
             name: "TroveCLITests", dependencies: ["FixtureServer", "TroveTestSupport"], path: "Tests/TroveCLITests",
             swiftSettings: swift6),
-        // A format none of Trove's modules knows (QOI), written as a third party would: it imports only Trove.
+        // A format none of Trove's modules knows (QOI), written as a third party would: its plugin imports only Trove
+        // (the tests also use TroveTestSupport for temporary directories).
         .testTarget(
-            name: "ThirdPartyFormatTests", dependencies: ["Trove"], path: "Tests/ThirdPartyFormatTests",
+            name: "ThirdPartyFormatTests", dependencies: ["Trove", "TroveTestSupport"],
+            path: "Tests/ThirdPartyFormatTests",
             swiftSettings: swift6),
         // The README's and the DocC articles' Swift blocks, compiled, and the check that the documents
         // quote them word for word.

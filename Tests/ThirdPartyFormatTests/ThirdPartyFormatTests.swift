@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveTestSupport
 
 /// A format none of Trove's modules knows works end to end through the registry alone.
 @Suite struct ThirdPartyFormatTests {
@@ -83,12 +84,4 @@ import Trove
         let error = #expect(throws: TroveError.self) { try QOIDecoder().decode(cut, limits: .default) }
         #expect(error?.description.hasPrefix("could not decode qoi:") == true)
     }
-}
-
-/// A fresh directory removed when the test's closure ends.
-func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("trove-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try await body(url)
 }

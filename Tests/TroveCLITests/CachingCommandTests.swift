@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import Testing
+import TroveTestSupport
 
 /// What `trove get` promises about its cache across processes: stale-if-error, remembered failures that
 /// name their cause, and a cache directory that survives a change of hasher.

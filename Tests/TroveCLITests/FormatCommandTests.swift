@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import Testing
+import TroveTestSupport
 
 /// `--format` takes any format a registered encoder writes; `decode` reads any a decoder recognises.
 @Suite struct FormatCommandTests {

@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import Testing
+import TroveTestSupport
 
 /// `trove get` as a user runs it, against a real HTTP server on 127.0.0.1.
 @Suite struct GetCommandTests {

@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import Testing
+import TroveTestSupport
 
 /// `--hasher`, `--eviction` and `--compress` are one option group each, checked against the registry
 /// before a command runs, and every command that opens a cache takes them.

@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import Testing
+import TroveTestSupport
 
 @Suite struct PrefetchCommandTests {
     @Test func countsAreExactAndASecondRunSendsNothing() async throws {

@@ -1,10 +1,8 @@
 import Foundation
+import TroveTestSupport
 
-/// Test files under Tests/Fixtures, found from this source file's location.
-enum Fixtures {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-
+/// The codec tests' files under Tests/Fixtures: PngSuite, its RGBA references, the GIFs and theirs.
+extension Fixtures {
     static func pngSuite(_ name: String) throws -> Data {
         try Data(contentsOf: root.appendingPathComponent("pngsuite/\(name).png"))
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCodec
 import TroveCore
+import TroveTestSupport
 
 /// GIF fixtures (still, transparent, interlaced, animated with every disposal mode, and one written by
 /// Pillow's encoder) decode to exactly the composed frames Pillow produces.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCodec
 import TroveCore
+import TroveTestSupport
 
 /// Hand-built and damaged files: limits, truncation, and the structural rules of the format.
 @Suite struct PNGDecoderValidationTests {

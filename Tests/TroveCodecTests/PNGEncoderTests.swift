@@ -3,6 +3,7 @@ import Testing
 import TroveCodec
 import TroveCore
 import TroveSupport
+import TroveTestSupport
 
 @Suite struct PNGEncoderTests {
     let encoder = PNGEncoder()

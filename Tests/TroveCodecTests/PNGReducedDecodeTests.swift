@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCodec
 import TroveCore
+import TroveTestSupport
 
 /// Shrink-on-load for PNG: rows box-averaged 2^k x 2^k as they are unfiltered equal, byte for byte, a full
 /// decode followed by the same reduction; the largest k that keeps the minimum is chosen; Adam7 files

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCodec
 import TroveCore
+import TroveTestSupport
 
 /// PngSuite's deliberately broken files are refused with a reason that names what is wrong.
 @Suite struct PNGSuiteBrokenFileTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCodec
 import TroveCore
+import TroveTestSupport
 
 /// Every valid PngSuite image (all color types, bit depths, interlacing, tRNS, ancillary chunks) decodes to
 /// exactly the pixels of its independent reference (pypng, see Fixtures/pngsuite-rgba/README.md).

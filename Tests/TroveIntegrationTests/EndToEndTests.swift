@@ -2,6 +2,7 @@ import FixtureServer
 import Foundation
 import Testing
 import Trove
+import TroveTestSupport
 
 /// One request end to end against a real HTTP server on 127.0.0.1.
 @Suite struct EndToEndTests {

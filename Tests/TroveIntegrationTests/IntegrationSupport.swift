@@ -1,10 +1,6 @@
 import FixtureServer
 import Foundation
-
-enum Fixtures {
-    static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/images")
-}
+import TroveTestSupport
 
 /// Runs `body` with a started fixture server and a fresh cache directory; stops and removes both after.
 func withServerAndCache(

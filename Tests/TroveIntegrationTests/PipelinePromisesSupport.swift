@@ -2,6 +2,7 @@ import FixtureServer
 import Foundation
 import MetricsTestKit
 import Trove
+import TroveTestSupport
 
 /// A pipeline on a fresh cache directory with metrics the test can read, and no retry delays unless asked.
 func makePipeline(

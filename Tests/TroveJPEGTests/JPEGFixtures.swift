@@ -1,4 +1,5 @@
 import Foundation
+import TroveTestSupport
 
 /// JPEG test files under Tests/Fixtures, found from this source file's location.
 enum JPEGFixtures {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveJPEG
+import TroveTestSupport
 
 /// Shrink-on-load: with a minimum size the decoder uses libjpeg-turbo's scaled IDCT and returns the
 /// smallest M/8 scale that still covers the minimum, never more than the stored size.
@@ -109,17 +110,4 @@ func boxReduced(_ image: Image, by factor: Int) -> Image {
         }
     }
     return Image(width: width, height: height, pixels: out, sourceFormat: image.sourceFormat)
-}
-
-/// PSNR in dB over RGB of two same-sized RGBA8 images.
-func psnr(_ a: Image, _ b: Image) -> Double {
-    var squared = 0.0
-    for i in stride(from: 0, to: a.pixels.count, by: 4) {
-        for c in 0..<3 {
-            let d = Double(a.pixels[i + c]) - Double(b.pixels[i + c])
-            squared += d * d
-        }
-    }
-    let mse = squared / Double(a.width * a.height * 3)
-    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
 }

@@ -12,6 +12,9 @@ public enum Fixtures {
         root.appendingPathComponent(relativePath)
     }
 
+    /// Tests/Fixtures/images, the photos and drawings most tests use.
+    public static var images: URL { url("images") }
+
     /// A photo or drawing in Tests/Fixtures/images, e.g. `"coffee.png"` (600x400).
     public static func image(_ name: String) -> URL {
         url("images/\(name)")

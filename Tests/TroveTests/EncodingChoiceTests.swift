@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveTestSupport
 
 /// Which format and settings a processed result is encoded with: the request's own, else the source's
 /// format when asked (as an image proxy does), else PNG.
@@ -18,7 +19,7 @@ import Trove
         }
     }
 
-    let gif = Fixtures.folder.appendingPathComponent("gif/still.gif")
+    let gif = Fixtures.url("gif/still.gif")
     let shrink = ResizeTransformer(width: 4, height: 4, mode: .fit)
 
     func response(_ request: ImageRequest, registry: PluginRegistry = .standard) async throws -> ImageResponse {

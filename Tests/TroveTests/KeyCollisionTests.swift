@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveTestSupport
 
 @Suite struct KeyCollisionTests {
     /// A custom key "a|grayscale" and the key "a" with the grayscale transform used to share the processed key

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveTestSupport
 
 @Suite struct PipelineTests {
     @Test func unknownPluginNameFailsAtBuildListingKnownNames() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveTestSupport
 
 /// A request with transforms keeps its encoded result on disk by default, so a new process (here a new
 /// pipeline on the same directory, with an empty memory tier) decodes the small result, not the original.

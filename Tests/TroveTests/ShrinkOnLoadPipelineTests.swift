@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveTestSupport
 
 /// The pipeline asks the decoder for a reduced image when the first transform shrinks, and still delivers
 /// the full-size path's output size. A recording decoder shows the full-size buffer was never made.
@@ -112,17 +113,4 @@ import Trove
         #expect(log.entries.withLock { $0.first?.produced } == PixelSize(width: 600, height: 400))
         #expect(response.image == expected)
     }
-}
-
-/// PSNR in dB over RGB of two same-sized RGBA8 images.
-private func psnr(_ a: Image, _ b: Image) -> Double {
-    var squared = 0.0
-    for i in stride(from: 0, to: a.pixels.count, by: 4) {
-        for c in 0..<3 {
-            let d = Double(a.pixels[i + c]) - Double(b.pixels[i + c])
-            squared += d * d
-        }
-    }
-    let mse = squared / Double(a.width * a.height * 3)
-    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
 }

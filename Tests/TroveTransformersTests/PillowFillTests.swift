@@ -1,5 +1,6 @@
 import Testing
 import TroveCore
+import TroveTestSupport
 import TroveTransformers
 
 /// Fill against Pillow's `ImageOps.fit(image, size, BICUBIC)`, which resamples the centred box with the

@@ -1,5 +1,6 @@
 import Testing
 import TroveCore
+import TroveTestSupport
 import TroveTransformers
 
 /// Grayscale against Pillow's `convert("L")` / `convert("LA")`; blur against scipy's gaussian_filter.

@@ -1,5 +1,6 @@
 import Testing
 import TroveCore
+import TroveTestSupport
 import TroveTransformers
 
 /// Resize against Pillow's `Image.resize(size, filter, reducing_gap=None)` on real photos: the issue asks

@@ -1,5 +1,6 @@
 import Testing
 import TroveCore
+import TroveTestSupport
 import TroveTransformers
 
 /// Rotations, flips and EXIF orientation against Pillow's `transpose` and `ImageOps.exif_transpose`,

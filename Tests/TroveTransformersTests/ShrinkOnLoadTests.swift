@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCodec
 import TroveCore
+import TroveTestSupport
 import TroveTransformers
 
 /// How small a decoder may make the image for a resize (at least twice the output, over the region the
