@@ -185,7 +185,8 @@ let package = Package(
             name: "TroveMemoryCacheTests", dependencies: ["TroveMemoryCache", "TroveEviction", "TroveTestSupport"],
             path: "Tests/TroveMemoryCacheTests", swiftSettings: swift6),
         .testTarget(
-            name: "TroveDiskCacheTests", dependencies: ["TroveDiskCache", "TroveEviction", "TorturePayload"],
+            name: "TroveDiskCacheTests",
+            dependencies: ["TroveDiskCache", "TroveEviction", "TorturePayload", "TroveTestSupport"],
             path: "Tests/TroveDiskCacheTests", swiftSettings: swift6),
         .testTarget(
             name: "TroveCodecTests", dependencies: ["TroveCodec", "TroveSupport", "TroveTestSupport"],

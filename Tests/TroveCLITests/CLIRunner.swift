@@ -7,6 +7,8 @@ struct CLIRunner {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// stdout byte for byte (what `cache get` writes there is not text).
+        let output: Data
 
         /// stdout parsed as one JSON object per line.
         var jsonLines: [[String: Any]] {
@@ -18,17 +20,8 @@ struct CLIRunner {
 
     let cacheDirectory: URL
 
-    /// `trove` sits next to the test bundle in the build products folder (`make test` builds every product first).
-    static let binary: URL = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("trove")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/trove")
-    }()
+    /// `trove`, built beside the test runner (`make test` builds every product first).
+    static let binary = productsDirectory().appendingPathComponent("trove")
 
     /// Runs the tool and waits for it off the cooperative pool (see `runSubprocess`).
     func run(_ arguments: [String], in directory: URL? = nil) async throws -> Result {
@@ -36,7 +29,8 @@ struct CLIRunner {
         environment["TROVE_CACHE_DIR"] = cacheDirectory.path
         let result = try await runSubprocess(Self.binary, arguments, environment: environment, in: directory)
         return Result(
-            status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
+            status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr,
+            output: result.stdout)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveDiskCache
+import TroveTestSupport
 
 @Suite("Compressed entries")
 struct CompressionTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveDiskCache
+import TroveTestSupport
 
 @Suite("Concurrent use")
 struct ConcurrencyTests {
@@ -41,7 +42,7 @@ struct ConcurrencyTests {
         let stats = await cache.stats()
         #expect(stats.corrupt == 0)
         #expect(stats.entries == keys.count)
-        #expect(regularFiles(under: dir.url.appendingPathComponent("tmp")).isEmpty)
+        #expect(filesUnder(dir.url.appendingPathComponent("tmp")).isEmpty)
     }
 
     @Test func storesAndRemovalsDuringTheOpeningScanAreNotUndoneByIt() async throws {
@@ -57,7 +58,7 @@ struct ConcurrencyTests {
 
         let stats = await second.stats()
         #expect(stats.entries == 230)
-        let files = regularFiles(under: dir.url.appendingPathComponent("entries"))
+        let files = filesUnder(dir.url.appendingPathComponent("entries"))
         #expect(files.count == 230)
         #expect(stats.bytes == (try files.reduce(0) { try $0 + fileSize($1) }))
         #expect(try await second.keys().count == 230)

@@ -2,23 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveDiskCache
-
-/// Ways an entry file can be damaged on disk.
-enum Damage: String, CaseIterable, Sendable {
-    case flipPayloadByte, truncate, empty, flipKeyByte, flipMagic, appendGarbage, wrongVersion
-
-    func apply(to bytes: inout [UInt8]) {
-        switch self {
-        case .flipPayloadByte: bytes[bytes.count - 1] ^= 0x40
-        case .truncate: bytes.removeLast(10)
-        case .empty: bytes.removeAll()
-        case .flipKeyByte: bytes[52] ^= 0x01  // the key's first byte: 48-byte fixed part, then a 4-byte length
-        case .flipMagic: bytes[0] = UInt8(ascii: "X")
-        case .appendGarbage: bytes.append(contentsOf: [1, 2, 3])
-        case .wrongVersion: bytes[4] = 99
-        }
-    }
-}
+import TroveTestSupport
 
 @Suite("Damaged entry files")
 struct CorruptionTests {

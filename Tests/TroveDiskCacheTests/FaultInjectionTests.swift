@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveEviction
+import TroveTestSupport
 
 @testable import TroveDiskCache
 
@@ -93,7 +94,7 @@ struct FaultInjectionTests {
         // The previous entry is still served, even while the fault lasts; nothing half-written is left.
         #expect(try await cache.data(forKey: "photo") == previous)
         #expect(try temporaryLeftovers(in: dir) == [])
-        #expect(regularFiles(under: dir.url.appendingPathComponent("entries")).map(\.path) == [entryPath])
+        #expect(filesUnder(dir.url.appendingPathComponent("entries")).map(\.path) == [entryPath])
         let reopened = try DiskCache(directory: dir.url)
         #expect(try await reopened.verify() == DiskCacheVerification(checked: 1, corrupt: 0, removed: 0))
         #expect(try await reopened.data(forKey: "photo") == previous)

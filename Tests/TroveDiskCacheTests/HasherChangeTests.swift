@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+import TroveTestSupport
 
 @testable import TroveDiskCache
 
@@ -34,7 +35,7 @@ struct HasherChangeTests {
         let again = try DiskCache(directory: dir.url, hasher: MD5Hasher())
         #expect(try await again.data(forKey: "https://example.com/a.png") == payload)
         #expect(fileExists(md5Path))
-        #expect(regularFiles(under: dir.url.appendingPathComponent("entries")).count == 1)
+        #expect(filesUnder(dir.url.appendingPathComponent("entries")).count == 1)
     }
 
     @Test func reFiledEntriesAreIndexedBeforeAnyRead() async throws {
@@ -70,7 +71,7 @@ struct HasherChangeTests {
         await reopened.waitForIndex()
         #expect(try await reopened.data(forKey: "k") == Data("new".utf8))
         #expect(!FileManager.default.fileExists(atPath: strayPath))
-        #expect(regularFiles(under: dir.url.appendingPathComponent("entries")).count == 1)
+        #expect(filesUnder(dir.url.appendingPathComponent("entries")).count == 1)
         #expect(await reopened.stats().corrupt == 0)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveDiskCache
+import TroveTestSupport
 
 @Suite("Key hashers and file layout")
 struct LayoutTests {
@@ -25,7 +26,7 @@ struct LayoutTests {
         let expected = dir.url.appendingPathComponent("entries/\(prefix)/\(next)/\(hex)")
         #expect(fileExists(expected))
         #expect(cache.fileURL(forKey: "abc").path == expected.path)
-        #expect(regularFiles(under: dir.url.appendingPathComponent("entries")).map(\.lastPathComponent) == [hex])
+        #expect(filesUnder(dir.url.appendingPathComponent("entries")).map(\.lastPathComponent) == [hex])
     }
 
     @Test func aHasherOutputThatIsNotAFileNameStaysInsideTheCache() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveDiskCache
+import TroveTestSupport
 
 @Suite("Limits, eviction and expiry")
 struct LimitTests {
@@ -39,7 +40,7 @@ struct LimitTests {
         #expect(try await cache.keys() == [0, 4, 5, 6, 7, 8, 9, 10].map(key))
         for i in 1...3 { #expect(!fileExists(cache.fileURL(forKey: key(i)))) }
         #expect(try await cache.data(forKey: key(0)) == incompressibleBytes(1000))
-        #expect(regularFiles(under: dir.url.appendingPathComponent("entries")).count == 8)
+        #expect(filesUnder(dir.url.appendingPathComponent("entries")).count == 8)
     }
 
     @Test func storingPastTheCountLimitEvictsDownToLowWater() async throws {

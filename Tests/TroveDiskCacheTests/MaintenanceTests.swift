@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+import TroveTestSupport
 
 @testable import TroveDiskCache
 
@@ -32,7 +33,7 @@ struct MaintenanceTests {
         #expect(stats.entries == 0)
         #expect(stats.bytes == 0)
         // Only the directory's manifest (its format version and hasher) is left.
-        #expect(regularFiles(under: dir.url).map(\.lastPathComponent) == ["manifest.json"])
+        #expect(filesUnder(dir.url).map(\.lastPathComponent) == ["manifest.json"])
         #expect(try await cache.data(forKey: "x") == nil)
 
         try await cache.store(Data("again".utf8), forKey: "x")
@@ -79,7 +80,7 @@ struct MaintenanceTests {
             return path.hasPrefix(tmp.path + "/") && reason == "create: Not a directory"
         }
         #expect(try await cache.data(forKey: "k") == Data("version 1".utf8))
-        #expect(regularFiles(under: dir.url.appendingPathComponent("entries")).count == 1)
+        #expect(filesUnder(dir.url.appendingPathComponent("entries")).count == 1)
         #expect(await cache.stats().entries == 1)
     }
 
@@ -133,6 +134,6 @@ struct MaintenanceTests {
         }
         #expect(try await cache.removeEntries(createdBefore: now.addingTimeInterval(-86_400)) == 2)
         #expect(try await cache.keys() == ["new"])
-        #expect(regularFiles(under: dir.url.appendingPathComponent("entries")).count == 1)
+        #expect(filesUnder(dir.url.appendingPathComponent("entries")).count == 1)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TorturePayload
 import TroveDiskCache
+import TroveTestSupport
 
 #if canImport(Glibc)
     import Glibc

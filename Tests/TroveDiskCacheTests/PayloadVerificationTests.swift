@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+import TroveTestSupport
 
 @testable import TroveDiskCache
 

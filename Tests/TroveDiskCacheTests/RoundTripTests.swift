@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveDiskCache
+import TroveTestSupport
 
 @Suite("Disk cache round trips")
 struct RoundTripTests {
@@ -56,7 +57,7 @@ struct RoundTripTests {
         let stats = await cache.stats()
         #expect(stats.entries == 1)
         #expect(stats.bytes == (try fileSize(cache.fileURL(forKey: "k"))))
-        #expect(regularFiles(under: dir.url.appendingPathComponent("tmp")).isEmpty)
+        #expect(filesUnder(dir.url.appendingPathComponent("tmp")).isEmpty)
     }
 
     @Test func updateMetadataKeepsTheBytesAndReplacesTheDates() async throws {

@@ -4,23 +4,6 @@ import TroveCore
 
 @testable import TroveDiskCache
 
-/// A fresh directory per test, removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("trove-disk-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    var path: String { url.path }
-}
-
 /// Run-length coding (count, byte pairs): shrinks runs, doubles data without them. Test-only stand-in
 /// for a real compressor.
 struct RunLengthCompressor: Compressor {
@@ -76,21 +59,4 @@ func fileSize(_ url: URL) throws -> Int {
 
 func fileExists(_ url: URL) -> Bool {
     FileManager.default.fileExists(atPath: url.path)
-}
-
-/// Every regular file under `directory`, recursively.
-func regularFiles(under directory: URL) -> [URL] {
-    guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
-    else { return [] }
-    return walker.compactMap { item in
-        guard let url = item as? URL,
-            (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
-        else { return nil }
-        return url
-    }
-}
-
-/// Bytes without runs, so run-length coding cannot shrink them.
-func incompressibleBytes(_ count: Int) -> Data {
-    Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ ($0 >> 8)) })
 }

@@ -17,3 +17,24 @@ public func filesUnder(_ url: URL) -> [URL] {
         (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
     }
 }
+
+/// A fresh directory, removed when the value goes away: for tests that keep one across several steps
+/// rather than inside one closure.
+public final class TemporaryDirectory {
+    /// The directory.
+    public let url: URL
+
+    /// Creates an empty directory under the system's temporary folder.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("trove-test-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// `url`'s path.
+    public var path: String { url.path }
+}

@@ -1,28 +1,20 @@
 import Foundation
 import Testing
+import TroveTestSupport
 
-/// Runs the `trove` tool built beside the tests against `cacheDirectory`.
-func trove(_ arguments: [String], cacheDirectory: TemporaryDirectory) async throws -> ProcessOutcome {
-    let tool = try helperExecutable("trove")
-    let child = try ChildProcess(tool, arguments + ["--cache-dir", cacheDirectory.path])
-    return try await offThePool { child.finish() }
+/// Runs `trove` on the cache in `cacheDirectory`.
+private func trove(_ arguments: [String], cacheDirectory: TemporaryDirectory) async throws -> CLIRunner.Result {
+    try await CLIRunner(cacheDirectory: cacheDirectory.url).run(arguments)
 }
 
-/// One line of `--json` output as a dictionary.
-func jsonObject(_ outcome: ProcessOutcome) throws -> [String: Any] {
-    let line = outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-    let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
-    return try #require(object as? [String: Any], "not a JSON object: \(line)")
-}
-
-func fixture(_ name: String) -> URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/images/\(name)")
+/// The one line of `--json` output, as a dictionary.
+private func jsonObject(_ result: CLIRunner.Result) throws -> [String: Any] {
+    try #require(result.jsonLines.first, "no JSON line in: \(result.stdout)")
 }
 
 /// `trove cache ...` used as a person would: a subprocess on a temp cache directory.
 @Suite("trove cache on the command line")
-struct CacheCommandLineTests {
+struct CacheCommandTests {
     @Test func putThenGetReturnsTheSameBytes() async throws {
         let cache = try TemporaryDirectory()
         let work = try TemporaryDirectory()
@@ -31,14 +23,14 @@ struct CacheCommandLineTests {
         try bytes.write(to: input)
 
         let put = try await trove(["cache", "put", "my key", input.path, "--json"], cacheDirectory: cache)
-        #expect(put.status == 0, "\(put.standardError)")
+        #expect(put.status == 0, "\(put.stderr)")
         let putReport = try jsonObject(put)
         #expect(putReport["key"] as? String == "my key")
         #expect(putReport["bytes"] as? Int == 100_000)
 
         let output = work.url.appendingPathComponent("output.bin")
         let get = try await trove(["cache", "get", "my key", "-o", output.path, "--json"], cacheDirectory: cache)
-        #expect(get.status == 0, "\(get.standardError)")
+        #expect(get.status == 0, "\(get.stderr)")
         #expect(try Data(contentsOf: output) == bytes)
         #expect(try jsonObject(get)["bytes"] as? Int == 100_000)
         let toStdout = try await trove(["cache", "get", "my key"], cacheDirectory: cache)
@@ -58,10 +50,10 @@ struct CacheCommandLineTests {
         let missing = try await trove(["cache", "get", "my key"], cacheDirectory: cache)
         #expect(missing.status == 1)
         #expect(missing.output.isEmpty)
-        #expect(missing.standardError.contains("not cached: my key"))
+        #expect(missing.stderr.contains("not cached: my key"))
         let removeAgain = try await trove(["cache", "rm", "my key"], cacheDirectory: cache)
         #expect(removeAgain.status == 1)
-        #expect(removeAgain.standardError.contains("not cached: my key"))
+        #expect(removeAgain.stderr.contains("not cached: my key"))
     }
 
     @Test(arguments: [Damage.flipPayloadByte, .flipKeyByte, .truncate, .empty])
@@ -74,8 +66,8 @@ struct CacheCommandLineTests {
 
         func putAndDamage() async throws {
             let put = try await trove(["cache", "put", "doc", input.path, "--compress", "zlib"], cacheDirectory: cache)
-            #expect(put.status == 0, "\(put.standardError)")
-            let file = try #require(regularFiles(under: entries).first)
+            #expect(put.status == 0, "\(put.stderr)")
+            let file = try #require(filesUnder(entries).first)
             var bytes = [UInt8](try Data(contentsOf: file))
             damage.apply(to: &bytes)
             try Data(bytes).write(to: file)
@@ -84,19 +76,19 @@ struct CacheCommandLineTests {
         // verify reads the damaged entry, reports it and removes it.
         try await putAndDamage()
         let verify = try await trove(["cache", "verify", "--json"], cacheDirectory: cache)
-        #expect(verify.status == 0, "\(verify.standardError)")
+        #expect(verify.status == 0, "\(verify.stderr)")
         let report = try jsonObject(verify)
         #expect(report["checked"] as? Int == 1)
         #expect(report["corrupt"] as? Int == 1)
         #expect(report["removed"] as? Int == 1)
-        #expect(regularFiles(under: entries).isEmpty)
+        #expect(filesUnder(entries).isEmpty)
 
         // get misses (exit 1) and prints no bytes at all.
         try await putAndDamage()
         let output = work.url.appendingPathComponent("out.txt")
         let get = try await trove(["cache", "get", "doc", "-o", output.path], cacheDirectory: cache)
         #expect(get.status == 1)
-        #expect(get.standardError.contains("not cached: doc"))
+        #expect(get.stderr.contains("not cached: doc"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
         let toStdout = try await trove(["cache", "get", "doc"], cacheDirectory: cache)
         #expect(toStdout.status == 1)
@@ -115,15 +107,16 @@ struct CacheCommandLineTests {
         let put = try await trove(
             ["cache", "put", "log", input.path, "--compress", "zlib", "--json"],
             cacheDirectory: cache)
-        #expect(put.status == 0, "\(put.standardError)")
+        #expect(put.status == 0, "\(put.stderr)")
         let report = try jsonObject(put)
         let original = try #require(report["bytes"] as? Int)
         let stored = try #require(report["storedBytes"] as? Int)
         #expect(original == text.utf8.count)
         #expect(report["compressed"] as? Bool == true)
         #expect(stored * 3 <= original, "zlib stored \(original) bytes of text in \(stored)")
-        let entryFile = try #require(regularFiles(under: cache.url.appendingPathComponent("entries")).first)
-        #expect(try fileSize(entryFile) * 3 <= original)
+        let entryFile = try #require(filesUnder(cache.url.appendingPathComponent("entries")).first)
+        #expect(
+            try #require(FileManager.default.attributesOfItem(atPath: entryFile.path)[.size] as? Int) * 3 <= original)
 
         let output = work.url.appendingPathComponent("back.txt")
         #expect(try await trove(["cache", "get", "log", "-o", output.path], cacheDirectory: cache).status == 0)
@@ -136,13 +129,13 @@ struct CacheCommandLineTests {
     func alreadyCompressedImagesAreStoredAsTheyAre(name: String) async throws {
         let cache = try TemporaryDirectory()
         let work = try TemporaryDirectory()
-        let image = fixture(name)
+        let image = Fixtures.image(name)
         let bytes = try Data(contentsOf: image)
 
         let put = try await trove(
             ["cache", "put", name, image.path, "--compress", "zlib", "--json"],
             cacheDirectory: cache)
-        #expect(put.status == 0, "\(put.standardError)")
+        #expect(put.status == 0, "\(put.stderr)")
         let report = try jsonObject(put)
         #expect(report["compressed"] as? Bool == false)
         #expect(report["storedBytes"] as? Int == bytes.count)
@@ -183,6 +176,6 @@ struct CacheCommandLineTests {
                 "--compress", "lz4"
             ], cacheDirectory: cache)
         #expect(badCompressor.status == 2)
-        #expect(badCompressor.standardError.contains("unknown compressor 'lz4'"))
+        #expect(badCompressor.stderr.contains("unknown compressor 'lz4'"))
     }
 }
