@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import MetricsTestKit
 import Testing
 import Trove
 
@@ -48,11 +49,15 @@ import Trove
             "/blob": .gated(Data(repeating: 7, count: 100_000), contentType: "application/octet-stream", gate: gate)
         ]) {
             server, directory in
-            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            let metrics = TestMetrics()
+            var configuration = PipelineConfiguration(cacheDirectory: directory)
+            configuration.metricsFactory = metrics
+            let pipeline = try DataPipeline(configuration: configuration)
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<10 { group.addTask { try await pipeline.data(for: server.url("/blob")).data.count } }
                 #expect(await eventually { gate.arrivals >= 1 })
-                try await Task.sleep(for: .milliseconds(100))
+                // All ten wait on the one download before the origin answers.
+                #expect(await eventually { metrics.total("trove_coalesced_joins_total") == 9 })
                 gate.open()
                 for try await count in group { #expect(count == 100_000) }
             }
