@@ -73,6 +73,8 @@ public final class DataPipeline: Sendable {
     /// What the shared tier has done and where its circuit breaker stands; nil without a shared tier.
     public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
     let loader: RawDataLoader
+    /// What `cancel(url:)` and `cancelAll()` reach.
+    let inFlight = InFlightRequests()
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a hasher, eviction or
     /// compressor name the registry lacks, `invalidConfiguration` for bad disk limits or an unserved shared-tier
@@ -92,7 +94,9 @@ public final class DataPipeline: Sendable {
     /// `refresh`, returns the revalidated result. Throws a `TroveError`, e.g. `notCached` for a `cacheOnly` miss.
     public func data(for request: DataRequest) async throws -> DataResponse {
         if let hit = memoryHit(request) { return hit }
-        return try await run(request, waiter: WaiterID.next(), emit: { _ in })
+        return try await inFlight.run(url: request.url) {
+            try await self.run(request, waiter: WaiterID.next(), emit: { _ in })
+        }
     }
 
     /// Convenience for a plain URL with the default request.
@@ -100,11 +104,27 @@ public final class DataPipeline: Sendable {
         try await data(for: DataRequest(url: url))
     }
 
+    /// Cancels every request for `url` running now (callers of `data(for:)` and tasks): each ends
+    /// with `TroveError.cancelled`; work shared with requests for other URLs carries on for them. Returns how
+    /// many were cancelled.
+    @discardableResult
+    public func cancel(url: URL) -> Int {
+        inFlight.cancel(url: url)
+    }
+
+    /// Cancels every request running now; returns how many.
+    @discardableResult
+    public func cancelAll() -> Int {
+        inFlight.cancelAll()
+    }
+
     /// Starts a request whose progress, cached and final results arrive as events.
     public func task(for request: DataRequest) -> DataTask {
         let waiter = WaiterID.next()
-        return DataTask(
+        let inFlight = self.inFlight
+        let task = DataTask(
             run: { emit in
+                defer { inFlight.remove(waiter) }
                 if let hit = self.memoryHit(request) {
                     emit(.final(hit))
                     return hit
@@ -114,6 +134,8 @@ public final class DataPipeline: Sendable {
             changePriority: { priority in
                 self.loader.setPriority(priority, forKey: request.cacheKey, waiter: waiter)
             })
+        inFlight.add(waiter, url: request.url) { task.cancel() }
+        return task
     }
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {

@@ -24,6 +24,8 @@ public final class ImagePipeline: Sendable {
     public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
 
     let loader: RawDataLoader
+    /// What `cancel(url:)` and `cancelAll()` reach.
+    let inFlight = InFlightRequests()
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks.
@@ -46,7 +48,9 @@ public final class ImagePipeline: Sendable {
     /// Loads one image through the caches and the network; with `refresh`, returns the revalidated result.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         if let hit = memoryHit(request) { return hit }
-        return try await run(request, waiter: WaiterID.next(), emit: { _ in })
+        return try await inFlight.run(url: request.url) {
+            try await self.run(request, waiter: WaiterID.next(), emit: { _ in })
+        }
     }
 
     /// Convenience for a plain URL with optional transforms.
@@ -54,12 +58,28 @@ public final class ImagePipeline: Sendable {
         try await image(for: ImageRequest(url: url, transforms: transforms))
     }
 
+    /// Cancels every request for `url` running now (callers of `image(for:)` and tasks): each ends
+    /// with `TroveError.cancelled`; work shared with requests for other URLs carries on for them. Returns how
+    /// many were cancelled.
+    @discardableResult
+    public func cancel(url: URL) -> Int {
+        inFlight.cancel(url: url)
+    }
+
+    /// Cancels every request running now; returns how many.
+    @discardableResult
+    public func cancelAll() -> Int {
+        inFlight.cancelAll()
+    }
+
     /// Starts a request whose progress, cached and final results arrive as events.
     public func task(for request: ImageRequest) -> ImageTask {
         let waiter = WaiterID.next()
+        let inFlight = self.inFlight
         let rawKey = request.cacheKey.raw
-        return ImageTask(
+        let task = ImageTask(
             run: { emit in
+                defer { inFlight.remove(waiter) }
                 if let hit = self.memoryHit(request) {
                     emit(.final(hit))
                     return hit
@@ -69,6 +89,8 @@ public final class ImagePipeline: Sendable {
             changePriority: { priority in
                 self.loader.setPriority(priority, forKey: rawKey, waiter: waiter)
             })
+        inFlight.add(waiter, url: request.url) { task.cancel() }
+        return task
     }
 
     // MARK: - Flow
