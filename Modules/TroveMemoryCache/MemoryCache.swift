@@ -264,6 +264,33 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
         return removed
     }
 
+    /// Evicts, in the policy's order, until the cache holds at most `fraction` (0...1) of its cost limit,
+    /// and as much of its count limit: what an app does when the system warns of memory pressure, or a
+    /// server between bursts. Expired entries go first. Returns how many entries were removed; evictions
+    /// are counted as such.
+    @discardableResult
+    public func trim(toFraction fraction: Double) -> Int {
+        let fraction = min(max(fraction.isNaN ? 0 : fraction, 0), 1)
+        let now = clock.now()
+        var removed = 0
+        for index in 0..<shardCount {
+            removed += shardAt(index).pointee.withLock { state in
+                var count = state.sweep(now: now)
+                let costTarget = Int((Double(state.costLimit) * fraction).rounded(.down))
+                let countTarget =
+                    state.countLimit == .max ? Int.max : Int((Double(state.countLimit) * fraction).rounded(.down))
+                while state.totalCost > costTarget || state.count > countTarget {
+                    guard let victim = state.policy.evict() else { break }
+                    state.release(victim)
+                    state.stats.evictions += 1
+                    count += 1
+                }
+                return count
+            }
+        }
+        return removed
+    }
+
     /// Drops every entry (counters keep counting).
     public func removeAll() {
         for index in 0..<shardCount {
