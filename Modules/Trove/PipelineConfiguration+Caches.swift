@@ -4,7 +4,8 @@ import TroveMemoryCache
 
 extension PipelineConfiguration {
     var memoryCacheConfiguration: MemoryCacheConfiguration {
-        MemoryCacheConfiguration(costLimit: memoryCostLimit, countLimit: memoryCountLimit)
+        MemoryCacheConfiguration(
+            costLimit: memoryCostLimit, countLimit: memoryCountLimit, maxEntryCostFraction: memoryMaxEntryCostFraction)
     }
 
     var diskCacheConfiguration: DiskCacheConfiguration {
@@ -14,6 +15,9 @@ extension PipelineConfiguration {
         disk.maxAge = diskMaxAge
         disk.compressionLevel = compressionLevel
         disk.staleRetention = staleIfErrorBound
+        disk.lowWaterFraction = diskLowWaterFraction
+        disk.fsync = diskFsync
+        disk.payloadVerification = payloadVerification
         return disk
     }
 

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Logging
 import TroveCore
+import TroveDiskCache
 import TroveFetcher
 import TroveMemoryCache
 import TroveTransformers
@@ -26,10 +27,19 @@ public struct PipelineConfiguration: Sendable {
     public var memoryCostLimit: Int = MemoryCacheConfiguration.defaultCostLimit
     /// Most entries the memory cache holds; default no limit.
     public var memoryCountLimit: Int = .max
+    /// The largest entry the memory cache admits, as a fraction of `memoryCostLimit`; default 0.1.
+    public var memoryMaxEntryCostFraction = 0.1
     /// Most bytes the disk cache's entry files may take, headers included; default 500 MiB.
     public var diskByteLimit: Int = 500 << 20
     /// Most entries on disk; nil (the default) for no count limit.
     public var diskCountLimit: Int?
+    /// Once over a limit, the disk cache evicts down to this fraction of it; default 0.8.
+    public var diskLowWaterFraction = 0.8
+    /// Flush each entry file and its directory to stable storage before a store returns; default off.
+    public var diskFsync = false
+    /// When a disk read checks the payload's CRC: `.whenFileChanges` (the default: once per version of the
+    /// file) or `.everyRead`.
+    public var payloadVerification: PayloadVerification = .whenFileChanges
     /// Disk entries created longer ago than this read as misses and are removed; default 7 days. Also the
     /// freshness of a response whose headers give none when `defaultFreshness` is nil.
     public var diskMaxAge: Duration = .seconds(7 * 24 * 3600)

@@ -1,7 +1,7 @@
 /// When a `DiskCache` recomputes the CRC-32 of a payload it reads. The header, its own checksum, the full
 /// key and the file's length are checked on every read either way.
 public enum PayloadVerification: String, Sendable, CaseIterable {
-    /// Every read checksums the whole payload (the default): damaged bytes are never served, whatever
+    /// Every read checksums the whole payload: damaged bytes are never served, whatever
     /// damaged them.
     case everyRead
     /// The first read of a file in this process checksums it; later reads skip the checksum while the
@@ -13,6 +13,6 @@ public enum PayloadVerification: String, Sendable, CaseIterable {
     /// What this does not catch: a disk returning other bytes for an unchanged file after the kernel
     /// dropped it from memory; a write through a shared memory mapping to a page already dirty (which
     /// leaves the times alone); and, on a network file system, a server whose clock runs far behind
-    /// this machine's. Choose it where repeated disk hits of the same entries matter more than those.
+    /// this machine's. The default: repeated disk hits of the same entries matter more than those.
     case whenFileChanges
 }

@@ -8,33 +8,37 @@ import Trove
 struct CacheOptions: ParsableArguments {
     @Option(
         help:
-            "Key hasher for disk entry names: sha256, md5 or a plugin's (entries keep the hasher they were written with)."
+            "Key hasher for disk entry names: sha256 (the default), md5 or a plugin's (entries keep the hasher they were written with)."
     )
-    var hasher = "sha256"
+    var hasher: String?
 
     @Option(
-        help: "Eviction policy for the memory and disk caches: lru, fifo, lfu, sieve, s3fifo, wtinylfu or a plugin's.")
-    var eviction = "lru"
+        help:
+            "Eviction policy for the memory and disk caches: lru (the default), fifo, lfu, sieve, s3fifo, wtinylfu or a plugin's."
+    )
+    var eviction: String?
 
     func validate() throws {
-        try PluginName.check(hasher, option: "--hasher", kind: .hasher)
-        try PluginName.check(eviction, option: "--eviction", kind: .evictionPolicy)
+        if let hasher { try PluginName.check(hasher, option: "--hasher", kind: .hasher) }
+        if let eviction { try PluginName.check(eviction, option: "--eviction", kind: .evictionPolicy) }
     }
 
-    /// Sets the hasher and both caches' eviction policy.
+    /// Sets what was given: the hasher and both caches' eviction policy.
     func apply(to configuration: inout PipelineConfiguration) {
-        configuration.hasher = hasher
-        configuration.memoryEviction = eviction
-        configuration.diskEviction = eviction
+        if let hasher { configuration.hasher = hasher }
+        if let eviction {
+            configuration.memoryEviction = eviction
+            configuration.diskEviction = eviction
+        }
     }
 
     /// Opens the cache in `common.cacheDirectoryURL` with the registry's plugins. An unknown plugin name is
     /// bad usage (exit 2); a directory that cannot be created is a failure (exit 1).
-    func openCache(_ common: CommonOptions, compress: String = "none") throws -> DiskCache {
+    func openCache(_ common: CommonOptions, compress: String? = nil) throws -> DiskCache {
         // The same construction `ImagePipeline` uses, from the same defaults, so both tools agree on entries.
-        var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+        var configuration = try common.pipelineConfiguration()
         apply(to: &configuration)
-        configuration.compressor = compress
+        if let compress { configuration.compressor = compress }
         do {
             guard let cache = try configuration.makeDiskCache(registry: TroveRegistry.make()) else {
                 throw CacheFailure(message: "no cache directory")
@@ -50,11 +54,14 @@ struct CacheOptions: ParsableArguments {
 /// `--compress`: the compressor new disk entries are written with (an entry is kept compressed only when
 /// that makes it smaller); reading works whatever each entry was written with.
 struct CompressionOption: ParsableArguments {
-    @Option(help: "Disk entry compressor: none, zlib or a plugin's (kept only when it makes the entry smaller).")
-    var compress = "none"
+    @Option(
+        help:
+            "Disk entry compressor: none (the default), zlib or a plugin's (kept only when it makes the entry smaller)."
+    )
+    var compress: String?
 
     func validate() throws {
-        try PluginName.check(compress, option: "--compress", kind: .compressor)
+        if let compress { try PluginName.check(compress, option: "--compress", kind: .compressor) }
     }
 }
 

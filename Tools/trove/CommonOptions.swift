@@ -12,7 +12,31 @@ struct CommonOptions: ParsableArguments {
     @Flag(help: "Print one JSON object per result on stdout, nothing else.")
     var json = false
 
+    @Option(
+        help:
+            "A JSON file of pipeline settings (PipelineConfiguration's property names; durations in seconds); flags override it."
+    )
+    var config: String?
+
     var cacheDirectoryURL: URL {
         cacheDirectory.map { URL(fileURLWithPath: $0) } ?? PipelineConfiguration.defaultCacheDirectory
+    }
+
+    /// The `--config` file's settings (defaults without one), in the cache directory `--cache-dir` names,
+    /// else the file's, else the default one. A file that cannot be used is bad usage.
+    func pipelineConfiguration() throws -> PipelineConfiguration {
+        guard let config else { return PipelineConfiguration(cacheDirectory: cacheDirectoryURL) }
+        var configuration: PipelineConfiguration
+        do {
+            configuration = try PipelineConfiguration(contentsOf: URL(fileURLWithPath: config))
+        } catch let TroveError.invalidConfiguration(reason) {
+            throw ValidationError("--config \(reason)")
+        }
+        if let cacheDirectory {
+            configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory)
+        } else if configuration.cacheDirectory == nil {
+            configuration.cacheDirectory = PipelineConfiguration.defaultCacheDirectory
+        }
+        return configuration
     }
 }

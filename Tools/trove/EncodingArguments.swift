@@ -17,16 +17,29 @@ struct EncodingArguments: ParsableArguments {
     var format: ImageFormat?
 
     @Option(help: "Lossy quality, 0...100 (default 85).")
-    var quality: Double = 85
+    var quality: Double?
 
     @Flag(help: "Encode without loss where the format can (WebP).")
     var lossless = false
 
     func validate() throws {
-        guard (0...100).contains(quality) else { throw ValidationError("--quality must be 0...100, got \(quality)") }
+        if let quality, !(0...100).contains(quality) {
+            throw ValidationError("--quality must be 0...100, got \(quality)")
+        }
     }
 
-    var options: EncodingOptions { EncodingOptions(quality: quality / 100, lossless: lossless) }
+    /// The options given, on the defaults.
+    var options: EncodingOptions {
+        var options = EncodingOptions()
+        apply(to: &options)
+        return options
+    }
+
+    /// Sets what was given: the quality, and lossless when asked for.
+    func apply(to options: inout EncodingOptions) {
+        if let quality { options.quality = quality / 100 }
+        if lossless { options.lossless = true }
+    }
 
     /// The registry's encoder for `format`, or a usage error that lists the formats that can be written.
     static func encoder(for format: ImageFormat, in registry: PluginRegistry) throws -> any ImageEncoder {

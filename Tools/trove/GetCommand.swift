@@ -47,10 +47,10 @@ struct GetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let registry = try TroveRegistry.make()
-        var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+        var configuration = try common.pipelineConfiguration()
         cache.apply(to: &configuration)
-        configuration.compressor = compression.compress
-        configuration.encodingOptions = encoding.options
+        if let compress = compression.compress { configuration.compressor = compress }
+        encoding.apply(to: &configuration.encodingOptions)
         fetch.apply(to: &configuration)
         try shared.apply(to: &configuration)
         let pipeline: ImagePipeline

@@ -46,7 +46,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let pipeline: any PrefetchTarget
         let sharedTier: (any SharedCacheTier)?
         do {
-            var configuration = PipelineConfiguration(cacheDirectory: common.cacheDirectoryURL)
+            var configuration = try common.pipelineConfiguration()
             cache.apply(to: &configuration)
             fetch.apply(to: &configuration)
             try shared.apply(to: &configuration)

@@ -1,0 +1,224 @@
+import Foundation
+import TroveCore
+import TroveDiskCache
+import TroveFetcher
+
+/// The configuration as JSON (`--config FILE` in the CLI): the property names as keys, durations in
+/// seconds, the cache directory and shared tier as strings, nested settings as objects. A key left out
+/// keeps its default, so a file says only what it changes; an unknown key, or a value of the wrong type,
+/// is an error that names it. `delegate`, `metricsFactory` and `logger` are code, not configuration, and
+/// are neither read nor written.
+extension PipelineConfiguration: Codable {
+    /// The defaults, changed by each key the JSON object has; throws `invalidConfiguration` for an unknown
+    /// key or a value out of range, and `DecodingError` for a value of the wrong type.
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let json = try ConfigurationObject(decoder, known: Self.keys)
+        if let path = try json.value(String?.self, "cacheDirectory") {
+            cacheDirectory = path.map { URL(fileURLWithPath: $0) }
+        }
+        try json.set(&hasher, "hasher")
+        try json.set(&memoryEviction, "memoryEviction")
+        try json.set(&diskEviction, "diskEviction")
+        try json.set(&compressor, "compressor")
+        try json.set(&compressionLevel, "compressionLevel")
+        try json.set(&memoryCostLimit, "memoryCostLimit")
+        try json.set(&memoryCountLimit, "memoryCountLimit")
+        try json.set(&memoryMaxEntryCostFraction, "memoryMaxEntryCostFraction")
+        try json.set(&diskByteLimit, "diskByteLimit")
+        try json.set(&diskCountLimit, "diskCountLimit")
+        try json.set(&diskLowWaterFraction, "diskLowWaterFraction")
+        try json.set(&diskFsync, "diskFsync")
+        if let name = try json.value(String.self, "payloadVerification") {
+            guard let value = PayloadVerification(rawValue: name) else {
+                throw json.invalid("payloadVerification", "is \(name); use everyRead or whenFileChanges")
+            }
+            payloadVerification = value
+        }
+        try json.setSeconds(&diskMaxAge, "diskMaxAge")
+        try json.setSeconds(&defaultFreshness, "defaultFreshness")
+        try json.set(&ignoresCacheHeaders, "ignoresCacheHeaders")
+        try json.setSeconds(&staleIfErrorBound, "staleIfErrorBound")
+        try json.setSeconds(&fetchTimeout, "fetchTimeout")
+        try json.setSeconds(&requestDeadline, "requestDeadline")
+        try json.set(&maxBytes, "maxBytes")
+        if let limits = try json.object("decodingLimits", known: ["maxPixels", "maxDecodedBytes", "maxFrames"]) {
+            try limits.set(&decodingLimits.maxPixels, "maxPixels")
+            try limits.set(&decodingLimits.maxDecodedBytes, "maxDecodedBytes")
+            try limits.set(&decodingLimits.maxFrames, "maxFrames")
+        }
+        try json.set(&headers, "headers")
+        if let encoding = try json.object(
+            "encodingOptions", known: ["quality", "compressionLevel", "lossless", "speed"])
+        {
+            try encoding.set(&encodingOptions.quality, "quality")
+            try encoding.set(&encodingOptions.compressionLevel, "compressionLevel")
+            try encoding.set(&encodingOptions.lossless, "lossless")
+            try encoding.set(&encodingOptions.speed, "speed")
+        }
+        if let scheduler = try json.object("scheduler", known: ["maxConcurrent", "maxPerHost", "order"]) {
+            try scheduler.set(&self.scheduler.maxConcurrent, "maxConcurrent")
+            try scheduler.set(&self.scheduler.maxPerHost, "maxPerHost")
+            try scheduler.set(&self.scheduler.order, "order")
+        }
+        if let retry = try json.object("retryPolicy", known: ["maxRetries", "baseDelay", "maxDelay", "jitter"]) {
+            try retry.set(&retryPolicy.maxRetries, "maxRetries")
+            try retry.setSeconds(&retryPolicy.baseDelay, "baseDelay")
+            try retry.setSeconds(&retryPolicy.maxDelay, "maxDelay")
+            try retry.set(&retryPolicy.jitter, "jitter")
+        }
+        try json.setSeconds(&failedURLTTL, "failedURLTTL")
+        if let text = try json.value(String?.self, "sharedCache") {
+            if let text {
+                guard let url = URL(string: text), url.scheme != nil else {
+                    throw json.invalid("sharedCache", "is not a URL; give redis://host:port[/db]")
+                }
+                sharedCache = url
+            } else {
+                sharedCache = nil
+            }
+        }
+        try decodeRest(json)
+    }
+
+    private mutating func decodeRest(_ json: ConfigurationObject) throws {
+        if let options = try json.object(
+            "sharedTierOptions",
+            known: ["maxValueBytes", "connectTimeout", "commandTimeout", "connections", "keyPrefix"])
+        {
+            try options.set(&sharedTierOptions.maxValueBytes, "maxValueBytes")
+            try options.setSeconds(&sharedTierOptions.connectTimeout, "connectTimeout")
+            try options.setSeconds(&sharedTierOptions.commandTimeout, "commandTimeout")
+            try options.set(&sharedTierOptions.connections, "connections")
+            try options.set(&sharedTierOptions.keyPrefix, "keyPrefix")
+        }
+        if let policy = try json.object(
+            "sharedTierPolicy",
+            known: [
+                "leaseTTL", "firstPollInterval", "maxPollInterval", "failureThreshold", "cooldown", "warningInterval"
+            ])
+        {
+            try policy.setSeconds(&sharedTierPolicy.leaseTTL, "leaseTTL")
+            try policy.setSeconds(&sharedTierPolicy.firstPollInterval, "firstPollInterval")
+            try policy.setSeconds(&sharedTierPolicy.maxPollInterval, "maxPollInterval")
+            try policy.set(&sharedTierPolicy.failureThreshold, "failureThreshold")
+            try policy.setSeconds(&sharedTierPolicy.cooldown, "cooldown")
+            try policy.setSeconds(&sharedTierPolicy.warningInterval, "warningInterval")
+        }
+        try json.set(&shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
+    }
+
+    /// Every setting, in the form `init(from:)` reads.
+    public func encode(to encoder: any Encoder) throws {
+        var json = encoder.container(keyedBy: ConfigurationKey.self)
+        func put<T: Encodable>(_ value: T, _ key: String) throws { try json.encode(value, forKey: .init(key)) }
+        func seconds(_ value: Duration?) -> Double? { value.map(\.seconds) }
+        try put(cacheDirectory?.path, "cacheDirectory")
+        try put(hasher, "hasher")
+        try put(memoryEviction, "memoryEviction")
+        try put(diskEviction, "diskEviction")
+        try put(compressor, "compressor")
+        try put(compressionLevel, "compressionLevel")
+        try put(memoryCostLimit, "memoryCostLimit")
+        try put(memoryCountLimit, "memoryCountLimit")
+        try put(memoryMaxEntryCostFraction, "memoryMaxEntryCostFraction")
+        try put(diskByteLimit, "diskByteLimit")
+        try put(diskCountLimit, "diskCountLimit")
+        try put(diskLowWaterFraction, "diskLowWaterFraction")
+        try put(diskFsync, "diskFsync")
+        try put(payloadVerification.rawValue, "payloadVerification")
+        try put(seconds(diskMaxAge), "diskMaxAge")
+        try put(seconds(defaultFreshness), "defaultFreshness")
+        try put(ignoresCacheHeaders, "ignoresCacheHeaders")
+        try put(seconds(staleIfErrorBound), "staleIfErrorBound")
+        try put(seconds(fetchTimeout), "fetchTimeout")
+        try put(seconds(requestDeadline), "requestDeadline")
+        try put(maxBytes, "maxBytes")
+        try put(
+            [
+                "maxPixels": decodingLimits.maxPixels, "maxDecodedBytes": decodingLimits.maxDecodedBytes,
+                "maxFrames": decodingLimits.maxFrames
+            ], "decodingLimits")
+        try put(headers, "headers")
+        try put(encodingOptions, "encodingOptions")
+        try put(
+            ConfigurationObject.Scheduler(
+                maxConcurrent: scheduler.maxConcurrent, maxPerHost: scheduler.maxPerHost, order: scheduler.order),
+            "scheduler")
+        try put(
+            [
+                "maxRetries": Double(retryPolicy.maxRetries), "baseDelay": retryPolicy.baseDelay.seconds,
+                "maxDelay": retryPolicy.maxDelay.seconds, "jitter": retryPolicy.jitter
+            ], "retryPolicy")
+        try put(seconds(failedURLTTL), "failedURLTTL")
+        try put(sharedCache?.absoluteString, "sharedCache")
+        try put(
+            ConfigurationObject.TierOptions(
+                maxValueBytes: sharedTierOptions.maxValueBytes,
+                connectTimeout: sharedTierOptions.connectTimeout.seconds,
+                commandTimeout: sharedTierOptions.commandTimeout.seconds,
+                connections: sharedTierOptions.connections, keyPrefix: sharedTierOptions.keyPrefix),
+            "sharedTierOptions")
+        try put(
+            [
+                "leaseTTL": seconds(sharedTierPolicy.leaseTTL),
+                "firstPollInterval": sharedTierPolicy.firstPollInterval.seconds,
+                "maxPollInterval": sharedTierPolicy.maxPollInterval.seconds,
+                "failureThreshold": Double(sharedTierPolicy.failureThreshold),
+                "cooldown": sharedTierPolicy.cooldown.seconds,
+                "warningInterval": sharedTierPolicy.warningInterval.seconds
+            ], "sharedTierPolicy")
+        try put(shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
+    }
+
+    /// Every key the JSON form has, in the order it is written.
+    static let keys = [
+        "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "compressionLevel",
+        "memoryCostLimit", "memoryCountLimit", "memoryMaxEntryCostFraction", "diskByteLimit", "diskCountLimit",
+        "diskLowWaterFraction", "diskFsync", "payloadVerification", "diskMaxAge", "defaultFreshness",
+        "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline", "maxBytes", "decodingLimits",
+        "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL", "sharedCache", "sharedTierOptions",
+        "sharedTierPolicy", "shrinkOnLoadReducingGap"
+    ]
+
+    /// Reads a JSON configuration file; the error names the file and what in it is wrong.
+    public init(contentsOf file: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw TroveError.invalidConfiguration("cannot read \(file.path): \(error.localizedDescription)")
+        }
+        do {
+            self = try JSONDecoder().decode(Self.self, from: data)
+        } catch let error as TroveError {
+            throw TroveError.invalidConfiguration("\(file.path): \(error.reason)")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw TroveError.invalidConfiguration(
+                "\(file.path): '\(ConfigurationObject.path(context.codingPath))' must be \(ConfigurationObject.describe(type))"
+            )
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw TroveError.invalidConfiguration(
+                "\(file.path): '\(ConfigurationObject.path(context.codingPath))' must be \(ConfigurationObject.describe(type))"
+            )
+        } catch {
+            throw TroveError.invalidConfiguration("\(file.path) is not a JSON object: \(error.localizedDescription)")
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a configuration file writes it.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
+
+extension TroveError {
+    /// An `invalidConfiguration`'s reason without its prefix; other errors' descriptions.
+    var reason: String {
+        if case let .invalidConfiguration(reason) = self { return reason }
+        return description
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TroveTestSupport
+
+/// `--config FILE` on the commands that build a pipeline or open the cache: its settings apply, flags
+/// override it, and a bad file is bad usage that names the problem.
+@Suite struct ConfigFileCommandTests {
+    @Test func theLimitsOfAConfigFileAreTheOnesCacheStatsReports() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = work.appendingPathComponent("trove.json")
+        try Data(#"{"diskByteLimit": 2097152, "hasher": "md5", "compressor": "zlib"}"#.utf8).write(to: config)
+        let input = work.appendingPathComponent("text.txt")
+        try Data(String(repeating: "configured bytes\n", count: 400).utf8).write(to: input)
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+
+        let put = try await cli.run(["cache", "put", "doc", input.path, "--config", config.path, "--json"])
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(put.jsonLines.first?["compressed"] as? Bool == true)
+        let stats = try await cli.run(["cache", "stats", "--config", config.path, "--json"])
+        #expect(stats.jsonLines.first?["limitBytes"] as? Int == 2 << 20)
+        #expect(stats.jsonLines.first?["entries"] as? Int == 1)
+        // The file's md5 named the entries; a flag overrides the file, and the directory re-files them.
+        let manifest = work.appendingPathComponent("cache/manifest.json")
+        #expect(try String(contentsOf: manifest, encoding: .utf8).contains(#""hasher":"md5""#))
+        let other = try await cli.run(["cache", "get", "doc", "--config", config.path, "--hasher", "sha256"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(try String(contentsOf: manifest, encoding: .utf8).contains(#""hasher":"sha256""#))
+        // Without the file, the default limit.
+        let plain = try await cli.run(["cache", "stats", "--json"])
+        #expect(plain.jsonLines.first?["limitBytes"] as? Int == 500 << 20)
+    }
+
+    @Test func aBadConfigFileIsBadUsageNamingTheField() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = work.appendingPathComponent("bad.json")
+        try Data(#"{"diskBytelimit": 1}"#.utf8).write(to: config)
+        let result = try await CLIRunner(cacheDirectory: work).run(["cache", "stats", "--config", config.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Error: --config \(config.path): unknown field 'diskBytelimit'; known: "))
+        #expect(result.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import Trove
+import TroveTestSupport
+
+/// `PipelineConfiguration` as JSON: a partial file changes only what it names, every setting round-trips,
+/// and a misspelt key or a wrong type is an error that names it.
+@Suite struct ConfigurationFileTests {
+    func decode(_ json: String) throws -> PipelineConfiguration {
+        try JSONDecoder().decode(PipelineConfiguration.self, from: Data(json.utf8))
+    }
+
+    @Test func aPartialFileSetsWhatItNamesAndKeepsTheDefaults() throws {
+        let configuration = try decode(
+            """
+            {"diskByteLimit": 1048576, "diskCountLimit": 10, "memoryCountLimit": 50, "diskMaxAge": 3600,
+             "payloadVerification": "everyRead", "diskFsync": true, "diskLowWaterFraction": 0.5,
+             "scheduler": {"maxPerHost": 2}, "retryPolicy": {"maxRetries": 0},
+             "decodingLimits": {"maxPixels": 1000000}, "defaultFreshness": null, "hasher": "md5"}
+            """)
+        #expect(configuration.diskByteLimit == 1 << 20 && configuration.diskCountLimit == 10)
+        #expect(configuration.memoryCountLimit == 50)
+        #expect(configuration.diskMaxAge == .seconds(3600))
+        #expect(configuration.payloadVerification == .everyRead && configuration.diskFsync)
+        #expect(configuration.diskLowWaterFraction == 0.5)
+        #expect(configuration.scheduler.maxPerHost == 2 && configuration.scheduler.maxConcurrent == 6)
+        #expect(configuration.retryPolicy.maxRetries == 0)
+        #expect(configuration.decodingLimits.maxPixels == 1_000_000 && configuration.decodingLimits.maxFrames == 1000)
+        #expect(configuration.hasher == "md5" && configuration.memoryEviction == "lru")
+        #expect(configuration.fetchTimeout == .seconds(15) && configuration.cacheDirectory == nil)
+    }
+
+    @Test func everySettingRoundTrips() throws {
+        var configuration = PipelineConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp/trove-x"))
+        configuration.compressor = "zlib"
+        configuration.compressionLevel = 3
+        configuration.defaultFreshness = .milliseconds(1500)
+        configuration.headers = ["User-Agent": "trove-test"]
+        configuration.encodingOptions = EncodingOptions(quality: 0.7, compressionLevel: 2, lossless: true, speed: 4)
+        configuration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 3, maxPerHost: 1, order: .lifo)
+        configuration.sharedCache = URL(string: "redis://127.0.0.1:6390/2")
+        configuration.sharedTierOptions.keyPrefix = "fleet:"
+        configuration.sharedTierPolicy.leaseTTL = nil
+        configuration.shrinkOnLoadReducingGap = 1
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let first = try encoder.encode(configuration)
+        let decoded = try JSONDecoder().decode(PipelineConfiguration.self, from: first)
+        #expect(try encoder.encode(decoded) == first)
+        #expect(decoded.cacheDirectory?.path == "/tmp/trove-x" && decoded.compressionLevel == 3)
+        #expect(decoded.defaultFreshness == .milliseconds(1500) && decoded.sharedTierPolicy.leaseTTL == nil)
+        #expect(decoded.scheduler.order == .lifo && decoded.encodingOptions.speed == 4)
+        #expect(decoded.sharedCache?.absoluteString == "redis://127.0.0.1:6390/2")
+        let object = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])
+        #expect(object["diskMaxAge"] as? Double == 604_800)
+    }
+
+    @Test(arguments: [
+        (#"{"diskBytelimit": 1}"#, "unknown field 'diskBytelimit'; known: cacheDirectory, hasher,"),
+        (#"{"scheduler": {"maxConcurent": 2}}"#, "unknown field 'scheduler.maxConcurent'; known: maxConcurrent,"),
+        (#"{"scheduler": {"maxConcurrent": "six"}}"#, "'scheduler.maxConcurrent' must be a number"),
+        (#"{"diskMaxAge": -5}"#, "'diskMaxAge' must be a number of seconds, 0 or more, not -5.0"),
+        (
+            #"{"payloadVerification": "sometimes"}"#,
+            "'payloadVerification' is sometimes; use everyRead or whenFileChanges"
+        )
+    ])
+    func aBadFileIsAnErrorNamingWhatIsWrong(json: String, message: String) throws {
+        try withTemporaryDirectorySync { directory in
+            let file = directory.appendingPathComponent("trove.json")
+            try Data(json.utf8).write(to: file)
+            #expect {
+                try PipelineConfiguration(contentsOf: file)
+            } throws: { error in
+                guard case let .invalidConfiguration(reason)? = error as? TroveError else { return false }
+                return reason.hasPrefix("\(file.path): \(message)")
+            }
+        }
+    }
+
+    /// A directory for one synchronous test body, removed after it.
+    func withTemporaryDirectorySync(_ body: (URL) throws -> Void) throws {
+        let directory = try TemporaryDirectory()
+        try withExtendedLifetime(directory) { try body(directory.url) }
+    }
+}
