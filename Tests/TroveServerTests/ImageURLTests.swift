@@ -153,6 +153,29 @@ import TroveWebP
         #expect(harness.origin.requestCount(for: "/images/chelsea.png") == 1)
     }
 
+    @Test func aHostNameCachedByAnUnguardedFetchIsNotServedAndResolvesToARefusal() async throws {
+        // internal.test points at loopback, which this server refuses; an unguarded `trove get` on the same
+        // directory stored its bytes under the URL's own key, as if fetched before.
+        let resolver = FixedResolver(["internal.test": "127.0.0.1"])
+        let harness = try await ServerHarness.start(resolver: resolver) {
+            $0.keys = [Self.signer.key]
+            $0.salts = [Self.signer.salt]
+            $0.allowLoopbackSources = false
+        }
+        defer { Task { await harness.stop() } }
+        let url = URL(string: "http://internal.test:\(harness.origin.port!)/images/chelsea.png")!
+        var configuration = PipelineConfiguration(cacheDirectory: harness.cacheDirectory)
+        configuration.hasher = "sha256"
+        let unguarded = try #require(try configuration.makeDiskCache(registry: .standard))
+        let bytes = try Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
+        try await unguarded.store(bytes, forKey: CacheKey.normalized(url))
+
+        let answer = try await harness.request(Self.signer.signed("/rs:fit:50:50/plain/\(url.absoluteString)@png"))
+        #expect(answer.status == .notFound)
+        #expect(resolver.asked == ["internal.test"])
+        #expect(harness.origin.requests.isEmpty)
+    }
+
     /// A server that cannot listen (its port is taken) fails to start instead of waiting for ever.
     @Test func aTakenPortFailsTheStart() async throws {
         let harness = try await Self.startSigned()

@@ -256,6 +256,25 @@ import TroveServer
     }
 }
 
+/// A resolver with fixed answers, for made-up names; it records the names asked for.
+final class FixedResolver: HostResolver {
+    private let answers: [String: IPAddress]
+    private let names = Mutex<[String]>([])
+
+    init(_ answers: [String: String]) {
+        self.answers = answers.compactMapValues(IPAddress.init)
+    }
+
+    /// Every name asked for, in order.
+    var asked: [String] { names.withLock { $0 } }
+
+    func addresses(of host: String) async throws -> [IPAddress] {
+        names.withLock { $0.append(host) }
+        guard let address = answers[host] else { throw HostResolutionError(host: host, reason: "not a test name") }
+        return [address]
+    }
+}
+
 /// A resolver whose lookups never answer until cancelled, as a DNS server that drops queries.
 final class HangingResolver: HostResolver {
     private let cancellations: AsyncStream<Void>

@@ -56,12 +56,19 @@ struct ImgproxyRoute: Sendable {
         FormatNegotiation.preferredFormat(accept: accept, available: availableFormats)
     }
 
+    /// Where the proxy's sources are cached: their URLs under a prefix of their own. Entries there were only
+    /// ever fetched through the guarded fetcher, so a hit needs no address check; bytes an unguarded
+    /// `trove get` cached on the same directory or shared tier, for a name that points at a private
+    /// address, are a miss here and go through the address rules.
+    static let sourceKeyPrefix = "trove-serve-source:"
+
     /// The pipeline request for a plan whose output format has been chosen (nil: the source's format).
     func imageRequest(for plan: ProxyPlan, format: ImageFormat?, options: ImageRequest.Options) -> ImageRequest {
         var request = ImageRequest(
             url: plan.source,
             transforms: plan.url.transforms(encodingAs: format, maxResultDimension: maxResultDimension),
-            options: options, outputFormat: format,
+            options: options, customCacheKey: Self.sourceKeyPrefix + CacheKey.normalized(plan.source),
+            outputFormat: format,
             encodingOptions: plan.url.encodingOptions(base: baseEncoding))
         if format == nil { request.options.insert(.encodesInSourceFormat) }
         return request
