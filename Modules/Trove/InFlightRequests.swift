@@ -36,10 +36,11 @@ final class InFlightRequests: Sendable {
     }
 
     /// Runs `body` as a cancellable request for `url`: in its own task, which the caller's cancellation
-    /// and `cancel(url:)` both stop.
+    /// and `cancel(url:)` both stop. The task starts on the caller's thread and runs there until it first
+    /// suspends, so a miss still reaches its fetch without waiting for a pool thread.
     func run<T: Sendable>(url: URL, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let id = WaiterID.next()
-        let task = Task {
+        let task = Task.immediate {
             defer { self.remove(id) }
             return try await body()
         }
