@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Trove
 import TroveServer
 
 @Suite struct ServerSettingsTests {
@@ -60,6 +61,37 @@ import TroveServer
         none.maxResultDimension = 0
         #expect(throws: ServerConfigurationError("maxResultDimension must be more than 0, not 0")) {
             try ServerConfiguration(layers: [none])
+        }
+    }
+
+    @Test func theConfigFileCarriesThePipelinesOwnSettings() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trove-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("serve.json")
+        try Data(
+            #"{"maxQueue": 4, "pipeline": {"hasher": "md5", "diskByteLimit": 1048576, "retryPolicy": {"maxRetries": 0}}}"#
+                .utf8
+        ).write(to: file)
+        var configuration = try ServerConfiguration(layers: [try ServerSettings(contentsOf: file)])
+        configuration.cacheDirectory = directory.appendingPathComponent("cache")
+        #expect(configuration.maxQueue == 4)
+        #expect(configuration.pipeline.hasher == "md5" && configuration.pipeline.diskByteLimit == 1 << 20)
+        // The server builds its pipeline on them, with its own settings on top.
+        let server = try ImageProxyServer(configuration: configuration, registry: .standard)
+        #expect(server.pipeline.configuration.hasher == "md5")
+        #expect(server.pipeline.configuration.retryPolicy.maxRetries == 0)
+        #expect(server.pipeline.configuration.diskByteLimit == 1 << 20)
+        #expect(server.pipeline.configuration.memoryCountLimit == 0)
+        #expect(server.pipeline.configuration.cacheDirectory?.path == directory.appendingPathComponent("cache").path)
+
+        let bad = directory.appendingPathComponent("bad.json")
+        try Data(#"{"pipeline": {"hasherr": "md5"}}"#.utf8).write(to: bad)
+        #expect {
+            try ServerSettings(contentsOf: bad)
+        } throws: { error in
+            "\(error)".hasPrefix("config file \(bad.path): pipeline: unknown field 'hasherr'; known: cacheDirectory")
         }
     }
 

@@ -55,7 +55,8 @@ public final class ImageProxyServer: Sendable {
         try registry.registerGuarded(
             GuardedHTTPFetcher(addressPolicy: addressPolicy, sourcePolicy: sourcePolicy, resolver: resolver))
 
-        var pipelineConfiguration = PipelineConfiguration(cacheDirectory: configuration.cacheDirectory)
+        var pipelineConfiguration = configuration.pipeline
+        pipelineConfiguration.cacheDirectory = configuration.cacheDirectory
         pipelineConfiguration.maxBytes = configuration.maxSourceBytes
         pipelineConfiguration.decodingLimits = DecodingLimits(
             maxPixels: configuration.maxSourcePixels,

@@ -57,6 +57,9 @@ public struct ServerConfiguration: Sendable {
     /// reduces as far as the output size, as thumbor's JPEG loading does (Pillow's `draft`); 2 (Pillow's
     /// `thumbnail()` default) keeps results nearer a full-size resize and decodes more pixels.
     public var reducingGap = 1.0
+    /// The pipeline's settings from the config file (defaults without one); the fields above that the
+    /// server owns (cache directory, source limits, deadline, shared tier, reducing gap) are set over it.
+    public var pipeline = PipelineConfiguration()
 
     public init() {}
 
@@ -112,6 +115,7 @@ public struct ServerConfiguration: Sendable {
             maxResultDimension = try Self.positive(value, "maxResultDimension")
         }
         if let value = settings.maxRequests { maxRequests = try Self.positive(value, "maxRequests") }
+        if let value = settings.pipeline { pipeline = value }
         if let value = settings.reducingGap {
             guard value >= 1, value.isFinite else {
                 throw ServerConfigurationError(

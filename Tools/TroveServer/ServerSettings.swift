@@ -1,9 +1,10 @@
 import Foundation
+import Trove
 
 /// One layer of `trove serve`'s configuration: every field optional, so a layer says only what it sets.
 /// The `--config` file is this as JSON (the field names below); the environment is read by
 /// `init(environment:)`; flags fill one in too. `ServerConfiguration(layers:)` applies them in order.
-public struct ServerSettings: Sendable, Codable, Equatable {
+public struct ServerSettings: Sendable, Codable {
     public var host: String?
     public var port: Int?
     public var cacheDir: String?
@@ -28,12 +29,15 @@ public struct ServerSettings: Sendable, Codable, Equatable {
     public var maxResultDimension: Int?
     public var maxRequests: Int?
     public var reducingGap: Double?
+    /// The pipeline's own settings (`PipelineConfiguration`'s JSON form: hasher, compressor, disk limits,
+    /// retries, timeouts, ...); the server's settings above win where both speak.
+    public var pipeline: PipelineConfiguration?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, cacheDir, keys, salts, presets, presetsOnly, allowedSources, allowLoopbackSources
         case allowPrivateSources, maxConcurrency, maxQueue, resultCache, resultMemoryBytes, maxSourceBytes
         case maxSourcePixels, maxAnimationFrames, requestDeadlineSeconds, resultMaxAge, errorMaxAge, sharedCache
-        case maxResultDimension, maxRequests, reducingGap
+        case maxResultDimension, maxRequests, reducingGap, pipeline
 
         static var allNames: [String] { allCases.map(\.rawValue) }
     }
@@ -53,6 +57,8 @@ public struct ServerSettings: Sendable, Codable, Equatable {
             self = try JSONDecoder().decode(Self.self, from: data)
         } catch let error as ServerConfigurationError {
             throw error
+        } catch let TroveError.invalidConfiguration(reason) {
+            throw ServerConfigurationError("config file \(file.path): pipeline: \(reason)")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw ServerConfigurationError("config file \(file.path): '\(field)' has the wrong type")
