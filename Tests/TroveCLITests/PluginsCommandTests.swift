@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TroveTestSupport
 
 @Suite struct PluginsCommandTests {
     @Test func jsonListsEveryKindWithItsNames() async throws {

@@ -1,9 +1,17 @@
 import Foundation
 
+/// A fresh empty directory under the system's temporary folder; the caller removes it. The one place
+/// tests make temporary directories: `withTemporaryDirectory` and `TemporaryDirectory` remove theirs.
+public func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "trove-test-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
 /// Runs `body` with a fresh empty directory, removed when `body` returns or throws.
 public func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("trove-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: url) }
     return try await body(url)
 }
@@ -26,9 +34,7 @@ public final class TemporaryDirectory {
 
     /// Creates an empty directory under the system's temporary folder.
     public init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("trove-test-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try temporaryDirectory()
     }
 
     deinit {
