@@ -29,6 +29,14 @@ import TroveTestSupport
         // Without the file, the default limit.
         let plain = try await cli.run(["cache", "stats", "--json"])
         #expect(plain.jsonLines.first?["limitBytes"] as? Int == 500 << 20)
+        // $TROVE_CACHE_DIR (which the runner sets) wins over the file's directory, as flags and the
+        // environment win over serve's file.
+        let elsewhere = work.appendingPathComponent("elsewhere")
+        let moved = work.appendingPathComponent("moved.json")
+        try Data(#"{"cacheDirectory": "\#(elsewhere.path)", "hasher": "md5"}"#.utf8).write(to: moved)
+        let fromEnvironment = try await cli.run(["cache", "stats", "--config", moved.path, "--json"])
+        #expect(fromEnvironment.jsonLines.first?["entries"] as? Int == 1)
+        #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
     }
 
     @Test func aBadConfigFileIsBadUsageNamingTheField() async throws {

@@ -23,7 +23,8 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// The `--config` file's settings (defaults without one), in the cache directory `--cache-dir` names,
-    /// else the file's, else the default one. A file that cannot be used is bad usage.
+    /// else `$TROVE_CACHE_DIR`, else the file's, else the default one (as `trove serve` layers flags over
+    /// the environment over the file). A file that cannot be used is bad usage.
     func pipelineConfiguration() throws -> PipelineConfiguration {
         guard let config else { return PipelineConfiguration(cacheDirectory: cacheDirectoryURL) }
         var configuration: PipelineConfiguration
@@ -32,8 +33,9 @@ struct CommonOptions: ParsableArguments {
         } catch let TroveError.invalidConfiguration(reason) {
             throw ValidationError("--config \(reason)")
         }
-        if let cacheDirectory {
-            configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory)
+        let environment = ProcessInfo.processInfo.environment["TROVE_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        if let directory = cacheDirectory ?? environment {
+            configuration.cacheDirectory = URL(fileURLWithPath: directory)
         } else if configuration.cacheDirectory == nil {
             configuration.cacheDirectory = PipelineConfiguration.defaultCacheDirectory
         }
