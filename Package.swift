@@ -119,7 +119,8 @@ let package = Package(
                 "TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
                 "TroveCodec", "TroveTransformers",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics")
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             path: "Modules/Trove", swiftSettings: swift6),
         // A real HTTP server on loopback for `trove demo` and the integration tests.

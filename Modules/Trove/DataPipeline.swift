@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import TroveCore
 import TroveDiskCache
@@ -19,6 +20,14 @@ public struct DataRequest: Sendable {
     public var priority: RequestPriority
     /// Overrides every freshness rule: a cached copy older than this is revalidated or fetched again.
     public var maxAge: Duration?
+    /// The HTTP method, upper case (default GET).
+    public var method = "GET"
+    /// The body sent with `method`; nil sends none.
+    public var body: Data?
+    /// Lets a method other than GET and HEAD use the caches, as an app's cache of API calls does: its answer
+    /// is then kept and given under a key of the method, the body's SHA-256 and the URL. Without it such a
+    /// request goes to the origin every time and is kept nowhere.
+    public var cachesOtherMethods = false
 
     /// A request for `url`; by default: `.useCache`, remembered failures not retried, the URL as key, no extra
     /// headers, `.normal` priority, no `maxAge`.
@@ -36,8 +45,18 @@ public struct DataRequest: Sendable {
         self.maxAge = maxAge
     }
 
-    /// The key in every cache tier: `customCacheKey`, else the normalized URL.
-    public var cacheKey: String { customCacheKey ?? CacheKey.normalized(url) }
+    /// The key in every cache tier: `customCacheKey`, else the normalized URL; for a method other than GET,
+    /// or a body, that source with the method and the body's SHA-256 (`CacheKey.request`).
+    public var cacheKey: String {
+        let source = customCacheKey ?? CacheKey.normalized(url)
+        guard method != "GET" || body != nil else { return source }
+        let digest = SHA256.hash(data: body ?? Data()).map { String(format: "%02x", $0) }.joined()
+        return CacheKey.request(method: method, bodyDigest: digest, source: source)
+    }
+
+    /// Whether the caches may keep and give this request's answer: GET and HEAD, or another method that
+    /// opted in (`cachesOtherMethods`).
+    public var usesCaches: Bool { method == "GET" || method == "HEAD" || cachesOtherMethods }
 }
 
 /// What a `DataPipeline` hands back: the bytes, where they came from, and their content type.
@@ -139,19 +158,30 @@ public final class DataPipeline: Sendable {
     }
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
-        loader.memoryHit(memoryCache, key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge)
+        guard request.usesCaches else { return nil }
+        return loader.memoryHit(
+            memoryCache, key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge)
     }
 
     private func run(
         _ request: DataRequest, waiter: UInt64,
         emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void
     ) async throws -> DataResponse {
-        let raw = RawRequest(
+        var raw = RawRequest(
             url: request.url, key: request.cacheKey, policy: request.cachePolicy,
             retryFailed: request.retryFailed, headers: request.headers, priority: request.priority,
             waiter: waiter, progress: { emit(.progress($0)) }, maxAge: request.maxAge)
+        raw.method = request.method
+        raw.body = request.body
+        raw.usesCaches = request.usesCaches
         let response: DataResponse
-        if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key, includingStale: true) {
+        if !request.usesCaches {
+            // Straight to the origin, kept nowhere (only identical requests in flight share the answer).
+            let fetched = try await loader.fetch(raw)
+            response = DataResponse(
+                data: fetched.data, source: fetched.source, contentType: fetched.contentType, cacheKey: raw.key,
+                isStale: false)
+        } else if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key, includingStale: true) {
             emit(.cached(remember(RawResult(entry), key: raw.key)))
             // The origin down: what the cache had stands, marked stale.
             response = remember(

@@ -155,9 +155,11 @@ final class RawDataLoader: Sendable {
     /// Fetches (from the shared tier when it has the key, unless reloading or refreshing, else from the
     /// origin); concurrent callers for the same key share one fetch.
     func fetch(_ request: RawRequest) async throws -> RawResult {
-        try await checkRememberedFailure(request)
+        if request.usesCaches { try await checkRememberedFailure(request) }
         return try await joined(request, coalescer: fetches, coalescingKey: WorkKey(request.key)) {
-            if let shared = self.shared, request.policy != .reloadIgnoringCache, request.policy != .refresh {
+            if let shared = self.shared, request.usesCaches, request.policy != .reloadIgnoringCache,
+                request.policy != .refresh
+            {
                 return try await self.fetchThroughSharedTier(request, shared)
             }
             return try await self.fetchFromOrigin(request)
@@ -309,6 +311,8 @@ final class RawDataLoader: Sendable {
                 url: url, headers: configuration.headers.merging(request.headers) { _, own in own },
                 validators: validators, timeout: configuration.fetchTimeout, maxBytes: configuration.maxBytes,
                 deadline: deadline)
+            fetchRequest.method = request.method
+            fetchRequest.body = request.body
             if let delegate { fetchRequest = try await delegate.prepare(fetchRequest) }
             let ticket = jobs.ticket(for: jobKey) ?? SchedulerTicket(priority: request.priority)
             let host = FetchScheduler.hostKey(for: url)
@@ -330,7 +334,7 @@ final class RawDataLoader: Sendable {
             return outcome
         } catch {
             metrics.record(.failure(FailureKind(error)))
-            if await failures.record(error, forKey: request.key) {
+            if request.usesCaches, await failures.record(error, forKey: request.key) {
                 logger.info("remembering lasting failure", metadata: ["url": "\(url)", "error": "\(error)"])
             }
             throw error
@@ -346,13 +350,14 @@ final class RawDataLoader: Sendable {
             await failures.record(error, forKey: request.key)
             throw error
         }
-        let (expires, storable) = freshness(of: metadata)
+        var (expires, storable) = freshness(of: metadata)
+        if !request.usesCaches { storable = false }
         let entryMetadata = DiskEntryMetadata(
             validators: metadata.validators, contentType: metadata.contentType,
             expires: expires)
         if !storable {
             // no-store now: an older copy (a revalidated entry) must not outlive this answer.
-            _ = try? await diskCache?.removeEntry(forKey: request.key)
+            if request.usesCaches { _ = try? await diskCache?.removeEntry(forKey: request.key) }
         } else if request.policy != .memoryOnly, let diskCache {
             do {
                 try await diskCache.store(data, forKey: request.key, metadata: entryMetadata)

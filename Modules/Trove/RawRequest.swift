@@ -15,6 +15,12 @@ struct RawRequest: Sendable {
     let progress: @Sendable (FetchProgress) -> Void
     /// The request's own max age, overriding the freshness rules.
     var maxAge: Duration? = nil
+    /// The HTTP method and body sent (GET and none for images).
+    var method = "GET"
+    var body: Data? = nil
+    /// False for a request whose answer no cache may keep or give (a POST that did not opt in): it goes to
+    /// the origin every time, and its failures are not remembered.
+    var usesCaches = true
 }
 
 /// Bytes from the disk cache or the network.

@@ -42,18 +42,33 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         }
         self.encodesInSourceFormat = encoding == nil && encodesInSourceFormat
         var encoded = "\u{0}"
-        func part(_ tag: Character, _ text: String) {
-            encoded.append(tag)
-            encoded += String(text.utf8.count)
-            encoded.append(":")
-            encoded += text
-        }
+        func part(_ tag: Character, _ text: String) { Self.append(tag, text, to: &encoded) }
         part("s", source)
         for transform in transforms { part("t", transform) }
         if let encoding { part("e", encoding.rawValue) }
         if self.encodesInSourceFormat { part("k", "source") }
         if let encodingOptions { part("o", encodingOptions.identifier) }
         processed = encoded
+    }
+
+    /// The storage key of a request other than a plain GET: NUL, then the method, the body's digest and the
+    /// source, each length-prefixed. No raw key (a leading NUL is doubled there) and no processed key (whose
+    /// first part is the source, `s`) can spell it, so a POST never shares an entry with a GET or with a
+    /// POST of another body.
+    public static func request(method: String, bodyDigest: String, source: String) -> String {
+        var encoded = "\u{0}"
+        append("m", method, to: &encoded)
+        append("b", bodyDigest, to: &encoded)
+        append("s", source, to: &encoded)
+        return encoded
+    }
+
+    /// One length-prefixed part: the tag, the UTF-8 length, a colon, the text.
+    private static func append(_ tag: Character, _ text: String, to encoded: inout String) {
+        encoded.append(tag)
+        encoded += String(text.utf8.count)
+        encoded.append(":")
+        encoded += text
     }
 
     /// The key of an image request.

@@ -35,6 +35,10 @@ public struct FetchRequest: Sendable {
     /// When the whole request (this attempt and any retries) must be done by; nil for no bound beyond the
     /// idle timeout.
     public var deadline: RequestDeadline?
+    /// The HTTP method, upper case (default GET). Fetchers of other schemes read only with GET.
+    public var method: String = "GET"
+    /// The request body sent with `method`; nil sends none.
+    public var body: Data?
 
     /// A request for `url`. Defaults: no extra headers, no validators, a 15 s idle timeout, a 50 MiB body limit,
     /// no deadline.

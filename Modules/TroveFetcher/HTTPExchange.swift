@@ -36,12 +36,17 @@ struct HTTPExchange: Sendable {
         let deadline = NIODeadline.now() + TimeAmount(request.deadline?.remaining ?? .seconds(24 * 3600))
         var hopURL = request.url
         var hopHeaders = headers
+        var method = request.method
+        var body = request.body
         var redirects = 0
         while true {
             let hop = try await openHop(hopURL)
             let result: Result<ResponseCollector.Result, any Error>
             do {
-                result = .success(try await send(to: hopURL, on: hop.client, headers: hopHeaders, deadline: deadline))
+                result = .success(
+                    try await send(
+                        to: hopURL, method: method, body: body, on: hop.client, headers: hopHeaders,
+                        deadline: deadline))
             } catch {
                 result = .failure(error)
             }
@@ -49,8 +54,16 @@ struct HTTPExchange: Sendable {
             switch try result.get() {
             case let .finished(outcome):
                 return outcome
-            case let .redirected(target):
+            case let .redirected(target, status):
                 redirects += 1
+                // 303, and 301/302 after anything but GET or HEAD, turn into a GET without the body, as
+                // browsers and RFC 9110 do; 307 and 308 repeat the method and body.
+                if status == 303 || ((status == 301 || status == 302) && method != "GET" && method != "HEAD") {
+                    if method != "HEAD" { method = "GET" }
+                    body = nil
+                    hopHeaders.remove(name: "Content-Type")
+                    hopHeaders.remove(name: "Content-Length")
+                }
                 guard redirects <= redirectLimit else {
                     throw TroveError.tooManyRedirects(url: url, limit: redirectLimit)
                 }
@@ -66,12 +79,15 @@ struct HTTPExchange: Sendable {
     }
 
     /// One request and its response.
-    private func send(to hopURL: URL, on client: HTTPClient, headers: HTTPHeaders, deadline: NIODeadline) async throws
-        -> ResponseCollector.Result
-    {
+    private func send(
+        to hopURL: URL, method: String, body: Data?, on client: HTTPClient, headers: HTTPHeaders,
+        deadline: NIODeadline
+    ) async throws -> ResponseCollector.Result {
         let outgoing: HTTPClient.Request
         do {
-            outgoing = try HTTPClient.Request(url: hopURL.absoluteString, method: .GET, headers: headers)
+            outgoing = try HTTPClient.Request(
+                url: hopURL.absoluteString, method: HTTPMethod(rawValue: method), headers: headers,
+                body: body.map { .bytes($0) })
         } catch {
             throw requestError(error)
         }

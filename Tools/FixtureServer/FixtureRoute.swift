@@ -7,6 +7,8 @@ extension FixtureServer {
         case file(Data, contentType: String)
         /// A bare status with a short text body.
         case status(Int)
+        /// 200 with the request's method, a space and its body, as text: shows what a client sent.
+        case echo
         /// The same as `file`, after a delay.
         case delayed(Data, contentType: String, delay: Duration)
         /// Any status with these headers and body, e.g. 429 with Retry-After, or 503.

@@ -48,7 +48,7 @@ public final class FixtureServer: Sendable {
     /// Every request path received, in arrival order.
     public var requests: [String] { state.withLock { $0.log.map(\.path) } }
 
-    /// Every request received, with its headers, in arrival order.
+    /// Every request received, with its headers and body, in arrival order.
     public var requestLog: [RecordedRequest] { state.withLock { $0.log } }
 
     /// The requests received for one path, in arrival order.
@@ -74,6 +74,9 @@ public final class FixtureServer: Sendable {
     public func start() async throws -> Int {
         let router = Router()
         router.get("**") { request, _ in await self.respond(to: request) }
+        // Other methods reach the same routes, which answer whatever was asked (`.echo` shows it).
+        router.on("**", method: .post) { request, _ in await self.respond(to: request) }
+        router.on("**", method: .put) { request, _ in await self.respond(to: request) }
         var logger = Logger(label: "trove.fixture-server")
         logger.logLevel = .critical
         let (ready, readyContinuation) = AsyncStream<Int>.makeStream()
@@ -113,6 +116,8 @@ public final class FixtureServer: Sendable {
     // MARK: - Answering
 
     private func respond(to request: Request) async -> Response {
+        var request = request
+        let body = (try? await request.collectBody(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
         let path = request.uri.path
         var headers: [String: String] = [:]
         for field in request.headers {
@@ -121,7 +126,7 @@ public final class FixtureServer: Sendable {
         }
         let recorded = RecordedRequest(
             method: request.method.rawValue, path: path, query: request.uri.query,
-            headers: headers)
+            headers: headers, body: body)
         let (route, index) = state.withLock { state -> (Route?, Int) in
             state.log.append(recorded)
             state.inFlight += 1
@@ -148,6 +153,9 @@ public final class FixtureServer: Sendable {
         switch route {
         case let .status(code):
             return (Self.plain(status: code), false)
+        case .echo:
+            let text = Data("\(request.method) ".utf8) + request.body
+            return (Self.file(text, contentType: "text/plain", request: request), false)
         case let .file(data, contentType):
             return (Self.file(data, contentType: contentType, request: request), false)
         case let .delayed(data, contentType, delay):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One request as the fixture server received it, so a test can check what a client really sent.
 public struct RecordedRequest: Sendable, Equatable {
     public var method: String
@@ -6,12 +8,15 @@ public struct RecordedRequest: Sendable, Equatable {
     public var query: String?
     /// Header names lowercased; repeated headers joined with ", ".
     public var headers: [String: String]
+    /// The request body (up to 1 MiB is read); empty when there was none.
+    public var body: Data
 
-    public init(method: String, path: String, query: String?, headers: [String: String]) {
+    public init(method: String, path: String, query: String?, headers: [String: String], body: Data = Data()) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.body = body
     }
 
     /// The value of a header, by case-insensitive name.

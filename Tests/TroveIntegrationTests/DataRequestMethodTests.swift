@@ -1,0 +1,66 @@
+import FixtureServer
+import Foundation
+import Testing
+import Trove
+import TroveTestSupport
+
+/// Data requests with a method and a body: what reaches the origin, what the caches keep, and how a
+/// redirect treats a POST.
+@Suite struct DataRequestMethodTests {
+    func post(_ url: URL, _ body: String, caching: Bool = false) -> DataRequest {
+        var request = DataRequest(url: url)
+        request.method = "POST"
+        request.body = Data(body.utf8)
+        request.cachesOtherMethods = caching
+        return request
+    }
+
+    @Test func thePostAndItsBodyReachTheOriginAndNothingIsCached() async throws {
+        try await withServerAndCache(["/api": .echo]) { server, directory in
+            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            let first = try await pipeline.data(for: post(server.url("/api"), "q=1"))
+            #expect(String(decoding: first.data, as: UTF8.self) == "POST q=1")
+            #expect(server.requests.count == 1)
+            let sent = try #require(server.requestLog.last)
+            #expect(sent.method == "POST" && sent.body == Data("q=1".utf8))
+            // Not opted in: the same POST goes to the origin again, and no tier keeps it.
+            let second = try await pipeline.data(for: post(server.url("/api"), "q=1"))
+            #expect(second.source == .network)
+            #expect(server.requests.count == 2)
+            #expect(await pipeline.diskCache?.stats().entries == 0)
+            #expect(pipeline.memoryCache.stats.count == 0)
+        }
+    }
+
+    @Test func anOptedInPostIsCachedByItsBodyApartFromTheGet() async throws {
+        try await withServerAndCache(["/api": .echo]) { server, directory in
+            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            let url = server.url("/api")
+            _ = try await pipeline.data(for: post(url, "q=1", caching: true))
+            let again = try await pipeline.data(for: post(url, "q=1", caching: true))
+            #expect(again.source == .memory && String(decoding: again.data, as: UTF8.self) == "POST q=1")
+            let other = try await pipeline.data(for: post(url, "q=2", caching: true))
+            #expect(String(decoding: other.data, as: UTF8.self) == "POST q=2")
+            let get = try await pipeline.data(for: url)
+            #expect(String(decoding: get.data, as: UTF8.self) == "GET ")
+            #expect(server.requests.count == 3)
+            #expect(await pipeline.diskCache?.stats().entries == 3)
+            #expect(Set([again.cacheKey, other.cacheKey, get.cacheKey]).count == 3)
+        }
+    }
+
+    @Test func a303TurnsThePostIntoAGetAndA307KeepsIt() async throws {
+        try await withServerAndCache([
+            "/api": .echo, "/see-other": .redirect(to: "/api", status: 303),
+            "/temporary": .redirect(to: "/api", status: 307)
+        ]) { server, directory in
+            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            let seeOther = try await pipeline.data(for: post(server.url("/see-other"), "q=1"))
+            #expect(String(decoding: seeOther.data, as: UTF8.self) == "GET ")
+            let temporary = try await pipeline.data(for: post(server.url("/temporary"), "q=1"))
+            #expect(String(decoding: temporary.data, as: UTF8.self) == "POST q=1")
+            let methods = server.requestLog.map { "\($0.method) \($0.path)" }
+            #expect(methods == ["POST /see-other", "GET /api", "POST /temporary", "POST /api"])
+        }
+    }
+}
