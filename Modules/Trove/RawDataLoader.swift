@@ -317,7 +317,9 @@ final class RawDataLoader: Sendable {
             let ticket = jobs.ticket(for: jobKey) ?? SchedulerTicket(priority: request.priority)
             let host = FetchScheduler.hostKey(for: url)
             let finalRequest = fetchRequest
-            let outcome = try await withRetries(configuration.retryPolicy) { attempt in
+            // A POST (or PATCH) is not repeated on its own: the origin may have acted on the first one.
+            let retries = request.isIdempotent ? configuration.retryPolicy : .none
+            let outcome = try await withRetries(retries) { attempt in
                 if attempt > 0 {
                     self.logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)"])
                 }

@@ -21,6 +21,10 @@ struct RawRequest: Sendable {
     /// False for a request whose answer no cache may keep or give (a POST that did not opt in): it goes to
     /// the origin every time, and its failures are not remembered.
     var usesCaches = true
+
+    /// Whether sending it twice does what sending it once does (RFC 9110: GET, HEAD, OPTIONS, TRACE, PUT,
+    /// DELETE), so a transient failure may be retried.
+    var isIdempotent: Bool { ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(method) }
 }
 
 /// Bytes from the disk cache or the network.

@@ -49,6 +49,20 @@ import TroveTestSupport
         }
     }
 
+    @Test func aPostThatFailsTransientlyIsNotRetriedButAGetIs() async throws {
+        try await withServerAndCache(["/busy": .status(503)]) { server, directory in
+            var configuration = PipelineConfiguration(cacheDirectory: directory)
+            configuration.retryPolicy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(1), jitter: 0)
+            let pipeline = try DataPipeline(configuration: configuration)
+            await #expect(throws: TroveError.self) {
+                _ = try await pipeline.data(for: post(server.url("/busy"), "q=1"))
+            }
+            #expect(server.requestCount(for: "/busy") == 1)
+            await #expect(throws: TroveError.self) { _ = try await pipeline.data(for: server.url("/busy")) }
+            #expect(server.requestCount(for: "/busy") == 4)
+        }
+    }
+
     @Test func a303TurnsThePostIntoAGetAndA307KeepsIt() async throws {
         try await withServerAndCache([
             "/api": .echo, "/see-other": .redirect(to: "/api", status: 303),
