@@ -39,6 +39,23 @@ import TroveTestSupport
         #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
     }
 
+    @Test func decodeAndConvertTakeTheirLimitsAndEncodingFromTheFile() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let small = work.appendingPathComponent("small.json")
+        try Data(#"{"decodingLimits": {"maxPixels": 1000}}"#.utf8).write(to: small)
+        let image = Fixtures.image("chelsea.png").path  // 451x300
+        let cli = CLIRunner(cacheDirectory: work)
+        let decode = try await cli.run(["decode", image, "--config", small.path])
+        #expect(decode.status == 1)
+        #expect(decode.stderr.contains("451x300") && decode.stderr.contains("1000"), "\(decode.stderr)")
+        let out = work.appendingPathComponent("out.png").path
+        let convert = try await cli.run(["convert", image, out, "--config", small.path])
+        #expect(convert.status == 1)
+        // Without the file, the same image decodes.
+        #expect(try await cli.run(["convert", image, out]).status == 0)
+    }
+
     @Test func aBadConfigFileIsBadUsageNamingTheField() async throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

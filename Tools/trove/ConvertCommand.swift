@@ -22,6 +22,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     func run() async throws {
         let registry = try TroveRegistry.make()
+        let configuration = try common.pipelineConfiguration()
         let transforms: [any ImageTransformer]
         let encoder: any ImageEncoder
         do {
@@ -31,10 +32,13 @@ struct ConvertCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         do {
-            let decoded = try DecodeCommand.decode(file: input, registry: registry, for: transforms)
+            let decoded = try DecodeCommand.decode(
+                file: input, registry: registry, for: transforms, configuration: configuration)
             var image = decoded.image
             for transformer in decoded.transforms { image = try transformer.transform(image) }
-            let data = try encoder.encode(image, options: encoding.options)
+            var options = configuration.encodingOptions
+            encoding.apply(to: &options)
+            let data = try encoder.encode(image, options: options)
             try DecodeCommand.write(data, to: URL(fileURLWithPath: output))
             let report = ConvertReport(
                 width: image.width, height: image.height, format: encoder.format.rawValue,

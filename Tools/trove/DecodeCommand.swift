@@ -17,11 +17,12 @@ struct DecodeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let registry = try TroveRegistry.make()
+        let configuration = try common.pipelineConfiguration()
         let outputs = try rgbaPaths()
         var failures = 0
         for (index, file) in files.enumerated() {
             do {
-                let image = try Self.decode(file: file, registry: registry)
+                let image = try Self.decode(file: file, registry: registry, configuration: configuration)
                 if let output = outputs[index] {
                     try Self.write(Data(image.convertedToRGBA8().pixels), to: output)
                 }
@@ -44,15 +45,17 @@ struct DecodeCommand: AsyncParsableCommand {
     }
 
     /// Reads and decodes one file; a recognised format without a decoder gets its own error.
-    static func decode(file: String, registry: PluginRegistry) throws -> Image {
-        try decode(file: file, registry: registry, for: []).image
+    static func decode(file: String, registry: PluginRegistry, configuration: PipelineConfiguration) throws -> Image {
+        try decode(file: file, registry: registry, for: [], configuration: configuration).image
     }
 
     /// Reads and decodes one file for `transforms`: at a reduced size when they start by shrinking, with
-    /// the transforms to run on that image (see `ImageDecoder.decode(_:limits:for:)`).
-    static func decode(file: String, registry: PluginRegistry, for transforms: [any ImageTransformer])
-        throws -> (image: Image, transforms: [any ImageTransformer])
-    {
+    /// the transforms to run on that image (see `ImageDecoder.decode(_:limits:for:)`). The decoding limits
+    /// and the reducing gap are `configuration`'s (the `--config` file's, or the defaults).
+    static func decode(
+        file: String, registry: PluginRegistry, for transforms: [any ImageTransformer],
+        configuration: PipelineConfiguration
+    ) throws -> (image: Image, transforms: [any ImageTransformer]) {
         let url = URL(fileURLWithPath: file)
         let data: Data
         do {
@@ -66,7 +69,9 @@ struct DecodeCommand: AsyncParsableCommand {
             }
             throw TroveError.unsupportedFormat(url: file, firstBytes: Array(data.prefix(8)))
         }
-        return try decoder.decode(data, limits: .default, for: transforms)
+        return try decoder.decode(
+            data, limits: configuration.decodingLimits, for: transforms,
+            reducingGap: configuration.shrinkOnLoadReducingGap)
     }
 
     static func write(_ data: Data, to url: URL) throws {
