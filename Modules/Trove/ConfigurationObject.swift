@@ -44,6 +44,22 @@ struct ConfigurationObject {
         if let value = try value(T.self, key) { target = value }
     }
 
+    /// Sets `target` from `key` when present, refusing a value outside `range` with an error that names both.
+    func set<T: Decodable & Comparable>(_ target: inout T, _ key: String, in range: ClosedRange<T>) throws {
+        guard let value = try value(T.self, key) else { return }
+        guard range.contains(value) else {
+            throw invalid(key, "must be from \(range.lowerBound) to \(range.upperBound), not \(value)")
+        }
+        target = value
+    }
+
+    /// As `set(_:_:in:)` with only a lower bound.
+    func set<T: Decodable & Comparable>(_ target: inout T, _ key: String, atLeast minimum: T) throws {
+        guard let value = try value(T.self, key) else { return }
+        guard value >= minimum else { throw invalid(key, "must be \(minimum) or more, not \(value)") }
+        target = value
+    }
+
     /// Sets a duration from a number of seconds at `key`, when present.
     func setSeconds(_ target: inout Duration, _ key: String) throws {
         if let seconds = try value(Double.self, key) { target = try duration(seconds, key) }

@@ -20,8 +20,10 @@ public struct DataRequest: Sendable {
     public var priority: RequestPriority
     /// Overrides every freshness rule: a cached copy older than this is revalidated or fetched again.
     public var maxAge: Duration?
-    /// The HTTP method, upper case (default GET).
-    public var method = "GET"
+    /// The HTTP method (default GET); kept upper case, as methods are compared (`"post"` becomes `"POST"`).
+    public var method = "GET" {
+        didSet { if method != method.uppercased() { method = method.uppercased() } }
+    }
     /// The body sent with `method`; nil sends none.
     public var body: Data?
     /// Lets a method other than GET and HEAD use the caches, as an app's cache of API calls does: its answer
@@ -48,7 +50,8 @@ public struct DataRequest: Sendable {
     /// The key in every cache tier: `customCacheKey`, else the normalized URL; for a method other than GET,
     /// or a body, that source with the method and the body's SHA-256 (`CacheKey.request`).
     public var cacheKey: String {
-        let source = customCacheKey ?? CacheKey.normalized(url)
+        // Through CacheKey, so a custom key that starts with NUL cannot spell a request or processed key.
+        let source = CacheKey(source: customCacheKey ?? CacheKey.normalized(url)).raw
         guard method != "GET" || body != nil else { return source }
         let digest = SHA256.hash(data: body ?? Data()).map { String(format: "%02x", $0) }.joined()
         return CacheKey.request(method: method, bodyDigest: digest, source: source)
@@ -176,7 +179,10 @@ public final class DataPipeline: Sendable {
         raw.usesCaches = request.usesCaches
         let response: DataResponse
         if !request.usesCaches {
-            // Straight to the origin, kept nowhere (only identical requests in flight share the answer).
+            // Offline means offline, whatever the method.
+            if request.cachePolicy == .cacheOnly { throw TroveError.notCached(key: raw.key) }
+            // Straight to the origin, kept nowhere; identical requests in flight share an idempotent
+            // method's answer, never a POST's (`RawRequest.fetchKind`).
             let fetched = try await loader.fetch(raw)
             response = DataResponse(
                 data: fetched.data, source: fetched.source, contentType: fetched.contentType, cacheKey: raw.key,

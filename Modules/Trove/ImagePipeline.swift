@@ -24,6 +24,8 @@ public final class ImagePipeline: Sendable {
     public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
 
     let loader: RawDataLoader
+    /// This pipeline's part of every processed key (`CacheKey.pipelineSettings`); nil with the defaults.
+    private let keySettings: String?
     /// What `cancel(url:)` and `cancelAll()` reach.
     let inFlight = InFlightRequests()
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
@@ -32,6 +34,7 @@ public final class ImagePipeline: Sendable {
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.registry = registry
         self.configuration = configuration
+        keySettings = Self.keySettings(configuration)
         memoryCache = try MemoryCache(
             configuration: configuration.memoryCacheConfiguration,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
@@ -47,10 +50,31 @@ public final class ImagePipeline: Sendable {
 
     /// Loads one image through the caches and the network; with `refresh`, returns the revalidated result.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
-        if let hit = memoryHit(request) { return hit }
+        let key = cacheKey(for: request)
+        if let hit = memoryHit(request, key: key) { return hit }
         return try await inFlight.run(url: request.url) {
-            try await self.run(request, waiter: WaiterID.next(), emit: { _ in })
+            try await self.run(request, key: key, waiter: WaiterID.next(), emit: { _ in })
         }
+    }
+
+    /// The key this pipeline caches a request's results under: the request's own parts, plus the settings of
+    /// this pipeline that shape a processed result.
+    public func cacheKey(for request: ImageRequest) -> CacheKey {
+        CacheKey(request, pipelineSettings: keySettings)
+    }
+
+    /// The configuration's settings that change a processed result's bytes and that a request does not name:
+    /// its default encoder settings and its shrink-on-load gap, each only when not the default, so pipelines
+    /// on the defaults keep the keys they always had.
+    private static func keySettings(_ configuration: PipelineConfiguration) -> String? {
+        var parts: [String] = []
+        if configuration.encodingOptions != EncodingOptions() {
+            parts.append("encoding(\(configuration.encodingOptions.identifier))")
+        }
+        if configuration.shrinkOnLoadReducingGap != ShrinkOnLoad.defaultReducingGap {
+            parts.append("gap=\(configuration.shrinkOnLoadReducingGap)")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ",")
     }
 
     /// Convenience for a plain URL with optional transforms.
@@ -76,18 +100,18 @@ public final class ImagePipeline: Sendable {
     public func task(for request: ImageRequest) -> ImageTask {
         let waiter = WaiterID.next()
         let inFlight = self.inFlight
-        let rawKey = request.cacheKey.raw
+        let key = cacheKey(for: request)
         let task = ImageTask(
             run: { emit in
                 defer { inFlight.remove(waiter) }
-                if let hit = self.memoryHit(request) {
+                if let hit = self.memoryHit(request, key: key) {
                     emit(.final(hit))
                     return hit
                 }
-                return try await self.run(request, waiter: waiter, emit: emit)
+                return try await self.run(request, key: key, waiter: waiter, emit: emit)
             },
             changePriority: { priority in
-                self.loader.setPriority(priority, forKey: rawKey, waiter: waiter)
+                self.loader.setPriority(priority, forKey: key.raw, waiter: waiter)
             })
         inFlight.add(waiter, url: request.url) { task.cancel() }
         return task
@@ -95,17 +119,16 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Flow
 
-    private func memoryHit(_ request: ImageRequest) -> ImageResponse? {
+    private func memoryHit(_ request: ImageRequest, key: CacheKey) -> ImageResponse? {
         loader.memoryHit(
-            memoryCache, key: request.cacheKey.processed, policy: request.cachePolicy,
+            memoryCache, key: key.processed, policy: request.cachePolicy,
             maxAge: request.maxAge)
     }
 
     private func run(
-        _ request: ImageRequest, waiter: UInt64,
+        _ request: ImageRequest, key: CacheKey, waiter: UInt64,
         emit: @escaping @Sendable (ImageEvent) -> Void
     ) async throws -> ImageResponse {
-        let key = request.cacheKey
         let raw = RawRequest(
             url: request.url, key: key.raw, policy: request.cachePolicy,
             retryFailed: request.options.contains(.retryFailed), headers: request.headers,
@@ -118,26 +141,26 @@ public final class ImagePipeline: Sendable {
         let response: ImageResponse
         switch request.cachePolicy {
         case .refresh:
-            return try await refresh(request, raw: raw, emit: emit)
+            return try await refresh(request, key: key, raw: raw, emit: emit)
         case .reloadIgnoringCache:
             response = try await processedLoads.value(
                 forKey: WorkKey(key.processed, .reload), onJoin: loader.recordJoin
             ) {
-                try await self.process(request, try await self.loader.fetch(raw))
+                try await self.process(request, key: key, try await self.loader.fetch(raw))
             }
         case .useCache, .cacheOnly, .memoryOnly:
             response = try await processedLoads.value(forKey: WorkKey(key.processed), onJoin: loader.recordJoin) {
-                try await self.loadProcessed(request, raw: raw)
+                try await self.loadProcessed(request, key: key, raw: raw)
             }
         }
         emit(.final(response))
         return response
     }
 
-    private func loadProcessed(_ request: ImageRequest, raw: RawRequest) async throws -> ImageResponse {
-        let key = request.cacheKey
+    private func loadProcessed(_ request: ImageRequest, key: CacheKey, raw: RawRequest) async throws -> ImageResponse {
         if key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
-            let stored = await loader.cached(key.processed)
+            let stored = await loader.cached(key.processed),
+            loader.isFresh(stored, maxAge: request.maxAge)
         {
             let image = try decode(stored.data, url: request.url)
             return remember(
@@ -146,15 +169,14 @@ public final class ImagePipeline: Sendable {
                     cacheKey: key),
                 RawResult(stored))
         }
-        return try await process(request, try await loader.load(raw))
+        return try await process(request, key: key, try await loader.load(raw))
     }
 
     /// refresh: the cached result at once, then a conditional fetch; a 200 delivers the new result too.
     private func refresh(
-        _ request: ImageRequest, raw: RawRequest,
+        _ request: ImageRequest, key: CacheKey, raw: RawRequest,
         emit: @escaping @Sendable (ImageEvent) -> Void
     ) async throws -> ImageResponse {
-        let key = request.cacheKey
         let entry = await loader.cached(key.raw, includingStale: true)
         var cached = memoryCache.value(forKey: key.processed).map { hit -> ImageResponse in
             var hit = hit
@@ -162,10 +184,10 @@ public final class ImagePipeline: Sendable {
             return hit
         }
         if cached == nil, let entry {
-            cached = try? await process(request, RawResult(entry))
+            cached = try? await process(request, key: key, RawResult(entry))
         }
         guard let cached else {
-            let response = try await process(request, try await loader.fetch(raw))
+            let response = try await process(request, key: key, try await loader.fetch(raw))
             emit(.final(response))
             return response
         }
@@ -178,9 +200,9 @@ public final class ImagePipeline: Sendable {
                 emit(.final(cached))
                 return cached
             case let .modified(result)?:
-                fresh = try await process(request, result)
+                fresh = try await process(request, key: key, result)
             case nil:  // nothing to revalidate with: fetch it whole
-                fresh = try await process(request, try await loader.fetch(raw))
+                fresh = try await process(request, key: key, try await loader.fetch(raw))
             }
         } catch  where RawDataLoader.isOriginFailure(error) {
             // The origin is down: what the cache had stands, marked stale.
@@ -197,8 +219,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Decodes, runs the delegate hook and the transforms, encodes when processed, and caches the result.
-    private func process(_ request: ImageRequest, _ raw: RawResult) async throws -> ImageResponse {
-        let key = request.cacheKey
+    private func process(_ request: ImageRequest, key: CacheKey, _ raw: RawResult) async throws -> ImageResponse {
         let decoded: Image
         var transforms = request.transforms
         do {

@@ -1,12 +1,14 @@
 import Foundation
 import Synchronization
+import TroveCore
 
 /// The requests a pipeline is running, by URL, so that `cancel(url:)` and `cancelAll()` can reach them.
 /// Each request registers how to cancel itself and leaves when it ends; work shared with requests for
 /// other URLs carries on for them, as with any cancellation.
 final class InFlightRequests: Sendable {
     private struct Entry {
-        let url: URL
+        /// The URL as cache keys spell it (`CacheKey.normalized`), so `HTTP://Host:80/a` reaches `http://host/a`.
+        let url: String
         let cancel: @Sendable () -> Void
     }
 
@@ -24,7 +26,9 @@ final class InFlightRequests: Sendable {
     /// Registers request `id` for `url`; `cancel` stops it.
     func add(_ id: UInt64, url: URL, cancel: @escaping @Sendable () -> Void) {
         state.withLock { state in
-            if state.ended.remove(id) == nil { state.entries[id] = Entry(url: url, cancel: cancel) }
+            if state.ended.remove(id) == nil {
+                state.entries[id] = Entry(url: CacheKey.normalized(url), cancel: cancel)
+            }
         }
     }
 
@@ -45,17 +49,23 @@ final class InFlightRequests: Sendable {
             return try await body()
         }
         add(id, url: url) { task.cancel() }
-        return try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
+        } catch is CancellationError {
+            // A check for cancellation deep in the work says it in the pipeline's own words.
+            throw TroveError.cancelled
         }
     }
 
-    /// Cancels every running request for `url` (compared as written); returns how many.
+    /// Cancels every running request for `url` (compared as cache keys compare URLs); returns how many.
     @discardableResult
     func cancel(url: URL) -> Int {
-        cancel { $0.url.absoluteString == url.absoluteString }
+        let normalized = CacheKey.normalized(url)
+        return cancel { $0.url == normalized }
     }
 
     /// Cancels every running request; returns how many.

@@ -22,12 +22,12 @@ extension PipelineConfiguration: Codable {
         try json.set(&diskEviction, "diskEviction")
         try json.set(&compressor, "compressor")
         try json.set(&compressionLevel, "compressionLevel")
-        try json.set(&memoryCostLimit, "memoryCostLimit")
-        try json.set(&memoryCountLimit, "memoryCountLimit")
-        try json.set(&memoryMaxEntryCostFraction, "memoryMaxEntryCostFraction")
-        try json.set(&diskByteLimit, "diskByteLimit")
+        try json.set(&memoryCostLimit, "memoryCostLimit", atLeast: 0)
+        try json.set(&memoryCountLimit, "memoryCountLimit", atLeast: 0)
+        try json.set(&memoryMaxEntryCostFraction, "memoryMaxEntryCostFraction", in: 0...1)
+        try json.set(&diskByteLimit, "diskByteLimit", atLeast: 0)
         try json.set(&diskCountLimit, "diskCountLimit")
-        try json.set(&diskLowWaterFraction, "diskLowWaterFraction")
+        try json.set(&diskLowWaterFraction, "diskLowWaterFraction", in: 0...1)
         try json.set(&diskFsync, "diskFsync")
         if let name = try json.value(String.self, "payloadVerification") {
             guard let value = PayloadVerification(rawValue: name) else {
@@ -41,28 +41,29 @@ extension PipelineConfiguration: Codable {
         try json.setSeconds(&staleIfErrorBound, "staleIfErrorBound")
         try json.setSeconds(&fetchTimeout, "fetchTimeout")
         try json.setSeconds(&requestDeadline, "requestDeadline")
-        try json.set(&maxBytes, "maxBytes")
+        try json.set(&maxBytes, "maxBytes", atLeast: 1)
         if let limits = try json.object("decodingLimits", known: ["maxPixels", "maxDecodedBytes", "maxFrames"]) {
-            try limits.set(&decodingLimits.maxPixels, "maxPixels")
-            try limits.set(&decodingLimits.maxDecodedBytes, "maxDecodedBytes")
-            try limits.set(&decodingLimits.maxFrames, "maxFrames")
+            try limits.set(&decodingLimits.maxPixels, "maxPixels", atLeast: 1)
+            try limits.set(&decodingLimits.maxDecodedBytes, "maxDecodedBytes", atLeast: 1)
+            try limits.set(&decodingLimits.maxFrames, "maxFrames", atLeast: 1)
         }
         try json.set(&headers, "headers")
         if let encoding = try json.object(
             "encodingOptions", known: ["quality", "compressionLevel", "lossless", "speed"])
         {
-            try encoding.set(&encodingOptions.quality, "quality")
+            try encoding.set(&encodingOptions.quality, "quality", in: 0...1)
             try encoding.set(&encodingOptions.compressionLevel, "compressionLevel")
             try encoding.set(&encodingOptions.lossless, "lossless")
             try encoding.set(&encodingOptions.speed, "speed")
         }
         if let scheduler = try json.object("scheduler", known: ["maxConcurrent", "maxPerHost", "order"]) {
-            try scheduler.set(&self.scheduler.maxConcurrent, "maxConcurrent")
-            try scheduler.set(&self.scheduler.maxPerHost, "maxPerHost")
+            // At least one, or every fetch would wait for ever.
+            try scheduler.set(&self.scheduler.maxConcurrent, "maxConcurrent", atLeast: 1)
+            try scheduler.set(&self.scheduler.maxPerHost, "maxPerHost", atLeast: 1)
             try scheduler.set(&self.scheduler.order, "order")
         }
         if let retry = try json.object("retryPolicy", known: ["maxRetries", "baseDelay", "maxDelay", "jitter"]) {
-            try retry.set(&retryPolicy.maxRetries, "maxRetries")
+            try retry.set(&retryPolicy.maxRetries, "maxRetries", atLeast: 0)
             try retry.setSeconds(&retryPolicy.baseDelay, "baseDelay")
             try retry.setSeconds(&retryPolicy.maxDelay, "maxDelay")
             try retry.set(&retryPolicy.jitter, "jitter")
@@ -105,7 +106,8 @@ extension PipelineConfiguration: Codable {
             try policy.setSeconds(&sharedTierPolicy.cooldown, "cooldown")
             try policy.setSeconds(&sharedTierPolicy.warningInterval, "warningInterval")
         }
-        try json.set(&shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
+        // Below 1 a decoder would reduce under the output size, and the result would be upscaled.
+        try json.set(&shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap", atLeast: 1)
     }
 
     /// Every setting, in the form `init(from:)` reads.

@@ -22,6 +22,8 @@ public final class PipelineTask<Response: Sendable>: Sendable {
                 continuation.finish()
                 return response
             } catch {
+                // A check for cancellation deep in the work says it in the pipeline's own words.
+                let error = error is CancellationError ? TroveError.cancelled : error
                 continuation.finish(throwing: error)
                 throw error
             }

@@ -156,7 +156,7 @@ final class RawDataLoader: Sendable {
     /// origin); concurrent callers for the same key share one fetch.
     func fetch(_ request: RawRequest) async throws -> RawResult {
         if request.usesCaches { try await checkRememberedFailure(request) }
-        return try await joined(request, coalescer: fetches, coalescingKey: WorkKey(request.key)) {
+        return try await joined(request, coalescer: fetches, coalescingKey: WorkKey(request.key, request.fetchKind)) {
             if let shared = self.shared, request.usesCaches, request.policy != .reloadIgnoringCache,
                 request.policy != .refresh
             {
@@ -268,6 +268,7 @@ final class RawDataLoader: Sendable {
 
     func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
         jobs.setPriority(priority, forKey: WorkKey(key), waiter: waiter)
+        jobs.setPriority(priority, forKey: WorkKey(key, .alone(waiter: waiter)), waiter: waiter)
     }
 
     // MARK: - Steps
@@ -300,7 +301,7 @@ final class RawDataLoader: Sendable {
     private func performFetch(_ request: RawRequest, validators: Validators?) async throws -> FetchOutcome {
         let url = request.url
         // A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
-        let jobKey = WorkKey(request.key, validators == nil ? .load : .revalidate)
+        let jobKey = WorkKey(request.key, validators == nil ? request.fetchKind : .revalidate)
         do {
             if let delegate, !(await delegate.shouldFetch(url)) {
                 throw TroveError.fetchDeclined(url: url.absoluteString)

@@ -25,6 +25,9 @@ struct RawRequest: Sendable {
     /// Whether sending it twice does what sending it once does (RFC 9110: GET, HEAD, OPTIONS, TRACE, PUT,
     /// DELETE), so a transient failure may be retried.
     var isIdempotent: Bool { ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(method) }
+    /// How its fetch is shared: with every identical request in flight, unless the origin may act on each
+    /// one and no cache keeps the answer.
+    var fetchKind: WorkKey.Kind { usesCaches || isIdempotent ? .load : .alone(waiter: waiter) }
 }
 
 /// Bytes from the disk cache or the network.

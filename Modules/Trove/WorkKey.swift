@@ -8,6 +8,9 @@ struct WorkKey: Hashable, Sendable {
         case reload
         /// A conditional fetch of a cached entry.
         case revalidate
+        /// One caller's own fetch, shared with nobody: the origin may act on every such request (a POST
+        /// nobody caches), so two identical ones in flight are two requests.
+        case alone(waiter: UInt64)
     }
 
     let key: String

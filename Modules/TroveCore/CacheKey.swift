@@ -19,15 +19,20 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     public let encodingOptions: EncodingOptions?
     /// True when a processed result is encoded in the source's format (no `encoding` given).
     public let encodesInSourceFormat: Bool
+    /// Settings of the pipeline, not of the request, that shape a processed result (its default encoder
+    /// settings, a non-default shrink-on-load gap), so two pipelines configured differently never share one.
+    public let pipelineSettings: String?
     /// The storage key of the fetched bytes.
     public let raw: String
     /// The storage key of the processed result: `raw` when there is nothing to process.
     public let processed: String
 
-    /// The key for a source, transforms and encoding.
+    /// The key for a source, transforms and encoding; `pipelineSettings` counts only when there is something
+    /// to process.
     public init(
         source: String, transforms: [String] = [], encoding: ImageFormat? = nil,
-        encodingOptions: EncodingOptions? = nil, encodesInSourceFormat: Bool = false
+        encodingOptions: EncodingOptions? = nil, encodesInSourceFormat: Bool = false,
+        pipelineSettings: String? = nil
     ) {
         self.source = source
         self.transforms = transforms
@@ -37,9 +42,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         guard !transforms.isEmpty || encoding != nil || encodingOptions != nil else {
             // Nothing to process: the source's own bytes are already in the source's format.
             self.encodesInSourceFormat = false
+            self.pipelineSettings = nil
             processed = raw
             return
         }
+        self.pipelineSettings = pipelineSettings
         self.encodesInSourceFormat = encoding == nil && encodesInSourceFormat
         var encoded = "\u{0}"
         func part(_ tag: Character, _ text: String) { Self.append(tag, text, to: &encoded) }
@@ -48,6 +55,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         if let encoding { part("e", encoding.rawValue) }
         if self.encodesInSourceFormat { part("k", "source") }
         if let encodingOptions { part("o", encodingOptions.identifier) }
+        if let pipelineSettings { part("p", pipelineSettings) }
         processed = encoded
     }
 
@@ -71,13 +79,14 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         encoded += text
     }
 
-    /// The key of an image request.
-    public init(_ request: ImageRequest) {
+    /// The key of an image request, with the settings of the pipeline that runs it (see `pipelineSettings`).
+    public init(_ request: ImageRequest, pipelineSettings: String? = nil) {
         self.init(
             source: request.customCacheKey ?? CacheKey.normalized(request.url),
             transforms: request.transforms.map(\.identifier), encoding: request.outputFormat,
             encodingOptions: request.encodingOptions,
-            encodesInSourceFormat: request.options.contains(.encodesInSourceFormat))
+            encodesInSourceFormat: request.options.contains(.encodesInSourceFormat),
+            pipelineSettings: pipelineSettings)
     }
 
     /// The source, then each transform and the encoding, for people (not for storage).
@@ -86,6 +95,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         if let encoding { parts.append("encode=\(encoding)") }
         if encodesInSourceFormat { parts.append("encode=source") }
         if let encodingOptions { parts.append(encodingOptions.identifier) }
+        if let pipelineSettings { parts.append("pipeline=\(pipelineSettings)") }
         return parts.joined(separator: " | ")
     }
 

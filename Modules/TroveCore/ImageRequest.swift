@@ -43,6 +43,9 @@ public struct ImageRequest: Sendable {
         /// request with transforms stores its result, and a later one, in any process, reads and decodes
         /// that small result instead of the original.
         public static let skipsProcessedDiskStore = Options(rawValue: 1 << 1)
+        /// Processed results are now stored on disk unless a request opts out; this option changes nothing.
+        @available(*, deprecated, message: "stored on disk by default now; see skipsProcessedDiskStore")
+        public static let storeProcessedOnDisk: Options = []
         /// With no `outputFormat`, encode a processed result in the source's format when an encoder for it
         /// is registered (PNG when none is), as an image proxy does.
         public static let encodesInSourceFormat = Options(rawValue: 1 << 2)

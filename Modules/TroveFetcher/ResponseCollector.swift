@@ -81,7 +81,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveHead(task: HTTPClient.Task<Result>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         lastActivity = .now()
         self.head = head
-        expected = head.headers.first(name: "content-length").flatMap { Int64($0) }
+        // A HEAD answer's Content-Length is the size a GET would get; its own body is empty.
+        expected = request.method == "HEAD" ? nil : head.headers.first(name: "content-length").flatMap { Int64($0) }
         if head.status == .notModified { return task.eventLoop.makeSucceededVoidFuture() }
         if Self.redirectStatuses.contains(head.status.code), let location = head.headers.first(name: "location") {
             guard let target = URL(string: location, relativeTo: hopURL)?.absoluteURL,

@@ -56,6 +56,21 @@ import TroveTestSupport
         #expect(try await cli.run(["convert", image, out]).status == 0)
     }
 
+    @Test func theFilesSharedCacheStandsWithoutAFlagOrTheEnvironment() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = work.appendingPathComponent("fleet.json")
+        // A scheme no shared tier serves: the pipeline refuses it by name, which shows the file's value is used.
+        try Data(#"{"sharedCache": "nosuch://127.0.0.1:1/"}"#.utf8).write(to: config)
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+        let image = Fixtures.image("chelsea.png").absoluteString
+        let result = try await cli.run(["get", image, "--config", config.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("no shared cache tier serves 'nosuch://' URLs"), "\(result.stderr)")
+        // Without the file the same get succeeds.
+        #expect(try await cli.run(["get", image]).status == 0)
+    }
+
     @Test func aBadConfigFileIsBadUsageNamingTheField() async throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -32,7 +32,7 @@ struct CompressionTests {
                 directory: dir.url, configuration: DiskCacheConfiguration(compressionLevel: 12),
                 compressor: LevelCheckingCompressor())
         }
-        // A level it accepts, and no level at all, open and compress.
+        // A level it accepts, and no level at all, open without an error.
         _ = try DiskCache(
             directory: dir.url, configuration: DiskCacheConfiguration(compressionLevel: 2),
             compressor: LevelCheckingCompressor())

@@ -39,6 +39,23 @@ import TroveTestSupport
         }
     }
 
+    @Test func cancelByURLMatchesTheURLAsCacheKeysSpellIt() async throws {
+        let gate = FixtureGate()
+        try await withServerAndCache([
+            "/c": .gated(Data("c".utf8), contentType: "text/plain", gate: gate)
+        ]) { server, directory in
+            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            let url = server.url("/c")
+            let request = Task { try await pipeline.data(for: url) }
+            #expect(await eventually { gate.arrivals == 1 })
+            // Another spelling of the same resource: upper-case scheme, a fragment.
+            let spelled = try #require(URL(string: "HTTP" + url.absoluteString.dropFirst(4) + "#top"))
+            #expect(pipeline.cancel(url: spelled) == 1)
+            await #expect(throws: TroveError.cancelled) { _ = try await request.value }
+            gate.open()
+        }
+    }
+
     @Test func cancelAllEndsEveryDataRequestAndTheNextOneWorks() async throws {
         let gate = FixtureGate()
         let blob = Data(repeating: 9, count: 50_000)

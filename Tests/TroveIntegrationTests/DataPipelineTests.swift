@@ -3,6 +3,7 @@ import Foundation
 import MetricsTestKit
 import Testing
 import Trove
+import TroveTestSupport
 
 @Suite struct DataPipelineTests {
     @Test func jsonIsCachedInMemoryAndOnDiskAndRevalidated() async throws {

@@ -63,6 +63,74 @@ import TroveTestSupport
         }
     }
 
+    @Test func twoIdenticalPostsInFlightAreTwoOriginRequests() async throws {
+        let gate = FixtureGate()
+        try await withServerAndCache([
+            "/order": .gated(Data("ok".utf8), contentType: "text/plain", gate: gate)
+        ]) { server, directory in
+            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            let request = post(server.url("/order"), "item=1")
+            async let first = pipeline.data(for: request)
+            async let second = pipeline.data(for: request)
+            // Both must reach the origin while the other is still held there; shared, only one would.
+            #expect(await eventually { gate.arrivals == 2 })
+            gate.open()
+            #expect(try await [first.data, second.data] == [Data("ok".utf8), Data("ok".utf8)])
+            #expect(server.requestCount(for: "/order") == 2)
+        }
+    }
+
+    @Test func anOfflinePostFailsWithoutReachingTheOrigin() async throws {
+        try await withServerAndCache(["/api": .echo]) { server, directory in
+            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            var request = post(server.url("/api"), "q=1")
+            request.cachePolicy = .cacheOnly
+            await #expect(throws: TroveError.notCached(key: request.cacheKey)) {
+                _ = try await pipeline.data(for: request)
+            }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func aHeadRequestGetsAnEmptyBodyDespiteTheAnnouncedLength() async throws {
+        try await withServerAndCache { server, directory in
+            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            var request = DataRequest(url: server.url("/images/chelsea.png"))
+            request.method = "HEAD"
+            let response = try await pipeline.data(for: request)
+            #expect(response.data.isEmpty)
+            #expect(response.contentType == "image/png")
+            #expect(server.requestLog.map(\.method) == ["HEAD"])
+            // Kept apart from the GET, whose bytes are whole.
+            let get = try await pipeline.data(for: server.url("/images/chelsea.png"))
+            #expect(try get.data == Data(contentsOf: Fixtures.image("chelsea.png")) && get.source == .network)
+        }
+    }
+
+    @Test func aLowercaseMethodIsTheSameMethod() async throws {
+        try await withServerAndCache(["/api": .echo]) { server, directory in
+            let pipeline = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            var request = DataRequest(url: server.url("/api"))
+            request.method = "get"
+            #expect(request.method == "GET" && request.usesCaches)
+            _ = try await pipeline.data(for: request)
+            let again = try await pipeline.data(for: request)
+            #expect(again.source == .memory)
+            #expect(server.requestLog.map(\.method) == ["GET"])
+        }
+    }
+
+    @Test func aCustomKeyStartingWithNULCannotSpellAPostsKey() {
+        let url = URL(string: "https://example.com/api")!
+        var post = DataRequest(url: url)
+        post.method = "POST"
+        post.body = Data("q=1".utf8)
+        var get = DataRequest(url: url, customCacheKey: post.cacheKey)
+        #expect(get.cacheKey != post.cacheKey)
+        get.customCacheKey = "plain"
+        #expect(get.cacheKey == "plain")
+    }
+
     @Test func a303TurnsThePostIntoAGetAndA307KeepsIt() async throws {
         try await withServerAndCache([
             "/api": .echo, "/see-other": .redirect(to: "/api", status: 303),

@@ -3,6 +3,7 @@ import Foundation
 import MetricsTestKit
 import Testing
 import Trove
+import TroveTestSupport
 
 /// Cache-Control, Expires and stale-if-error, through a real HTTP server on loopback.
 @Suite struct HTTPFreshnessTests {

@@ -2,6 +2,7 @@ import FixtureServer
 import Foundation
 import Testing
 import Trove
+import TroveTestSupport
 
 /// The scheduler's promises seen from the origin: each path has its own gate, so the test decides when each
 /// download finishes and can read the exact order in which queued ones start.

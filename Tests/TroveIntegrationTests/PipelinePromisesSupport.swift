@@ -16,16 +16,6 @@ func makePipeline(
     return try ImagePipeline(configuration: configuration)
 }
 
-/// Waits (yielding, bounded by `limit`) until `condition` holds; false if it never did.
-func eventually(within limit: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return try await condition()
-}
-
 extension TestMetrics {
     func total(_ label: String, _ dimensions: [(String, String)] = []) -> Int64 {
         (try? expectCounter(label, dimensions).totalValue) ?? 0

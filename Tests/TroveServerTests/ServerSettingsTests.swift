@@ -93,6 +93,15 @@ import TroveServer
         } throws: { error in
             "\(error)".hasPrefix("config file \(bad.path): pipeline: unknown field 'hasherr'; known: cacheDirectory")
         }
+        // A pipeline key the server sets itself would be ignored in silence: refused, naming the setting to use.
+        let owned = directory.appendingPathComponent("owned.json")
+        try Data(#"{"pipeline": {"hasher": "md5", "scheduler": {"maxConcurrent": 2}}}"#.utf8).write(to: owned)
+        #expect(
+            throws: ServerConfigurationError(
+                "'pipeline.scheduler' is set by the server; use the top-level maxConcurrency and maxQueue instead")
+        ) {
+            try ServerSettings(contentsOf: owned)
+        }
     }
 
     @Test func configFileReadsKnownFieldsAndRefusesUnknownOnes() throws {

@@ -178,15 +178,3 @@ private func loopback(port: Int) -> sockaddr_in {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     return address
 }
-
-/// Polls `condition` every 10 ms until it holds or `bound` passes; returns whether it held.
-public func eventually(within bound: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows
-    -> Bool
-{
-    let deadline = ContinuousClock.now + bound
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return try await condition()
-}

@@ -63,7 +63,11 @@ import TroveTestSupport
         (
             #"{"payloadVerification": "sometimes"}"#,
             "'payloadVerification' is sometimes; use everyRead or whenFileChanges"
-        )
+        ),
+        (#"{"scheduler": {"maxConcurrent": 0}}"#, "'scheduler.maxConcurrent' must be 1 or more, not 0"),
+        (#"{"shrinkOnLoadReducingGap": 0.5}"#, "'shrinkOnLoadReducingGap' must be 1.0 or more, not 0.5"),
+        (#"{"memoryMaxEntryCostFraction": -1}"#, "'memoryMaxEntryCostFraction' must be from 0.0 to 1.0, not -1.0"),
+        (#"{"encodingOptions": {"quality": 85}}"#, "'encodingOptions.quality' must be from 0.0 to 1.0, not 85.0")
     ])
     func aBadFileIsAnErrorNamingWhatIsWrong(json: String, message: String) throws {
         try withTemporaryDirectorySync { directory in

@@ -10,16 +10,19 @@ import TroveTestSupport
 
     /// One run in a fresh pipeline on `directory`: the response and every decode it made.
     func run(
-        in directory: URL, options: ImageRequest.Options = []
+        in directory: URL, options: ImageRequest.Options = [], maxAge: Duration? = nil,
+        configure: (inout PipelineConfiguration) -> Void = { _ in }
     ) async throws -> (ImageResponse, Decodes) {
         let log = ShrinkOnLoadPipelineTests.DecodeLog()
         var registry = PluginRegistry.standard
         try registry.register(decoder: ShrinkOnLoadPipelineTests.RecordingDecoder(log: log), replacing: true)
-        let pipeline = try ImagePipeline(
-            registry: registry, configuration: PipelineConfiguration(cacheDirectory: directory))
+        var configuration = PipelineConfiguration(cacheDirectory: directory)
+        configure(&configuration)
+        let pipeline = try ImagePipeline(registry: registry, configuration: configuration)
         let request = ImageRequest(
             url: Fixtures.image("coffee.png"),  // 600x400
-            transforms: try registry.transformers(forSpec: "resize:w=120,h=120,mode=fit"), options: options)
+            transforms: try registry.transformers(forSpec: "resize:w=120,h=120,mode=fit"), options: options,
+            maxAge: maxAge)
         let response = try await pipeline.image(for: request)
         return (response, log.entries.withLock { $0 })
     }
@@ -37,6 +40,43 @@ import TroveTestSupport
             #expect(secondDecodes.allSatisfy { $0.minimum == nil })
             #expect(second.data == first.data)
             #expect(second.image.pixels == first.image.pixels)
+        }
+    }
+
+    @Test func aPipelineWithOtherEncoderSettingsDoesNotReadAnotherPipelinesResult() async throws {
+        try await withTemporaryDirectory { directory in
+            let (first, _) = try await run(in: directory)
+            // Level 0 stores PNG data uncompressed: other bytes for the same pixels, so its own result.
+            let (second, decodes) = try await run(in: directory) { $0.encodingOptions.compressionLevel = 0 }
+            // The original was decoded again (its bytes come from the disk), not the other pipeline's result.
+            #expect(decodes.map(\.produced) == [PixelSize(width: 300, height: 200)])
+            #expect(second.data != first.data && second.image.pixels == first.image.pixels)
+            #expect(second.cacheKey.processed != first.cacheKey.processed)
+            // Each result is kept under its own key, and each pipeline reads back its own.
+            let (again, againDecodes) = try await run(in: directory) { $0.encodingOptions.compressionLevel = 0 }
+            #expect(again.source == .disk && again.data == second.data)
+            #expect(againDecodes.map(\.produced) == [PixelSize(width: 120, height: 80)])
+        }
+    }
+
+    @Test func aPipelineWithAnotherReducingGapDoesNotReadAnotherPipelinesResult() async throws {
+        try await withTemporaryDirectory { directory in
+            let (first, _) = try await run(in: directory)
+            let (second, decodes) = try await run(in: directory) { $0.shrinkOnLoadReducingGap = 1 }
+            // The original was decoded again (its bytes come from the disk), not the other pipeline's result.
+            // Gap 1 reduces the 600x400 original to 150x100 (at least 120x80), where gap 2 stopped at 300x200.
+            #expect(decodes.map(\.produced) == [PixelSize(width: 150, height: 100)])
+            #expect(second.cacheKey.processed != first.cacheKey.processed)
+        }
+    }
+
+    @Test func aRequestsMaxAgeAppliesToTheStoredResult() async throws {
+        try await withTemporaryDirectory { directory in
+            _ = try await run(in: directory)
+            // Older than a zero max age: neither the stored result nor the stored original may answer.
+            let (second, decodes) = try await run(in: directory, maxAge: .zero)
+            #expect(second.source == .network)
+            #expect(decodes.map(\.produced) == [PixelSize(width: 300, height: 200)])
         }
     }
 

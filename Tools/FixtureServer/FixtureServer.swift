@@ -77,6 +77,7 @@ public final class FixtureServer: Sendable {
         // Other methods reach the same routes, which answer whatever was asked (`.echo` shows it).
         router.on("**", method: .post) { request, _ in await self.respond(to: request) }
         router.on("**", method: .put) { request, _ in await self.respond(to: request) }
+        router.on("**", method: .head) { request, _ in await self.respond(to: request) }
         var logger = Logger(label: "trove.fixture-server")
         logger.logLevel = .critical
         let (ready, readyContinuation) = AsyncStream<Int>.makeStream()

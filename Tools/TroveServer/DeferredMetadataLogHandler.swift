@@ -8,9 +8,9 @@ public struct DeferredMetadataLogHandler: LogHandler {
     /// Metadata set on the logger, merged under a message's own metadata when it is written.
     public var metadata: Logger.Metadata = [:]
 
-    /// Writes to standard output, as swift-log's default handler does.
+    /// Writes to standard error, as swift-log's default handler does, so stdout carries only "listening on".
     public init(label: String) {
-        stream = StreamLogHandler.standardOutput(label: label)
+        stream = StreamLogHandler.standardError(label: label)
     }
 
     public var logLevel: Logger.Level {

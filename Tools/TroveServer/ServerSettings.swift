@@ -5,33 +5,67 @@ import Trove
 /// The `--config` file is this as JSON (the field names below); the environment is read by
 /// `init(environment:)`; flags fill one in too. `ServerConfiguration(layers:)` applies them in order.
 public struct ServerSettings: Sendable, Codable {
+    /// The address to listen on (`--host`).
     public var host: String?
+    /// The port to listen on; 0 picks a free one (`--port`).
     public var port: Int?
+    /// The cache directory (`--cache-dir`).
     public var cacheDir: String?
+    /// Signing keys, hex (`--key`, `TROVE_KEY`).
     public var keys: [String]?
+    /// Signing salts, hex, one for each key (`--salt`, `TROVE_SALT`).
     public var salts: [String]?
+    /// Named option strings that URLs may refer to (`preset:name`); `default` applies to every URL.
     public var presets: [String: String]?
+    /// Only presets may be named in URLs.
     public var presetsOnly: Bool?
+    /// Source URL prefixes allowed, matched on a boundary (`--allowed-source`).
     public var allowedSources: [String]?
+    /// Lets sources resolve to loopback addresses (`--allow-loopback-sources`).
     public var allowLoopbackSources: Bool?
+    /// Lets sources resolve to private addresses (`--allow-private-sources`).
     public var allowPrivateSources: Bool?
+    /// Transforms running at once (`--max-concurrency`).
     public var maxConcurrency: Int?
+    /// Requests waiting for a transform before the server answers 429 (`--max-queue`).
     public var maxQueue: Int?
+    /// Whether results are cached (`--no-result-cache` turns it off).
     public var resultCache: Bool?
+    /// Bytes of encoded results kept in memory.
     public var resultMemoryBytes: Int?
+    /// The largest source fetched, in bytes.
     public var maxSourceBytes: Int?
+    /// The most pixels a source may have, read from its header before decoding.
     public var maxSourcePixels: Int?
+    /// The most animation frames a source may have.
     public var maxAnimationFrames: Int?
+    /// The whole request's time limit, in seconds.
     public var requestDeadlineSeconds: Double?
+    /// `Cache-Control: max-age` of results, in seconds.
     public var resultMaxAge: Int?
+    /// `Cache-Control: max-age` of errors, in seconds.
     public var errorMaxAge: Int?
+    /// The fleet's shared tier (`redis://...`, `--shared-cache`).
     public var sharedCache: String?
+    /// The largest width or height a result may have.
     public var maxResultDimension: Int?
+    /// Requests handled at once, waiting ones included; more get 429.
     public var maxRequests: Int?
+    /// How far a decoder may reduce for a downscaling transform (1 reduces down to the output size).
     public var reducingGap: Double?
     /// The pipeline's own settings (`PipelineConfiguration`'s JSON form: hasher, compressor, disk limits,
-    /// retries, timeouts, ...); the server's settings above win where both speak.
+    /// retries, timeouts, ...). The keys the server sets itself (`Self.serverOwnedPipelineKeys`) are refused
+    /// here, naming the server setting to use instead.
     public var pipeline: PipelineConfiguration?
+
+    /// The pipeline keys the server sets from its own settings (or fixes), with what to write instead.
+    static let serverOwnedPipelineKeys: [String: String] = [
+        "cacheDirectory": "cacheDir", "maxBytes": "maxSourceBytes",
+        "decodingLimits": "maxSourcePixels and maxAnimationFrames", "requestDeadline": "requestDeadlineSeconds",
+        "memoryCountLimit": "resultMemoryBytes (the server keeps encoded results, not pixels)",
+        "scheduler": "maxConcurrency and maxQueue", "shrinkOnLoadReducingGap": "reducingGap",
+        "sharedCache": "sharedCache"
+    ]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, cacheDir, keys, salts, presets, presetsOnly, allowedSources, allowLoopbackSources
@@ -76,6 +110,14 @@ public struct ServerSettings: Sendable, Codable {
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw ServerConfigurationError(
                 "unknown field '\(unknown)' in the config file; known: \(CodingKeys.allNames.joined(separator: ", "))")
+        }
+        // The server would overwrite these; accepting them would ignore them in silence.
+        if let pipeline = object["pipeline"] as? [String: Any],
+            let owned = pipeline.keys.sorted().first(where: { serverOwnedPipelineKeys[$0] != nil })
+        {
+            throw ServerConfigurationError(
+                "'pipeline.\(owned)' is set by the server; use the top-level \(serverOwnedPipelineKeys[owned]!) instead"
+            )
         }
     }
 

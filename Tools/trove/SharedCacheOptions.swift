@@ -55,7 +55,8 @@ struct SharedCacheOptions: ParsableArguments {
     /// Sets the shared tier and its policy on `configuration`; the pipeline makes the tier (an unknown
     /// scheme fails there, naming the schemes the registry knows).
     func apply(to configuration: inout PipelineConfiguration) throws {
-        configuration.sharedCache = try url
+        // Only a flag or the environment replaces what a --config file said; neither leaves it as it was.
+        if let url = try url { configuration.sharedCache = url }
         if let leaseSeconds { configuration.sharedTierPolicy.leaseTTL = .milliseconds(Int64(leaseSeconds * 1000)) }
         if let cooldownSeconds {
             configuration.sharedTierPolicy.cooldown = .milliseconds(Int64(cooldownSeconds * 1000))

@@ -1,7 +1,7 @@
 /// Bounds a request's whole wait, whatever it waits on: the admission queue, a DNS lookup, the shared
 /// tier's lease, the fetch, the transform. The pipeline's own deadline covers the fetch and its retries;
 /// this one answers the client in time even where that one does not reach.
-enum RequestDeadline {
+enum WholeRequestDeadline {
     /// The client's answer when the deadline passes first.
     static let exceeded = ProxyFailure(status: 504, "the image was not ready within the request deadline")
 
