@@ -16,7 +16,9 @@ import Trove
     @Test func aFreshResponseIsServedWithoutAskingTheOrigin() async throws {
         try await withServerAndCache(["/r.png": try Self.resource(["Cache-Control": "max-age=3600"])]) { server, dir in
             let url = server.url("/r.png")
-            _ = try await makePipeline(dir).image(for: url)
+            let first = try makePipeline(dir)
+            _ = try await first.image(for: url)
+            await first.flush()
             // A new pipeline (empty memory) on the same disk: fresh, so no request at all.
             let second = try await makePipeline(dir).image(for: url)
             #expect(second.source == .disk && !second.isStale)
@@ -127,7 +129,9 @@ import Trove
             ])
         ]) { server, dir in
             let url = server.url("/r.png")
-            let first = try await makePipeline(dir).image(for: url)
+            let firstPipeline = try makePipeline(dir)
+            let first = try await firstPipeline.image(for: url)
+            await firstPipeline.flush()
             let refreshed = try await makePipeline(dir).image(for: ImageRequest(url: url, cachePolicy: .refresh))
             #expect(refreshed.isStale && refreshed.image == first.image)
             #expect(server.requestCount(for: "/r.png") == 2)
