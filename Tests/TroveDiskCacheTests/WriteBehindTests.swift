@@ -233,6 +233,43 @@ struct WriteBehindTests {
         #expect(try await DiskCache(directory: dir.url).data(forKey: "doc") == Data("now".utf8))
     }
 
+    static func version(_ version: Int, ofKey key: Int) -> Data {
+        Data(repeating: UInt8(key * 16 + version), count: 500 + version * 37)
+    }
+
+    /// Four writers each store ten versions of their key through a queue too small for them all, while
+    /// readers read: every read is one whole version, and each key's last version is what lands.
+    @Test func concurrentStoresAndReadsSeeWholeVersionsAndTheLastOneLands() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try DiskCache(directory: dir.url, configuration: DiskCacheConfiguration(writeQueueByteLimit: 2048))
+        let keys = 0..<4, versions = 0..<10
+        let foreign = try await withThrowingTaskGroup(of: Int.self) { group in
+            for key in keys {
+                group.addTask {
+                    for version in versions {
+                        try await cache.store(Self.version(version, ofKey: key), forKey: "k\(key)")
+                    }
+                    return 0
+                }
+                group.addTask {
+                    var foreign = 0
+                    for _ in 0..<50 {
+                        guard let data = try await cache.data(forKey: "k\(key)") else { continue }
+                        if !versions.contains(where: { Self.version($0, ofKey: key) == data }) { foreign += 1 }
+                    }
+                    return foreign
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(foreign == 0)
+        await cache.flush()
+        let reopened = try DiskCache(directory: dir.url)
+        for key in keys { #expect(try await reopened.data(forKey: "k\(key)") == Self.version(9, ofKey: key)) }
+        #expect(filesUnder(dir.url.appendingPathComponent("tmp")).isEmpty)
+        #expect(await cache.stats().failedWrites == 0)
+    }
+
     @Test func aQueueBoundThatIsNotPositiveIsRefused() throws {
         let dir = try TemporaryDirectory()
         #expect(
