@@ -22,17 +22,6 @@ private func gatedCache(
     return (cache, files)
 }
 
-/// Yields until `condition` holds: for a state a task reaches without signalling it (a store that
-/// started waiting for room). Fails the test after many rounds rather than hanging.
-private func yield(until condition: () -> Bool) async {
-    var rounds = 0
-    while !condition() && rounds < 1_000_000 {
-        await Task.yield()
-        rounds += 1
-    }
-    #expect(condition())
-}
-
 @Suite("Write-behind stores", .timeLimit(.minutes(1)))
 struct WriteBehindTests {
     @Test func aStoreReturnsBeforeItsWriteLandsAndReadsSeeTheQueuedBytes() async throws {
@@ -86,7 +75,7 @@ struct WriteBehindTests {
             try await cache.store(Data(repeating: 3, count: 30), forKey: "c")
             returned.store(true, ordering: .sequentiallyConsistent)
         }
-        await yield { cache.writes.storesWaitingForRoom == 1 }
+        #expect(await eventually { cache.writes.storesWaitingForRoom == 1 })
         let returnedEarly = returned.load(ordering: .sequentiallyConsistent)
         #expect(!returnedEarly)
         #expect(try await cache.data(forKey: "c") == nil)
@@ -161,7 +150,7 @@ struct WriteBehindTests {
         for key in ["a", "b", "c"] { try await cache.store(Data(key.utf8), forKey: key) }
         await files.waitForArrivals(1)
         let removal = Task { try await cache.removeAll() }
-        await yield { cache.writes.queued("b") == nil && cache.writes.queued("c") == nil }
+        #expect(await eventually { cache.writes.queued("b") == nil && cache.writes.queued("c") == nil })
         files.open()
         // The write in flight lands and is removed as a file; the queued ones never become files.
         #expect(try await removal.value == 3)

@@ -177,6 +177,12 @@ import Trove
                 await eventually(within: .seconds(10)) {
                     pipeline.memoryCache.value(forKey: first.cacheKey.processed) == nil
                 })
+            // The disk entry's expiry may trail the memory's by the time the store took to queue; past it,
+            // the next load must ask the origin.
+            #expect(
+                await eventually(within: .seconds(10)) {
+                    await pipeline.diskCache?.freshEntrySize(forKey: first.cacheKey.raw) == nil
+                })
             _ = try await pipeline.image(for: url)
             #expect(server.requestCount(for: "/r.png") == 2)
         }
