@@ -70,7 +70,8 @@ let package = Package(
             name: "TroveDiskCache",
             dependencies: [
                 "TroveCore", "TroveEviction", "TroveSupport", "CZlib", "CTroveSupport",
-                .product(name: "Crypto", package: "swift-crypto")
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log")
             ],
             path: "Modules/TroveDiskCache", swiftSettings: swift6),
         .target(

@@ -112,6 +112,13 @@ public final class DataPipeline: Sendable {
             sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)
     }
 
+    /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
+    /// in its stats): disk writes are write-behind, so a result is delivered before its entry is on disk.
+    /// Call it before handing the cache directory to another process or pipeline, or before exiting.
+    public func flush() async {
+        await loader.diskCache?.flush()
+    }
+
     /// Loads the bytes through memory, disk, the shared tier and the network as the request's policy says; with
     /// `refresh`, returns the revalidated result. Throws a `TroveError`, e.g. `notCached` for a `cacheOnly` miss.
     public func data(for request: DataRequest) async throws -> DataResponse {

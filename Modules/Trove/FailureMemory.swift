@@ -61,7 +61,8 @@ final class FailureMemory: Sendable {
         let metadata = DiskEntryMetadata(
             contentType: "text/plain", expires: Date().addingTimeInterval(ttl.timeInterval))
         let payload = (isAboutContent ? Self.contentMark : Self.transportMark) + error.cause
-        _ = try? await diskCache?.store(Data(payload.utf8), forKey: key, metadata: metadata)
+        // Written before the failure is reported, so another process already fails fast.
+        _ = try? await diskCache?.storeNow(Data(payload.utf8), forKey: key, metadata: metadata)
         return true
     }
 

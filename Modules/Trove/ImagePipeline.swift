@@ -48,6 +48,13 @@ public final class ImagePipeline: Sendable {
             })
     }
 
+    /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
+    /// in its stats): disk writes are write-behind, so a result is delivered before its entry is on disk.
+    /// Call it before handing the cache directory to another process or pipeline, or before exiting.
+    public func flush() async {
+        await loader.diskCache?.flush()
+    }
+
     /// Loads one image through the caches and the network; with `refresh`, returns the revalidated result.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let key = cacheKey(for: request)

@@ -17,6 +17,7 @@ extension PipelineConfiguration {
         disk.staleRetention = staleIfErrorBound
         disk.lowWaterFraction = diskLowWaterFraction
         disk.fsync = diskFsync
+        disk.writeQueueByteLimit = diskWriteQueueByteLimit
         disk.payloadVerification = payloadVerification
         return disk
     }
@@ -31,7 +32,7 @@ extension PipelineConfiguration {
         return try DiskCache(
             directory: cacheDirectory, configuration: diskCacheConfiguration, hasher: hasher, compressor: compressor,
             knownCompressors: registry.names(of: .compressor).compactMap { try? registry.compressor(named: $0) },
-            evictionPolicy: eviction)
+            evictionPolicy: eviction, logger: logger)
     }
 
     /// The shared tier `sharedCache` names, made by the registry's factory for its scheme; nil without one.

@@ -29,6 +29,7 @@ extension PipelineConfiguration: Codable {
         try json.set(&diskCountLimit, "diskCountLimit")
         try json.set(&diskLowWaterFraction, "diskLowWaterFraction", in: 0...1)
         try json.set(&diskFsync, "diskFsync")
+        try json.set(&diskWriteQueueByteLimit, "diskWriteQueueByteLimit")
         if let name = try json.value(String.self, "payloadVerification") {
             guard let value = PayloadVerification(rawValue: name) else {
                 throw json.invalid("payloadVerification", "is \(name); use everyRead or whenFileChanges")
@@ -128,6 +129,7 @@ extension PipelineConfiguration: Codable {
         try put(diskCountLimit, "diskCountLimit")
         try put(diskLowWaterFraction, "diskLowWaterFraction")
         try put(diskFsync, "diskFsync")
+        try put(diskWriteQueueByteLimit, "diskWriteQueueByteLimit")
         try put(payloadVerification.rawValue, "payloadVerification")
         try put(seconds(diskMaxAge), "diskMaxAge")
         try put(seconds(defaultFreshness), "defaultFreshness")
@@ -177,7 +179,8 @@ extension PipelineConfiguration: Codable {
     static let keys = [
         "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "compressionLevel",
         "memoryCostLimit", "memoryCountLimit", "memoryMaxEntryCostFraction", "diskByteLimit", "diskCountLimit",
-        "diskLowWaterFraction", "diskFsync", "payloadVerification", "diskMaxAge", "defaultFreshness",
+        "diskLowWaterFraction", "diskFsync", "diskWriteQueueByteLimit", "payloadVerification", "diskMaxAge",
+        "defaultFreshness",
         "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline", "maxBytes", "decodingLimits",
         "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL", "sharedCache", "sharedTierOptions",
         "sharedTierPolicy", "shrinkOnLoadReducingGap"

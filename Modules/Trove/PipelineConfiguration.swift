@@ -35,8 +35,11 @@ public struct PipelineConfiguration: Sendable {
     public var diskCountLimit: Int?
     /// Once over a limit, the disk cache evicts down to this fraction of it; default 0.8.
     public var diskLowWaterFraction = 0.8
-    /// Flush each entry file and its directory to stable storage before a store returns; default off.
+    /// Flush each entry file and its directory to stable storage before its write counts as done; default off.
     public var diskFsync = false
+    /// Most bytes of disk stores queued behind the pipeline's results (writes are write-behind; `flush()`
+    /// waits for them); a store finding the queue full waits for room. Default 64 MiB.
+    public var diskWriteQueueByteLimit = 64 << 20
     /// When a disk read checks the payload's CRC: `.whenFileChanges` (the default: once per version of the
     /// file) or `.everyRead`.
     public var payloadVerification: PayloadVerification = .whenFileChanges

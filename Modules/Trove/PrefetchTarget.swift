@@ -29,6 +29,9 @@ public protocol PrefetchTarget: Sendable {
     /// `priority` when they are not. A URL already fresh on disk is answered from the disk's index.
     func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
         -> PrefetchedItem
+
+    /// Waits until the stores queued for the disk have been written (disk writes are write-behind).
+    func flush() async
 }
 
 extension RawDataLoader {

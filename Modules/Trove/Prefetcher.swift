@@ -64,8 +64,9 @@ public struct Prefetcher: Sendable {
         self.destination = destination
     }
 
-    /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes. Never throws:
-    /// failures are in the summary. Once cancelled, it starts no more URLs.
+    /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes, and returns once
+    /// what it stored is on disk (it flushes the pipeline). Never throws: failures are in the summary. Once
+    /// cancelled, it starts no more URLs.
     public func prefetch(_ urls: [URL], progress: @escaping @Sendable (PrefetchProgress) -> Void = { _ in })
         async -> PrefetchSummary
     {
@@ -106,6 +107,8 @@ public struct Prefetcher: Sendable {
             }
         }
         summary.failures = failures.sorted { $0.index < $1.index }.map(\.failure)
+        // An offline download is done when it is on disk, not when its writes are queued.
+        await pipeline.flush()
         return summary
     }
 }

@@ -5,6 +5,8 @@ struct CacheState {
     var misses = 0
     var corrupt = 0
     var evictions = 0
+    /// Write-behind stores whose write failed (their callers had already returned).
+    var failedWrites = 0
     /// Damaged files deleted (by the opening scan or lookups) and not yet reported by `verify()`.
     var corruptRemovedSinceVerify = 0
 

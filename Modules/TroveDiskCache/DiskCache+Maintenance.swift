@@ -20,8 +20,10 @@ public struct DiskCacheVerification: Sendable, Equatable, Codable {
 extension DiskCache {
     /// Reads every entry file in full and checks it as a lookup would, deleting what fails. Damaged files
     /// the opening scan or lookups already deleted since the last verify are counted in the report too
-    /// (as checked, corrupt and removed), so damage is reported however it was found.
+    /// (as checked, corrupt and removed), so damage is reported however it was found. Queued stores are
+    /// written first.
     public func verify() async throws -> DiskCacheVerification {
+        await flush()
         await waitForIndex()
         return await io.run {
             let foundEarlier = self.state.withLock { $0.corruptRemovedSinceVerify }
@@ -59,8 +61,10 @@ extension DiskCache {
     }
 
     /// Removes every entry created before `date` (as `trove cache clear --older-than` does); returns how many.
+    /// Queued stores are written first, so an old one cannot land after the sweep.
     @discardableResult
     public func removeEntries(createdBefore date: Date) async throws -> Int {
+        await flush()
         await waitForIndex()
         return await io.run {
             var removed = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import TroveCore
 import TroveEviction
@@ -9,6 +10,8 @@ import TroveSupport
 /// Every read checks the header, the full key and the length, and the payload's CRC as
 /// `configuration.payloadVerification` says; a damaged file is deleted, counted, and reads as a miss.
 /// Limits are enforced through an in-memory index built by a background scan at open.
+/// Stores are write-behind: `store` queues the entry and returns, one writer writes the queue, reads see
+/// queued entries, and `flush()` waits for the queue; `storeNow` writes before it returns.
 /// All blocking file work runs on the cache's own dispatch queue, never on the cooperative pool.
 public final class DiskCache: Sendable {
     /// The cache's root: entries live under `entries/`, writes in progress under `tmp/`.
@@ -25,6 +28,10 @@ public final class DiskCache: Sendable {
     /// Every read and change of a file goes through here (the fault-injection seam).
     let files: FileOps
     let state: Mutex<CacheState>
+    /// Stores accepted but not yet written.
+    let writes: WriteBehindQueue
+    /// Where a failed write-behind store is reported (its caller has already returned).
+    let logger: Logger
     /// How long ago a file must have last changed before a checked read lets later reads of it skip the
     /// payload checksum (see `FileVersion.isSettled`); tests shorten it.
     let unchangedFileGrace: TimeInterval
@@ -37,12 +44,13 @@ public final class DiskCache: Sendable {
         directory: URL, configuration: DiskCacheConfiguration = .init(),
         hasher: any KeyHasher = SHA256Hasher(), compressor: any Compressor = NoCompressor(),
         knownCompressors: [any Compressor] = [],
-        evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory()
+        evictionPolicy: any EvictionPolicyFactory = LRUPolicyFactory(),
+        logger: Logger = Logger(label: "trove.diskcache")
     ) throws {
         try self.init(
             directory: directory, configuration: configuration, hasher: hasher, compressor: compressor,
             knownCompressors: knownCompressors, evictionPolicy: evictionPolicy, fileSystem: PosixFileSystem(),
-            unchangedFileGrace: 3)
+            unchangedFileGrace: 3, logger: logger)
     }
 
     /// A level the compressor refuses would otherwise show only as every entry stored uncompressed: try it
@@ -64,7 +72,8 @@ public final class DiskCache: Sendable {
     init(
         directory: URL, configuration: DiskCacheConfiguration, hasher: any KeyHasher, compressor: any Compressor,
         knownCompressors: [any Compressor], evictionPolicy: any EvictionPolicyFactory,
-        fileSystem: any FileSystemCalls, unchangedFileGrace: TimeInterval = 3
+        fileSystem: any FileSystemCalls, unchangedFileGrace: TimeInterval = 3,
+        logger: Logger = Logger(label: "trove.diskcache")
     ) throws {
         try configuration.validate()
         var table: [UInt8: any Compressor] = [:]
@@ -85,6 +94,8 @@ public final class DiskCache: Sendable {
         self.layout = CacheLayout(directory: directory)
         self.files = FileOps(calls: fileSystem)
         self.unchangedFileGrace = unchangedFileGrace
+        self.writes = WriteBehindQueue(byteLimit: configuration.writeQueueByteLimit)
+        self.logger = logger
         for path in [layout.root, layout.entries, layout.temporary] {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -110,7 +121,9 @@ public final class DiskCache: Sendable {
     /// sparing the hop to the I/O queue; everything else, damage included, is read on the queue.
     /// With `includingStale`, an entry past its `expires` date but within `staleRetention` is returned too
     /// (its metadata says it is stale); otherwise it reads as a miss.
+    /// An entry whose store is still queued is answered from the queue.
     public func entry(forKey key: String, includingStale: Bool = false) async throws -> DiskEntry? {
+        if let queued = writes.queued(key) { return queuedEntry(queued, includingStale: includingStale) }
         if state.withLock({ $0.refiling }) { await waitForIndex() }
         do {
             return try readEntry(forKey: key, mode: .cachedOnly, includingStale: includingStale)
@@ -118,6 +131,24 @@ public final class DiskCache: Sendable {
             // WouldBlock, or anything else: the blocking read finds out and reports it.
         }
         return try await io.run { try self.readEntry(forKey: key, mode: .blocking, includingStale: includingStale) }
+    }
+
+    /// A queued store read as an entry: the latest store of the key wins over its file, even when expired.
+    private func queuedEntry(_ write: WriteBehindQueue.Write, includingStale: Bool) -> DiskEntry? {
+        let usable = isReadable(write.metadata, includingStale: includingStale, now: Date())
+        state.withLock { state in
+            if usable { state.hits += 1 } else { state.misses += 1 }
+        }
+        guard usable else { return nil }
+        return DiskEntry(
+            key: write.key, data: write.data, metadata: write.metadata, storedBytes: write.data.count,
+            compressed: false)
+    }
+
+    /// Whether an entry with this metadata reads as a hit: not past keeping, and fresh unless stale ones count.
+    private func isReadable(_ metadata: DiskEntryMetadata, includingStale: Bool, now: Date) -> Bool {
+        !isExpired(created: metadata.created, expires: metadata.expires, now: now)
+            && (includingStale || metadata.expires.map { $0 > now } ?? true)
     }
 
     /// The verified bytes of `key`'s entry, or nil on a miss (a stale entry is a miss); see `entry(forKey:)`.
@@ -240,21 +271,74 @@ public final class DiskCache: Sendable {
 
     // MARK: Writing
 
-    /// Stores `data` under `key`, replacing any previous entry atomically. If the write fails
-    /// (`diskFull`, `ioFailed`), the previous entry is left as it was and no partial file remains.
-    /// An entry whose file would exceed the byte limit is not kept (and the previous entry is removed).
+    /// Stores `data` under `key` write-behind: queues it and returns without waiting for the disk. Reads of
+    /// `key` see it at once; one writer writes the queue in order, a later store of a queued key replacing
+    /// it, and `flush()` waits for the queue. When `configuration.writeQueueByteLimit` bytes are queued this
+    /// waits for room. A write that fails (`diskFull`, `ioFailed`) is logged and counted in
+    /// `DiskCacheStats.failedWrites`, and leaves the previous entry as it was; a crash loses queued stores,
+    /// never an entry's integrity. Throws only for an entry no write could store (too large a payload or
+    /// header field), before queueing it.
     public func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
-        try await io.run { try self.storeNow(data, forKey: key, metadata: metadata) }
+        try checkStorable(data, forKey: key, metadata: metadata)
+        if await writes.enqueue(.init(key: key, data: data, metadata: metadata)) {
+            io.background { [self] in writeQueuedStores() }
+        }
     }
 
-    private func storeNow(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
-        let name = fileName(forKey: key)
-        let path = layout.entryPath(for: name)
+    /// Stores `data` under `key` and returns once the entry is on disk, replacing any previous entry (and a
+    /// queued store of `key`) atomically. If the write fails (`diskFull`, `ioFailed`) it throws, the
+    /// previous entry is left as it was and no partial file remains.
+    /// An entry whose file would exceed the byte limit is not kept (and the previous entry is removed).
+    public func storeNow(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
+        try checkStorable(data, forKey: key, metadata: metadata)
+        _ = await writes.cancel(key)
+        try await io.run { try self.write(data, forKey: key, metadata: metadata) }
+    }
+
+    /// Waits until every store queued so far (and any queued meanwhile) has been written or has failed.
+    public func flush() async {
+        await writes.flush()
+    }
+
+    /// The writer: writes queued stores in order until the queue is empty (runs on the I/O queue).
+    private func writeQueuedStores() {
+        while let queued = writes.next() {
+            do {
+                try write(queued.data, forKey: queued.key, metadata: queued.metadata)
+            } catch {
+                state.withLock { $0.failedWrites += 1 }
+                logger.warning(
+                    "disk cache write failed", metadata: ["key": "\(queued.key)", "error": "\(error)"])
+            }
+            writes.finishWrite()
+        }
+    }
+
+    /// Throws for an entry no write could store, so `store` reports it to its caller.
+    private func checkStorable(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
+        let path = layout.entryPath(for: fileName(forKey: key))
         guard data.count <= EntryHeader.maxPayloadBytes else {
             throw TroveError.ioFailed(
                 path: path,
                 reason: "entry of \(data.count) bytes is over the \(EntryHeader.maxPayloadBytes)-byte entry limit")
         }
+        let header = EntryHeader(
+            compressorID: 0, storedLength: data.count, originalLength: data.count, payloadCRC: 0,
+            created: metadata.created, expires: metadata.expires, key: key, etag: metadata.validators.etag,
+            lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
+        if let field = header.oversizedField {
+            throw TroveError.ioFailed(
+                path: path,
+                reason:
+                    "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)"
+            )
+        }
+    }
+
+    /// Writes one entry file now (on the I/O queue); `checkStorable` has passed.
+    private func write(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
+        let name = fileName(forKey: key)
+        let path = layout.entryPath(for: name)
         var payload = data
         var compressorID: UInt8 = 0
         // Compression is an optimisation: keep the compressed form only if it saves enough to pay for
@@ -345,10 +429,13 @@ public final class DiskCache: Sendable {
     }
 
     /// Replaces the stored metadata (dates, validators, content type) and keeps the payload, as after an
-    /// HTTP 304. Returns false if there is no valid entry for `key`.
+    /// HTTP 304. A queued store of `key` takes the new metadata before it is written. Returns false if
+    /// there is no valid entry for `key`.
     @discardableResult
     public func updateMetadata(forKey key: String, _ metadata: DiskEntryMetadata) async throws -> Bool {
-        try await io.run { try self.updateMetadataNow(forKey: key, metadata) }
+        if writes.updateMetadata(ofKey: key, metadata) { return true }
+        await writes.waitForWrite(ofKey: key)
+        return try await io.run { try self.updateMetadataNow(forKey: key, metadata) }
     }
 
     private func updateMetadataNow(forKey key: String, _ metadata: DiskEntryMetadata) throws -> Bool {
@@ -387,9 +474,12 @@ public final class DiskCache: Sendable {
 
     // MARK: Removing
 
-    /// Removes the entry for `key`; false if there was none (another key's file at the same hash is kept).
+    /// Removes the entry for `key`, and cancels a queued store of it so it does not come back; false if
+    /// there was neither (another key's file at the same hash is kept).
     public func removeEntry(forKey key: String) async throws -> Bool {
-        try await io.run { try self.removeNow(forKey: key) }
+        let cancelled = await writes.cancel(key)
+        let removed = try await io.run { try self.removeNow(forKey: key) }
+        return cancelled || removed
     }
 
     private func removeNow(forKey key: String) throws -> Bool {
@@ -415,11 +505,16 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Removes every entry and returns how many files went. The entries directory is swapped for an empty
-    /// one in one rename, so readers never see a half-cleared cache; the old one is deleted afterwards.
+    /// Removes every entry and cancels every queued store; returns how many entries went (files, and
+    /// queued stores of keys with no file). The entries directory is swapped for an empty one in one
+    /// rename, so readers never see a half-cleared cache; the old one is deleted afterwards.
     @discardableResult
     public func removeAll() async throws -> Int {
-        try await io.run { try self.removeAllNow() }
+        let cancelled = await writes.cancelAll()
+        return try await io.run {
+            let unwritten = cancelled.filter { !self.files.exists(self.fileURL(forKey: $0).path) }.count
+            return try self.removeAllNow() + unwritten
+        }
     }
 
     private func removeAllNow() throws -> Int {
@@ -447,7 +542,11 @@ public final class DiskCache: Sendable {
 
     /// The size on disk of `key`'s entry when the index knows it and it is fresh (not past its `expires`
     /// date), without reading the file: what a prefetch needs to skip a URL. Nil otherwise.
+    /// A fresh queued store counts, at its payload's size.
     public func freshEntrySize(forKey key: String) async -> Int? {
+        if let queued = writes.queued(key) {
+            return isReadable(queued.metadata, includingStale: false, now: Date()) ? queued.data.count : nil
+        }
         await waitForIndex()
         let name = fileName(forKey: key)
         let now = Date()
@@ -472,14 +571,16 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Counts from the complete index (waits for the open-time scan).
+    /// Counts from the complete index (waits for the open-time scan): entries on disk, not queued stores
+    /// (`flush()` first to count those).
     public func stats() async -> DiskCacheStats {
         await waitForIndex()
         return state.withLock { state in
             DiskCacheStats(
                 entries: state.index.count, bytes: state.index.totalBytes,
                 compressed: state.index.compressedCount, hits: state.hits, misses: state.misses,
-                corrupt: state.corrupt, evictions: state.evictions, limitBytes: configuration.byteLimit)
+                corrupt: state.corrupt, evictions: state.evictions, limitBytes: configuration.byteLimit,
+                failedWrites: state.failedWrites)
         }
     }
 

@@ -12,7 +12,7 @@ public struct DiskCacheConfiguration: Sendable {
     public var compressionLevel: Int?
     /// Once a limit is exceeded, entries are evicted until bytes and count are at this fraction of their limits.
     public var lowWaterFraction: Double
-    /// Flush each entry file and its directory to stable storage before a store returns.
+    /// Flush each entry file and its directory to stable storage before its write counts as done.
     public var fsync: Bool
     /// Whether a read recomputes the payload's CRC every time, or once per version of the file.
     public var payloadVerification: PayloadVerification
@@ -20,13 +20,17 @@ public struct DiskCacheConfiguration: Sendable {
     /// deliver when the origin is down (stale-if-error). Plain reads miss it; `entry(forKey:includingStale:)`
     /// returns it. Zero (the default) removes an entry when it expires.
     public var staleRetention: Duration
+    /// Most bytes of write-behind stores queued for the disk; a store that finds the queue full waits for
+    /// room. One store larger than this is still taken when the queue is empty.
+    public var writeQueueByteLimit: Int
 
     /// Defaults: 500 MiB, no count limit, 7 days, the compressor's level, trim to 80%, no fsync, verify when the
-    /// file changes, no stale retention. Opening a `DiskCache` throws `invalidConfiguration` for bad values.
+    /// file changes, no stale retention, 64 MiB of queued stores. Opening a `DiskCache` throws `invalidConfiguration` for bad values.
     public init(
         byteLimit: Int = 500 << 20, countLimit: Int? = nil, maxAge: Duration = .seconds(7 * 24 * 3600),
         compressionLevel: Int? = nil, lowWaterFraction: Double = 0.8, fsync: Bool = false,
-        payloadVerification: PayloadVerification = .whenFileChanges, staleRetention: Duration = .zero
+        payloadVerification: PayloadVerification = .whenFileChanges, staleRetention: Duration = .zero,
+        writeQueueByteLimit: Int = 64 << 20
     ) {
         self.byteLimit = byteLimit
         self.countLimit = countLimit
@@ -36,6 +40,7 @@ public struct DiskCacheConfiguration: Sendable {
         self.fsync = fsync
         self.payloadVerification = payloadVerification
         self.staleRetention = staleRetention
+        self.writeQueueByteLimit = writeQueueByteLimit
     }
 
     /// Rejects limits that would make the cache useless or trimming endless.
@@ -53,6 +58,10 @@ public struct DiskCacheConfiguration: Sendable {
         if staleRetention < .zero {
             throw TroveError.invalidConfiguration(
                 "disk cache staleRetention must not be negative, got \(staleRetention)")
+        }
+        if writeQueueByteLimit <= 0 {
+            throw TroveError.invalidConfiguration(
+                "disk cache writeQueueByteLimit must be positive, got \(writeQueueByteLimit)")
         }
         if maxAge <= .zero {
             throw TroveError.invalidConfiguration("disk cache maxAge must be positive, got \(maxAge)")

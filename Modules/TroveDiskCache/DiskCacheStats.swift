@@ -17,11 +17,13 @@ public struct DiskCacheStats: Sendable, Equatable, Codable {
     public var evictions: Int
     /// The configured `byteLimit`.
     public var limitBytes: Int
+    /// Write-behind stores whose write failed (a full disk, an I/O error); each is logged too.
+    public var failedWrites: Int
 
     /// Counts as given; all zero by default.
     public init(
         entries: Int = 0, bytes: Int = 0, compressed: Int = 0, hits: Int = 0, misses: Int = 0,
-        corrupt: Int = 0, evictions: Int = 0, limitBytes: Int = 0
+        corrupt: Int = 0, evictions: Int = 0, limitBytes: Int = 0, failedWrites: Int = 0
     ) {
         self.entries = entries
         self.bytes = bytes
@@ -31,5 +33,6 @@ public struct DiskCacheStats: Sendable, Equatable, Codable {
         self.corrupt = corrupt
         self.evictions = evictions
         self.limitBytes = limitBytes
+        self.failedWrites = failedWrites
     }
 }

@@ -5,6 +5,29 @@ import TroveTestSupport
 
 /// `trove get` as a user runs it, against a real HTTP server on 127.0.0.1.
 @Suite struct GetCommandTests {
+    /// Disk writes are write-behind; `trove get` flushes them before it exits. Each entry is fsynced here,
+    /// and a processed result is stored just before it is delivered, so without that flush the process
+    /// would end with writes still queued.
+    @Test func everyEntryIsOnDiskWhenGetExits() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = work.appendingPathComponent("trove.json")
+        try Data(#"{"diskFsync": true}"#.utf8).write(to: config)
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+        let urls = (0..<4).map { server.url("/chelsea.png?copy=\($0)").absoluteString }
+        let transform = ["--transform", "resize:w=32,h=32,mode=stretch,filter=bilinear"]
+
+        let get = try await cli.run(["get"] + urls + transform + ["--config", config.path, "--json"])
+        await server.stop()
+        #expect(get.status == 0, "stderr: \(get.stderr)")
+        #expect(get.jsonLines.count == urls.count)
+        let stats = try await cli.run(["cache", "stats", "--json"])
+        // Each URL's fetched bytes and its processed result.
+        #expect(stats.jsonLines.first?["entries"] as? Int == 2 * urls.count)
+    }
+
     @Test func secondRunInANewProcessComesFromDiskWithNoRequest() async throws {
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()

@@ -22,6 +22,7 @@ struct CachedOnlyReadTests {
             let cache = try makeCache(at: dir, files: files)
             let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
             try await cache.store(bytes, forKey: "photo")  // just written, so its pages are cached
+            await cache.flush()
 
             #expect(try await cache.data(forKey: "photo") == bytes)
             #expect(files.cachedOnlyReads >= 1)
@@ -36,6 +37,7 @@ struct CachedOnlyReadTests {
         let cache = try makeCache(at: dir, files: files)
         let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try await cache.store(bytes, forKey: "photo")
+        await cache.flush()
 
         files.inject(.readIfCached, errno: EAGAIN)
         #expect(try await cache.data(forKey: "photo") == bytes)
@@ -64,6 +66,7 @@ struct CachedOnlyReadTests {
             let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &+ index) })
             let metadata = DiskEntryMetadata(validators: Validators(etag: etag, lastModified: nil))
             try await cache.store(bytes, forKey: key, metadata: metadata)
+            await cache.flush()
             let entry = try #require(try await cache.entry(forKey: key), "case \(index)")
             #expect(entry.data == bytes, "case \(index): \(size) payload bytes")
             #expect(entry.metadata.validators.etag == etag, "case \(index)")
@@ -80,6 +83,7 @@ struct CachedOnlyReadTests {
         let size = EntryFile.wholeReadWithoutHeaderCheck + 1_000
         let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 16) })
         try await cache.store(bytes, forKey: "big")
+        await cache.flush()
         #expect(try await cache.data(forKey: "big") == bytes)
 
         let path = cache.fileURL(forKey: "big").path
@@ -94,6 +98,7 @@ struct CachedOnlyReadTests {
         let files = FaultyFileSystem()
         let cache = try makeCache(at: dir, files: files)
         try await cache.store(Data(repeating: 42, count: 50_000), forKey: "doc")
+        await cache.flush()
         let path = cache.fileURL(forKey: "doc").path
         var raw = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         raw[raw.count - 10] ^= 0xFF

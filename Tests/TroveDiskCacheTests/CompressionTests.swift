@@ -11,6 +11,7 @@ struct CompressionTests {
         let cache = try DiskCache(directory: dir.url, compressor: RunLengthCompressor())
         let data = Data(repeating: 7, count: 10_000) + Data(repeating: 9, count: 5_000)
         try await cache.store(data, forKey: "runs")
+        await cache.flush()
 
         #expect(try fileSize(cache.fileURL(forKey: "runs")) < data.count / 10)
         let entry = try #require(try await cache.entry(forKey: "runs"))
@@ -44,6 +45,7 @@ struct CompressionTests {
         let cache = try DiskCache(directory: dir.url, compressor: RunLengthCompressor())
         let data = incompressibleBytes(4096)
         try await cache.store(data, forKey: "noise")
+        await cache.flush()
 
         let entry = try #require(try await cache.entry(forKey: "noise"))
         #expect(entry.data == data)
@@ -58,6 +60,7 @@ struct CompressionTests {
         let writer = try DiskCache(directory: dir.url, compressor: RunLengthCompressor())
         let data = Data(repeating: 1, count: 3000)
         try await writer.store(data, forKey: "k")
+        await writer.flush()
 
         // A cache that knows the compressor only as a decompressor still reads the entry.
         let knowing = try DiskCache(directory: dir.url, knownCompressors: [RunLengthCompressor()])

@@ -19,7 +19,8 @@ struct ConcurrencyTests {
             for key in keys {
                 group.addTask {
                     for version in versions {
-                        try await cache.store(payload(key: key, version: version), forKey: "k\(key)")
+                        // Written before it returns: what races the readers is the file replacement itself.
+                        try await cache.storeNow(payload(key: key, version: version), forKey: "k\(key)")
                     }
                     return []
                 }
@@ -49,12 +50,15 @@ struct ConcurrencyTests {
         let dir = try TemporaryDirectory()
         let first = try DiskCache(directory: dir.url)
         for i in 0..<200 { try await first.store(payload(key: i, version: 0), forKey: "old-\(i)") }
+        await first.flush()
 
         let second = try DiskCache(directory: dir.url)
         // No waiting for the index: these race with the background scan.
         for i in 0..<50 { try await second.store(payload(key: i, version: 1), forKey: "new-\(i)") }
+        await second.flush()
         for i in 0..<20 { #expect(try await second.removeEntry(forKey: "old-\(i)")) }
         for i in 20..<25 { try await second.store(payload(key: i, version: 2), forKey: "old-\(i)") }
+        await second.flush()
 
         let stats = await second.stats()
         #expect(stats.entries == 230)

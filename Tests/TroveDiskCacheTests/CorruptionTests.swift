@@ -12,6 +12,7 @@ struct CorruptionTests {
         let cache = try DiskCache(directory: dir.url)
         let original = Data(repeating: 0xAB, count: 2000)
         try await cache.store(original, forKey: "key-1")
+        await cache.flush()
         await cache.waitForIndex()
         let file = cache.fileURL(forKey: "key-1")
         var bytes = [UInt8](try Data(contentsOf: file))
@@ -28,6 +29,7 @@ struct CorruptionTests {
         #expect(stats.bytes == 0)
         // Storing again works after the damaged file is gone.
         try await cache.store(original, forKey: "key-1")
+        await cache.flush()
         #expect(try await cache.data(forKey: "key-1") == original)
     }
 
@@ -36,6 +38,7 @@ struct CorruptionTests {
         let first = try DiskCache(directory: dir.url)
         try await first.store(Data("good".utf8), forKey: "good")
         try await first.store(Data("bad".utf8), forKey: "bad")
+        await first.flush()
         let badFile = first.fileURL(forKey: "bad")
         try Data([1, 2, 3]).write(to: badFile)
 
@@ -51,6 +54,7 @@ struct CorruptionTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url, hasher: CollidingHasher())
         try await cache.store(Data("alpha bytes".utf8), forKey: "alpha")
+        await cache.flush()
         #expect(cache.fileURL(forKey: "alpha") == cache.fileURL(forKey: "beta"))
 
         #expect(try await cache.entry(forKey: "beta") == nil)
@@ -59,6 +63,7 @@ struct CorruptionTests {
         #expect(try await cache.data(forKey: "alpha") == Data("alpha bytes".utf8))
 
         try await cache.store(Data("beta bytes".utf8), forKey: "beta")
+        await cache.flush()
         #expect(try await cache.data(forKey: "alpha") == nil)
         #expect(try await cache.data(forKey: "beta") == Data("beta bytes".utf8))
         let stats = await cache.stats()

@@ -70,6 +70,7 @@ struct EntryCodecTests {
             validators: Self.metadata.validators, contentType: "image/png", created: now,
             expires: now.addingTimeInterval(3600))
         try await cache.store(Data("file bytes".utf8), forKey: "file-key", metadata: metadata)
+        await cache.flush()
         let files = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
             .map { directory.appendingPathComponent($0) }
             .filter { (try? Data(contentsOf: $0))?.prefix(4) == Data("TROV".utf8) }

@@ -60,6 +60,8 @@ func temporaryLeftovers(in dir: TemporaryDirectory) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: dir.path + "/tmp")
 }
 
+/// These exercise the write itself, so they store with `storeNow`, which throws what failed; a failed
+/// write-behind store is in `WriteBehindTests`.
 @Suite("Injected file-system faults")
 struct FaultInjectionTests {
     @Test(arguments: WriteFault.allCases)
@@ -69,12 +71,12 @@ struct FaultInjectionTests {
         let cache = try makeCache(at: dir, files: files, configuration: DiskCacheConfiguration(fsync: true))
         let previous = Data(repeating: 0x11, count: 3000)
         let replacement = Data(repeating: 0x22, count: 5000)
-        try await cache.store(previous, forKey: "photo")
+        try await cache.storeNow(previous, forKey: "photo")
         await cache.waitForIndex()
 
         fault.inject(into: files, temporary: dir.url.standardizedFileURL.path + "/tmp/")
         let error = await #expect(throws: TroveError.self) {
-            try await cache.store(replacement, forKey: "photo")
+            try await cache.storeNow(replacement, forKey: "photo")
         }
         #expect(files.failures >= 1)
         let entryPath = cache.fileURL(forKey: "photo").path
@@ -102,7 +104,7 @@ struct FaultInjectionTests {
 
         // Once the disk recovers, the same store succeeds.
         files.heal()
-        try await cache.store(replacement, forKey: "photo")
+        try await cache.storeNow(replacement, forKey: "photo")
         #expect(try await cache.data(forKey: "photo") == replacement)
     }
 
@@ -115,7 +117,7 @@ struct FaultInjectionTests {
         let cache = try makeCache(at: dir, files: files)
         files.shortenWrites(to: bytesPerCall)
         let bytes = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ bytesPerCall) })
-        try await cache.store(bytes, forKey: "short", metadata: DiskEntryMetadata(contentType: "application/x-test"))
+        try await cache.storeNow(bytes, forKey: "short", metadata: DiskEntryMetadata(contentType: "application/x-test"))
         let entry = try #require(try await cache.entry(forKey: "short"))
         #expect(entry.data == bytes)
         #expect(entry.metadata.contentType == "application/x-test")
@@ -127,7 +129,7 @@ struct FaultInjectionTests {
         let files = FaultyFileSystem()
         let cache = try makeCache(at: dir, files: files)
         let bytes = Data("kept".utf8)
-        try await cache.store(bytes, forKey: "doc")
+        try await cache.storeNow(bytes, forKey: "doc")
         let entryPath = cache.fileURL(forKey: "doc").path
 
         files.inject(.read, errno: EIO, whenPathContains: "/entries/")
@@ -145,7 +147,7 @@ struct FaultInjectionTests {
         let files = FaultyFileSystem()
         let cache = try makeCache(at: dir, files: files)
         let bytes = Data(repeating: 7, count: 900)
-        try await cache.store(bytes, forKey: "doc")
+        try await cache.storeNow(bytes, forKey: "doc")
         let entryPath = cache.fileURL(forKey: "doc").path
 
         files.inject(.unlink, errno: EIO, whenPathContains: "/entries/", times: 1)
@@ -168,7 +170,7 @@ struct FaultInjectionTests {
             let key = "item-\(index)"
             let bytes = Data(repeating: UInt8(index), count: 4000)
             do {
-                try await cache.store(bytes, forKey: key)
+                try await cache.storeNow(bytes, forKey: key)
                 stored[key] = bytes
             } catch let error as TroveError {
                 guard case .diskFull = error else {

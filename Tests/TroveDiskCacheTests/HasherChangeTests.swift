@@ -15,6 +15,7 @@ struct HasherChangeTests {
         do {
             let md5 = try DiskCache(directory: dir.url, hasher: MD5Hasher())
             try await md5.store(payload, forKey: "https://example.com/a.png")
+            await md5.flush()
             await md5.waitForIndex()
         }
         let md5Path = URL(
@@ -43,6 +44,7 @@ struct HasherChangeTests {
         do {
             let md5 = try DiskCache(directory: dir.url, hasher: MD5Hasher())
             for key in ["a", "b", "c"] { try await md5.store(Data(key.utf8), forKey: key) }
+            await md5.flush()
             await md5.waitForIndex()
         }
         let sha = try DiskCache(directory: dir.url, hasher: SHA256Hasher())
@@ -57,10 +59,12 @@ struct HasherChangeTests {
         let dir = try TemporaryDirectory(), other = try TemporaryDirectory()
         let sha = try DiskCache(directory: dir.url, hasher: SHA256Hasher())
         try await sha.store(Data("new".utf8), forKey: "k")
+        await sha.flush()
         await sha.waitForIndex()
         // A stray md5-named entry for the same key, as another process with another hasher would leave.
         let md5 = try DiskCache(directory: other.url, hasher: MD5Hasher())
         try await md5.store(Data("stray".utf8), forKey: "k")
+        await md5.flush()
         let strayPath = CacheLayout(directory: dir.url).entryPath(for: MD5Hasher().hash("k"))
         try FileManager.default.createDirectory(
             atPath: (strayPath as NSString).deletingLastPathComponent,

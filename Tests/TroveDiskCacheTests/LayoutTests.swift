@@ -21,6 +21,7 @@ struct LayoutTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url, hasher: hasher.hasher)
         try await cache.store(Data("abc bytes".utf8), forKey: "abc")
+        await cache.flush()
 
         let prefix = hex.prefix(2), next = hex.dropFirst(2).prefix(2)
         let expected = dir.url.appendingPathComponent("entries/\(prefix)/\(next)/\(hex)")
@@ -37,6 +38,7 @@ struct LayoutTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url, hasher: UnsafeHasher())
         try await cache.store(Data("x".utf8), forKey: "escape")
+        await cache.flush()
         let url = cache.fileURL(forKey: "escape")
         #expect(url.lastPathComponent == "______escape")
         #expect(url.path.hasPrefix(dir.url.standardizedFileURL.path + "/entries/__/__/"))
@@ -55,6 +57,7 @@ struct LayoutTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url, hasher: FixedHasher(output: name))
         try await cache.store(Data("short".utf8), forKey: "k")
+        await cache.flush()
         let expected = dir.url.appendingPathComponent("entries/\(shards)/\(name)")
         #expect(cache.fileURL(forKey: "k").path == expected.path)
         #expect(fileExists(expected))

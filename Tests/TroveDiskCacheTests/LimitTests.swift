@@ -14,6 +14,7 @@ struct LimitTests {
         let dir = try TemporaryDirectory()
         let probe = try DiskCache(directory: dir.url)
         try await probe.store(incompressibleBytes(payload), forKey: key(0))
+        await probe.flush()
         return try fileSize(probe.fileURL(forKey: key(0)))
     }
 
@@ -26,12 +27,14 @@ struct LimitTests {
             configuration: DiskCacheConfiguration(byteLimit: size * 21 / 2, lowWaterFraction: 0.8))
         await cache.waitForIndex()
         for i in 0..<10 { try await cache.store(incompressibleBytes(1000), forKey: key(i)) }
+        await cache.flush()
         #expect(await cache.stats().evictions == 0)
         #expect(await cache.stats().entries == 10)
 
         // Reading key 0 makes it the most recently used, so keys 1...3 are the victims.
         #expect(try await cache.data(forKey: key(0)) != nil)
         try await cache.store(incompressibleBytes(1000), forKey: key(10))
+        await cache.flush()
 
         let stats = await cache.stats()
         #expect(stats.entries == 8)
@@ -50,8 +53,10 @@ struct LimitTests {
             configuration: DiskCacheConfiguration(countLimit: 10, lowWaterFraction: 0.5))
         await cache.waitForIndex()
         for i in 0..<10 { try await cache.store(Data("value \(i)".utf8), forKey: key(i)) }
+        await cache.flush()
         #expect(try await cache.data(forKey: key(2)) != nil)
         try await cache.store(Data("value 10".utf8), forKey: key(10))
+        await cache.flush()
 
         let stats = await cache.stats()
         #expect(stats.entries == 5)
@@ -64,6 +69,7 @@ struct LimitTests {
         let cache = try DiskCache(directory: dir.url, configuration: DiskCacheConfiguration(byteLimit: 1000))
         try await cache.store(Data("small".utf8), forKey: "big")
         try await cache.store(incompressibleBytes(2000), forKey: "big")
+        await cache.flush()
         #expect(try await cache.data(forKey: "big") == nil)
         #expect(await cache.stats().entries == 0)
     }
@@ -77,6 +83,7 @@ struct LimitTests {
         try await cache.store(
             Data("fresh".utf8), forKey: "new",
             metadata: DiskEntryMetadata(expires: Date().addingTimeInterval(3600)))
+        await cache.flush()
         #expect(try await cache.keys() == ["new"])
         #expect(try await cache.data(forKey: "old") == nil)
         #expect(!fileExists(cache.fileURL(forKey: "old")))
@@ -96,6 +103,7 @@ struct LimitTests {
         try await cache.store(
             Data("young".utf8), forKey: "young",
             metadata: DiskEntryMetadata(created: Date().addingTimeInterval(-60)))
+        await cache.flush()
         #expect(try await cache.data(forKey: "old") == nil)
         #expect(!fileExists(cache.fileURL(forKey: "old")))
         #expect(try await cache.data(forKey: "young") == Data("young".utf8))
@@ -105,6 +113,7 @@ struct LimitTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url)
         for i in 0..<6 { try await cache.store(incompressibleBytes(500), forKey: key(i)) }
+        await cache.flush()
         let size = try fileSize(cache.fileURL(forKey: key(0)))
         #expect(await cache.trim(toBytes: 2 * size) == 4)
         #expect(try await cache.keys() == [4, 5].map(key))

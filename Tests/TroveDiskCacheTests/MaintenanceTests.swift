@@ -12,6 +12,7 @@ struct MaintenanceTests {
         let cache = try DiskCache(directory: dir.url)
         try await cache.store(Data("a".utf8), forKey: "a")
         try await cache.store(Data("b".utf8), forKey: "b")
+        await cache.flush()
 
         #expect(try await cache.removeEntry(forKey: "a"))
         #expect(try await cache.removeEntry(forKey: "a") == false)
@@ -26,6 +27,7 @@ struct MaintenanceTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url)
         for key in ["x", "y", "z"] { try await cache.store(Data(key.utf8), forKey: key) }
+        await cache.flush()
         try await cache.removeAll()
 
         #expect(try await cache.keys() == [])
@@ -37,6 +39,7 @@ struct MaintenanceTests {
         #expect(try await cache.data(forKey: "x") == nil)
 
         try await cache.store(Data("again".utf8), forKey: "x")
+        await cache.flush()
         #expect(try await cache.data(forKey: "x") == Data("again".utf8))
         #expect(try await cache.keys() == ["x"])
     }
@@ -68,13 +71,14 @@ struct MaintenanceTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url)
         try await cache.store(Data("version 1".utf8), forKey: "k")
+        await cache.flush()
         // Replace tmp/ with a plain file: creating the temp file now fails with ENOTDIR.
         let tmp = dir.url.appendingPathComponent("tmp")
         try FileManager.default.removeItem(at: tmp)
         try Data().write(to: tmp)
 
         await #expect {
-            try await cache.store(Data("version 2".utf8), forKey: "k")
+            try await cache.storeNow(Data("version 2".utf8), forKey: "k")
         } throws: { error in
             guard case let .ioFailed(path, reason)? = error as? TroveError else { return false }
             return path.hasPrefix(tmp.path + "/") && reason == "create: Not a directory"
@@ -98,6 +102,7 @@ struct MaintenanceTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url)
         try await cache.store(Data("1".utf8), forKey: "one")
+        await cache.flush()
         for _ in 0..<3 { _ = try await cache.data(forKey: "one") }
         for _ in 0..<2 { _ = try await cache.data(forKey: "none") }
         let stats = await cache.stats()
@@ -109,6 +114,7 @@ struct MaintenanceTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url)
         for key in ["a", "b", "c"] { try await cache.store(Data(repeating: 5, count: 100), forKey: key) }
+        await cache.flush()
         await cache.waitForIndex()
         // Damage b's payload: only a full read (not the header scan) can notice.
         let damaged = cache.fileURL(forKey: "b")
@@ -132,6 +138,7 @@ struct MaintenanceTests {
                 Data(key.utf8), forKey: key,
                 metadata: DiskEntryMetadata(created: now.addingTimeInterval(-age * 86_400)))
         }
+        await cache.flush()
         #expect(try await cache.removeEntries(createdBefore: now.addingTimeInterval(-86_400)) == 2)
         #expect(try await cache.keys() == ["new"])
         #expect(filesUnder(dir.url.appendingPathComponent("entries")).count == 1)

@@ -28,6 +28,7 @@ struct PayloadVerificationTests {
         let cache = try Self.trustingCache(at: dir)
         let original = Self.bytes(10_000)
         try await cache.store(original, forKey: "photo")
+        await cache.flush()
         try await Task.sleep(for: Self.settle)
 
         for _ in 0..<3 { #expect(try await cache.data(forKey: "photo") == original) }
@@ -42,6 +43,7 @@ struct PayloadVerificationTests {
             unchangedFileGrace: 3600)
         let original = Self.bytes(10_000)
         try await cache.store(original, forKey: "photo")
+        await cache.flush()
 
         for _ in 0..<3 { #expect(try await cache.data(forKey: "photo") == original) }
         #expect(cache.payloadChecksums.load(ordering: .relaxed) == 3)
@@ -56,6 +58,7 @@ struct PayloadVerificationTests {
             unchangedFileGrace: Self.grace)
         let original = Self.bytes(10_000)
         try await cache.store(original, forKey: "photo")
+        await cache.flush()
         try await Task.sleep(for: Self.settle)
 
         for _ in 0..<3 { #expect(try await cache.data(forKey: "photo") == original) }
@@ -69,6 +72,7 @@ struct PayloadVerificationTests {
         let cache = try Self.trustingCache(at: dir)
         let original = Self.bytes(2000)
         try await cache.store(original, forKey: "key-1")
+        await cache.flush()
         try await Task.sleep(for: Self.settle)
         #expect(try await cache.data(forKey: "key-1") == original)
         #expect(try await cache.data(forKey: "key-1") == original)
@@ -91,6 +95,7 @@ struct PayloadVerificationTests {
         let reader = try Self.trustingCache(at: dir)
         let writer = try Self.trustingCache(at: dir)
         try await reader.store(Self.bytes(1000), forKey: "k")
+        await reader.flush()
         try await Task.sleep(for: Self.settle)
         #expect(try await reader.data(forKey: "k") == Self.bytes(1000))
         #expect(reader.payloadChecksums.load(ordering: .relaxed) == 1)
@@ -100,6 +105,7 @@ struct PayloadVerificationTests {
         for (round, (size, seed)) in ([(5000, 1), (10, 2), (10, 3)] as [(Int, UInt8)]).enumerated() {
             let replacement = Self.bytes(size, seed: seed)
             try await writer.store(replacement, forKey: "k")
+            await writer.flush()
             try await Task.sleep(for: Self.settle)
             #expect(try await reader.data(forKey: "k") == replacement)
             #expect(try await reader.data(forKey: "k") == replacement)
@@ -114,6 +120,7 @@ struct PayloadVerificationTests {
             at: dir, configuration: DiskCacheConfiguration(payloadVerification: verification),
             unchangedFileGrace: Self.grace)
         try await cache.store(Self.bytes(1000), forKey: "k")
+        await cache.flush()
         let file = cache.fileURL(forKey: "k")
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)

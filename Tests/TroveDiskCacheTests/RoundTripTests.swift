@@ -15,6 +15,7 @@ struct RoundTripTests {
         let cache = try DiskCache(directory: dir.url)
         let data = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 * 31) })
         try await cache.store(data, forKey: "https://example.com/a.png", metadata: metadata)
+        await cache.flush()
 
         let entry = try #require(try await cache.entry(forKey: "https://example.com/a.png"))
         #expect(entry.key == "https://example.com/a.png")
@@ -37,6 +38,7 @@ struct RoundTripTests {
         let first = try DiskCache(directory: dir.url)
         try await first.store(Data("hello".utf8), forKey: "k1", metadata: metadata)
         try await first.store(Data(), forKey: "empty")
+        await first.flush()
 
         let second = try DiskCache(directory: dir.url)
         let entry = try #require(try await second.entry(forKey: "k1"))
@@ -53,6 +55,7 @@ struct RoundTripTests {
         let cache = try DiskCache(directory: dir.url)
         try await cache.store(Data("old".utf8), forKey: "k")
         try await cache.store(Data("newer bytes".utf8), forKey: "k")
+        await cache.flush()
         #expect(try await cache.data(forKey: "k") == Data("newer bytes".utf8))
         let stats = await cache.stats()
         #expect(stats.entries == 1)
@@ -67,6 +70,7 @@ struct RoundTripTests {
             validators: Validators(etag: "\"v1\""), contentType: "image/gif",
             created: Date().addingTimeInterval(-3600))
         try await cache.store(Data("payload".utf8), forKey: "k", metadata: old)
+        await cache.flush()
         let refreshed = DiskEntryMetadata(
             validators: Validators(etag: "\"v2\"", lastModified: "yesterday"),
             contentType: "image/gif", created: Date(),
@@ -82,6 +86,7 @@ struct RoundTripTests {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url, configuration: DiskCacheConfiguration(fsync: true))
         try await cache.store(Data("durable".utf8), forKey: "k", metadata: metadata)
+        await cache.flush()
         let entry = try #require(try await cache.entry(forKey: "k"))
         #expect(entry.data == Data("durable".utf8))
         #expect(entry.metadata == metadata)

@@ -36,6 +36,7 @@ import Trove
             #expect(try await pipeline.image(for: url).image.width == 256)
             let reloaded = try await pipeline.image(for: ImageRequest(url: url, cachePolicy: .reloadIgnoringCache))
             #expect(reloaded.source == .network && reloaded.image.width == 320)
+            await pipeline.flush()
             #expect(try await makePipeline(directory).image(for: url).image.width == 320)
         }
     }

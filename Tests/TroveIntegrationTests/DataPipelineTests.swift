@@ -21,6 +21,7 @@ import TroveTestSupport
             let first = try await pipeline.data(for: url)
             #expect(first.data == json && first.source == .network && first.contentType == "application/json")
             #expect(try await pipeline.data(for: url).source == .memory)
+            await pipeline.flush()
             #expect(try await DataPipeline(configuration: configuration).data(for: url).source == .disk)
             #expect(server.requestCount(for: "/api/users.json") == 1)
 

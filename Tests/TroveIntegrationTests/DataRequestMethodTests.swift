@@ -44,6 +44,7 @@ import TroveTestSupport
             let get = try await pipeline.data(for: url)
             #expect(String(decoding: get.data, as: UTF8.self) == "GET ")
             #expect(server.requests.count == 3)
+            await pipeline.flush()
             #expect(await pipeline.diskCache?.stats().entries == 3)
             #expect(Set([again.cacheKey, other.cacheKey, get.cacheKey]).count == 3)
         }

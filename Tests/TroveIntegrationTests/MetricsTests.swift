@@ -12,6 +12,7 @@ import Trove
             let url = server.url("/images/tiles.png")
             _ = try await pipeline.image(for: url)  // memory miss, disk miss, fetch
             _ = try await pipeline.image(for: url)  // memory hit
+            await pipeline.flush()
             _ = try await makePipeline(directory, metrics: metrics).image(for: url)  // memory miss, disk hit
             let size = Int64(try pngData("tiles.png").count)
             #expect(metrics.total("trove_cache_hits_total", [("tier", "memory")]) == 1)

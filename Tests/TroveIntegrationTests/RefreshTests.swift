@@ -44,7 +44,9 @@ import Trove
         {
             server, directory in
             let url = server.url("/r.png")
-            _ = try await makePipeline(directory).image(for: url)
+            let first = try makePipeline(directory)
+            _ = try await first.image(for: url)
+            await first.flush()
             server.setRoute("/r.png", .conditional(tiles, contentType: "image/png", lastModified: modified + 60))
 
             // A fresh pipeline: the cached result comes from disk this time.

@@ -169,6 +169,7 @@ import TroveWebP
         let unguarded = try #require(try configuration.makeDiskCache(registry: .standard))
         let bytes = try Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
         try await unguarded.store(bytes, forKey: CacheKey.normalized(url))
+        await unguarded.flush()
 
         let answer = try await harness.request(Self.signer.signed("/rs:fit:50:50/plain/\(url.absoluteString)@png"))
         #expect(answer.status == .notFound)

@@ -15,7 +15,7 @@ import TroveTestSupport
             """
             {"diskByteLimit": 1048576, "diskCountLimit": 10, "memoryCountLimit": 50, "diskMaxAge": 3600,
              "payloadVerification": "everyRead", "diskFsync": true, "diskLowWaterFraction": 0.5,
-             "scheduler": {"maxPerHost": 2}, "retryPolicy": {"maxRetries": 0},
+             "diskWriteQueueByteLimit": 4096, "scheduler": {"maxPerHost": 2}, "retryPolicy": {"maxRetries": 0},
              "decodingLimits": {"maxPixels": 1000000}, "defaultFreshness": null, "hasher": "md5"}
             """)
         #expect(configuration.diskByteLimit == 1 << 20 && configuration.diskCountLimit == 10)
@@ -23,6 +23,8 @@ import TroveTestSupport
         #expect(configuration.diskMaxAge == .seconds(3600))
         #expect(configuration.payloadVerification == .everyRead && configuration.diskFsync)
         #expect(configuration.diskLowWaterFraction == 0.5)
+        #expect(configuration.diskWriteQueueByteLimit == 4096)
+        #expect(PipelineConfiguration().diskWriteQueueByteLimit == 64 << 20)
         #expect(configuration.scheduler.maxPerHost == 2 && configuration.scheduler.maxConcurrent == 6)
         #expect(configuration.retryPolicy.maxRetries == 0)
         #expect(configuration.decodingLimits.maxPixels == 1_000_000 && configuration.decodingLimits.maxFrames == 1000)
@@ -42,6 +44,7 @@ import TroveTestSupport
         configuration.sharedTierOptions.keyPrefix = "fleet:"
         configuration.sharedTierPolicy.leaseTTL = nil
         configuration.shrinkOnLoadReducingGap = 1
+        configuration.diskWriteQueueByteLimit = 1 << 20
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let first = try encoder.encode(configuration)
@@ -53,6 +56,7 @@ import TroveTestSupport
         #expect(decoded.sharedCache?.absoluteString == "redis://127.0.0.1:6390/2")
         let object = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])
         #expect(object["diskMaxAge"] as? Double == 604_800)
+        #expect(decoded.diskWriteQueueByteLimit == 1 << 20 && object["diskWriteQueueByteLimit"] as? Int == 1 << 20)
     }
 
     @Test(arguments: [

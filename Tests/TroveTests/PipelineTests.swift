@@ -75,6 +75,7 @@ import TroveTestSupport
             }
             // Once loaded, cacheOnly is served from the cache.
             _ = try await pipeline.image(for: ImageRequest(url: Fixtures.image("badge.png")))
+            await pipeline.flush()
             let fresh = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
             #expect(try await fresh.image(for: request).source == .disk)
         }

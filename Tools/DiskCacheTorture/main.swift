@@ -60,7 +60,8 @@ case "mix":
             key: key, writer: writer, version: iteration,
             length: 1000 + (iteration * 7919) % 60_000)
         do {
-            try await cache.store(payload, forKey: key)
+            // Written before the reads, so the other processes' reads can meet it.
+            try await cache.storeNow(payload, forKey: key)
             for other in keys {
                 reads += 1
                 guard let data = try await cache.data(forKey: other) else { continue }

@@ -108,10 +108,10 @@ public final class ImageProxyServer: Sendable {
         do {
             try await group.run()
         } catch {
-            await closeSharedTier()
+            await closeCaches()
             throw error
         }
-        await closeSharedTier()
+        await closeCaches()
     }
 
     /// Starts serving in the background and returns the bound port (for tests and embedding); `stop` ends it.
@@ -145,12 +145,13 @@ public final class ImageProxyServer: Sendable {
         else { return }
         await group.triggerGracefulShutdown()
         _ = await task.result
-        await closeSharedTier()
+        await closeCaches()
     }
 
-    /// Closes the shared tier's connections once requests have finished, which also publishes this
-    /// process's counts for `trove cache stats`.
-    private func closeSharedTier() async {
+    /// Writes the disk stores still queued and closes the shared tier's connections once requests have
+    /// finished, which also publishes this process's counts for `trove cache stats`.
+    private func closeCaches() async {
+        await pipeline.flush()
         await pipeline.sharedTier?.shutdown()
     }
 

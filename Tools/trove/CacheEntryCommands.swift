@@ -36,7 +36,7 @@ struct CachePutCommand: AsyncParsableCommand {
             } catch {
                 throw CacheFailure(message: "cannot read \(file): \(error.localizedDescription)")
             }
-            try await disk.store(data, forKey: key)
+            try await disk.storeNow(data, forKey: key)
             // Let the opening scan and any trim it starts finish before the process exits.
             await disk.waitForIndex()
             guard let stored = try await disk.entry(forKey: key) else {

@@ -44,6 +44,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         try await pass("1. first load (network)", requests, pipeline, writeTo: outputURL)
         try await pass("2. same pipeline again (memory)", requests, pipeline, writeTo: nil)
+        await pipeline.flush()  // its disk writes are write-behind; the next pipeline reads the directory
         let fresh = try ImagePipeline(registry: registry, configuration: configuration)
         try await pass("3. fresh pipeline, same cache directory (disk)", requests, fresh, writeTo: nil)
 
@@ -60,6 +61,7 @@ struct DemoCommand: AsyncParsableCommand {
             "4. 20 concurrent requests for one new URL -> origin saw \(server.requestCount(for: "/images/coalesced")) request\n"
         )
 
+        await fresh.flush()
         let disk = await fresh.diskCache?.stats()
         let memory = pipeline.memoryCache.stats
         print("origin requests in total: \(server.requests.count) for \(paths.count + 1) distinct URLs")

@@ -85,6 +85,8 @@ struct GetCommand: AsyncParsableCommand {
             return failures
         }
         progress.bar.finish()
+        // Disk writes are write-behind: what was fetched is on disk when the process exits.
+        await pipeline.flush()
         // Publishes this process's shared-tier counts for `trove cache stats`.
         await pipeline.sharedTier?.shutdown()
         if failures > 0 { throw ExitCode(1) }

@@ -13,9 +13,11 @@ import Trove
 //                 ago: with the default verification (`everyRead`: the payload checksummed on every read,
 //                 which is also what the first read of an entry costs under either setting) and with
 //                 `whenFileChanges` (checksummed on the first read, trusted while the file is unchanged)
-//   store         vs write of a temp file + close + rename into a sharded directory, and vs the same bare
-//                 write run on a dispatch queue, as any async caller that keeps blocking I/O off the
-//                 cooperative pool must run it
+//   storeNow      (one synchronous write) vs write of a temp file + close + rename into a sharded
+//                 directory, and vs the same bare write run on a dispatch queue, as any async caller that
+//                 keeps blocking I/O off the cooperative pool must run it
+//   throughput    1,000 write-behind stores of 64 KiB (distinct keys) and `flush()`, vs a bare loop writing
+//                 the same bytes to temp files renamed into one directory
 //   open 100k     time to the first answer (while the index builds) and time to the full index
 // Targets (issue 4): read within 1.3x, write within 1.5x, first answer under 50 ms.
 // Writes run one per sample (scaling factor one), so everything before startMeasurement is fresh per sample;
@@ -33,6 +35,11 @@ let benchmarks: @Sendable () -> Void = {
     let reads = Benchmark.Configuration(
         metrics: [.wallClock], timeUnits: .nanoseconds, warmupIterations: 2,
         scalingFactor: .kilo, maxDuration: .seconds(4), maxIterations: 40)
+    // A sample is a whole batch of a thousand writes (tens of megabytes), so few samples.
+    let batch = Benchmark.Configuration(
+        metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1,
+        scalingFactor: .one, maxDuration: .seconds(20), maxIterations: 20,
+        setup: { sync() })
     let open = Benchmark.Configuration(
         metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1,
         scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 15)
@@ -64,16 +71,16 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
         }
 
-        Benchmark("write \(label): DiskCache store", configuration: io) { benchmark in
+        Benchmark("write \(label): DiskCache storeNow", configuration: io) { benchmark in
             let directory = try BenchDirectory("write-\(size)")
             let cache = try DiskCache(directory: directory.url)
             let data = payload(size)
             await cache.waitForIndex()
             // Like the baseline: the directories exist and the write replaces an earlier version.
-            try await cache.store(data, forKey: "written")
+            try await cache.storeNow(data, forKey: "written")
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                try await cache.store(data, forKey: "written")
+                try await cache.storeNow(data, forKey: "written")
             }
             benchmark.stopMeasurement()
         }
@@ -99,6 +106,33 @@ let benchmarks: @Sendable () -> Void = {
             }
             benchmark.stopMeasurement()
         }
+    }
+
+    let batchKeys = (0..<1000).map { "batch-\($0)" }
+    let batchData = payload(64 << 10)
+
+    Benchmark("store throughput 1000 x 64 KiB: DiskCache store + flush", configuration: batch) { benchmark in
+        let directory = try BenchDirectory("throughput")
+        let cache = try DiskCache(directory: directory.url)
+        await cache.waitForIndex()
+        benchmark.startMeasurement()
+        for key in batchKeys {
+            try await cache.store(batchData, forKey: key)
+        }
+        await cache.flush()
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("store throughput 1000 x 64 KiB: bare write + rename loop (baseline)", configuration: batch) {
+        benchmark in
+        let directory = try BenchDirectory("throughput-bare")
+        let temporary = directory.url.appendingPathComponent("batch.tmp").path
+        let targets = batchKeys.map { directory.url.appendingPathComponent($0).path }
+        benchmark.startMeasurement()
+        for target in targets {
+            try bareWriteAndRename(batchData, temporary: temporary, target: target)
+        }
+        benchmark.stopMeasurement()
     }
 
     Benchmark("open 100k entries: first answer", configuration: open) { benchmark in
@@ -162,7 +196,7 @@ actor AgedEntry {
         if let cache = caches[verification] { return cache }
         if directory == nil {
             let created = try BenchDirectory("read-\(size)")
-            try await DiskCache(directory: created.url).store(payload(size), forKey: "hit")
+            try await DiskCache(directory: created.url).storeNow(payload(size), forKey: "hit")
             try await Task.sleep(for: .milliseconds(3500))
             directory = created
         }
@@ -254,6 +288,7 @@ func hundredThousandEntries() async throws -> URL {
         }
         try await group.waitForAll()
     }
+    await cache.flush()
     await cache.waitForIndex()
     try Data().write(to: marker)
     return directory.appendingPathComponent("cache")

@@ -42,6 +42,9 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
         _ = try await memoryPipeline!.image(for: url)
         _ = try await diskPipeline!.image(for: url)
         _ = try await diskDataPipeline!.data(for: url)
+        // Stores are write-behind: the disk-hit benchmarks must read files, not the write queue.
+        await diskPipeline!.flush()
+        await diskDataPipeline!.flush()
     }
 }
 
