@@ -24,6 +24,8 @@ import TroveTestSupport
             transforms: try registry.transformers(forSpec: "resize:w=120,h=120,mode=fit"), options: options,
             maxAge: maxAge)
         let response = try await pipeline.image(for: request)
+        // A process that ends flushes its queued disk writes, as the CLI does.
+        await pipeline.flush()
         return (response, log.entries.withLock { $0 })
     }
 
