@@ -33,12 +33,12 @@ import TroveTestSupport
         return seen
     }
 
-    static func pipeline(_ directory: URL) throws -> ImagePipeline {
+    static func pipeline(_ directory: URL, previewInterval: Duration = .milliseconds(5)) throws -> ImagePipeline {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
         var configuration = PipelineConfiguration(cacheDirectory: directory)
         configuration.retryPolicy = .none
-        configuration.previewInterval = .milliseconds(5)
+        configuration.previewInterval = previewInterval
         return try ImagePipeline(registry: registry, configuration: configuration)
     }
 
@@ -109,6 +109,20 @@ import TroveTestSupport
                     $0.image.width == final.image.width && $0.image.height == final.image.height
                 })
             #expect(final.image.width == 80)
+        }
+    }
+
+    @Test func previewsAreThrottledByThePreviewInterval() async throws {
+        let data = try Data(contentsOf: Fixtures.url("jpeg/progressive.jpg"))
+        try await withServerAndCache(["/p.jpg": .slowBody(data, chunkSize: 128, interval: .milliseconds(30))]) {
+            server, directory in
+            // The whole download takes under a second: after the first preview, the next may come only
+            // after a minute, so there is exactly one.
+            let pipeline = try Self.pipeline(directory, previewInterval: .seconds(60))
+            let seen = try await Self.follow(
+                pipeline.task(for: ImageRequest(url: server.url("/p.jpg"), options: .deliversPreviews)))
+            #expect(seen.previews.count == 1)
+            #expect(seen.final?.image.width == 160)
         }
     }
 }
