@@ -3,7 +3,7 @@ import TroveCore
 
 /// Decodes PNG files of every color type and bit depth, interlaced or not, to straight-alpha RGBA8.
 /// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion).
-/// Progressive: while an interlaced file arrives, it can show it after each Adam7 pass.
+/// Progressive: while a file arrives, it can show it after each Adam7 pass, or the rows so far.
 public struct PNGDecoder: ProgressiveImageDecoder {
     /// The registry name, "png".
     public let name = "png"
@@ -48,8 +48,8 @@ public struct PNGDecoder: ProgressiveImageDecoder {
         }
     }
 
-    /// An incremental decode that shows an interlaced file after each Adam7 pass (a file that is not
-    /// interlaced once it is whole), refusing a size over `limits` as soon as the header has arrived.
+    /// An incremental decode that shows an interlaced file after each Adam7 pass, and one that is not
+    /// interlaced as its rows so far, refusing a size over `limits` as soon as the header has arrived.
     public func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {
         PNGIncrementalDecoder(limits: limits)
     }

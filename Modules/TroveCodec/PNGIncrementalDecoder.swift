@@ -2,11 +2,11 @@ import Foundation
 import TroveCore
 import TroveSupport
 
-/// Shows a PNG as it arrives, after each complete Adam7 pass: pass 1 as 8x8 blocks, then ever finer, each
-/// missing pixel repeated from the nearest pixel above and to the left that the passes so far hold. The
-/// chunk walk and the inflater keep their place between calls, so each call inflates only the new image
-/// data, and each pass is unfiltered once, into a canvas kept for the next preview. A file that is not
-/// interlaced is one pass: its only preview is whole. The IDAT CRCs are left to the full decode.
+/// Shows a PNG as it arrives: an interlaced one after each complete Adam7 pass (pass 1 as 8x8 blocks, then
+/// ever finer, each missing pixel repeated from the top-left pixel of its block), one that is not
+/// interlaced as the rows so far over transparency. The chunk walk and the inflater keep their place
+/// between calls, so each call inflates only the new image data, and each scanline is unfiltered once,
+/// into a canvas kept for the next preview. The IDAT CRCs are left to the full decode.
 final class PNGIncrementalDecoder: IncrementalImageDecoder {
     private let limits: DecodingLimits
     /// Where the next unread chunk (or the rest of the current IDAT) starts in the file.
@@ -30,9 +30,10 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         /// Every pass's filtered scanlines, as the header sizes them, plus one byte that catches a longer stream.
         let raw: UnsafeMutableRawBufferPointer
         let rawCount: Int
-        /// The exact pixels of the passes shown so far; the rest zero.
+        /// The exact pixels of the scanlines shown so far; the rest zero.
         var canvas: [UInt8]
-        var passesShown = 0
+        /// Scanlines unfiltered into the canvas, counted across passes in file order.
+        var scanlinesShown = 0
 
         init(passes: [PNGPass], expander: PNGRowExpander, inflater: ZlibFeedInflater, rawCount: Int, pixels: Int) {
             self.passes = passes
@@ -64,12 +65,22 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         guard !finished else { return nil }
         try data.withUnsafeBytes { bytes in try read(bytes) }
         guard let header, let image else { return nil }
-        let complete = Self.completePasses(image.passes, header: header, produced: image.inflater.produced)
-        guard complete > image.passesShown else { return nil }
-        try reconstruct(image, header: header, upTo: complete)
-        finished = complete == image.passes.count
-        let pixels =
-            finished ? image.canvas : Self.filled(image.canvas, header: header, after: image.passes[complete - 1])
+        let pixels: [UInt8]
+        if header.interlaced {
+            let complete = Self.completePasses(image.passes, header: header, produced: image.inflater.produced)
+            let scanlines = image.passes.prefix(complete).reduce(0) { $0 + $1.height }
+            guard scanlines > image.scanlinesShown else { return nil }
+            try reconstruct(image, header: header, upTo: scanlines)
+            finished = complete == image.passes.count
+            pixels =
+                finished ? image.canvas : Self.filled(image.canvas, header: header, after: image.passes[complete - 1])
+        } else {
+            let rows = min(header.height, image.inflater.produced / (header.rowBytes(pixels: header.width) + 1))
+            guard rows > image.scanlinesShown else { return nil }
+            try reconstruct(image, header: header, upTo: rows)
+            finished = rows == header.height
+            pixels = image.canvas
+        }
         return Image(
             width: header.width, height: header.height, pixelFormat: .rgba8, bytesPerRow: header.width * 4,
             pixels: pixels, sourceFormat: .png)
@@ -197,37 +208,41 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         return passes.count
     }
 
-    /// Unfilters the newly complete passes (once each: unfiltering works in place) into the canvas.
-    private func reconstruct(_ image: ImageState, header: PNGHeader, upTo complete: Int) throws {
-        var offset = 0
-        for pass in image.passes.prefix(image.passesShown) {
-            offset += pass.height * (header.rowBytes(pixels: pass.width) + 1)
-        }
+    /// Unfilters the scanlines from where the canvas stands up to `target` (counted across passes in file
+    /// order) into the canvas: once each, since unfiltering works in place.
+    private func reconstruct(_ image: ImageState, header: PNGHeader, upTo target: Int) throws {
         guard let rawBase = image.raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         try image.canvas.withUnsafeMutableBytes { canvas in
             guard let outBase = canvas.baseAddress else { return }
-            for passIndex in image.passesShown..<complete {
-                let pass = image.passes[passIndex]
-                let rowBytes = header.rowBytes(pixels: pass.width)
-                var previous: UnsafePointer<UInt8>?
-                for y in 0..<pass.height {
-                    let row = rawBase + offset + 1
+            var passStart = 0  // the pass's first scanline, counted across passes
+            var offset = 0  // its first byte in `raw`
+            for (passIndex, pass) in image.passes.enumerated() {
+                let stride = header.rowBytes(pixels: pass.width) + 1
+                defer {
+                    passStart += pass.height
+                    offset += pass.height * stride
+                }
+                let first = max(image.scanlinesShown, passStart) - passStart
+                let end = min(target, passStart + pass.height) - passStart
+                guard first < end else { continue }
+                for y in first..<end {
+                    let at = offset + y * stride
+                    let row = rawBase + at + 1
+                    let previous = y > 0 ? UnsafePointer(row - stride) : nil
                     guard
                         PNGFilter.unfilter(
-                            rawBase[offset], row: row, previous: previous, count: rowBytes,
+                            rawBase[at], row: row, previous: previous, count: stride - 1,
                             distance: header.filterDistance)
                     else {
-                        throw PNGDecoder.failure(
-                            "invalid filter type \(rawBase[offset]) in row \(y) of pass \(passIndex + 1)")
+                        let place = header.interlaced ? "row \(y) of pass \(passIndex + 1)" : "row \(y)"
+                        throw PNGDecoder.failure("invalid filter type \(rawBase[at]) in \(place)")
                     }
                     let start = ((pass.yStart + y * pass.yStep) * header.width + pass.xStart) * 4
                     image.expander.expand(row, count: pass.width, into: outBase + start, step: pass.xStep * 4)
-                    previous = UnsafePointer(row)
-                    offset += rowBytes + 1
                 }
             }
         }
-        image.passesShown = complete
+        image.scanlinesShown = target
     }
 
     /// The canvas with every pixel the passes so far lack copied from the one that stands for its block:

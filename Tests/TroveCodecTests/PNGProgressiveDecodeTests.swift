@@ -54,11 +54,32 @@ import TroveTestSupport
         }
     }
 
-    @Test func aFileThatIsNotInterlacedHasOnePreviewTheWholeImage() throws {
-        let data = try Fixtures.pngSuite("basn2c08")
-        let previews = try Self.previews(of: data, step: 16)
-        #expect(previews.count == 1)
-        #expect(previews.first?.pixels == (try PNGDecoder().decode(data, limits: .default)).pixels)
+    @Test func aFileThatIsNotInterlacedShowsTheRowsSoFarOverTransparency() throws {
+        let data = try Data(contentsOf: Fixtures.images.appendingPathComponent("chelsea.png"))
+        let full = try PNGDecoder().decode(data, limits: .default)
+        let previews = try Self.previews(of: data, step: 16_384)
+        #expect(previews.count >= 5)
+        #expect(previews.last?.pixels == full.pixels)
+        // Each preview is a band of the final rows, then nothing: more rows each time.
+        var rowsBefore = 0
+        for preview in previews {
+            let rowBytes = full.width * 4
+            let rows = (0..<full.height).prefix { y in
+                preview.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
+                    == full.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
+            }.count
+            #expect(rows > rowsBefore)
+            #expect(preview.pixels[(rows * rowBytes)...].allSatisfy { $0 == 0 })
+            rowsBefore = rows
+        }
+    }
+
+    @Test func everyPngSuiteFileFedInPiecesEndsAsItsFullDecode() throws {
+        for name in Fixtures.referenceIndex.map(\.name) {
+            let data = try Fixtures.pngSuite(name)
+            let full = try PNGDecoder().decode(data, limits: .default)
+            #expect(try Self.previews(of: data, step: 5).last?.pixels == full.pixels, "\(name)")
+        }
     }
 
     @Test func theLimitsApplyOnceTheHeaderHasArrived() throws {
