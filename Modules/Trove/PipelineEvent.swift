@@ -5,8 +5,8 @@ import TroveCore
 public enum PipelineEvent<Response: Sendable>: Sendable {
     /// Body bytes received so far (and the expected length, when known), while the body arrives.
     case progress(FetchProgress)
-    /// A partial image decoded from the bytes so far (a progressive JPEG's scans, a PNG's Adam7 passes or
-    /// rows), each better than the last; only for image requests with `.deliversPreviews`. Its `data` is
+    /// A partial image decoded from the bytes so far (a progressive JPEG's scans, a PNG's Adam7 passes,
+    /// else the rows so far), each better than the last; only for image requests with `.deliversPreviews`. Its `data` is
     /// empty, and it is never cached.
     case preview(Response)
     /// The cached result, delivered first under the `refresh` policy, before revalidation.

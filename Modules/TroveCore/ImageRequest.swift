@@ -49,8 +49,8 @@ public struct ImageRequest: Sendable {
         /// With no `outputFormat`, encode a processed result in the source's format when an encoder for it
         /// is registered (PNG when none is), as an image proxy does.
         public static let encodesInSourceFormat = Options(rawValue: 1 << 2)
-        /// While a progressive JPEG or a PNG downloads, deliver `.preview` events of it as it fills in
-        /// (after each JPEG scan, each Adam7 pass, or the PNG rows so far), at most one per `previewInterval`,
+        /// While a JPEG or PNG downloads, deliver `.preview` events of it as it fills in (after each
+        /// progressive scan, each Adam7 pass, else the rows so far), at most one per `previewInterval`,
         /// with the request's transforms applied. Previews are never cached.
         public static let deliversPreviews = Options(rawValue: 1 << 3)
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A decoder that can show an image before all of its bytes have arrived: a progressive JPEG after each
-/// scan, a PNG after each Adam7 pass or as the rows so far. A pipeline asks for previews only when a request wants them.
+/// scan, an interlaced PNG after each Adam7 pass, others as their rows so far. A pipeline asks for
+/// previews only when a request wants them.
 public protocol ProgressiveImageDecoder: ImageDecoder {
     /// A fresh incremental decode of one body, bounded by `limits` as a full decode is.
     func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder

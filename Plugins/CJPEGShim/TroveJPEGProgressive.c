@@ -1,4 +1,5 @@
-// Incremental decoding for previews: libjpeg's buffered-image mode over a suspending data source. The
+// Incremental decoding for previews: libjpeg's buffered-image mode over a suspending data source for a
+// file of several scans, a plain output pass read row by row as data arrives for a file of one. The
 // source never copies: each call points it at the caller's bytes so far, resuming at the offset libjpeg
 // had consumed (it backs up to the start of a marker or MCU when it suspends, and those bytes are still
 // in the caller's data).
@@ -29,6 +30,8 @@ struct trove_jpeg_progressive {
     int created;
     enum trove_progressive_state state;
     int completed_scans;
+    /// One scan (baseline or sequential): shown as its rows so far, not scan by scan.
+    int sequential;
     int cmyk;
     /// One CMYK output row, from libjpeg's image pool (freed with the decoder, so a longjmp cannot leak it).
     JSAMPARRAY cmyk_row;
@@ -105,12 +108,14 @@ static void trove_fill_header(trove_jpeg_progressive *decoder, trove_jpeg_header
 static void trove_absorb(trove_jpeg_progressive *decoder) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     if (decoder->state == header_read) {
-        cinfo->buffered_image = TRUE;
+        decoder->sequential = !jpeg_has_multiple_scans(cinfo);
+        cinfo->buffered_image = decoder->sequential ? FALSE : TRUE;
         decoder->cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
         cinfo->out_color_space = decoder->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
         if (!jpeg_start_decompress(cinfo)) return;
         decoder->state = decoding;
     }
+    if (decoder->sequential) return;  // its rows are read as they come, by trove_jpeg_progressive_read_rows
     for (;;) {
         int status = jpeg_consume_input(cinfo);
         if (cinfo->input_scan_number > decoder->max_scans) {
@@ -127,7 +132,7 @@ static void trove_absorb(trove_jpeg_progressive *decoder) {
 // has begun (or the image has ended): block smoothing of a DC scan looks two block rows ahead, so an
 // output pass of the scan being read waits for input until the next scan starts.
 static int trove_showable_scans(trove_jpeg_progressive *decoder) {
-    if (decoder->state != decoding) return 0;
+    if (decoder->state != decoding || decoder->sequential) return 0;
     int complete = decoder->completed_scans;
     if (jpeg_input_complete(&decoder->cinfo) || decoder->cinfo.input_scan_number > complete) return complete;
     return complete - 1;
@@ -171,6 +176,21 @@ int trove_jpeg_progressive_consume(trove_jpeg_progressive *decoder, const unsign
     return trove_showable_scans(decoder);
 }
 
+// Converts one CMYK row through the decoder's row buffer, or reads an RGBA row in place. Longjmps on errors.
+static JDIMENSION trove_read_row(trove_jpeg_progressive *decoder, unsigned char *row, size_t row_bytes) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (!decoder->cmyk) {
+        JSAMPROW rows[1] = { row };
+        return jpeg_read_scanlines(cinfo, rows, 1);
+    }
+    if (!decoder->cmyk_row) {
+        decoder->cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1);
+    }
+    JDIMENSION read = jpeg_read_scanlines(cinfo, decoder->cmyk_row, 1);
+    if (read == 1) trove_cmyk_to_rgba(decoder->cmyk_row[0], row, cinfo->output_width, cinfo->saw_Adobe_marker);
+    return read;
+}
+
 int trove_jpeg_progressive_render(trove_jpeg_progressive *decoder, const unsigned char *data, size_t size,
                                   unsigned char *rgba, size_t capacity) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
@@ -198,21 +218,8 @@ int trove_jpeg_progressive_render(trove_jpeg_progressive *decoder, const unsigne
     decoder->finish_pending = 0;
     // Below the input's scan (or the last, once the image has ended): the output pass never waits for input.
     jpeg_start_output(cinfo, scans);
-    if (decoder->cmyk && !decoder->cmyk_row) {
-        decoder->cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1);
-    }
-    JSAMPARRAY cmyk_row = decoder->cmyk_row;
-    while (cinfo->output_scanline < cinfo->output_height) {
-        unsigned char *row = rgba + row_bytes * cinfo->output_scanline;
-        JDIMENSION read;
-        if (decoder->cmyk) {
-            read = jpeg_read_scanlines(cinfo, cmyk_row, 1);
-            if (read == 1) trove_cmyk_to_rgba(cmyk_row[0], row, cinfo->output_width, cinfo->saw_Adobe_marker);
-        } else {
-            JSAMPROW rows[1] = { row };
-            read = jpeg_read_scanlines(cinfo, rows, 1);
-        }
-        if (read != 1) break;
+    while (cinfo->output_scanline < cinfo->output_height &&
+           trove_read_row(decoder, rgba + row_bytes * cinfo->output_scanline, row_bytes) == 1) {
     }
     int complete = cinfo->output_scanline == cinfo->output_height;
     // Finishing reads on to the next scan's start, which may not have arrived: then it is finished later.
@@ -225,6 +232,35 @@ int trove_jpeg_progressive_render(trove_jpeg_progressive *decoder, const unsigne
         return -1;
     }
     return 0;
+}
+
+int trove_jpeg_progressive_is_sequential(const trove_jpeg_progressive *decoder) {
+    return decoder->state == decoding && decoder->sequential;
+}
+
+int trove_jpeg_progressive_read_rows(trove_jpeg_progressive *decoder, const unsigned char *data, size_t size,
+                                     unsigned char *rgba, size_t capacity) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (!trove_jpeg_progressive_is_sequential(decoder)) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message, "not a single-scan file being decoded");
+        return -1;
+    }
+    if (setjmp(decoder->errors.escape)) {
+        decoder->state = failed;
+        return -1;
+    }
+    size_t row_bytes = (size_t)cinfo->output_width * 4;
+    if (row_bytes * cinfo->output_height > capacity || cinfo->output_components != 4) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message, "unexpected output layout");
+        return -1;
+    }
+    trove_source_attach(&decoder->source, data, size);
+    // jpeg_read_scanlines returns 0 when the data runs out (the source suspends); the next call goes on.
+    while (cinfo->output_scanline < cinfo->output_height &&
+           trove_read_row(decoder, rgba + row_bytes * cinfo->output_scanline, row_bytes) == 1) {
+    }
+    trove_source_detach(&decoder->source);
+    return (int)cinfo->output_scanline;
 }
 
 const char *trove_jpeg_progressive_error(const trove_jpeg_progressive *decoder) {

@@ -4,7 +4,7 @@ import TroveCore
 
 /// Decodes baseline and progressive JPEGs through libjpeg-turbo to RGBA8 (gray and CMYK/YCCK converted),
 /// reading the EXIF orientation into `Image.orientation` without applying it. Progressive: while a file
-/// arrives, it can show it after each complete scan.
+/// arrives, it can show it after each complete scan, or a baseline file's rows so far.
 public struct JPEGDecoder: ProgressiveImageDecoder {
     /// The registry name, "jpeg".
     public let name = "jpeg"
@@ -67,7 +67,8 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
         }
     }
 
-    /// An incremental decode that shows the image after each complete scan, refusing a size over `limits`
+    /// An incremental decode that shows a progressive image after each complete scan and a baseline one as
+    /// its rows so far, refusing a size over `limits`
     /// (checked once the header has arrived, before anything is allocated for the image) and files with more
     /// than `maxScans` scans.
     public func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {

@@ -2,15 +2,19 @@ import CJPEGShim
 import Foundation
 import TroveCore
 
-/// Shows a JPEG as it arrives, after each complete scan, through libjpeg-turbo's buffered-image mode. The
-/// libjpeg state (Huffman position, coefficient buffers) lives between calls, so each call decodes only the
-/// new bytes and a preview costs one output pass. A baseline file has one scan: its only preview is whole.
+/// Shows a JPEG as it arrives: a progressive one after each complete scan, through libjpeg-turbo's
+/// buffered-image mode (a preview costs one output pass), a baseline one as its rows so far over
+/// transparency. The libjpeg state (Huffman position, coefficient buffers, the output rows) lives between
+/// calls, so each call decodes only the new bytes.
 final class JPEGIncrementalDecoder: IncrementalImageDecoder {
     private let decoder: OpaquePointer?
     private let limits: DecodingLimits
     private var header: trove_jpeg_header?
     private var orientation = ExifOrientation.up
     private var shownScans = 0
+    /// A single-scan file's rows so far (the rest zero), and how many of them the last preview showed.
+    private var rows: [UInt8] = []
+    private var shownRows = 0
     /// Set by the first failure, which every later call repeats.
     private var failure: (any Error)?
 
@@ -49,8 +53,21 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoder {
                 // The header just arrived and passed the limits: go on to the scans already here.
                 scans = try consume(decoder, base, bytes.count, lastError)
             }
-            guard scans > shownScans, let header else { return nil }
+            guard let header else { return nil }
             let width = Int(header.width), height = Int(header.height)
+            if trove_jpeg_progressive_is_sequential(decoder) != 0 {
+                if rows.isEmpty { rows = [UInt8](repeating: 0, count: width * height * 4) }
+                let read = rows.withUnsafeMutableBufferPointer { buffer in
+                    trove_jpeg_progressive_read_rows(decoder, base, bytes.count, buffer.baseAddress, buffer.count)
+                }
+                guard read >= 0 else { throw lastError() }
+                guard read > shownRows else { return nil }
+                shownRows = Int(read)
+                return Image(
+                    width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4, pixels: rows,
+                    sourceFormat: .jpeg, orientation: orientation)
+            }
+            guard scans > shownScans else { return nil }
             let pixels = try [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
                 guard let out = buffer.baseAddress else { return }
                 guard trove_jpeg_progressive_render(decoder, base, bytes.count, out, buffer.count) == 0 else {

@@ -54,7 +54,7 @@ func followARequest(pipeline: ImagePipeline, url: URL) async throws {
     for try await event in task.events {
         switch event {
         case let .progress(p): print("\(p.received) of \(p.expected ?? -1) bytes")
-        case let .preview(partial): show(partial.image) // progressive JPEG scans, PNG passes or rows
+        case let .preview(partial): show(partial.image) // JPEG scans, PNG passes, else rows so far
         case let .cached(old): show(old.image)    // refresh: what the cache had, at once
         case let .final(new): show(new.image)     // after If-None-Match / If-Modified-Since: 304 keeps it, 200 replaces it
         }

@@ -79,6 +79,11 @@ import TroveTestSupport
         try await Self.expectPreviews(of: data, path: "/adam7.png", chunkSize: 1024, decoder: PNGDecoder())
     }
 
+    @Test func aBaselineJPEGServedSlowlyShowsItsRowsSoFar() async throws {
+        let data = try pngData("rocket.jpg")
+        try await Self.expectPreviews(of: data, path: "/rocket.jpg", chunkSize: 8192, decoder: JPEGDecoder())
+    }
+
     @Test func previewsGoOnlyToTheCoalescedWaitersThatAskedAndCarryTheirTransforms() async throws {
         let data = try pngData("adam7.png")
         try await withServerAndCache(["/a.png": .slowBody(data, chunkSize: 1024, interval: .milliseconds(30))]) {

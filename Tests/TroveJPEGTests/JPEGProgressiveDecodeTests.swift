@@ -36,11 +36,25 @@ import TroveTestSupport
         #expect(try decoder.preview(data) == nil)
     }
 
-    @Test func aBaselineFileHasOneScanSoOnePreviewTheWholeImage() throws {
-        let data = try JPEGFixtures.jpeg("baseline")
-        let previews = try Self.previews(of: data, step: 100)
-        #expect(previews.count == 1)
-        #expect(previews.first?.pixels == (try JPEGDecoder().decode(data, limits: .default)).pixels)
+    @Test func aBaselineFileShowsItsRowsSoFarOverTransparency() throws {
+        let data = try JPEGFixtures.rocket()
+        let full = try JPEGDecoder().decode(data, limits: .default)
+        let previews = try Self.previews(of: data, step: 8192)
+        #expect(previews.count >= 5)
+        #expect(previews.last?.pixels == full.pixels)
+        // Each preview is the final image's first rows (exactly: libjpeg outputs a row once it is final),
+        // then nothing; more rows each time.
+        let rowBytes = full.width * 4
+        var rowsBefore = 0
+        for preview in previews {
+            let rows = (0..<full.height).prefix { y in
+                preview.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
+                    == full.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
+            }.count
+            #expect(rows > rowsBefore)
+            #expect(preview.pixels[(rows * rowBytes)...].allSatisfy { $0 == 0 })
+            rowsBefore = rows
+        }
     }
 
     @Test func cmykAndGrayPreviewsEndAsTheirFullDecodes() throws {
