@@ -252,7 +252,10 @@ let package = Package(
             path: "Tests/TroveServerTests", swiftSettings: swift6),
         .testTarget(
             name: "TroveIntegrationTests",
-            dependencies: ["Trove", "FixtureServer", .product(name: "MetricsTestKit", package: "swift-metrics")],
+            dependencies: [
+                "Trove", "TroveJPEG", "TroveTestSupport", "FixtureServer",
+                .product(name: "MetricsTestKit", package: "swift-metrics")
+            ],
             path: "Tests/TroveIntegrationTests", swiftSettings: swift6)
     ]
 )

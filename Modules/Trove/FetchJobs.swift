@@ -3,11 +3,13 @@ import TroveCore
 import TroveFetcher
 
 /// Per raw key, what every caller waiting on one coalesced fetch wants from it: its progress events,
-/// and a say in the fetch's scheduling priority (the highest any waiter asks for).
+/// previews for those that asked, and a say in the fetch's scheduling priority (the highest any waiter
+/// asks for).
 final class FetchJobs: Sendable {
     private struct Waiter {
         var priority: RequestPriority
         let progress: @Sendable (FetchProgress) -> Void
+        let previews: PreviewRequest?
     }
 
     private struct Job {
@@ -21,11 +23,11 @@ final class FetchJobs: Sendable {
     @discardableResult
     func join(
         _ key: WorkKey, waiter: UInt64, priority: RequestPriority,
-        progress: @escaping @Sendable (FetchProgress) -> Void
+        progress: @escaping @Sendable (FetchProgress) -> Void, previews: PreviewRequest? = nil
     ) -> SchedulerTicket {
         jobs.withLock { jobs in
             var job = jobs[key] ?? Job(ticket: SchedulerTicket(priority: priority))
-            job.waiters[waiter] = Waiter(priority: priority, progress: progress)
+            job.waiters[waiter] = Waiter(priority: priority, progress: progress, previews: previews)
             jobs[key] = job
             Self.applyHighestPriority(job)
             return job.ticket
@@ -61,6 +63,37 @@ final class FetchJobs: Sendable {
     func report(_ progress: FetchProgress, forKey key: WorkKey) {
         let handlers = jobs.withLock { $0[key]?.waiters.values.map(\.progress) ?? [] }
         for handler in handlers { handler(progress) }
+    }
+
+    /// Runs one fetch attempt; when a waiter wants previews as it starts, the body's pieces go to a new
+    /// producer (a retry starts over), finished before this returns so that no preview follows the fetch.
+    /// Waiters that join later and asked get the previews from then on; an attempt that started with no
+    /// waiter asking makes none (keeping the pieces costs a copy of the body).
+    func observingPreviews<Value: Sendable>(
+        forKey key: WorkKey, _ request: FetchRequest,
+        _ fetch: (FetchRequest) async throws -> Value
+    ) async throws -> Value {
+        let wish = jobs.withLock { $0[key]?.waiters.values.lazy.compactMap(\.previews).first }
+        guard let wish else { return try await fetch(request) }
+        let producer = PreviewProducer(
+            interval: wish.interval, makeDecoder: wish.makeDecoder,
+            deliver: { image in self.deliverPreview(image, forKey: key) })
+        var request = request
+        request.bodyObserver = { producer.receive($0) }
+        do {
+            let value = try await fetch(request)
+            await producer.finish()
+            return value
+        } catch {
+            await producer.finish()
+            throw error
+        }
+    }
+
+    /// Sends a preview to every waiter of the job that asked for previews.
+    private func deliverPreview(_ image: Image, forKey key: WorkKey) {
+        let handlers = jobs.withLock { $0[key]?.waiters.values.compactMap(\.previews?.deliver) ?? [] }
+        for handler in handlers { handler(image) }
     }
 
     private static func applyHighestPriority(_ job: Job) {

@@ -136,13 +136,20 @@ public final class ImagePipeline: Sendable {
         _ request: ImageRequest, key: CacheKey, waiter: UInt64,
         emit: @escaping @Sendable (ImageEvent) -> Void
     ) async throws -> ImageResponse {
-        let raw = RawRequest(
+        var rawRequest = RawRequest(
             url: request.url, key: key.raw, policy: request.cachePolicy,
             retryFailed: request.options.contains(.retryFailed), headers: request.headers,
             priority: request.priority, waiter: waiter, progress: { emit(.progress($0)) },
             maxAge: request.maxAge)
-        // Registered before joining processed work, so a caller that joins it still gets progress and a say in priority.
-        loader.jobs.join(WorkKey(key.raw), waiter: waiter, priority: request.priority, progress: raw.progress)
+        if request.options.contains(.deliversPreviews) {
+            rawRequest.previews = previews(for: request, key: key, emit: emit)
+        }
+        let raw = rawRequest
+        // Registered before joining processed work, so a caller that joins it still gets progress, previews
+        // and a say in priority.
+        loader.jobs.join(
+            WorkKey(key.raw), waiter: waiter, priority: request.priority, progress: raw.progress,
+            previews: raw.previews)
         defer { loader.jobs.leave(WorkKey(key.raw), waiter: waiter) }
 
         let response: ImageResponse
@@ -177,6 +184,34 @@ public final class ImagePipeline: Sendable {
                 RawResult(stored))
         }
         return try await process(request, key: key, try await loader.load(raw))
+    }
+
+    /// How this request's previews are made: by the progressive decoder for the body's format, within the
+    /// pipeline's limits, with the request's transforms run on each before it is emitted.
+    private func previews(
+        for request: ImageRequest, key: CacheKey,
+        emit: @escaping @Sendable (ImageEvent) -> Void
+    ) -> PreviewRequest {
+        let registry = registry
+        let limits = configuration.decodingLimits
+        return PreviewRequest(
+            interval: configuration.previewInterval,
+            makeDecoder: { data in
+                (registry.decoder(for: data) as? any ProgressiveImageDecoder)?.makeIncrementalDecoder(limits: limits)
+            },
+            deliver: { image in
+                var image = image
+                do {
+                    for transformer in request.transforms { image = try transformer.transform(image) }
+                } catch {
+                    return  // a transform that fails on a preview will say so on the final image
+                }
+                emit(
+                    .preview(
+                        ImageResponse(
+                            image: image, data: Data(), format: image.sourceFormat, source: .network,
+                            cacheKey: key)))
+            })
     }
 
     /// refresh: the cached result at once, then a conditional fetch; a 200 delivers the new result too.

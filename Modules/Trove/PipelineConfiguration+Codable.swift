@@ -109,6 +109,7 @@ extension PipelineConfiguration: Codable {
         }
         // Below 1 a decoder would reduce under the output size, and the result would be upscaled.
         try json.set(&shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap", atLeast: 1)
+        try json.setSeconds(&previewInterval, "previewInterval")
     }
 
     /// Every setting, in the form `init(from:)` reads.
@@ -173,6 +174,7 @@ extension PipelineConfiguration: Codable {
                 "warningInterval": sharedTierPolicy.warningInterval.seconds
             ], "sharedTierPolicy")
         try put(shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
+        try put(seconds(previewInterval), "previewInterval")
     }
 
     /// Every key the JSON form has, in the order it is written.
@@ -183,7 +185,7 @@ extension PipelineConfiguration: Codable {
         "defaultFreshness",
         "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline", "maxBytes", "decodingLimits",
         "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL", "sharedCache", "sharedTierOptions",
-        "sharedTierPolicy", "shrinkOnLoadReducingGap"
+        "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval"
     ]
 
     /// Reads a JSON configuration file; the error names the file and what in it is wrong.

@@ -69,6 +69,9 @@ public struct PipelineConfiguration: Sendable {
     /// within a hair of a full-size resize; 1 reduces as far as the output size, as thumbor's
     /// JPEG loading does, for speed.
     public var shrinkOnLoadReducingGap: Double = ShrinkOnLoad.defaultReducingGap
+    /// The least time between two previews of one download, for requests with `.deliversPreviews`; default
+    /// 100 ms. Each preview is an image decode, so this bounds their cost.
+    public var previewInterval: Duration = .milliseconds(100)
     /// Sent with every fetch; a request's own headers win.
     public var headers: [String: String] = [:]
     /// Encoding options for processed results.

@@ -287,7 +287,9 @@ final class RawDataLoader: Sendable {
         _ request: RawRequest, coalescer: TaskCoalescer<WorkKey, Value>, coalescingKey: WorkKey,
         work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        jobs.join(coalescingKey, waiter: request.waiter, priority: request.priority, progress: request.progress)
+        jobs.join(
+            coalescingKey, waiter: request.waiter, priority: request.priority, progress: request.progress,
+            previews: request.previews)
         defer { jobs.leave(coalescingKey, waiter: request.waiter) }
         return try await coalescer.value(forKey: coalescingKey, onJoin: recordJoin, work: work)
     }
@@ -330,7 +332,9 @@ final class RawDataLoader: Sendable {
                 }
                 self.metrics.record(.fetch)
                 return try await self.scheduler.run(host: host, ticket: ticket) {
-                    try await fetcher.fetch(finalRequest) { progress in self.jobs.report(progress, forKey: jobKey) }
+                    try await self.jobs.observingPreviews(forKey: jobKey, finalRequest) { attempt in
+                        try await fetcher.fetch(attempt) { progress in self.jobs.report(progress, forKey: jobKey) }
+                    }
                 }
             }
             if case let .data(data, _) = outcome { metrics.record(.bytesFetched(data.count)) }

@@ -18,6 +18,8 @@ struct RawRequest: Sendable {
     /// The HTTP method and body sent (GET and none for images).
     var method = "GET"
     var body: Data? = nil
+    /// Set when the caller wants previews of the body while it arrives (image requests only).
+    var previews: PreviewRequest? = nil
     /// False for a request whose answer no cache may keep or give (a POST that did not opt in): it goes to
     /// the origin every time, and its failures are not remembered.
     var usesCaches = true

@@ -3,7 +3,8 @@ import TroveCore
 
 /// Decodes PNG files of every color type and bit depth, interlaced or not, to straight-alpha RGBA8.
 /// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion).
-public struct PNGDecoder: ImageDecoder {
+/// Progressive: while a file arrives, it can show it after each Adam7 pass, or the rows so far.
+public struct PNGDecoder: ProgressiveImageDecoder {
     /// The registry name, "png".
     public let name = "png"
     /// `.png`.
@@ -45,6 +46,12 @@ public struct PNGDecoder: ImageDecoder {
             }
             return try Self.decodeReduced(bytes, file: file, shift: shift)
         }
+    }
+
+    /// An incremental decode that shows an interlaced file after each Adam7 pass, and one that is not
+    /// interlaced as its rows so far, refusing a size over `limits` as soon as the header has arrived.
+    public func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {
+        PNGIncrementalDecoder(limits: limits)
     }
 
     /// The size from the IHDR chunk, without inflating anything.
@@ -99,7 +106,7 @@ public struct PNGDecoder: ImageDecoder {
     }
 
     /// The inflated size of all passes' scanlines, each with its filter-type byte.
-    private static func scanlineByteCount(header: PNGHeader, passes: [PNGPass], limits: DecodingLimits) throws -> Int {
+    static func scanlineByteCount(header: PNGHeader, passes: [PNGPass], limits: DecodingLimits) throws -> Int {
         var total = 0
         for pass in passes {
             let (rows, overflow1) = pass.height.multipliedReportingOverflow(by: header.rowBytes(pixels: pass.width) + 1)

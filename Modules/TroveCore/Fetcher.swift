@@ -39,6 +39,11 @@ public struct FetchRequest: Sendable {
     public var method: String = "GET"
     /// The request body sent with `method`; nil sends none.
     public var body: Data?
+    /// Called with each piece of a successful response's body as it arrives, in order (a retried or
+    /// redirected fetch starts over with a new observer); nil, the default, for none. For work on a body
+    /// before it is complete, such as progressive previews. A fetcher that gets its body all at once may
+    /// skip it: its callers then see the whole body only.
+    public var bodyObserver: (@Sendable (Data) -> Void)?
 
     /// A request for `url`. Defaults: no extra headers, no validators, a 15 s idle timeout, a 50 MiB body limit,
     /// no deadline.

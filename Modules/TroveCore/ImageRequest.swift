@@ -29,7 +29,7 @@ public struct ImageRequest: Sendable {
     public var maxAge: Duration?
 
     /// Per-request switches: retrying recent failures, keeping processed results off the disk, encoding in
-    /// the source's format.
+    /// the source's format, previews while the image downloads.
     public struct Options: OptionSet, Sendable, Hashable {
         /// The option bits.
         public let rawValue: Int
@@ -49,6 +49,10 @@ public struct ImageRequest: Sendable {
         /// With no `outputFormat`, encode a processed result in the source's format when an encoder for it
         /// is registered (PNG when none is), as an image proxy does.
         public static let encodesInSourceFormat = Options(rawValue: 1 << 2)
+        /// While a JPEG or PNG downloads, deliver `.preview` events of it as it fills in (after each
+        /// progressive scan, each Adam7 pass, else the rows so far), at most one per `previewInterval`,
+        /// with the request's transforms applied. Previews are never cached.
+        public static let deliversPreviews = Options(rawValue: 1 << 3)
     }
 
     /// A request for `url`. The defaults: no transforms, normal priority, `.useCache`, no options, the URL as cache

@@ -121,6 +121,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             return task.eventLoop.makeFailedFuture(TroveError.tooLarge(url: url, limit: request.maxBytes))
         }
         buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        // A copy only when someone asked for the pieces (previews): the plain path stays as cheap as it was.
+        if let observer = request.bodyObserver { observer(buffer.withUnsafeReadableBytes { Data($0) }) }
         progress(FetchProgress(received: received, expected: expected))
         return task.eventLoop.makeSucceededVoidFuture()
     }

@@ -1,4 +1,5 @@
 #include "TroveJPEGShim.h"
+#include "TroveJPEGInternal.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -6,14 +7,6 @@
 #include <string.h>
 #include <jpeglib.h>
 #include <jerror.h>
-
-// libjpeg's error manager, extended with where to jump back to and what went wrong.
-typedef struct {
-    struct jpeg_error_mgr base;
-    jmp_buf escape;
-    int hit_end_of_file;
-    char message[JMSG_LENGTH_MAX];
-} trove_error_manager;
 
 static void trove_error_exit(j_common_ptr cinfo) {
     trove_error_manager *manager = (trove_error_manager *)cinfo->err;
@@ -32,7 +25,7 @@ static void trove_emit_message(j_common_ptr cinfo, int level) {
 
 static void trove_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
-static void trove_install_errors(trove_error_manager *manager) {
+void trove_install_errors(trove_error_manager *manager) {
     jpeg_std_error(&manager->base);
     manager->base.error_exit = trove_error_exit;
     manager->base.emit_message = trove_emit_message;
@@ -120,7 +113,7 @@ int trove_jpeg_decoder_set_scale(trove_jpeg_decoder *decoder, int scale_num, int
 }
 
 // Adobe CMYK JPEGs store inverted ink values; either way the result is R = (255 - C)(255 - K) / 255.
-static void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width, int inverted) {
+void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width, int inverted) {
     for (JDIMENSION x = 0; x < width; x++) {
         unsigned c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
         if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }

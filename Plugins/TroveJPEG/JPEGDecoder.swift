@@ -3,8 +3,9 @@ import Foundation
 import TroveCore
 
 /// Decodes baseline and progressive JPEGs through libjpeg-turbo to RGBA8 (gray and CMYK/YCCK converted),
-/// reading the EXIF orientation into `Image.orientation` without applying it.
-public struct JPEGDecoder: ImageDecoder {
+/// reading the EXIF orientation into `Image.orientation` without applying it. Progressive: while a file
+/// arrives, it can show it after each complete scan, or a baseline file's rows so far.
+public struct JPEGDecoder: ProgressiveImageDecoder {
     /// The registry name, "jpeg".
     public let name = "jpeg"
     /// `.jpeg`.
@@ -64,6 +65,14 @@ public struct JPEGDecoder: ImageDecoder {
                 width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
                 pixels: pixels, sourceFormat: .jpeg, orientation: orientation)
         }
+    }
+
+    /// An incremental decode that shows a progressive image after each complete scan and a baseline one as
+    /// its rows so far, refusing a size over `limits`
+    /// (checked once the header has arrived, before anything is allocated for the image) and files with more
+    /// than `maxScans` scans.
+    public func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {
+        JPEGIncrementalDecoder(limits: limits, maxScans: maxScans)
     }
 
     /// The stored size from the header (SOF), without decoding any pixel.

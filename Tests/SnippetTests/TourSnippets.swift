@@ -49,11 +49,12 @@ func composeAPipeline(cacheURL: URL, imageURL: URL) async throws -> ImageRespons
 
 func followARequest(pipeline: ImagePipeline, url: URL) async throws {
     // snippet follow-a-request
-    let task = pipeline.task(for: ImageRequest(url: url, cachePolicy: .refresh))
+    let task = pipeline.task(for: ImageRequest(url: url, cachePolicy: .refresh, options: .deliversPreviews))
     task.setPriority(.high)                       // while it waits for a fetch slot
     for try await event in task.events {
         switch event {
         case let .progress(p): print("\(p.received) of \(p.expected ?? -1) bytes")
+        case let .preview(partial): show(partial.image) // JPEG scans, PNG passes, else rows so far
         case let .cached(old): show(old.image)    // refresh: what the cache had, at once
         case let .final(new): show(new.image)     // after If-None-Match / If-Modified-Since: 304 keeps it, 200 replaces it
         }

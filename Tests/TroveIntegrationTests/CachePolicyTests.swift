@@ -52,6 +52,7 @@ import Trove
                 switch event {
                 case let .progress(update): progress.append(update)
                 case .cached: Issue.record("no cached event without refresh")
+                case .preview: Issue.record("no previews unless the request asks for them")
                 case let .final(response): final = response
                 }
             }

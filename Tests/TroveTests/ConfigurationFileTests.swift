@@ -45,6 +45,7 @@ import TroveTestSupport
         configuration.sharedTierPolicy.leaseTTL = nil
         configuration.shrinkOnLoadReducingGap = 1
         configuration.diskWriteQueueByteLimit = 1 << 20
+        configuration.previewInterval = .milliseconds(250)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let first = try encoder.encode(configuration)
@@ -57,6 +58,7 @@ import TroveTestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])
         #expect(object["diskMaxAge"] as? Double == 604_800)
         #expect(decoded.diskWriteQueueByteLimit == 1 << 20 && object["diskWriteQueueByteLimit"] as? Int == 1 << 20)
+        #expect(decoded.previewInterval == .milliseconds(250) && object["previewInterval"] as? Double == 0.25)
     }
 
     @Test(arguments: [

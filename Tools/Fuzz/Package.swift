@@ -10,6 +10,7 @@ let package = Package(
     name: "TroveFuzz",
     targets: [
         .systemLibrary(name: "CZlib", path: "Trove/Modules/CZlib", pkgConfig: "zlib"),
+        .systemLibrary(name: "CDeflate", path: "Trove/Modules/CDeflate", pkgConfig: "libdeflate"),
         .systemLibrary(name: "CJPEG", path: "Trove/Plugins/CJPEG", pkgConfig: "libjpeg"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Trove/Plugins/CJPEGShim"),
         .systemLibrary(name: "CWebP", path: "Trove/Plugins/CWebP", pkgConfig: "libwebp"),
@@ -19,7 +20,7 @@ let package = Package(
             name: "TroveSupport", dependencies: ["CTroveSupport"], path: "Trove/Modules/TroveSupport",
             swiftSettings: swift6),
         .target(
-            name: "TroveCodec", dependencies: ["TroveCore", "TroveSupport", "CZlib", "CTroveSupport"],
+            name: "TroveCodec", dependencies: ["TroveCore", "TroveSupport", "CZlib", "CDeflate", "CTroveSupport"],
             path: "Trove/Modules/TroveCodec",
             swiftSettings: swift6),
         .target(

@@ -104,7 +104,7 @@ struct GetCommand: AsyncParsableCommand {
             for try await event in pipeline.task(for: request).events {
                 switch event {
                 case let .progress(update): progress.update(index, update)
-                case .cached: break
+                case .cached, .preview: break
                 case let .final(response): final = response
                 }
             }

@@ -39,6 +39,37 @@ int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *r
 const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder);
 void trove_jpeg_decoder_destroy(trove_jpeg_decoder *decoder);
 
+typedef struct trove_jpeg_progressive trove_jpeg_progressive;
+
+/// Starts an incremental decode, for showing a file while it arrives: one of several scans (progressive)
+/// scan by scan in libjpeg's buffered-image mode, one of a single scan (baseline) as its rows so far. `max_memory` and `max_scans` bound it as they bound trove_jpeg_decoder_create.
+/// NULL when out of memory.
+trove_jpeg_progressive *trove_jpeg_progressive_create(long max_memory, int max_scans);
+/// Reads as far as `data` goes. Each call's `data` must start with the bytes of the previous call's (the
+/// body so far); it need only stay valid during the call. The header is read first: when it has been,
+/// `*header_ready` is set and `header` filled, and the call returns without allocating anything, so the
+/// caller can check its limits before the next call allocates libjpeg's coefficient buffers.
+/// Returns how many scans can be shown so far (0 or more): complete ones, the last of them once the next
+/// has begun or the image has ended. -1 on failure; after a failure every call fails.
+int trove_jpeg_progressive_consume(trove_jpeg_progressive *decoder, const unsigned char *data, size_t size,
+                                   trove_jpeg_header *header, int *header_ready);
+/// Writes the image as the showable scans show it (with whatever has arrived of the next one) as straight
+/// RGBA8, `width * 4` bytes a row, into `rgba`. Call after consume has reported at least one showable scan,
+/// with the same `data`. Returns 0 on success, -1 on failure.
+int trove_jpeg_progressive_render(trove_jpeg_progressive *decoder, const unsigned char *data, size_t size,
+                                  unsigned char *rgba, size_t capacity);
+/// Whether the file has a single scan and decoding has started (the call after the header): its previews
+/// are its rows so far, read with trove_jpeg_progressive_read_rows (consume then reports no scans).
+int trove_jpeg_progressive_is_sequential(const trove_jpeg_progressive *decoder);
+/// For a single-scan file: decodes the rows that have arrived into `rgba`, which must be the same buffer
+/// (`width * 4` bytes a row) on every call, as rows already read are not written again. Returns how many
+/// rows it holds, or -1 on failure.
+int trove_jpeg_progressive_read_rows(trove_jpeg_progressive *decoder, const unsigned char *data, size_t size,
+                                     unsigned char *rgba, size_t capacity);
+/// The last error's message (empty when there was none); valid until the decoder is destroyed.
+const char *trove_jpeg_progressive_error(const trove_jpeg_progressive *decoder);
+void trove_jpeg_progressive_destroy(trove_jpeg_progressive *decoder);
+
 /// Encodes pixels (`components` 4 = RGBA with alpha ignored, 1 = gray) at quality 1...100 into a buffer
 /// the caller releases with trove_jpeg_free. Returns 0 on success, -1 with a message in `error`.
 int trove_jpeg_encode(const unsigned char *pixels, int width, int height, size_t bytes_per_row, int components,

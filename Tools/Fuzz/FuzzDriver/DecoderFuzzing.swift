@@ -2,8 +2,9 @@ import Foundation
 import TroveCore
 
 // What every decoder's libFuzzer target checks: decoding arbitrary bytes must return an image or throw a
-// TroveError, never crash, hang or leak. Limits are small so a huge declared size is refused rather than
-// allocated. SwiftPM gives every executable its own main, so each target hands control to libFuzzer's
+// TroveError, never crash, hang or leak, and so must a progressive decoder's incremental decode fed the
+// same bytes in growing prefixes, as a download delivers them. Limits are small so a huge declared size is
+// refused rather than allocated. SwiftPM gives every executable its own main, so each target hands control to libFuzzer's
 // driver through `fuzz(_:)`.
 
 @_silgen_name("LLVMFuzzerRunDriver")
@@ -20,15 +21,32 @@ nonisolated(unsafe) private var decoderUnderTest: (any ImageDecoder)?
 private func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let decoder = decoderUnderTest else { preconditionFailure("fuzz(_:) sets the decoder first") }
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
+    let limits = DecodingLimits(maxPixels: 1 << 22, maxDecodedBytes: 1 << 26)
+    expectImageOrTroveError {
+        try decoder.decode(data, limits: limits)
+    }
+    if let progressive = decoder as? any ProgressiveImageDecoder {
+        let incremental = progressive.makeIncrementalDecoder(limits: limits)
+        // Eight growing prefixes, then the whole: the chunk walk and libjpeg's suspension resume at odd places.
+        for end in Set((1...8).map { count * $0 / 8 }).sorted() {
+            expectImageOrTroveError { try incremental.preview(data.prefix(end)) }
+        }
+    }
+    return 0
+}
+
+/// Runs one decode: an image (or nil, for a preview not yet ready) must have all its pixels; a failure
+/// must be a TroveError.
+private func expectImageOrTroveError(_ decode: () throws -> Image?) {
     do {
-        let image = try decoder.decode(data, limits: DecodingLimits(maxPixels: 1 << 22, maxDecodedBytes: 1 << 26))
-        precondition(image.pixels.count >= image.width * image.height * 4, "short pixel buffer")
+        if let image = try decode() {
+            precondition(image.pixels.count >= image.width * image.height * 4, "short pixel buffer")
+        }
     } catch is TroveError {
         // Refusing bad input is the expected outcome.
     } catch {
         preconditionFailure("a decoder threw something other than TroveError: \(error)")
     }
-    return 0
 }
 
 /// Runs libFuzzer over `decoder` with the process's arguments and exits with the driver's status.
