@@ -2,6 +2,7 @@ import FixtureServer
 import Foundation
 import Testing
 import Trove
+import TroveTestSupport
 
 /// `memoryMaxAge`, the memory tier's own bound on results whose response set no expiry: such a result
 /// leaves memory after it, while the disk (whose `diskMaxAge` is its own business) still serves it.

@@ -18,7 +18,9 @@ import Trove
         let badge = try pngData("badge.png")
         try await withServerAndCache(["/r.png": try Self.staleThenDown(cacheControl)]) { server, dir in
             let url = server.url("/r.png")
-            let first = try await makePipeline(dir).image(for: url)
+            let seeding = try makePipeline(dir)
+            let first = try await seeding.image(for: url)
+            await seeding.flush()  // stores are write-behind; the next pipeline reads the file
             let entry = try #require(
                 try await makePipeline(dir).diskCache?.entry(forKey: first.cacheKey.raw, includingStale: true))
             #expect(entry.metadata.mustRevalidate == mustRevalidate)
@@ -45,7 +47,9 @@ import Trove
         try await withServerAndCache(["/r.png": try Self.staleThenDown("max-age=0, must-revalidate")]) {
             server, dir in
             let url = server.url("/r.png")
-            _ = try await makePipeline(dir).image(for: url)
+            let seeding = try makePipeline(dir)
+            _ = try await seeding.image(for: url)
+            await seeding.flush()
             let task = try makePipeline(dir).task(for: ImageRequest(url: url, cachePolicy: .refresh))
             var cachedEvents = 0
             await #expect(throws: TroveError.httpStatus(503, url: url.absoluteString)) {
@@ -63,7 +67,9 @@ import Trove
             "/r.png": try HTTPFreshnessTests.resource(["Cache-Control": "max-age=3600, must-revalidate"])
         ]) { server, dir in
             let url = server.url("/r.png")
-            _ = try await makePipeline(dir).image(for: url)
+            let seeding = try makePipeline(dir)
+            _ = try await seeding.image(for: url)
+            await seeding.flush()
             let second = try await makePipeline(dir).image(for: url)
             #expect(second.source == .disk && !second.isStale)
             #expect(server.requestCount(for: "/r.png") == 1)
