@@ -10,6 +10,8 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 # The Redis shared-tier tests start their own redis-server on loopback.
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+# The CLI's HTTP checks start their own nginx on loopback (Debian installs it in /usr/sbin).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   SUDO=""

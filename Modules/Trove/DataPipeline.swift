@@ -195,7 +195,8 @@ public final class DataPipeline: Sendable {
                 data: fetched.data, source: fetched.source, contentType: fetched.contentType, cacheKey: raw.key,
                 isStale: false)
         } else if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key, includingStale: true) {
-            emit(.cached(remember(RawResult(entry), key: raw.key)))
+            // A stale must-revalidate copy is not shown before the origin has confirmed it.
+            if loader.mayDeliverUnrevalidated(entry) { emit(.cached(remember(RawResult(entry), key: raw.key))) }
             // The origin down: what the cache had stands, marked stale.
             response = remember(
                 try await loader.deliveringStaleOnFailure(entry, for: raw) {

@@ -233,7 +233,9 @@ public final class ImagePipeline: Sendable {
             emit(.final(response))
             return response
         }
-        emit(.cached(cached))
+        // A stale must-revalidate copy is not shown before the origin has confirmed it.
+        let mayDeliverCached = entry.map { loader.mayDeliverUnrevalidated($0) } ?? true
+        if mayDeliverCached { emit(.cached(cached)) }
 
         let fresh: ImageResponse
         do {
@@ -246,7 +248,7 @@ public final class ImagePipeline: Sendable {
             case nil:  // nothing to revalidate with: fetch it whole
                 fresh = try await process(request, key: key, try await loader.fetch(raw))
             }
-        } catch  where RawDataLoader.isOriginFailure(error) {
+        } catch  where RawDataLoader.isOriginFailure(error) && mayDeliverCached {
             // The origin is down: what the cache had stands, marked stale.
             loader.logger.warning(
                 "refresh failed; delivering the cached copy",

@@ -4,8 +4,10 @@ import TroveMemoryCache
 
 extension PipelineConfiguration {
     var memoryCacheConfiguration: MemoryCacheConfiguration {
+        // A result with an expiry is stored with a TTL of its own; memoryMaxAge covers the rest.
         MemoryCacheConfiguration(
-            costLimit: memoryCostLimit, countLimit: memoryCountLimit, maxEntryCostFraction: memoryMaxEntryCostFraction)
+            costLimit: memoryCostLimit, countLimit: memoryCountLimit, maxEntryCostFraction: memoryMaxEntryCostFraction,
+            defaultTTL: memoryMaxAge)
     }
 
     var diskCacheConfiguration: DiskCacheConfiguration {

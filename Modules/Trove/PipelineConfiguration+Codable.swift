@@ -25,6 +25,7 @@ extension PipelineConfiguration: Codable {
         try json.set(&memoryCostLimit, "memoryCostLimit", atLeast: 0)
         try json.set(&memoryCountLimit, "memoryCountLimit", atLeast: 0)
         try json.set(&memoryMaxEntryCostFraction, "memoryMaxEntryCostFraction", in: 0...1)
+        try json.setSeconds(&memoryMaxAge, "memoryMaxAge")
         try json.set(&diskByteLimit, "diskByteLimit", atLeast: 0)
         try json.set(&diskCountLimit, "diskCountLimit")
         try json.set(&diskLowWaterFraction, "diskLowWaterFraction", in: 0...1)
@@ -126,6 +127,7 @@ extension PipelineConfiguration: Codable {
         try put(memoryCostLimit, "memoryCostLimit")
         try put(memoryCountLimit, "memoryCountLimit")
         try put(memoryMaxEntryCostFraction, "memoryMaxEntryCostFraction")
+        try put(seconds(memoryMaxAge), "memoryMaxAge")
         try put(diskByteLimit, "diskByteLimit")
         try put(diskCountLimit, "diskCountLimit")
         try put(diskLowWaterFraction, "diskLowWaterFraction")
@@ -180,9 +182,9 @@ extension PipelineConfiguration: Codable {
     /// Every key the JSON form has, in the order it is written.
     static let keys = [
         "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "compressionLevel",
-        "memoryCostLimit", "memoryCountLimit", "memoryMaxEntryCostFraction", "diskByteLimit", "diskCountLimit",
-        "diskLowWaterFraction", "diskFsync", "diskWriteQueueByteLimit", "payloadVerification", "diskMaxAge",
-        "defaultFreshness",
+        "memoryCostLimit", "memoryCountLimit", "memoryMaxEntryCostFraction", "memoryMaxAge", "diskByteLimit",
+        "diskCountLimit", "diskLowWaterFraction", "diskFsync", "diskWriteQueueByteLimit", "payloadVerification",
+        "diskMaxAge", "defaultFreshness",
         "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline", "maxBytes", "decodingLimits",
         "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL", "sharedCache", "sharedTierOptions",
         "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval"

@@ -29,6 +29,10 @@ public struct PipelineConfiguration: Sendable {
     public var memoryCountLimit: Int = .max
     /// The largest entry the memory cache admits, as a fraction of `memoryCostLimit`; default 0.1.
     public var memoryMaxEntryCostFraction = 0.1
+    /// How long the memory tier keeps a result whose response set no expiry (no max-age or Expires, and no
+    /// `defaultFreshness`); nil (the default) keeps it until evicted. A result with an expiry leaves memory
+    /// at it. The memory tier's own setting: `diskMaxAge` is about files and is not used here.
+    public var memoryMaxAge: Duration?
     /// Most bytes the disk cache's entry files may take, headers included; default 500 MiB.
     public var diskByteLimit: Int = 500 << 20
     /// Most entries on disk; nil (the default) for no count limit.

@@ -115,7 +115,8 @@ final class RawDataLoader: Sendable {
     }
 
     /// Runs `work` (a revalidation or fetch of a cached entry); if it fails for a transient reason while the
-    /// entry is within the staleness bound, delivers the entry marked stale instead of the error.
+    /// entry is within the staleness bound, delivers the entry marked stale instead of the error. A stale
+    /// must-revalidate entry is never delivered so: the origin's error is thrown.
     func deliveringStaleOnFailure(
         _ entry: DiskEntry, for request: RawRequest,
         _ work: () async throws -> RawResult
@@ -123,6 +124,12 @@ final class RawDataLoader: Sendable {
         do {
             return try await work()
         } catch  where Self.isOriginFailure(error) && isWithinStaleBound(entry) {
+            guard mayDeliverUnrevalidated(entry) else {
+                logger.info(
+                    "origin failed; the cached copy is stale and must-revalidate, so it is not delivered",
+                    metadata: ["url": "\(request.url)", "error": "\(error)"])
+                throw error
+            }
             logger.warning(
                 "origin failed; delivering the stale cached copy",
                 metadata: ["url": "\(request.url)", "error": "\(error)"])
@@ -139,9 +146,24 @@ final class RawDataLoader: Sendable {
     }
 
     private func isWithinStaleBound(_ entry: DiskEntry, now: Date = Date()) -> Bool {
-        let staleSince =
-            entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(configuration.diskMaxAge.timeInterval)
-        return now.timeIntervalSince(staleSince) < configuration.staleIfErrorBound.timeInterval
+        now.timeIntervalSince(staleSince(entry)) < configuration.staleIfErrorBound.timeInterval
+    }
+
+    /// When the entry's response stops being fresh: its expiry, else the disk's max age.
+    private func staleSince(_ entry: DiskEntry) -> Date {
+        entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(configuration.diskMaxAge.timeInterval)
+    }
+
+    /// Whether the entry may be delivered without a successful revalidation: always while its response is
+    /// fresh, and once stale only when the response did not say must-revalidate (RFC 9111 §4.2.4).
+    func mayDeliverUnrevalidated(_ entry: DiskEntry, now: Date = Date()) -> Bool {
+        !entry.metadata.mustRevalidate || staleSince(entry) > now
+    }
+
+    /// Whether a response received now must be revalidated once stale, by its headers unless the
+    /// configuration ignores them.
+    func mustRevalidate(_ metadata: ResponseMetadata) -> Bool {
+        !configuration.ignoresCacheHeaders && metadata.directives.mustRevalidate
     }
 
     /// When a response received now stops being fresh (nil: never, within the disk's max age), and whether
@@ -257,6 +279,8 @@ final class RawDataLoader: Sendable {
                 refreshed.created = Date()
                 refreshed.expires = self.freshness(of: response, now: refreshed.created).expires
                 if !response.validators.isEmpty { refreshed.validators = response.validators }
+                // A 304's Cache-Control replaces the stored one; without one the stored directive stands.
+                if response.cacheControl != nil { refreshed.mustRevalidate = self.mustRevalidate(response) }
                 _ = try? await self.diskCache?.updateMetadata(forKey: request.key, refreshed)
                 self.logger.debug("revalidated: not modified", metadata: ["url": "\(request.url)"])
                 return .notModified(expires: refreshed.expires)
@@ -361,7 +385,7 @@ final class RawDataLoader: Sendable {
         if !request.usesCaches { storable = false }
         let entryMetadata = DiskEntryMetadata(
             validators: metadata.validators, contentType: metadata.contentType,
-            expires: expires)
+            expires: expires, mustRevalidate: mustRevalidate(metadata))
         if !storable {
             // no-store now: an older copy (a revalidated entry) must not outlive this answer.
             if request.usesCaches { _ = try? await diskCache?.removeEntry(forKey: request.key) }

@@ -354,7 +354,8 @@ public final class DiskCache: Sendable {
             compressorID: compressorID, storedLength: payload.count, originalLength: data.count,
             payloadCRC: CRC32.checksum(data), created: metadata.created,
             expires: metadata.expires, key: key, etag: metadata.validators.etag,
-            lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
+            lastModified: metadata.validators.lastModified, contentType: metadata.contentType,
+            mustRevalidate: metadata.mustRevalidate)
         if let field = header.oversizedField {
             throw TroveError.ioFailed(
                 path: path,
@@ -455,6 +456,7 @@ public final class DiskCache: Sendable {
             header.etag = metadata.validators.etag
             header.lastModified = metadata.validators.lastModified
             header.contentType = metadata.contentType
+            header.mustRevalidate = metadata.mustRevalidate
             if let field = header.oversizedField {
                 throw TroveError.ioFailed(
                     path: path,
@@ -601,6 +603,6 @@ extension EntryHeader {
     var metadata: DiskEntryMetadata {
         DiskEntryMetadata(
             validators: Validators(etag: etag, lastModified: lastModified), contentType: contentType,
-            created: created, expires: expires)
+            created: created, expires: expires, mustRevalidate: mustRevalidate)
     }
 }

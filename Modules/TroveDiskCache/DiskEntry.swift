@@ -11,16 +11,21 @@ public struct DiskEntryMetadata: Sendable, Equatable {
     public var created: Date
     /// After this the entry reads as a miss (nil: only `maxAge` applies).
     public var expires: Date?
+    /// The response said `must-revalidate` (RFC 9111 §5.2.2.2): once past `expires` the entry may not stand
+    /// in for a failed origin. Entries of format version 1, which did not keep it, read as false.
+    public var mustRevalidate: Bool
 
-    /// Metadata from its parts; by default no validators or content type, created now, no `expires`.
+    /// Metadata from its parts; by default no validators or content type, created now, no `expires`, not
+    /// must-revalidate.
     public init(
         validators: Validators = .init(), contentType: String? = nil, created: Date = Date(),
-        expires: Date? = nil
+        expires: Date? = nil, mustRevalidate: Bool = false
     ) {
         self.validators = validators
         self.contentType = contentType
         self.created = created
         self.expires = expires
+        self.mustRevalidate = mustRevalidate
     }
 }
 

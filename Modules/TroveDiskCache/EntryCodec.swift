@@ -20,7 +20,8 @@ public enum EntryCodec {
             compressorID: 0, storedLength: data.count, originalLength: data.count,
             payloadCRC: CRC32.checksum(data), created: metadata.created,
             expires: metadata.expires, key: key, etag: metadata.validators.etag,
-            lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
+            lastModified: metadata.validators.lastModified, contentType: metadata.contentType,
+            mustRevalidate: metadata.mustRevalidate)
         if let field = header.oversizedField {
             throw TroveError.invalidConfiguration(
                 "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)")

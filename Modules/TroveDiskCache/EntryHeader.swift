@@ -1,13 +1,14 @@
 import Foundation
 import TroveSupport
 
-// The entry file format, version 1. One file per entry; integers are little-endian.
+// The entry file format, version 2. One file per entry; integers are little-endian.
 //
 //   offset  size  field
 //   0       4     magic "TROV"
-//   4       1     format version (1)
+//   4       1     format version (2; version 1 is still read)
 //   5       1     compressor id (0 = payload stored as is)
-//   6       1     flags: bit 0 set when an expiry date is present; other bits must be 0
+//   6       1     flags: bit 0 set when an expiry date is present; bit 1 when the response said
+//                 must-revalidate (version 2 only); other bits must be 0
 //   7       1     reserved, 0
 //   8       4     header length H: every byte before the payload, this table and the header CRC included
 //   12      8     stored payload length S (as written: compressed or not)
@@ -21,6 +22,9 @@ import TroveSupport
 //   H       S     payload
 //
 // A valid file is exactly H + S bytes long.
+//
+// Version 1 is the same layout without flag bit 1: its entries read as not must-revalidate (it never kept
+// the directive), and a version 1 file with bit 1 set is damaged, not a must-revalidate entry.
 
 /// Why an entry file was rejected. Never shown to callers: such a file is deleted and counted as corrupt.
 struct EntryCorruption: Error, Equatable {
@@ -31,7 +35,10 @@ struct EntryCorruption: Error, Equatable {
 /// The decoded header of an entry file.
 struct EntryHeader: Equatable {
     static let magic: [UInt8] = Array("TROV".utf8)
-    static let version: UInt8 = 1
+    /// The version written.
+    static let version: UInt8 = 2
+    /// The versions read: older entries stay valid after an upgrade rather than being fetched again.
+    static let readableVersions: ClosedRange<UInt8> = 1...version
     static let fixedLength = 48
     /// Bytes a reader needs before it knows the header length.
     static let lengthPrefix = 12
@@ -42,6 +49,12 @@ struct EntryHeader: Equatable {
     static let maxPayloadBytes = 1 << 30
     private static let absent: UInt32 = 0xFFFF_FFFF
     private static let hasExpiryFlag: UInt8 = 1
+    private static let mustRevalidateFlag: UInt8 = 2
+
+    /// The flag bits a file of `version` may set.
+    private static func knownFlags(in version: UInt8) -> UInt8 {
+        version >= 2 ? hasExpiryFlag | mustRevalidateFlag : hasExpiryFlag
+    }
 
     var compressorID: UInt8
     var storedLength: Int
@@ -53,6 +66,8 @@ struct EntryHeader: Equatable {
     var etag: String?
     var lastModified: String?
     var contentType: String?
+    /// The response said must-revalidate: once stale, the entry is never delivered without revalidating.
+    var mustRevalidate = false
 
     /// The name and size of the first string too long for the format, if any.
     var oversizedField: (name: String, bytes: Int)? {
@@ -73,7 +88,7 @@ struct EntryHeader: Equatable {
         out.append(contentsOf: Self.magic)
         out.append(Self.version)
         out.append(compressorID)
-        out.append(expires == nil ? 0 : Self.hasExpiryFlag)
+        out.append((expires == nil ? 0 : Self.hasExpiryFlag) | (mustRevalidate ? Self.mustRevalidateFlag : 0))
         out.append(0)
         out.appendLittleEndian(UInt32(0))  // header length, patched below
         out.appendLittleEndian(UInt64(storedLength))
@@ -104,7 +119,7 @@ struct EntryHeader: Equatable {
             throw EntryCorruption("file is \(bytes.count) bytes, shorter than an entry header")
         }
         guard bytes.prefix(4).elementsEqual(magic) else { throw EntryCorruption("bad magic") }
-        guard bytes[4] == version else { throw EntryCorruption("unknown format version \(bytes[4])") }
+        guard readableVersions.contains(bytes[4]) else { throw EntryCorruption("unknown format version \(bytes[4])") }
         let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
         guard length >= minHeaderLength && length <= maxHeaderLength else {
             throw EntryCorruption("header length \(length) out of range")
@@ -122,10 +137,13 @@ struct EntryHeader: Equatable {
         guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength - 4])) == storedCRC else {
             throw EntryCorruption("header checksum mismatch")
         }
+        let version = bytes[4]
         var reader = ByteReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength - 4]), offset: 5)
         let compressorID = try reader.byte()
         let flags = try reader.byte()
-        guard flags & ~hasExpiryFlag == 0 else { throw EntryCorruption("unknown flags \(flags)") }
+        guard flags & ~knownFlags(in: version) == 0 else {
+            throw EntryCorruption("unknown flags \(flags) for format version \(version)")
+        }
         _ = try reader.byte()
         _ = try reader.uint32()
         let stored = try reader.uint64()
@@ -154,7 +172,7 @@ struct EntryHeader: Equatable {
         return EntryHeader(
             compressorID: compressorID, storedLength: Int(stored), originalLength: Int(original),
             payloadCRC: crc, created: created, expires: expires, key: key, etag: etag,
-            lastModified: lastModified, contentType: contentType)
+            lastModified: lastModified, contentType: contentType, mustRevalidate: flags & mustRevalidateFlag != 0)
     }
 }
 

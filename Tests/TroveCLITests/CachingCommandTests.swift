@@ -4,24 +4,17 @@ import Testing
 import TroveTestSupport
 
 /// What `trove get` promises about its cache across processes: stale-if-error, remembered failures that
-/// name their cause, and a cache directory that survives a change of hasher.
+/// name their cause, and a cache directory that survives a change of hasher. The same scenarios run against
+/// a real nginx in `NginxCommandTests`.
 @Suite struct CachingCommandTests {
     @Test func refreshWithTheOriginStoppedExitsZeroMarkedStale() async throws {
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let cli = CLIRunner(cacheDirectory: work)
-        let url = server.url("/badge.png").absoluteString
-        let first = try await cli.run(["get", url, "--json"])
+        try await CLIScenarios.refreshWithTheOriginStopped(
+            server, path: "/badge.png", cli: CLIRunner(cacheDirectory: work))
         await server.stop()
-        let refreshed = try await cli.run(["get", url, "--policy", "refresh", "--json"])
-        #expect(first.status == 0, "stderr: \(first.stderr)")
-        #expect(refreshed.status == 0, "stderr: \(refreshed.stderr)")
-        let line = try #require(refreshed.jsonLines.first)
-        #expect(line["stale"] as? Bool == true)
-        #expect(line["source"] as? String == "disk")
-        #expect(first.jsonLines.first?["stale"] as? Bool == false)
     }
 
     @Test func aRememberedFailureNamesItsCause() async throws {
@@ -29,16 +22,9 @@ import TroveTestSupport
         try await server.start()
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let cli = CLIRunner(cacheDirectory: work)
-        let url = server.url("/missing.png").absoluteString
-        _ = try await cli.run(["get", url])
-        let again = try await cli.run(["get", url])
+        try await CLIScenarios.aRememberedFailureNamesItsCause(
+            server, path: "/missing.png", cli: CLIRunner(cacheDirectory: work))
         await server.stop()
-        #expect(again.status == 1)
-        #expect(again.stderr.contains("\(url) failed "), "stderr: \(again.stderr)")
-        #expect(again.stderr.contains(" s ago with HTTP 404; pass retryFailed"), "stderr: \(again.stderr)")
-        #expect(again.stderr.contains("--retry-failed"))
-        #expect(server.requests == ["/missing.png"])
     }
 
     @Test func changingTheHasherKeepsEveryEntry() async throws {
@@ -46,15 +32,9 @@ import TroveTestSupport
         try await server.start()
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let cli = CLIRunner(cacheDirectory: work)
-        let a = server.url("/badge.png").absoluteString, b = server.url("/tiles.png").absoluteString
-        let first = try await cli.run(["get", a, "--hasher", "md5", "--json"])
-        let second = try await cli.run(["get", b, "--hasher", "sha256", "--json"])
-        let third = try await cli.run(["get", a, "--hasher", "md5", "--json"])
+        try await CLIScenarios.changingTheHasherKeepsEveryEntry(
+            server, paths: ("/badge.png", "/tiles.png"), cli: CLIRunner(cacheDirectory: work))
         await server.stop()
-        for result in [first, second, third] { #expect(result.status == 0, "stderr: \(result.stderr)") }
-        #expect(third.jsonLines.first?["source"] as? String == "disk")
-        #expect(server.requests == ["/badge.png", "/tiles.png"])
     }
 }
 

@@ -16,10 +16,11 @@ import TroveTestSupport
             {"diskByteLimit": 1048576, "diskCountLimit": 10, "memoryCountLimit": 50, "diskMaxAge": 3600,
              "payloadVerification": "everyRead", "diskFsync": true, "diskLowWaterFraction": 0.5,
              "diskWriteQueueByteLimit": 4096, "scheduler": {"maxPerHost": 2}, "retryPolicy": {"maxRetries": 0},
-             "decodingLimits": {"maxPixels": 1000000}, "defaultFreshness": null, "hasher": "md5"}
+             "decodingLimits": {"maxPixels": 1000000}, "defaultFreshness": null, "hasher": "md5",
+             "memoryMaxAge": 90}
             """)
         #expect(configuration.diskByteLimit == 1 << 20 && configuration.diskCountLimit == 10)
-        #expect(configuration.memoryCountLimit == 50)
+        #expect(configuration.memoryCountLimit == 50 && configuration.memoryMaxAge == .seconds(90))
         #expect(configuration.diskMaxAge == .seconds(3600))
         #expect(configuration.payloadVerification == .everyRead && configuration.diskFsync)
         #expect(configuration.diskLowWaterFraction == 0.5)
@@ -46,6 +47,7 @@ import TroveTestSupport
         configuration.shrinkOnLoadReducingGap = 1
         configuration.diskWriteQueueByteLimit = 1 << 20
         configuration.previewInterval = .milliseconds(250)
+        configuration.memoryMaxAge = .milliseconds(2500)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let first = try encoder.encode(configuration)
@@ -59,6 +61,10 @@ import TroveTestSupport
         #expect(object["diskMaxAge"] as? Double == 604_800)
         #expect(decoded.diskWriteQueueByteLimit == 1 << 20 && object["diskWriteQueueByteLimit"] as? Int == 1 << 20)
         #expect(decoded.previewInterval == .milliseconds(250) && object["previewInterval"] as? Double == 0.25)
+        #expect(object["memoryMaxAge"] as? Double == 2.5 && decoded.memoryMaxAge == .milliseconds(2500))
+        // Unset, it is written as null and read back as unset.
+        let unset = try encoder.encode(PipelineConfiguration())
+        #expect(try JSONDecoder().decode(PipelineConfiguration.self, from: unset).memoryMaxAge == nil)
     }
 
     @Test(arguments: [
@@ -66,6 +72,7 @@ import TroveTestSupport
         (#"{"scheduler": {"maxConcurent": 2}}"#, "unknown field 'scheduler.maxConcurent'; known: maxConcurrent,"),
         (#"{"scheduler": {"maxConcurrent": "six"}}"#, "'scheduler.maxConcurrent' must be a number"),
         (#"{"diskMaxAge": -5}"#, "'diskMaxAge' must be a number of seconds, 0 or more, not -5.0"),
+        (#"{"memoryMaxAge": -1}"#, "'memoryMaxAge' must be a number of seconds, 0 or more, not -1.0"),
         (
             #"{"payloadVerification": "sometimes"}"#,
             "'payloadVerification' is sometimes; use everyRead or whenFileChanges"
