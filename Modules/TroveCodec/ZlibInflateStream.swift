@@ -14,8 +14,7 @@ final class ZlibInflateStream {
         case corrupt(String)
     }
 
-    // zlib keeps a pointer back to the stream, so it needs an address that never moves.
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let core: ZlibInflateCore
     private let input: UnsafeRawBufferPointer
     private let pieces: [Range<Int>]
     private var pieceIndex = 0
@@ -25,22 +24,11 @@ final class ZlibInflateStream {
 
     /// Nil when zlib cannot start (out of memory). `input` must outlive the stream.
     init?(_ input: UnsafeRawBufferPointer, ranges: [Range<Int>]) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
+        guard let core = ZlibInflateCore() else { return nil }
+        self.core = core
         self.input = input
         pieces = ranges.filter { !$0.isEmpty && $0.lowerBound >= 0 && $0.upperBound <= input.count }
         inOffset = pieces.first?.lowerBound ?? 0
-        guard inflateInit_(stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            return nil
-        }
-    }
-
-    deinit {
-        inflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
     }
 
     /// Inflates the next `output.count` bytes of the stream into `output`.
@@ -48,46 +36,31 @@ final class ZlibInflateStream {
         guard let outBase = output.baseAddress?.assumingMemoryBound(to: Bytef.self) else {
             return ended ? .ended(produced: 0) : .filled
         }
-        // avail_in/avail_out are 32-bit, so larger buffers go through in windows.
-        let window = Int(UInt32.max)
         var produced = 0
         while produced < output.count {
             if ended { return .ended(produced: produced) }
-            if stream.pointee.avail_in == 0, pieceIndex < pieces.count, let inBase = input.baseAddress {
+            if core.needsInput, pieceIndex < pieces.count, let inBase = input.baseAddress {
                 let piece = pieces[pieceIndex]
-                let count = min(piece.upperBound - inOffset, window)
-                stream.pointee.next_in = UnsafeMutablePointer(
-                    mutating: (inBase + inOffset)
-                        .assumingMemoryBound(to: Bytef.self))
-                stream.pointee.avail_in = UInt32(count)
+                let count = min(piece.upperBound - inOffset, ZlibInflateCore.window)
+                core.supply(inBase + inOffset, count: count)
                 inOffset += count
                 if inOffset == piece.upperBound {
                     pieceIndex += 1
                     if pieceIndex < pieces.count { inOffset = pieces[pieceIndex].lowerBound }
                 }
             }
-            stream.pointee.next_out = outBase + produced
-            stream.pointee.avail_out = UInt32(min(output.count - produced, window))
-            let availOut = stream.pointee.avail_out
-            let status = CZlib.inflate(stream, Z_NO_FLUSH)
-            produced += Int(availOut - stream.pointee.avail_out)
-            switch status {
-            case Z_STREAM_END:
+            switch core.step(into: outBase, capacity: output.count, produced: &produced) {
+            case .ended:
                 ended = true
-            case Z_OK:
+            case .progressed:
                 continue
-            case Z_BUF_ERROR:
-                // No progress was possible: the input is exhausted (more pieces get fed above) or it ran out.
-                if stream.pointee.avail_in == 0 && pieceIndex >= pieces.count { return .truncated(produced: produced) }
-                if stream.pointee.avail_in == 0 { continue }
+            case .stalled:
+                // The input is exhausted (more pieces get fed above) or it ran out.
+                if core.needsInput && pieceIndex >= pieces.count { return .truncated(produced: produced) }
+                if core.needsInput { continue }
                 return .corrupt("zlib made no progress")
-            case Z_NEED_DICT:
-                return .corrupt("stream needs a preset dictionary")
-            case Z_MEM_ERROR:
-                return .corrupt("out of memory")
-            default:
-                let message = stream.pointee.msg.map { String(cString: $0) } ?? "invalid data (zlib status \(status))"
-                return .corrupt(message)
+            case let .failed(reason):
+                return .corrupt(reason)
             }
         }
         return .filled

@@ -63,13 +63,9 @@ import TroveTestSupport
         // Each preview is a band of the final rows, then nothing: more rows each time.
         var rowsBefore = 0
         for preview in previews {
-            let rowBytes = full.width * 4
-            let rows = (0..<full.height).prefix { y in
-                preview.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
-                    == full.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
-            }.count
+            let rows = leadingRowsEqual(preview, full)
             #expect(rows > rowsBefore)
-            #expect(preview.pixels[(rows * rowBytes)...].allSatisfy { $0 == 0 })
+            #expect(preview.pixels[(rows * full.width * 4)...].allSatisfy { $0 == 0 })
             rowsBefore = rows
         }
     }

@@ -44,15 +44,11 @@ import TroveTestSupport
         #expect(previews.last?.pixels == full.pixels)
         // Each preview is the final image's first rows (exactly: libjpeg outputs a row once it is final),
         // then nothing; more rows each time.
-        let rowBytes = full.width * 4
         var rowsBefore = 0
         for preview in previews {
-            let rows = (0..<full.height).prefix { y in
-                preview.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
-                    == full.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
-            }.count
+            let rows = leadingRowsEqual(preview, full)
             #expect(rows > rowsBefore)
-            #expect(preview.pixels[(rows * rowBytes)...].allSatisfy { $0 == 0 })
+            #expect(preview.pixels[(rows * full.width * 4)...].allSatisfy { $0 == 0 })
             rowsBefore = rows
         }
     }

@@ -23,3 +23,12 @@ public func psnr(_ a: Image, _ b: Image, channels: [Int] = [0, 1, 2], premultipl
     let mse = squaredError / Double(a.width * a.height * channels.count)
     return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
 }
+
+/// How many of `preview`'s first rows equal `final`'s byte for byte (both RGBA8 of one size): how far a
+/// row-by-row preview has got.
+public func leadingRowsEqual(_ preview: Image, _ final: Image) -> Int {
+    let rowBytes = final.width * 4
+    return (0..<final.height).prefix { y in
+        preview.pixels[(y * rowBytes)..<((y + 1) * rowBytes)] == final.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
+    }.count
+}

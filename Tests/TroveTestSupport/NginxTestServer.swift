@@ -132,23 +132,16 @@ public actor NginxTestServer {
         let config = directory.appendingPathComponent("nginx.conf")
         try Data(Self.configuration(port: port, directory: directory, root: root, locations: locations).utf8)
             .write(to: config)
-        let process = Process()
-        process.executableURL = executable
         // -e: nginx opens its compiled-in error log before reading the config; keep that one here too.
-        process.arguments = [
-            "-p", directory.path + "/", "-c", config.path, "-e", directory.appendingPathComponent("error.log").path
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // Ready once the port accepts; a bare connect is not logged as a request.
+        let (process, ready) = try await launchServerProcess(
+            executable,
+            arguments: [
+                "-p", directory.path + "/", "-c", config.path, "-e", directory.appendingPathComponent("error.log").path
+            ],
+            name: "nginx", port: port, readiness: "accept connections", isReady: { connects(port: port) })
         self.process = process
-        // Bounded poll: up to 10 s for the port to accept. A bare connect is not logged as a request.
-        for _ in 0..<1000 {
-            if !process.isRunning { return false }
-            if connects(port: port) { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestServerError(description: "nginx on port \(port) did not accept connections within 10 s")
+        return ready
     }
 
     /// Every request nginx answered so far, oldest first.

@@ -44,26 +44,17 @@ public actor RedisTestServer {
     /// Launches redis-server on `port`; true once it answers PING, false if it exited (port taken).
     public func launch() async throws -> Bool {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = [
             "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "",
             "--appendonly", "no", "--daemonize", "no", "--dir", directory.path,
             "--logfile", directory.appendingPathComponent("redis.log").path
         ]
         if let password { arguments += ["--requirepass", password] }
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, ready) = try await launchServerProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, name: "redis-server", port: port,
+            readiness: "answer PING", isReady: { pingAnswers(port: port) })
         self.process = process
-        // Bounded poll: up to 10 s for the server to answer.
-        for _ in 0..<1000 {
-            if !process.isRunning { return false }
-            if pingAnswers(port: port) { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestServerError(description: "redis-server on port \(port) did not answer PING within 10 s")
+        return ready
     }
 
     /// The server's process id while it runs.
