@@ -7,8 +7,8 @@ import TroveFetcher
 /// seconds, the cache directory and shared tier as strings, nested settings as objects. A key left out
 /// keeps its default, so a file says only what it changes (no `cacheDirectory` means the default directory;
 /// `"cacheDirectory": null` means no disk cache); an unknown key, or a value of the wrong type,
-/// is an error that names it. `delegate`, `metricsFactory` and `logger` are code, not configuration, and
-/// are neither read nor written.
+/// is an error that names it. `delegate`, `cookieStore`, `metricsFactory` and `logger` are code (or state),
+/// not configuration, and are neither read nor written.
 extension PipelineConfiguration: Codable {
     /// The defaults, changed by each key the JSON object has; throws `invalidConfiguration` for an unknown
     /// key or a value out of range, and `DecodingError` for a value of the wrong type.

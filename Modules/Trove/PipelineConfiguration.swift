@@ -96,6 +96,10 @@ public struct PipelineConfiguration: Sendable {
     public var sharedTierPolicy: SharedTierPolicy = .init()
     /// Hooks that may veto fetches, change outgoing requests and decoded images; nil: none.
     public var delegate: (any PipelineDelegate)?
+    /// Cookies for http(s) fetches: each request, and each redirect it follows, sends the store's cookies for
+    /// its URL, and every response's `Set-Cookie` goes into the store. nil (the default) sends and keeps none.
+    /// `CookieJar` keeps them in memory. Cached results are keyed by URL alone, cookies or not.
+    public var cookieStore: (any CookieStore)?
     /// Where metrics go; nil uses the process's bootstrapped `MetricsSystem`.
     public var metricsFactory: (any MetricsFactory)?
     /// Where the pipeline logs warnings (failed disk reads, refreshes answered from the cache); label "trove.pipeline".
