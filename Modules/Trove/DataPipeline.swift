@@ -100,7 +100,8 @@ public final class DataPipeline: Sendable {
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a hasher, eviction or
     /// compressor name the registry lacks, `invalidConfiguration` for bad disk limits or an unserved shared-tier
-    /// scheme, and `ioFailed` when the cache directory cannot be created.
+    /// scheme, and `ioFailed` when the cache directory cannot be created. The default configuration keeps a
+    /// disk cache in `PipelineConfiguration.defaultCacheDirectory`; pass `.memoryOnly` for none.
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.configuration = configuration
         memoryCache = try MemoryCache(

@@ -31,6 +31,8 @@ public final class ImagePipeline: Sendable {
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks.
+    /// The default configuration keeps a disk cache in `PipelineConfiguration.defaultCacheDirectory`; pass
+    /// `.memoryOnly` for none.
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.registry = registry
         self.configuration = configuration

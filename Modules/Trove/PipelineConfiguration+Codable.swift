@@ -5,9 +5,10 @@ import TroveFetcher
 
 /// The configuration as JSON (`--config FILE` in the CLI): the property names as keys, durations in
 /// seconds, the cache directory and shared tier as strings, nested settings as objects. A key left out
-/// keeps its default, so a file says only what it changes; an unknown key, or a value of the wrong type,
-/// is an error that names it. `delegate`, `metricsFactory` and `logger` are code, not configuration, and
-/// are neither read nor written.
+/// keeps its default, so a file says only what it changes (no `cacheDirectory` means the default directory;
+/// `"cacheDirectory": null` means no disk cache); an unknown key, or a value of the wrong type,
+/// is an error that names it. `delegate`, `cookieStore`, `metricsFactory` and `logger` are code (or state),
+/// not configuration, and are neither read nor written.
 extension PipelineConfiguration: Codable {
     /// The defaults, changed by each key the JSON object has; throws `invalidConfiguration` for an unknown
     /// key or a value out of range, and `DecodingError` for a value of the wrong type.

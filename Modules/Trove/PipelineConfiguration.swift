@@ -10,7 +10,8 @@ import TroveTransformers
 /// How to compose an `ImagePipeline` from a registry. Plugins are named by plain strings, so a config
 /// file or CLI flags can say them; an unknown name fails when the pipeline is built.
 public struct PipelineConfiguration: Sendable {
-    /// Where the disk cache lives; nil keeps everything in memory.
+    /// Where the disk cache lives: `defaultCacheDirectory` unless set; nil turns the disk cache off and keeps
+    /// everything in memory (`PipelineConfiguration.memoryOnly`).
     public var cacheDirectory: URL?
     /// Key hasher for disk entry names: "sha256" (the default), "md5", or a plugin's.
     public var hasher: String = "sha256"
@@ -95,23 +96,44 @@ public struct PipelineConfiguration: Sendable {
     public var sharedTierPolicy: SharedTierPolicy = .init()
     /// Hooks that may veto fetches, change outgoing requests and decoded images; nil: none.
     public var delegate: (any PipelineDelegate)?
+    /// Cookies for http(s) fetches: each request, and each redirect it follows, sends the store's cookies for
+    /// its URL, and every response's `Set-Cookie` goes into the store. nil (the default) sends and keeps none.
+    /// `CookieJar` keeps them in memory. Cached results are keyed by URL alone, cookies or not.
+    public var cookieStore: (any CookieStore)?
     /// Where metrics go; nil uses the process's bootstrapped `MetricsSystem`.
     public var metricsFactory: (any MetricsFactory)?
     /// Where the pipeline logs warnings (failed disk reads, refreshes answered from the cache); label "trove.pipeline".
     public var logger = Logger(label: "trove.pipeline")
 
-    /// Defaults throughout, with the disk cache in `cacheDirectory` (nil: memory only; see `defaultCacheDirectory`).
-    public init(cacheDirectory: URL? = nil) {
+    /// Defaults throughout, with the disk cache in `cacheDirectory`: the platform's cache directory unless
+    /// given (`defaultCacheDirectory`); pass nil, or start from `memoryOnly`, for no disk cache.
+    public init(cacheDirectory: URL? = PipelineConfiguration.defaultCacheDirectory) {
         self.cacheDirectory = cacheDirectory
     }
 
-    /// `$TROVE_CACHE_DIR`, else `$XDG_CACHE_HOME/trove`, else `~/.cache/trove`.
+    /// Defaults throughout with no disk cache: results live in memory only, and nothing is written to disk
+    /// (the failed-URL memory included).
+    public static var memoryOnly: PipelineConfiguration { PipelineConfiguration(cacheDirectory: nil) }
+
+    /// Where a configuration keeps its disk cache unless told otherwise: `$TROVE_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/trove`, else the platform's per-user cache directory: `~/.cache/trove` on Linux,
+    /// `~/Library/Caches/trove` on Apple platforms.
     public static var defaultCacheDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let dir = environment["TROVE_CACHE_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
-        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("trove")
+        defaultCacheDirectory(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `defaultCacheDirectory` under `environment`; the home directory is `$HOME`, else the account's own.
+    static func defaultCacheDirectory(environment: [String: String]) -> URL {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let directory = value("TROVE_CACHE_DIR") { return URL(fileURLWithPath: directory, isDirectory: true) }
+        if let xdg = value("XDG_CACHE_HOME") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("trove", isDirectory: true)
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/trove")
+        let home = URL(fileURLWithPath: value("HOME") ?? NSHomeDirectory(), isDirectory: true)
+        #if canImport(Darwin)
+            return home.appendingPathComponent("Library/Caches/trove", isDirectory: true)
+        #else
+            return home.appendingPathComponent(".cache/trove", isDirectory: true)
+        #endif
     }
 }

@@ -340,6 +340,7 @@ final class RawDataLoader: Sendable {
                 deadline: deadline)
             fetchRequest.method = request.method
             fetchRequest.body = request.body
+            fetchRequest.cookieStore = configuration.cookieStore
             if let delegate { fetchRequest = try await delegate.prepare(fetchRequest) }
             let ticket = jobs.ticket(for: jobKey) ?? SchedulerTicket(priority: request.priority)
             let host = FetchScheduler.hostKey(for: url)

@@ -44,6 +44,9 @@ public struct FetchRequest: Sendable {
     /// before it is complete, such as progressive previews. A fetcher that gets its body all at once may
     /// skip it: its callers then see the whole body only.
     public var bodyObserver: (@Sendable (Data) -> Void)?
+    /// Where the HTTP fetcher reads the cookies it sends and keeps those it receives, on every hop; nil, the
+    /// default, sends none and keeps none. Other fetchers ignore it.
+    public var cookieStore: (any CookieStore)?
 
     /// A request for `url`. Defaults: no extra headers, no validators, a 15 s idle timeout, a 50 MiB body limit,
     /// no deadline.

@@ -57,7 +57,8 @@ public struct GuardedHTTPFetcher: Fetcher {
         return try await HTTPExchange(
             openHop: { hopURL in try await openHop(to: hopURL, of: request.url) },
             request: request, headers: HTTPFetcher.headers(of: request),
-            redirectLimit: redirectLimit, progress: progress
+            // Strangers' URLs fetched for many clients: no cookie jar is shared with them.
+            cookieStore: nil, redirectLimit: redirectLimit, progress: progress
         ).run()
     }
 

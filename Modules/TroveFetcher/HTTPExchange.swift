@@ -22,10 +22,15 @@ struct HTTPHop: Sendable {
 /// `openHop` is asked for the client of each hop, the first and every redirect's, before anything is sent
 /// to it: the plain fetcher hands back its one client, the guarded one checks the hop's addresses and
 /// hands back a client pinned to a checked one (or throws).
+///
+/// With a cookie store, each hop sends the store's cookies for its own URL (after any `Cookie` header of
+/// the request's own, which stays with the first origin like the credentials), and each response's
+/// `Set-Cookie` headers go into the store before the next hop asks it.
 struct HTTPExchange: Sendable {
     let openHop: @Sendable (URL) async throws -> HTTPHop
     let request: FetchRequest
     let headers: HTTPHeaders
+    let cookieStore: (any CookieStore)?
     let redirectLimit: Int
     let progress: @Sendable (FetchProgress) -> Void
 
@@ -45,7 +50,8 @@ struct HTTPExchange: Sendable {
             do {
                 result = .success(
                     try await send(
-                        to: hopURL, method: method, body: body, on: hop.client, headers: hopHeaders,
+                        to: hopURL, method: method, body: body, on: hop.client,
+                        headers: Self.adding(cookieStore?.cookieHeader(for: hopURL), to: hopHeaders),
                         deadline: deadline))
             } catch {
                 result = .failure(error)
@@ -92,7 +98,8 @@ struct HTTPExchange: Sendable {
             throw requestError(error)
         }
         if Task.isCancelled { throw TroveError.cancelled }
-        let collector = ResponseCollector(request: request, hopURL: hopURL, progress: progress)
+        let collector = ResponseCollector(
+            request: request, hopURL: hopURL, cookieStore: cookieStore, progress: progress)
         // One loop for every call on this collector, so it is only ever called from one thread.
         let task = client.execute(
             request: outgoing, delegate: collector, eventLoop: .delegate(on: client.eventLoopGroup.any()),
@@ -115,6 +122,16 @@ struct HTTPExchange: Sendable {
             }
             throw bodyError(error, received: collector.received, expected: collector.expectedLength)
         }
+    }
+
+    /// `headers` with the stored cookies after the `Cookie` header the request set itself, if any, in the one
+    /// `Cookie` header RFC 6265 §5.4 allows.
+    static func adding(_ storedCookies: String?, to headers: HTTPHeaders) -> HTTPHeaders {
+        guard let storedCookies else { return headers }
+        var headers = headers
+        let own = headers["cookie"]
+        headers.replaceOrAdd(name: "Cookie", value: (own + [storedCookies]).joined(separator: "; "))
+        return headers
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {

@@ -6,7 +6,8 @@ import TroveCore
 
 /// Fetches http and https URLs with AsyncHTTPClient, streaming the body so the byte limit and progress
 /// apply as bytes arrive. The request's timeout is an idle timeout (nothing received for that long); its
-/// deadline, when set, bounds the whole exchange, body and redirects included.
+/// deadline, when set, bounds the whole exchange, body and redirects included. With a `cookieStore` on the
+/// request, every hop sends the store's cookies and stores the response's.
 public struct HTTPFetcher: Fetcher {
     /// Registered as "http".
     public let name = "http"
@@ -76,7 +77,7 @@ public struct HTTPFetcher: Fetcher {
         let hop = HTTPHop.on(client)
         return try await HTTPExchange(
             openHop: { _ in hop }, request: request, headers: Self.headers(of: request),
-            redirectLimit: redirectLimit, progress: progress
+            cookieStore: request.cookieStore, redirectLimit: redirectLimit, progress: progress
         ).run()
     }
 

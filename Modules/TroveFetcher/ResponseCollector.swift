@@ -22,6 +22,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     private let request: FetchRequest
     /// The URL of this hop (the request's own, or a redirect's target).
     private let hopURL: URL
+    /// Where the response's `Set-Cookie` headers go; nil to ignore them.
+    private let cookieStore: (any CookieStore)?
     private let progress: @Sendable (FetchProgress) -> Void
     private(set) var head: HTTPResponseHead?
     private var expected: Int64?
@@ -40,9 +42,13 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     /// From Content-Length, once the head has arrived.
     var expectedLength: Int64? { expected }
 
-    init(request: FetchRequest, hopURL: URL, progress: @escaping @Sendable (FetchProgress) -> Void) {
+    init(
+        request: FetchRequest, hopURL: URL, cookieStore: (any CookieStore)?,
+        progress: @escaping @Sendable (FetchProgress) -> Void
+    ) {
         self.request = request
         self.hopURL = hopURL
+        self.cookieStore = cookieStore
         self.progress = progress
     }
 
@@ -81,6 +87,11 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveHead(task: HTTPClient.Task<Result>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         lastActivity = .now()
         self.head = head
+        // Every response's cookies count, a redirect's or an error's too, as a browser keeps them.
+        if let cookieStore {
+            let setCookies = head.headers["set-cookie"]
+            if !setCookies.isEmpty { cookieStore.storeCookies(fromSetCookieHeaders: setCookies, receivedFrom: hopURL) }
+        }
         // A HEAD answer's Content-Length is the size a GET would get; its own body is empty.
         expected = request.method == "HEAD" ? nil : head.headers.first(name: "content-length").flatMap { Int64($0) }
         if head.status == .notModified { return task.eventLoop.makeSucceededVoidFuture() }

@@ -116,7 +116,7 @@ import Testing
     @Test func theCheckerSeesDriftAndMissingMarkers() throws {
         let region = try #require(
             try Self.regionText(path: "Tests/SnippetTests/TourSnippets.swift", name: "load-an-image"))
-        #expect(region.hasPrefix("let pipeline = try ImagePipeline(configuration: PipelineConfiguration("))
+        #expect(region.hasPrefix("let pipeline = try ImagePipeline()"))
         #expect(Self.lines(region) != Self.lines(region.replacingOccurrences(of: "image(for:", with: "image(from:")))
         #expect(
             Self.region(named: "<!-- snippet: Tests/SnippetTests/TourSnippets.swift#formats -->")?.name == "formats")

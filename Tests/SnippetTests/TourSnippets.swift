@@ -21,11 +21,15 @@ let tokens = TokenStore()
 
 func loadAnImage() async throws {
     // snippet load-an-image
-    let pipeline = try ImagePipeline(configuration: PipelineConfiguration(
-        cacheDirectory: URL(fileURLWithPath: "/var/cache/myapp/images")))
+    let pipeline = try ImagePipeline()  // disk cache in ~/.cache/trove (Linux), ~/Library/Caches/trove (Apple)
     let response = try await pipeline.image(for: URL(string: "https://example.com/cat.png")!)
     print(response.image.width, response.image.height, response.source)  // e.g. 451 300 network
+
+    let elsewhere = try ImagePipeline(configuration: PipelineConfiguration(
+        cacheDirectory: URL(fileURLWithPath: "/var/cache/myapp/images")))
+    let inMemory = try ImagePipeline(configuration: .memoryOnly)  // nothing written to disk
     // end snippet load-an-image
+    _ = (elsewhere, inMemory)
 }
 
 func composeAPipeline(cacheURL: URL, imageURL: URL) async throws -> ImageResponse {

@@ -30,7 +30,8 @@ import TroveTestSupport
         #expect(configuration.retryPolicy.maxRetries == 0)
         #expect(configuration.decodingLimits.maxPixels == 1_000_000 && configuration.decodingLimits.maxFrames == 1000)
         #expect(configuration.hasher == "md5" && configuration.memoryEviction == "lru")
-        #expect(configuration.fetchTimeout == .seconds(15) && configuration.cacheDirectory == nil)
+        #expect(configuration.fetchTimeout == .seconds(15))
+        #expect(configuration.cacheDirectory == PipelineConfiguration.defaultCacheDirectory)
     }
 
     @Test func everySettingRoundTrips() throws {

@@ -5,7 +5,8 @@ import TroveTestSupport
 
 @Suite struct PipelineTests {
     @Test func unknownPluginNameFailsAtBuildListingKnownNames() throws {
-        var configuration = PipelineConfiguration()
+        // Memory only: a name that resolves must not open a cache in the user's home.
+        var configuration = PipelineConfiguration.memoryOnly
         configuration.hasher = "sha3"
         #expect(throws: TroveError.unknownPlugin(kind: .hasher, name: "sha3", known: ["md5", "sha256"])) {
             _ = try ImagePipeline(configuration: configuration)

@@ -278,7 +278,7 @@ final class CountingOrigin: Fetcher {
     @Test func anUnknownSchemeFailsNamingTheKnownSchemes() throws {
         var registry = PluginRegistry.standard
         try registry.install(TroveRedisPlugin())
-        var configuration = PipelineConfiguration()
+        var configuration = PipelineConfiguration.memoryOnly
         configuration.sharedCache = URL(string: "memcached://127.0.0.1:11211")!
         let error = #expect(throws: TroveError.self) {
             try DataPipeline(registry: registry, configuration: configuration)

@@ -40,13 +40,16 @@ extension FixtureServer {
         case basicAuth(user: String, password: String, Route)
         /// The inner route's response with these headers added (Cache-Control, Expires, ...), 304s included.
         case withHeaders([String: String], Route)
+        /// The inner route's response with one `Set-Cookie` header for each string, in order (a dictionary of
+        /// headers can hold only one).
+        case settingCookies([String], Route)
 
         /// Gates inside this route, so stopping the server can release requests held at them.
         var gates: [FixtureGate] {
             switch self {
             case let .gated(_, _, gate), let .pausedBody(_, _, gate): [gate]
             case let .sequence(routes): routes.flatMap(\.gates)
-            case let .basicAuth(_, _, inner), let .withHeaders(_, inner): inner.gates
+            case let .basicAuth(_, _, inner), let .withHeaders(_, inner), let .settingCookies(_, inner): inner.gates
             default: []
             }
         }

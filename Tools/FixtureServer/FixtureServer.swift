@@ -262,6 +262,10 @@ public final class FixtureServer: Sendable {
                 if let name = HTTPFields.Element.Name(name) { response.headers[name] = value }
             }
             return (response, streamed)
+        case let .settingCookies(cookies, inner):
+            var (response, streamed) = await answer(inner, to: request, index: index)
+            for cookie in cookies { response.headers.append(HTTPFields.Element(name: .setCookie, value: cookie)) }
+            return (response, streamed)
         }
     }
 

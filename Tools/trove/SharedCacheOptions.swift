@@ -81,7 +81,8 @@ struct SharedCacheOptions: ParsableArguments {
     /// password, an unknown scheme) throws; an unreachable server is reported with the breaker open.
     func report(registry: PluginRegistry) async throws -> Report? {
         guard let url = try url else { return nil }
-        var configuration = PipelineConfiguration()
+        // Only the tier is made: no disk cache to open.
+        var configuration = PipelineConfiguration.memoryOnly
         try apply(to: &configuration)
         guard let tier = try configuration.makeSharedTier(registry: registry) else { return nil }
         let shown = Self.redacted(url)

@@ -30,7 +30,7 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
         self.server = server
         url = server.url("/badge.png")
         try? FileManager.default.removeItem(at: cacheDirectory)
-        var noRetries = PipelineConfiguration()
+        var noRetries = PipelineConfiguration.memoryOnly
         noRetries.retryPolicy = .none
         memoryPipeline = try ImagePipeline(configuration: noRetries)
         dataPipeline = try DataPipeline(configuration: noRetries)

@@ -81,12 +81,13 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
         for file in files {
             let url = origin.url("/\(file)")
             // One connection, so the pipeline's hit and the bare GET share it.
-            var configuration = PipelineConfiguration()
+            // Memory only: a hit must come from the tier, not from a disk the first fetch filled.
+            var configuration = PipelineConfiguration.memoryOnly
             configuration.retryPolicy = .none
             configuration.sharedCache = redis.url
             configuration.sharedTierOptions = SharedTierOptions(connections: 1)
             let sharedPipeline = try DataPipeline(registry: registry, configuration: configuration)
-            var plain = PipelineConfiguration()
+            var plain = PipelineConfiguration.memoryOnly
             plain.retryPolicy = .none
             let originPipeline = try DataPipeline(registry: registry, configuration: plain)
             let tier = sharedPipeline.sharedTier as! RedisSharedTier
