@@ -106,7 +106,7 @@ public final class DataPipeline: Sendable {
         self.configuration = configuration
         memoryCache = try MemoryCache(
             configuration: configuration.memoryCacheConfiguration,
-            evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
+            evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
         loader = RawDataLoader(
             configuration: configuration, registry: registry,
             diskCache: try configuration.makeDiskCache(registry: registry),

@@ -39,7 +39,7 @@ public final class ImagePipeline: Sendable {
         keySettings = Self.keySettings(configuration)
         memoryCache = try MemoryCache(
             configuration: configuration.memoryCacheConfiguration,
-            evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction))
+            evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
         let diskCache = try configuration.makeDiskCache(registry: registry)
         loader = RawDataLoader(
             configuration: configuration, registry: registry, diskCache: diskCache,

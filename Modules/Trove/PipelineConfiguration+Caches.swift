@@ -27,9 +27,9 @@ extension PipelineConfiguration {
     /// The disk cache this configuration names, built from the registry's plugins; nil without a directory.
     /// Resolves every plugin name even then, so a typo fails at build time either way.
     public func makeDiskCache(registry: PluginRegistry) throws -> DiskCache? {
-        let hasher = try registry.hasher(named: hasher)
-        let eviction = try registry.evictionPolicy(named: diskEviction)
-        let compressor = try registry.compressor(named: compressor)
+        let hasher = try registry.hasher(named: hasher.rawValue)
+        let eviction = try registry.evictionPolicy(named: diskEviction.rawValue)
+        let compressor = try registry.compressor(named: compressor.rawValue)
         guard let cacheDirectory else { return nil }
         return try DiskCache(
             directory: cacheDirectory, configuration: diskCacheConfiguration, hasher: hasher, compressor: compressor,

@@ -13,14 +13,16 @@ public struct PipelineConfiguration: Sendable {
     /// Where the disk cache lives: `defaultCacheDirectory` unless set; nil turns the disk cache off and keeps
     /// everything in memory (`PipelineConfiguration.memoryOnly`).
     public var cacheDirectory: URL?
-    /// Key hasher for disk entry names: "sha256" (the default), "md5", or a plugin's.
-    public var hasher: String = "sha256"
-    /// Memory cache eviction policy: "lru", "fifo", "lfu", "sieve", "s3fifo", "wtinylfu", or a plugin's.
-    public var memoryEviction: String = "lru"
-    /// Disk cache eviction policy: "lru", "fifo", "lfu", "sieve", "s3fifo", "wtinylfu", or a plugin's.
-    public var diskEviction: String = "lru"
-    /// Disk entry compressor: "none", "zlib", or a plugin's.
-    public var compressor: String = "none"
+    /// Key hasher for disk entry names: `.sha256` (the default), `.md5`, or a plugin's (`"djb2"`).
+    public var hasher: HasherName = .sha256
+    /// Memory cache eviction policy: `.lru` (the default), `.fifo`, `.lfu`, `.sieve`, `.s3fifo`, `.wtinylfu`,
+    /// or a plugin's.
+    public var memoryEviction: EvictionPolicyName = .lru
+    /// Disk cache eviction policy: `.lru` (the default), `.fifo`, `.lfu`, `.sieve`, `.s3fifo`, `.wtinylfu`, or
+    /// a plugin's.
+    public var diskEviction: EvictionPolicyName = .lru
+    /// Disk entry compressor: `.none` (the default), `.zlib`, or a plugin's.
+    public var compressor: CompressorName = .none
     /// Passed to the compressor (zlib: 0 stores ... 9 smallest); nil: its default. A level the compressor
     /// rejects fails the pipeline's creation with `invalidConfiguration`, naming the level and the compressor.
     public var compressionLevel: Int?

@@ -36,9 +36,9 @@ func composeAPipeline(cacheURL: URL, imageURL: URL) async throws -> ImageRespons
     // snippet compose-a-pipeline
     let registry = PluginRegistry.standard          // everything in Modules/
     var configuration = PipelineConfiguration(cacheDirectory: cacheURL)
-    configuration.hasher = "md5"                    // names, so a config file or CLI flag can say them
-    configuration.memoryEviction = "lru"
-    configuration.compressor = "zlib"               // compress disk entries when it helps
+    configuration.hasher = .md5                     // typed names; a plugin's is a string literal: "djb2"
+    configuration.memoryEviction = .s3fifo
+    configuration.compressor = .zlib                // compress disk entries when it helps
     configuration.diskByteLimit = 200 << 20
     let pipeline = try ImagePipeline(registry: registry, configuration: configuration)
 

@@ -34,6 +34,22 @@ import TroveTestSupport
         #expect(configuration.cacheDirectory == PipelineConfiguration.defaultCacheDirectory)
     }
 
+    @Test func pluginNamesAreTypedConstantsOrLiteralsAndPlainStringsInJSON() throws {
+        var configuration = PipelineConfiguration.memoryOnly
+        configuration.hasher = .md5
+        configuration.memoryEviction = .s3fifo
+        configuration.diskEviction = "djb2-aware"  // a plugin's, as a literal
+        configuration.compressor = .zlib
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as? [String: Any])
+        #expect(object["hasher"] as? String == "md5" && object["memoryEviction"] as? String == "s3fifo")
+        #expect(object["diskEviction"] as? String == "djb2-aware" && object["compressor"] as? String == "zlib")
+        let decoded = try decode(#"{"hasher": "djb2", "compressor": "none"}"#)
+        #expect(decoded.hasher == HasherName("djb2") && decoded.hasher.rawValue == "djb2")
+        #expect(decoded.compressor == .none && decoded.memoryEviction == .lru)
+        #expect(throws: DecodingError.self) { try decode(#"{"hasher": 256}"#) }
+    }
+
     @Test func everySettingRoundTrips() throws {
         var configuration = PipelineConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp/trove-x"))
         configuration.compressor = "zlib"

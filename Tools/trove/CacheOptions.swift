@@ -19,16 +19,16 @@ struct CacheOptions: ParsableArguments {
     var eviction: String?
 
     func validate() throws {
-        if let hasher { try PluginName.check(hasher, option: "--hasher", kind: .hasher) }
-        if let eviction { try PluginName.check(eviction, option: "--eviction", kind: .evictionPolicy) }
+        if let hasher { try PluginNameCheck.check(hasher, option: "--hasher", kind: .hasher) }
+        if let eviction { try PluginNameCheck.check(eviction, option: "--eviction", kind: .evictionPolicy) }
     }
 
     /// Sets what was given: the hasher and both caches' eviction policy.
     func apply(to configuration: inout PipelineConfiguration) {
-        if let hasher { configuration.hasher = hasher }
+        if let hasher { configuration.hasher = HasherName(hasher) }
         if let eviction {
-            configuration.memoryEviction = eviction
-            configuration.diskEviction = eviction
+            configuration.memoryEviction = EvictionPolicyName(eviction)
+            configuration.diskEviction = EvictionPolicyName(eviction)
         }
     }
 
@@ -38,7 +38,7 @@ struct CacheOptions: ParsableArguments {
         // The same construction `ImagePipeline` uses, from the same defaults, so both tools agree on entries.
         var configuration = try common.pipelineConfiguration()
         apply(to: &configuration)
-        if let compress { configuration.compressor = compress }
+        if let compress { configuration.compressor = CompressorName(compress) }
         do {
             guard let cache = try configuration.makeDiskCache(registry: TroveRegistry.make()) else {
                 throw CacheFailure(message: "no cache directory")
@@ -61,12 +61,12 @@ struct CompressionOption: ParsableArguments {
     var compress: String?
 
     func validate() throws {
-        if let compress { try PluginName.check(compress, option: "--compress", kind: .compressor) }
+        if let compress { try PluginNameCheck.check(compress, option: "--compress", kind: .compressor) }
     }
 }
 
 /// Plugin names given on the command line, checked against the CLI's registry before a command runs.
-enum PluginName {
+enum PluginNameCheck {
     /// Throws a `ValidationError` naming the option and listing the names the registry has.
     static func check(_ name: String, option: String, kind: PluginKind) throws {
         let known = try TroveRegistry.make().names(of: kind)

@@ -49,7 +49,7 @@ struct GetCommand: AsyncParsableCommand {
         let registry = try TroveRegistry.make()
         var configuration = try common.pipelineConfiguration()
         cache.apply(to: &configuration)
-        if let compress = compression.compress { configuration.compressor = compress }
+        if let compress = compression.compress { configuration.compressor = CompressorName(compress) }
         encoding.apply(to: &configuration.encodingOptions)
         fetch.apply(to: &configuration)
         try shared.apply(to: &configuration)

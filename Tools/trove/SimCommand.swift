@@ -37,7 +37,7 @@ struct SimCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard capacity > 0 else { throw ValidationError("--capacity must be at least 1 (got \(capacity))") }
-        try PluginName.check(policy, option: "--policy", kind: .evictionPolicy)
+        try PluginNameCheck.check(policy, option: "--policy", kind: .evictionPolicy)
     }
 
     func run() async throws {
