@@ -101,7 +101,7 @@ final class Resampler {
     /// it: the intermediate stays small enough to live in cache, whatever the image size.
     private func convolve(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer) {
         let outW = plan.outputWidth
-        let window = RowWindow(capacity: ringCapacity, outputWidth: outW, sourceColumns: sourceColumns.count)
+        let window = makeWindow()
         var nextRow = 0
         for i in 0..<plan.outputHeight {
             nextRow = max(nextRow, lowestRowStillNeeded[i])
