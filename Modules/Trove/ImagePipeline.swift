@@ -323,7 +323,8 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Decodes at a reduced size when the transforms start by shrinking (and the decoder can reduce), and
-    /// returns the transforms to run on that image: the same output as from a full-size decode.
+    /// returns the transforms to run on that image: the same output as from a full-size decode. Rows stream
+    /// into a leading resize unless a delegate's `didDecode` must see the decoded image first.
     private func decode(
         _ data: Data, url: URL,
         for transforms: [any ImageTransformer]
@@ -331,7 +332,7 @@ public final class ImagePipeline: Sendable {
         let decoder = try Self.decoder(in: registry, for: data, url: url)
         return try decoder.decode(
             data, limits: configuration.decodingLimits, for: transforms,
-            reducingGap: configuration.shrinkOnLoadReducingGap)
+            reducingGap: configuration.shrinkOnLoadReducingGap, streamsRows: configuration.delegate == nil)
     }
 
     /// The decoder for these bytes, or the error that says why there is none: a known format without a

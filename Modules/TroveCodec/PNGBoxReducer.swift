@@ -12,6 +12,8 @@ final class PNGBoxReducer {
     /// Per output pixel of the block row being summed: red, green, blue (alpha-weighted when
     /// `weighsByAlpha`) and alpha.
     private let sums: UnsafeMutablePointer<Int>
+    /// The last completed output row, `outputWidth` RGBA8 pixels, reused for every row.
+    private let outputRow: UnsafeMutablePointer<UInt8>
     private var rowsInBlock = 0
     private var nextOutputRow = 0
 
@@ -25,9 +27,14 @@ final class PNGBoxReducer {
         outputHeight = Self.reducedLength(height, shift: shift)
         sums = .allocate(capacity: outputWidth * 4)
         sums.initialize(repeating: 0, count: outputWidth * 4)
+        outputRow = .allocate(capacity: outputWidth * 4)
+        outputRow.initialize(repeating: 0, count: outputWidth * 4)
     }
 
-    deinit { sums.deallocate() }
+    deinit {
+        sums.deallocate()
+        outputRow.deallocate()
+    }
 
     /// A side of `length` pixels reduced by 2^shift, a partial block counting as one.
     static func reducedLength(_ length: Int, shift: Int) -> Int {
@@ -35,9 +42,9 @@ final class PNGBoxReducer {
     }
 
     /// Adds the next source row (`width` RGBA8 pixels, or RGB8 with `bytesPerPixel` 3, read as opaque);
-    /// when it completes a block row, writes that output row into `output` (an `outputWidth x
-    /// outputHeight` RGBA8 image).
-    func add(_ row: UnsafePointer<UInt8>, bytesPerPixel: Int = 4, into output: UnsafeMutablePointer<UInt8>) {
+    /// when it completes a block row, returns that output row (`outputWidth` RGBA8 pixels, valid until the
+    /// next call), else nil.
+    func add(_ row: UnsafePointer<UInt8>, bytesPerPixel: Int = 4) -> UnsafePointer<UInt8>? {
         precondition(bytesPerPixel == 4 || (bytesPerPixel == 3 && !weighsByAlpha), "RGBA8, or opaque RGB8")
         let block = 1 << shift
         var x = 0, slot = sums
@@ -77,11 +84,11 @@ final class PNGBoxReducer {
             x = end
         }
         rowsInBlock += 1
-        if rowsInBlock == block || (nextOutputRow << shift) + rowsInBlock == height {
-            emit(into: output + nextOutputRow * outputWidth * 4)
-            nextOutputRow += 1
-            rowsInBlock = 0
-        }
+        guard rowsInBlock == block || (nextOutputRow << shift) + rowsInBlock == height else { return nil }
+        emit(into: outputRow)
+        nextOutputRow += 1
+        rowsInBlock = 0
+        return UnsafePointer(outputRow)
     }
 
     private func emit(into out: UnsafeMutablePointer<UInt8>) {

@@ -85,7 +85,7 @@ public struct PNGDecoder: ProgressiveImageDecoder {
     }
 
     /// Inflates every scanline at once and expands them into the full-size RGBA image.
-    private static func decodeWhole(
+    static func decodeWhole(
         _ bytes: UnsafeRawBufferPointer, file: PNGFileLayout,
         limits: DecodingLimits
     ) throws -> Image {

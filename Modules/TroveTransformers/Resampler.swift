@@ -3,11 +3,11 @@ import TroveCore
 /// Carries out a `ResizePlan` on tightly packed straight-alpha RGBA8 pixels: a horizontal pass into
 /// an intermediate buffer of premultiplied Float pixels, then a vertical pass that un-premultiplies,
 /// rounds and clamps. One resampler serves every frame of an animation, so the weight tables are
-/// built once.
+/// built once. `StreamingResizer` drives the same row passes from rows as a decoder delivers them.
 final class Resampler {
-    private let sourceWidth: Int
-    private let sourceHeight: Int
-    private let plan: ResizePlan
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let plan: ResizePlan
     private let filter: ResizeTransformer.Filter
     private let columns: WeightTable
     private let rows: WeightTable
@@ -101,55 +101,69 @@ final class Resampler {
     /// it: the intermediate stays small enough to live in cache, whatever the image size.
     private func convolve(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer) {
         let outW = plan.outputWidth
-        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringCapacity * outW)
-        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceColumns.count)
-        let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outW)
-        defer {
-            ring.deallocate()
-            line.deallocate()
-            sums.deallocate()
-        }
-        func ringRow(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { ring + (y % ringCapacity) * outW }
-
+        let window = makeWindow()
         var nextRow = 0
         for i in 0..<plan.outputHeight {
             nextRow = max(nextRow, lowestRowStillNeeded[i])
-            let start = rows.starts[i], count = rows.tapCounts[i]
-            while nextRow < start + count {
-                filterRow(nextRow, from: src, through: line, into: ringRow(nextRow))
+            while nextRow < rows.starts[i] + rows.tapCounts[i] {
+                filterRow(
+                    (src + nextRow * sourceWidth * 4).assumingMemoryBound(to: UInt8.self), through: window.line,
+                    into: window.row(nextRow))
                 nextRow += 1
             }
-            let weights = rows.weights + i * rows.stride
-            sums.initialize(repeating: .zero, count: outW)
-            // Two rows per sweep halve the traffic on `sums`.
-            var k = 0
-            while k + 1 < count {
-                let w0 = weights[k], w1 = weights[k + 1]
-                let line0 = ringRow(start + k), line1 = ringRow(start + k + 1)
-                for j in 0..<outW {
-                    sums[j] += line0[j] * w0 + line1[j] * w1
-                }
-                k += 2
-            }
-            if k < count {
-                let weight = weights[k]
-                let line0 = ringRow(start + k)
-                for j in 0..<outW {
-                    sums[j] += line0[j] * weight
-                }
-            }
-            for j in 0..<outW {
-                sums[j] = Self.straightAlpha(sums[j])
-            }
-            Self.storeRoundedBytes(
-                UnsafeRawPointer(sums).assumingMemoryBound(to: Float.self), count: outW * 4,
-                into: (dst + i * outW * 4).assumingMemoryBound(to: UInt8.self))
+            emitRow(i, from: window, into: (dst + i * outW * 4).assumingMemoryBound(to: UInt8.self))
         }
     }
 
-    /// Premultiplies source row `y` into `line`, then filters it across into `destination`.
-    private func filterRow(
-        _ y: Int, from src: UnsafeRawPointer, through line: UnsafeMutablePointer<SIMD4<Float>>,
+    /// The source rows output row `i` reads.
+    func sourceRows(forOutputRow i: Int) -> Range<Int> {
+        rows.starts[i]..<(rows.starts[i] + rows.tapCounts[i])
+    }
+
+    /// The lowest source row output row `i`, or any later one, reads: rows above it may leave the window.
+    func lowestSourceRow(neededFrom i: Int) -> Int { lowestRowStillNeeded[i] }
+
+    /// A window big enough for this resample's vertical pass.
+    func makeWindow() -> RowWindow {
+        RowWindow(capacity: ringCapacity, outputWidth: plan.outputWidth, sourceColumns: sourceColumns.count)
+    }
+
+    /// The vertical pass for output row `i`, whose source rows are all in `window`: sums them, returns to
+    /// straight alpha and writes `outputWidth` RGBA8 pixels to `destination`.
+    func emitRow(_ i: Int, from window: RowWindow, into destination: UnsafeMutablePointer<UInt8>) {
+        let outW = plan.outputWidth
+        let sums = window.sums
+        let start = rows.starts[i], count = rows.tapCounts[i]
+        let weights = rows.weights + i * rows.stride
+        sums.update(repeating: .zero, count: outW)
+        // Two rows per sweep halve the traffic on `sums`.
+        var k = 0
+        while k + 1 < count {
+            let w0 = weights[k], w1 = weights[k + 1]
+            let line0 = window.row(start + k), line1 = window.row(start + k + 1)
+            for j in 0..<outW {
+                sums[j] += line0[j] * w0 + line1[j] * w1
+            }
+            k += 2
+        }
+        if k < count {
+            let weight = weights[k]
+            let line0 = window.row(start + k)
+            for j in 0..<outW {
+                sums[j] += line0[j] * weight
+            }
+        }
+        for j in 0..<outW {
+            sums[j] = Self.straightAlpha(sums[j])
+        }
+        Self.storeRoundedBytes(
+            UnsafeRawPointer(sums).assumingMemoryBound(to: Float.self), count: outW * 4, into: destination)
+    }
+
+    /// Premultiplies one source row (`sourceWidth` RGBA8 pixels) into `line`, then filters it across into
+    /// `destination`.
+    func filterRow(
+        _ sourceRow: UnsafePointer<UInt8>, through line: UnsafeMutablePointer<SIMD4<Float>>,
         into destination: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         let firstColumn = sourceColumns.lowerBound
@@ -157,7 +171,7 @@ final class Resampler {
         // Premultiply once per row: every output column then reads each pixel several times. Converting
         // the row as a flat run of bytes lets the compiler vectorise it; per-pixel SIMD4 conversion does not.
         let columnCount = sourceColumns.count
-        let sourceBytes = (src + (y * sourceWidth + firstColumn) * 4).assumingMemoryBound(to: UInt8.self)
+        let sourceBytes = sourceRow + firstColumn * 4
         line.withMemoryRebound(to: Float.self, capacity: columnCount * 4) { floats in
             for i in 0..<columnCount * 4 {
                 floats[i] = Float(sourceBytes[i])

@@ -124,6 +124,50 @@ void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION wid
     }
 }
 
+int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_callback callback, void *context) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    // Both row buffers come from libjpeg's pool, so a longjmp cannot leak them.
+    JSAMPARRAY rgba_row, cmyk_row;
+    int stopped = 0;
+    if (setjmp(decoder->errors.escape)) return -1;
+    int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_start_decompress(cinfo);
+    size_t row_bytes = (size_t)cinfo->output_width * 4;
+    if (cinfo->output_components != 4) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message, "unexpected output layout");
+        return -1;
+    }
+    rgba_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1);
+    cmyk_row = cmyk ? (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1) : NULL;
+    while (cinfo->output_scanline < cinfo->output_height) {
+        if (cmyk) {
+            if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
+            trove_cmyk_to_rgba(cmyk_row[0], rgba_row[0], cinfo->output_width, cinfo->saw_Adobe_marker);
+        } else {
+            if (jpeg_read_scanlines(cinfo, rgba_row, 1) != 1) break;
+        }
+        if (decoder->errors.hit_end_of_file) break;
+        if (callback(context, rgba_row[0]) != 0) {
+            stopped = 1;
+            break;
+        }
+    }
+    if (stopped) {
+        // The caller holds the reason; libjpeg is left mid-image and only destroyed after this.
+        return 1;
+    }
+    if (!decoder->errors.hit_end_of_file && cinfo->output_scanline == cinfo->output_height) {
+        jpeg_finish_decompress(cinfo);
+    }
+    if (decoder->errors.hit_end_of_file || cinfo->output_scanline < cinfo->output_height) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message,
+                 "the file ends before the image data does (it is truncated)");
+        return -1;
+    }
+    return 0;
+}
+
 int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *rgba, size_t capacity) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     // The CMYK row buffer comes from libjpeg's pool, so a longjmp cannot leak it.

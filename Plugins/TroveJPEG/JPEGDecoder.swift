@@ -39,23 +39,8 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
     public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
         let limits = options.limits
         return try withDecoder(data, limits: limits) { decoder, header, lastError in
-            let stored = PixelSize(width: Int(header.width), height: Int(header.height))
-            try limits.check(width: stored.width, height: stored.height)
-            let orientation =
-                header.exif.map {
-                    ExifOrientationReader.orientation(in: UnsafeRawBufferPointer(start: $0, count: header.exif_length))
-                } ?? .up
-
-            var width = stored.width, height = stored.height
-            if let minimum = options.minimumSize {
-                var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0
-                let numerator = JPEGScale.numerator(for: stored, minimum: minimum)
-                guard trove_jpeg_decoder_set_scale(decoder, Int32(numerator), &scaledWidth, &scaledHeight) == 0
-                else { throw lastError() }
-                width = Int(scaledWidth)
-                height = Int(scaledHeight)
-            }
-
+            let layout = try prepare(decoder, header: header, options: options, lastError: lastError)
+            let width = layout.width, height = layout.height
             let pixels = try [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
                 guard let out = buffer.baseAddress else { return }
                 guard trove_jpeg_decoder_decode_rgba(decoder, out, buffer.count) == 0 else { throw lastError() }
@@ -63,7 +48,7 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
             }
             return Image(
                 width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
-                pixels: pixels, sourceFormat: .jpeg, orientation: orientation)
+                pixels: pixels, sourceFormat: .jpeg, orientation: layout.orientation)
         }
     }
 
@@ -82,8 +67,32 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
         }
     }
 
+    /// Checks the stored size against `options.limits`, sets the scale `options.minimumSize` calls for, and
+    /// returns the size and orientation the decode will produce.
+    func prepare(
+        _ decoder: OpaquePointer, header: trove_jpeg_header, options: DecodingOptions,
+        lastError: () -> TroveError
+    ) throws -> RowStreamHeader {
+        let stored = PixelSize(width: Int(header.width), height: Int(header.height))
+        try options.limits.check(width: stored.width, height: stored.height)
+        let orientation =
+            header.exif.map {
+                ExifOrientationReader.orientation(in: UnsafeRawBufferPointer(start: $0, count: header.exif_length))
+            } ?? .up
+        var width = stored.width, height = stored.height
+        if let minimum = options.minimumSize {
+            var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0
+            let numerator = JPEGScale.numerator(for: stored, minimum: minimum)
+            guard trove_jpeg_decoder_set_scale(decoder, Int32(numerator), &scaledWidth, &scaledHeight) == 0
+            else { throw lastError() }
+            width = Int(scaledWidth)
+            height = Int(scaledHeight)
+        }
+        return RowStreamHeader(width: width, height: height, sourceFormat: .jpeg, orientation: orientation)
+    }
+
     /// Runs `body` on a libjpeg decoder whose header has been read, destroying it afterwards.
-    private func withDecoder<T>(
+    func withDecoder<T>(
         _ data: Data, limits: DecodingLimits,
         _ body: (OpaquePointer, trove_jpeg_header, () -> TroveError) throws -> T
     ) throws -> T {

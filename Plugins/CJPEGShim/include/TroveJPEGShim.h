@@ -35,6 +35,12 @@ int trove_jpeg_decoder_set_scale(trove_jpeg_decoder *decoder, int scale_num, int
 /// `rgba`, `output width * 4` bytes a row, converting gray and CMYK/YCCK. A file that ends early is an error.
 /// Returns 0 on success, -1 on failure.
 int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *rgba, size_t capacity);
+/// Receives one decoded row (`output width * 4` bytes of straight RGBA8, valid only during the call) and the
+/// caller's context. Returns 0 to go on, anything else to stop the decode.
+typedef int (*trove_jpeg_row_callback)(void *context, const unsigned char *rgba_row);
+/// Decodes as trove_jpeg_decoder_decode_rgba does, but hands each row to `callback` from one row buffer
+/// instead of writing a whole image. Returns 0 on success, 1 when the callback stopped it, -1 on failure.
+int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_callback callback, void *context);
 /// The last error's message (empty when there was none); valid until the decoder is destroyed.
 const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder);
 void trove_jpeg_decoder_destroy(trove_jpeg_decoder *decoder);

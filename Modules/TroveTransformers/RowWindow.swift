@@ -1,0 +1,34 @@
+/// The working memory of a separable resample's vertical pass: a ring of horizontally filtered rows (premultiplied
+/// Float pixels, `outputWidth` a row) indexed by source row, one row of premultiplied source pixels for the
+/// horizontal pass, and the vertical pass's sums.
+final class RowWindow {
+    /// Rows the ring holds; source row y lives in slot y % capacity.
+    let capacity: Int
+    let outputWidth: Int
+    /// One source row converted to premultiplied Float, the horizontal pass's input.
+    let line: UnsafeMutablePointer<SIMD4<Float>>
+    /// One output row's sums, the vertical pass's accumulator.
+    let sums: UnsafeMutablePointer<SIMD4<Float>>
+    private let ring: UnsafeMutablePointer<SIMD4<Float>>
+
+    init(capacity: Int, outputWidth: Int, sourceColumns: Int) {
+        self.capacity = capacity
+        self.outputWidth = outputWidth
+        ring = .allocate(capacity: capacity * outputWidth)
+        ring.initialize(repeating: .zero, count: capacity * outputWidth)
+        line = .allocate(capacity: max(sourceColumns, 1))
+        line.initialize(repeating: .zero, count: max(sourceColumns, 1))
+        sums = .allocate(capacity: outputWidth)
+        sums.initialize(repeating: .zero, count: outputWidth)
+    }
+
+    deinit {
+        ring.deallocate()
+        line.deallocate()
+        sums.deallocate()
+    }
+
+    /// The slot that holds filtered source row `y`.
+    @inline(__always)
+    func row(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { ring + (y % capacity) * outputWidth }
+}

@@ -1,0 +1,103 @@
+import TroveCore
+
+/// A resize fed by a decoder row by row (`ImageRowSink`): each row gets the horizontal pass as it arrives,
+/// the window keeps only the filtered rows the vertical filter still needs, and each output row is written
+/// as soon as its source rows are in. It runs `Resampler`'s own weight tables and row passes, so its pixels
+/// equal a two-pass resize of the whole decoded image.
+final class StreamingResizer: ImageRowSink {
+    private let resize: ResizeTransformer
+    private let storedSize: PixelSize
+    private var header: RowStreamHeader?
+    private var resampler: Resampler?
+    private var window: RowWindow?
+    private var output: [UInt8] = []
+    private var nextSourceRow = 0
+    private var nextOutputRow = 0
+
+    /// A sink for `resize` applied to an image stored at `storedSize`; the decoder may deliver a reduced copy,
+    /// which is resized from the same region to the same output (as `forReducedSource` plans it).
+    init(resize: ResizeTransformer, storedSize: PixelSize) {
+        self.resize = resize
+        self.storedSize = storedSize
+    }
+
+    /// Filtered rows the window holds: the most source rows kept at once (0 before `begin`).
+    var windowRows: Int { window?.capacity ?? 0 }
+
+    func begin(_ header: RowStreamHeader) throws {
+        guard self.header == nil else { throw Self.misuse("begin was called twice") }
+        guard let stored = resize.plan(sourceWidth: storedSize.width, sourceHeight: storedSize.height),
+            header.width > 0, header.height > 0
+        else { throw Self.misuse("a \(header.width)x\(header.height) stream has nothing to resize") }
+        let reduced = PixelSize(width: header.width, height: header.height)
+        let plan =
+            reduced == storedSize
+            ? stored
+            : stored.scaled(
+                x: Double(reduced.width) / Double(storedSize.width),
+                y: Double(reduced.height) / Double(storedSize.height))
+        try DecodingLimits.default.check(width: plan.outputWidth, height: plan.outputHeight)
+        let resampler = try Resampler(
+            sourceWidth: reduced.width, sourceHeight: reduced.height, plan: plan, filter: resize.filter)
+        self.header = header
+        self.resampler = resampler
+        window = resampler.makeWindow()
+        output = [UInt8](repeating: 0, count: plan.outputWidth * plan.outputHeight * 4)
+    }
+
+    func consume(_ row: UnsafePointer<UInt8>) throws {
+        guard let header, let resampler, let window else { throw Self.misuse("a row came before begin") }
+        guard nextSourceRow < header.height else { throw Self.misuse("more rows than the header's \(header.height)") }
+        let y = nextSourceRow
+        nextSourceRow += 1
+        let outputHeight = resampler.plan.outputHeight
+        guard nextOutputRow < outputHeight, y >= resampler.lowestSourceRow(neededFrom: nextOutputRow) else { return }
+        resampler.filterRow(row, through: window.line, into: window.row(y))
+        let rowBytes = resampler.plan.outputWidth * 4
+        output.withUnsafeMutableBufferPointer { pixels in
+            guard let base = pixels.baseAddress else { return }
+            while nextOutputRow < outputHeight, resampler.sourceRows(forOutputRow: nextOutputRow).upperBound <= y + 1 {
+                resampler.emitRow(nextOutputRow, from: window, into: base + nextOutputRow * rowBytes)
+                nextOutputRow += 1
+            }
+        }
+    }
+
+    /// The resized image, once every row has arrived.
+    func result() throws -> Image {
+        guard let header, let resampler, nextSourceRow == header.height, nextOutputRow == resampler.plan.outputHeight
+        else { throw Self.misuse("the decoder stopped after \(nextSourceRow) rows") }
+        return Image(
+            width: resampler.plan.outputWidth, height: resampler.plan.outputHeight, pixelFormat: .rgba8,
+            pixels: output, sourceFormat: header.sourceFormat, orientation: header.orientation)
+    }
+
+    private static func misuse(_ reason: String) -> TroveError {
+        TroveError.invalidConfiguration("streaming resize: \(reason)")
+    }
+}
+
+extension ResizeTransformer {
+    /// Whether `resize(storedSize:streaming:)` applies to an image stored at `source` size: the resize
+    /// shrinks (neither axis grows) with a filter that convolves. Nearest neighbour and plain crops keep the
+    /// whole-image path.
+    public func streamsRows(from source: PixelSize) -> Bool {
+        guard filter != .nearest, let plan = plan(sourceWidth: source.width, sourceHeight: source.height) else {
+            return false
+        }
+        return !plan.isPlainCrop && Double(plan.outputWidth) <= plan.box.width
+            && Double(plan.outputHeight) <= plan.box.height
+    }
+
+    /// Resizes an image stored at `storedSize` while `decode` delivers its rows (at that size or reduced) to
+    /// the sink it is given, without holding the decoded image: the same pixels as decoding whole, then
+    /// `transform` (or the `forReducedSource` resize for a reduced decode). Only a window of filtered rows
+    /// about the filter's support tall is kept. Throws what `decode` throws, or when it delivers too few rows.
+    public func resize(
+        storedSize: PixelSize, streaming decode: (any ImageRowSink) throws -> Void
+    ) throws -> Image {
+        let sink = StreamingResizer(resize: self, storedSize: storedSize)
+        try decode(sink)
+        return try sink.result()
+    }
+}
