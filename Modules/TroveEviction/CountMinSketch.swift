@@ -55,11 +55,18 @@ struct CountMinSketch: Sendable {
         // A sighting of a key whose counters are all saturated changes nothing and, as in Caffeine,
         // does not advance the sample either: hot keys do not hasten aging.
         guard smallest < 15 else { return false }
-        if counts.0 == smallest { table[words.0] += 1 << shifts.0 }
-        if counts.1 == smallest { table[words.1] += 1 << shifts.1 }
-        if counts.2 == smallest { table[words.2] += 1 << shifts.2 }
-        if counts.3 == smallest { table[words.3] += 1 << shifts.3 }
+        // Two rows can pick the same counter: each is read again before it grows, so a shared counter
+        // grows once (twice would carry into its neighbour, or overflow the word from the top nibble).
+        incrementIfAt(smallest, word: words.0, shift: shifts.0)
+        incrementIfAt(smallest, word: words.1, shift: shifts.1)
+        incrementIfAt(smallest, word: words.2, shift: shifts.2)
+        incrementIfAt(smallest, word: words.3, shift: shifts.3)
         return countAddition()
+    }
+
+    @inline(__always)
+    private mutating func incrementIfAt(_ count: UInt64, word: Int, shift: UInt64) {
+        if (table[word] >> shift) & 0xF == count { table[word] += 1 << shift }
     }
 
     private mutating func countAddition() -> Bool {

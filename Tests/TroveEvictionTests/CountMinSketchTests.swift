@@ -16,6 +16,20 @@ import TroveTestSupport
     }
 
     /// Only additions that changed a counter advance the sample (a saturated key's do not).
+    @Test func aKeyWhoseRowsShareACounterSaturatesWithoutCarryingIntoItsNeighbour() {
+        // In a 16-word table about one key in 40 has two rows on the same counter; before the fix such a
+        // counter grew twice per sighting, carried into the next counter (reading back 0) or, as the
+        // word's top counter, trapped on overflow. Every key must count up to 15 and stay there.
+        for key in 0..<4000 {
+            var sketch = CountMinSketch(expectedEntries: 16)
+            for sighting in 1...20 {
+                sketch.increment(key)
+                #expect(sketch.frequency(key) == min(sighting, 15), "key \(key) after \(sighting) sightings")
+                if sketch.frequency(key) != min(sighting, 15) { return }
+            }
+        }
+    }
+
     @Test func agesAfterTheSampleSizeOfCountedAdditions() {
         var sketch = CountMinSketch(expectedEntries: 16)
         #expect(sketch.sampleSize == 160)
