@@ -124,6 +124,21 @@ void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION wid
     }
 }
 
+// After the last scanline read: finishes a whole image, or names a truncated one. Called inside the
+// decoding function's setjmp, which catches an error jpeg_finish_decompress raises.
+static int trove_finish_decode(trove_jpeg_decoder *decoder) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (!decoder->errors.hit_end_of_file && cinfo->output_scanline == cinfo->output_height) {
+        jpeg_finish_decompress(cinfo);
+    }
+    if (decoder->errors.hit_end_of_file || cinfo->output_scanline < cinfo->output_height) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message,
+                 "the file ends before the image data does (it is truncated)");
+        return -1;
+    }
+    return 0;
+}
+
 int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_callback callback, void *context) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     // Both row buffers come from libjpeg's pool, so a longjmp cannot leak them.
@@ -157,15 +172,7 @@ int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_c
         // The caller holds the reason; libjpeg is left mid-image and only destroyed after this.
         return 1;
     }
-    if (!decoder->errors.hit_end_of_file && cinfo->output_scanline == cinfo->output_height) {
-        jpeg_finish_decompress(cinfo);
-    }
-    if (decoder->errors.hit_end_of_file || cinfo->output_scanline < cinfo->output_height) {
-        snprintf(decoder->errors.message, sizeof decoder->errors.message,
-                 "the file ends before the image data does (it is truncated)");
-        return -1;
-    }
-    return 0;
+    return trove_finish_decode(decoder);
 }
 
 int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *rgba, size_t capacity) {
@@ -196,15 +203,7 @@ int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *r
         }
         if (decoder->errors.hit_end_of_file) break;
     }
-    if (!decoder->errors.hit_end_of_file && cinfo->output_scanline == cinfo->output_height) {
-        jpeg_finish_decompress(cinfo);
-    }
-    if (decoder->errors.hit_end_of_file || cinfo->output_scanline < cinfo->output_height) {
-        snprintf(decoder->errors.message, sizeof decoder->errors.message,
-                 "the file ends before the image data does (it is truncated)");
-        return -1;
-    }
-    return 0;
+    return trove_finish_decode(decoder);
 }
 
 const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder) {

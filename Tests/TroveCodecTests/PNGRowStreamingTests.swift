@@ -9,24 +9,6 @@ import TroveTestSupport
 @Suite struct PNGRowStreamingTests {
     let decoder = PNGDecoder()
 
-    /// Keeps every row it is given, and the distinct buffers they came from.
-    final class CollectingSink: ImageRowSink {
-        var header: RowStreamHeader?
-        var pixels: [UInt8] = []
-        var rows = 0
-        var buffers = Set<UnsafePointer<UInt8>>()
-        var stopAfter = Int.max
-
-        func begin(_ header: RowStreamHeader) throws { self.header = header }
-
-        func consume(_ row: UnsafePointer<UInt8>) throws {
-            guard rows < stopAfter else { throw TroveError.cancelled }
-            rows += 1
-            buffers.insert(row)
-            pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: (header?.width ?? 0) * 4))
-        }
-    }
-
     @Test(arguments: Fixtures.referenceIndex.map(\.name))
     func rowsEqualTheWholeDecodeAtEachReduction(name: String) throws {
         let data = try Fixtures.pngSuite(name)
@@ -35,7 +17,7 @@ import TroveTestSupport
         for minimum in [nil, PixelSize(width: (full.width + 1) / 2, height: 1), PixelSize(width: 1, height: 1)] {
             let options = DecodingOptions(minimumSize: minimum)
             let whole = try decoder.decode(data, options: options)
-            let sink = CollectingSink()
+            let sink = CollectingRowSink()
             try decoder.decode(data, options: options, into: sink)
             #expect(sink.header == RowStreamHeader(width: whole.width, height: whole.height, sourceFormat: .png))
             #expect(sink.rows == whole.height)
@@ -53,7 +35,7 @@ import TroveTestSupport
         }
         let image = Image(width: 1000, height: 700, pixels: pixels)
         let data = try PNGEncoder().encode(image, options: EncodingOptions())
-        let sink = CollectingSink()
+        let sink = CollectingRowSink()
         try decoder.decode(data, options: DecodingOptions(minimumSize: PixelSize(width: 200, height: 100)), into: sink)
         // 1000x700 by 4 (250x175 is the smallest halving still at least 200 wide).
         #expect(sink.header?.width == 250 && sink.header?.height == 175)
@@ -62,7 +44,7 @@ import TroveTestSupport
 
     @Test func aThrowingSinkStopsTheDecode() throws {
         let data = try Fixtures.pngSuite("basn6a08")
-        let sink = CollectingSink()
+        let sink = CollectingRowSink()
         sink.stopAfter = 5
         #expect(throws: TroveError.cancelled) { try decoder.decode(data, options: DecodingOptions(), into: sink) }
         #expect(sink.rows == 5)
@@ -70,7 +52,7 @@ import TroveTestSupport
 
     @Test func limitsAreCheckedBeforeTheSinkBegins() throws {
         let data = try Fixtures.pngSuite("basn6a08")  // 32x32
-        let sink = CollectingSink()
+        let sink = CollectingRowSink()
         #expect(throws: TroveError.imageTooLarge(width: 32, height: 32, limit: 100)) {
             try decoder.decode(data, options: DecodingOptions(limits: DecodingLimits(maxPixels: 100)), into: sink)
         }
@@ -79,7 +61,7 @@ import TroveTestSupport
 
     @Test func aTruncatedFileIsAnError() throws {
         let data = try Fixtures.pngSuite("basn6a08")
-        let sink = CollectingSink()
+        let sink = CollectingRowSink()
         #expect(throws: TroveError.self) {
             try decoder.decode(data.prefix(data.count - 40), options: DecodingOptions(), into: sink)
         }

@@ -9,24 +9,6 @@ import TroveTestSupport
 @Suite struct JPEGRowStreamingTests {
     let decoder = JPEGDecoder()
 
-    /// Keeps every row it is given, and the distinct buffers they came from.
-    final class CollectingSink: ImageRowSink {
-        var header: RowStreamHeader?
-        var pixels: [UInt8] = []
-        var rows = 0
-        var buffers = Set<UnsafePointer<UInt8>>()
-        var stopAfter = Int.max
-
-        func begin(_ header: RowStreamHeader) throws { self.header = header }
-
-        func consume(_ row: UnsafePointer<UInt8>) throws {
-            guard rows < stopAfter else { throw TroveError.cancelled }
-            rows += 1
-            buffers.insert(row)
-            pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: (header?.width ?? 0) * 4))
-        }
-    }
-
     @Test(arguments: ["baseline", "progressive", "gray", "cmyk", "orientation6"])
     func rowsEqualTheWholeDecodeAtEachScale(name: String) throws {
         let data = try JPEGFixtures.jpeg(name)
@@ -36,7 +18,7 @@ import TroveTestSupport
                 width: (full.width + factor - 1) / factor, height: (full.height + factor - 1) / factor)
             let options = DecodingOptions(minimumSize: factor == 1 ? nil : minimum)
             let whole = try decoder.decode(data, options: options)
-            let sink = CollectingSink()
+            let sink = CollectingRowSink()
             try decoder.decode(data, options: options, into: sink)
             #expect(
                 sink.header
@@ -48,13 +30,13 @@ import TroveTestSupport
     }
 
     @Test func keepsTheOrientation() throws {
-        let sink = CollectingSink()
+        let sink = CollectingRowSink()
         try decoder.decode(try JPEGFixtures.jpeg("orientation6"), options: DecodingOptions(), into: sink)
         #expect(sink.header?.orientation == .right)
     }
 
     @Test func aThrowingSinkStopsTheDecode() throws {
-        let sink = CollectingSink()
+        let sink = CollectingRowSink()
         sink.stopAfter = 3
         #expect(throws: TroveError.cancelled) {
             try decoder.decode(try JPEGFixtures.rocket(), options: DecodingOptions(), into: sink)
@@ -63,7 +45,7 @@ import TroveTestSupport
     }
 
     @Test func limitsAreCheckedBeforeTheSinkBegins() throws {
-        let sink = CollectingSink()
+        let sink = CollectingRowSink()
         #expect(throws: TroveError.imageTooLarge(width: 640, height: 427, limit: 10_000)) {
             try decoder.decode(
                 try JPEGFixtures.rocket(), options: DecodingOptions(limits: DecodingLimits(maxPixels: 10_000)),
@@ -74,7 +56,7 @@ import TroveTestSupport
 
     @Test func aTruncatedFileIsAnError() throws {
         let data = try JPEGFixtures.jpeg("baseline")
-        let sink = CollectingSink()
+        let sink = CollectingRowSink()
         #expect(
             throws: TroveError.decodingFailed(
                 format: .jpeg, reason: "the file ends before the image data does (it is truncated)")
