@@ -191,6 +191,25 @@ static JDIMENSION trove_read_row(trove_jpeg_progressive *decoder, unsigned char 
     return read;
 }
 
+// Whether the whole RGBA output fits in `capacity` bytes as four components a pixel; else names the problem.
+static int trove_output_fits(trove_jpeg_progressive *decoder, size_t capacity) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if ((size_t)cinfo->output_width * 4 * cinfo->output_height > capacity || cinfo->output_components != 4) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message, "unexpected output layout");
+        return 0;
+    }
+    return 1;
+}
+
+// Reads rows into their places in `rgba` until the image ends or the input runs out (the source suspends).
+static void trove_read_rows(trove_jpeg_progressive *decoder, unsigned char *rgba) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    size_t row_bytes = (size_t)cinfo->output_width * 4;
+    while (cinfo->output_scanline < cinfo->output_height &&
+           trove_read_row(decoder, rgba + row_bytes * cinfo->output_scanline, row_bytes) == 1) {
+    }
+}
+
 int trove_jpeg_progressive_render(trove_jpeg_progressive *decoder, const unsigned char *data, size_t size,
                                   unsigned char *rgba, size_t capacity) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
@@ -203,11 +222,7 @@ int trove_jpeg_progressive_render(trove_jpeg_progressive *decoder, const unsigne
         decoder->state = failed;
         return -1;
     }
-    size_t row_bytes = (size_t)cinfo->output_width * 4;
-    if (row_bytes * cinfo->output_height > capacity || cinfo->output_components != 4) {
-        snprintf(decoder->errors.message, sizeof decoder->errors.message, "unexpected output layout");
-        return -1;
-    }
+    if (!trove_output_fits(decoder, capacity)) return -1;
     trove_source_attach(&decoder->source, data, size);
     // A scan has become showable since, so the input is past the last pass's scan: this does not suspend.
     if (decoder->finish_pending && !jpeg_finish_output(cinfo)) {
@@ -218,9 +233,7 @@ int trove_jpeg_progressive_render(trove_jpeg_progressive *decoder, const unsigne
     decoder->finish_pending = 0;
     // Below the input's scan (or the last, once the image has ended): the output pass never waits for input.
     jpeg_start_output(cinfo, scans);
-    while (cinfo->output_scanline < cinfo->output_height &&
-           trove_read_row(decoder, rgba + row_bytes * cinfo->output_scanline, row_bytes) == 1) {
-    }
+    trove_read_rows(decoder, rgba);
     int complete = cinfo->output_scanline == cinfo->output_height;
     // Finishing reads on to the next scan's start, which may not have arrived: then it is finished later.
     if (complete && !jpeg_finish_output(cinfo)) decoder->finish_pending = 1;
@@ -249,16 +262,10 @@ int trove_jpeg_progressive_read_rows(trove_jpeg_progressive *decoder, const unsi
         decoder->state = failed;
         return -1;
     }
-    size_t row_bytes = (size_t)cinfo->output_width * 4;
-    if (row_bytes * cinfo->output_height > capacity || cinfo->output_components != 4) {
-        snprintf(decoder->errors.message, sizeof decoder->errors.message, "unexpected output layout");
-        return -1;
-    }
+    if (!trove_output_fits(decoder, capacity)) return -1;
     trove_source_attach(&decoder->source, data, size);
     // jpeg_read_scanlines returns 0 when the data runs out (the source suspends); the next call goes on.
-    while (cinfo->output_scanline < cinfo->output_height &&
-           trove_read_row(decoder, rgba + row_bytes * cinfo->output_scanline, row_bytes) == 1) {
-    }
+    trove_read_rows(decoder, rgba);
     trove_source_detach(&decoder->source);
     return (int)cinfo->output_scanline;
 }

@@ -6,13 +6,9 @@ import TroveTestSupport
 
 /// The incremental PNG decoder fed a file in growing prefixes, as a download delivers it.
 @Suite struct PNGProgressiveDecodeTests {
+    /// Every preview the decoder gives when fed `data` `step` bytes more at a time.
     static func previews(of data: Data, step: Int, limits: DecodingLimits = .default) throws -> [Image] {
-        let decoder = PNGDecoder().makeIncrementalDecoder(limits: limits)
-        var previews: [Image] = []
-        for end in stride(from: step, through: data.count + step - 1, by: step) {
-            if let preview = try decoder.preview(data.prefix(min(end, data.count))) { previews.append(preview) }
-        }
-        return previews
+        try TroveTestSupport.previews(from: PNGDecoder(), of: data, step: step, limits: limits)
     }
 
     static func adam7() throws -> Data {

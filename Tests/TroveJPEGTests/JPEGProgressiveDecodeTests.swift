@@ -8,12 +8,7 @@ import TroveTestSupport
 @Suite struct JPEGProgressiveDecodeTests {
     /// Every preview the decoder gives when fed `data` `step` bytes more at a time.
     static func previews(of data: Data, step: Int, limits: DecodingLimits = .default) throws -> [Image] {
-        let decoder = JPEGDecoder().makeIncrementalDecoder(limits: limits)
-        var previews: [Image] = []
-        for end in stride(from: step, through: data.count + step - 1, by: step) {
-            if let preview = try decoder.preview(data.prefix(min(end, data.count))) { previews.append(preview) }
-        }
-        return previews
+        try TroveTestSupport.previews(from: JPEGDecoder(), of: data, step: step, limits: limits)
     }
 
     @Test func aProgressiveFileShowsEachScanBetterThanTheLastAndEndsExactlyAsTheFullDecode() throws {
