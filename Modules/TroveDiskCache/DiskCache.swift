@@ -326,19 +326,12 @@ public final class DiskCache: Sendable {
             compressorID: 0, storedLength: data.count, originalLength: data.count, payloadCRC: 0,
             created: metadata.created, expires: metadata.expires, key: key, etag: metadata.validators.etag,
             lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
-        if let field = header.oversizedField {
-            throw TroveError.ioFailed(
-                path: path,
-                reason:
-                    "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)"
-            )
-        }
+        if let problem = header.fieldProblem { throw TroveError.ioFailed(path: path, reason: problem) }
     }
 
-    /// Writes one entry file now (on the I/O queue); `checkStorable` has passed.
+    /// Writes one entry file now (on the I/O queue). `checkStorable` has passed, so the header's fields fit.
     private func write(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
         let name = fileName(forKey: key)
-        let path = layout.entryPath(for: name)
         var payload = data
         var compressorID: UInt8 = 0
         // Compression is an optimisation: keep the compressed form only if it saves enough to pay for
@@ -356,13 +349,6 @@ public final class DiskCache: Sendable {
             expires: metadata.expires, key: key, etag: metadata.validators.etag,
             lastModified: metadata.validators.lastModified, contentType: metadata.contentType,
             mustRevalidate: metadata.mustRevalidate)
-        if let field = header.oversizedField {
-            throw TroveError.ioFailed(
-                path: path,
-                reason:
-                    "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)"
-            )
-        }
         let headerBytes = header.encoded()
         let fileSize = headerBytes.count + payload.count
         guard fileSize <= configuration.byteLimit else {
@@ -457,13 +443,7 @@ public final class DiskCache: Sendable {
             header.lastModified = metadata.validators.lastModified
             header.contentType = metadata.contentType
             header.mustRevalidate = metadata.mustRevalidate
-            if let field = header.oversizedField {
-                throw TroveError.ioFailed(
-                    path: path,
-                    reason:
-                        "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)"
-                )
-            }
+            if let problem = header.fieldProblem { throw TroveError.ioFailed(path: path, reason: problem) }
             let headerBytes = header.encoded()
             let record = IndexRecord(
                 key: key, bytes: headerBytes.count + storedPayload.count,

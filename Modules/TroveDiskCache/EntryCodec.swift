@@ -22,10 +22,7 @@ public enum EntryCodec {
             expires: metadata.expires, key: key, etag: metadata.validators.etag,
             lastModified: metadata.validators.lastModified, contentType: metadata.contentType,
             mustRevalidate: metadata.mustRevalidate)
-        if let field = header.oversizedField {
-            throw TroveError.invalidConfiguration(
-                "the \(field.name) is \(field.bytes) bytes; an entry header holds at most \(EntryHeader.maxFieldBytes)")
-        }
+        if let problem = header.fieldProblem { throw TroveError.invalidConfiguration(problem) }
         var out = Data(header.encoded())
         out.append(data)
         return out

@@ -81,6 +81,13 @@ struct EntryHeader: Equatable {
         return nil
     }
 
+    /// Why this header cannot be written, naming the string too long for the format; nil when it can.
+    var fieldProblem: String? {
+        oversizedField.map {
+            "the \($0.name) is \($0.bytes) bytes; an entry header holds at most \(Self.maxFieldBytes)"
+        }
+    }
+
     /// The header bytes; call only when `oversizedField` is nil.
     func encoded() -> [UInt8] {
         var out: [UInt8] = []
