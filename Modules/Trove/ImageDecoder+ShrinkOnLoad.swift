@@ -22,24 +22,19 @@ extension ImageDecoder {
             return (try decode(data, limits: limits), transforms)
         }
         let storedSize = PixelSize(width: header.width, height: header.height)
+        let plan = ShrinkOnLoad(transforms: transforms, storedSize: storedSize, reducingGap: reducingGap)
+        let options = DecodingOptions(limits: limits, minimumSize: plan?.minimumSize)
         if streamsRows, let streaming = self as? any RowStreamingImageDecoder,
             let resize = transforms.first as? ResizeTransformer,
             resize.streamsRows(from: storedSize)
         {
-            let plan = ShrinkOnLoad(transforms: transforms, storedSize: storedSize, reducingGap: reducingGap)
-            let options = DecodingOptions(limits: limits, minimumSize: plan?.minimumSize)
             let image = try resize.resize(storedSize: storedSize) { sink in
                 try streaming.decode(data, options: options, into: sink)
             }
             return (image, Array(transforms.dropFirst()))
         }
-        guard
-            let plan = ShrinkOnLoad(
-                transforms: transforms,
-                storedSize: storedSize,
-                reducingGap: reducingGap)
-        else { return (try decode(data, limits: limits), transforms) }
-        let image = try decode(data, options: DecodingOptions(limits: limits, minimumSize: plan.minimumSize))
+        guard let plan else { return (try decode(data, limits: limits), transforms) }
+        let image = try decode(data, options: options)
         return (image, plan.transforms(for: image))
     }
 }

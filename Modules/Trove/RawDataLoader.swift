@@ -163,13 +163,18 @@ final class RawDataLoader: Sendable {
     /// Whether a response received now must be revalidated once stale, by its headers unless the
     /// configuration ignores them.
     func mustRevalidate(_ metadata: ResponseMetadata) -> Bool {
-        !configuration.ignoresCacheHeaders && metadata.directives.mustRevalidate
+        directives(of: metadata).mustRevalidate
+    }
+
+    /// The response's caching directives as this pipeline hears them: none when it ignores cache headers.
+    private func directives(of metadata: ResponseMetadata) -> CacheDirectives {
+        configuration.ignoresCacheHeaders ? .none : metadata.directives
     }
 
     /// When a response received now stops being fresh (nil: never, within the disk's max age), and whether
     /// it may be stored at all, by its headers unless the configuration ignores them.
     func freshness(of metadata: ResponseMetadata, now: Date = Date()) -> (expires: Date?, storable: Bool) {
-        let directives = configuration.ignoresCacheHeaders ? .none : metadata.directives
+        let directives = directives(of: metadata)
         let lifetime = directives.freshness ?? configuration.defaultFreshness
         return (lifetime.map { now.addingTimeInterval($0.timeInterval) }, !directives.noStore)
     }
