@@ -30,8 +30,6 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     private var body = Data()
     /// Set when this response is a redirect the exchange will follow.
     private(set) var redirectTarget: URL?
-    /// The redirect's status (301, 302, 303, 307, 308): it decides whether a POST stays a POST.
-    private(set) var redirectStatus = 0
     /// When something last happened (the request went out, the head or a body part came in).
     private var lastActivity = NIODeadline.now()
     /// Fires when the idle timeout may have passed; it checks `lastActivity` and re-arms if not.
@@ -106,7 +104,6 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             }
             // Its body (a "moved" page) is read and dropped, so the connection can be used again.
             redirectTarget = target
-            redirectStatus = Int(head.status.code)
             return task.eventLoop.makeSucceededVoidFuture()
         }
         guard (200..<300).contains(head.status.code) else {
@@ -143,7 +140,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         guard let head else {
             throw TroveError.connectionFailed(url: url, reason: "the response ended without a status line")
         }
-        if let redirectTarget { return .redirected(to: redirectTarget, status: redirectStatus) }
+        // The status (301, 302, 303, 307, 308) decides whether a POST stays a POST on the next hop.
+        if let redirectTarget { return .redirected(to: redirectTarget, status: Int(head.status.code)) }
         let metadata = metadata(of: head)
         if head.status == .notModified { return .finished(.notModified(metadata)) }
         if let expected, expected != received {
