@@ -7,8 +7,7 @@ import TroveCore
 /// other URLs carries on for them, as with any cancellation.
 final class InFlightRequests: Sendable {
     private struct Entry {
-        /// The URL as cache keys spell it (`CacheKey.normalized`), so `HTTP://Host:80/a` reaches `http://host/a`.
-        let url: String
+        let url: URL
         let cancel: @Sendable () -> Void
     }
 
@@ -26,9 +25,7 @@ final class InFlightRequests: Sendable {
     /// Registers request `id` for `url`; `cancel` stops it.
     func add(_ id: UInt64, url: URL, cancel: @escaping @Sendable () -> Void) {
         state.withLock { state in
-            if state.ended.remove(id) == nil {
-                state.entries[id] = Entry(url: CacheKey.normalized(url), cancel: cancel)
-            }
+            if state.ended.remove(id) == nil { state.entries[id] = Entry(url: url, cancel: cancel) }
         }
     }
 
@@ -61,11 +58,13 @@ final class InFlightRequests: Sendable {
         }
     }
 
-    /// Cancels every running request for `url` (compared as cache keys compare URLs); returns how many.
+    /// Cancels every running request for `url`, compared as cache keys spell URLs (`CacheKey.normalized`, so
+    /// `HTTP://Host:80/a` reaches `http://host/a`): normalised here, as cancelling is rare and adding is not.
+    /// Returns how many.
     @discardableResult
     func cancel(url: URL) -> Int {
         let normalized = CacheKey.normalized(url)
-        return cancel { $0.url == normalized }
+        return cancel { CacheKey.normalized($0.url) == normalized }
     }
 
     /// Cancels every running request; returns how many.
