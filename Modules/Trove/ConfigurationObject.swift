@@ -19,14 +19,21 @@ struct ConfigurationObject {
     private let container: KeyedDecodingContainer<ConfigurationKey>
     private let path: String
 
-    init(_ decoder: any Decoder, known: [String]) throws {
-        try self.init(decoder.container(keyedBy: ConfigurationKey.self), path: "", known: known)
+    /// The top-level object; `moved` maps keys that used to be known to where they are now.
+    init(_ decoder: any Decoder, known: [String], moved: [String: String] = [:]) throws {
+        try self.init(decoder.container(keyedBy: ConfigurationKey.self), path: "", known: known, moved: moved)
     }
 
-    private init(_ container: KeyedDecodingContainer<ConfigurationKey>, path: String, known: [String]) throws {
+    private init(
+        _ container: KeyedDecodingContainer<ConfigurationKey>, path: String, known: [String],
+        moved: [String: String] = [:]
+    ) throws {
         self.container = container
         self.path = path
         if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+            if let destination = moved[unknown] {
+                throw TroveError.invalidConfiguration("'\(path + unknown)' is now '\(destination)'")
+            }
             throw TroveError.invalidConfiguration(
                 "unknown field '\(path + unknown)'; known: \(known.joined(separator: ", "))")
         }

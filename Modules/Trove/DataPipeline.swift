@@ -105,7 +105,7 @@ public final class DataPipeline: Sendable {
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
         self.configuration = configuration
         memoryCache = try MemoryCache(
-            configuration: configuration.memoryCacheConfiguration,
+            configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
         loader = RawDataLoader(
             configuration: configuration, registry: registry,

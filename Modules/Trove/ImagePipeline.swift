@@ -38,7 +38,7 @@ public final class ImagePipeline: Sendable {
         self.configuration = configuration
         keySettings = Self.keySettings(configuration)
         memoryCache = try MemoryCache(
-            configuration: configuration.memoryCacheConfiguration,
+            configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
         let diskCache = try configuration.makeDiskCache(registry: registry)
         loader = RawDataLoader(

@@ -3,25 +3,11 @@ import TroveDiskCache
 import TroveMemoryCache
 
 extension PipelineConfiguration {
-    var memoryCacheConfiguration: MemoryCacheConfiguration {
-        // A result with an expiry is stored with a TTL of its own; memoryMaxAge covers the rest.
-        MemoryCacheConfiguration(
-            costLimit: memoryCostLimit, countLimit: memoryCountLimit, maxEntryCostFraction: memoryMaxEntryCostFraction,
-            defaultTTL: memoryMaxAge)
-    }
-
+    /// `disk`, keeping stale entries at least as long as the pipeline may still deliver them.
     var diskCacheConfiguration: DiskCacheConfiguration {
-        var disk = DiskCacheConfiguration()
-        disk.byteLimit = diskByteLimit
-        disk.countLimit = diskCountLimit
-        disk.maxAge = diskMaxAge
-        disk.compressionLevel = compressionLevel
-        disk.staleRetention = staleIfErrorBound
-        disk.lowWaterFraction = diskLowWaterFraction
-        disk.fsync = diskFsync
-        disk.writeQueueByteLimit = diskWriteQueueByteLimit
-        disk.payloadVerification = payloadVerification
-        return disk
+        var configuration = disk
+        configuration.staleRetention = max(disk.staleRetention, staleIfErrorBound)
+        return configuration
     }
 
     /// The disk cache this configuration names, built from the registry's plugins; nil without a directory.

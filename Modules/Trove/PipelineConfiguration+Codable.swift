@@ -4,7 +4,9 @@ import TroveDiskCache
 import TroveFetcher
 
 /// The configuration as JSON (`--config FILE` in the CLI): the property names as keys, durations in
-/// seconds, the cache directory and shared tier as strings, nested settings as objects. A key left out
+/// seconds, the cache directory and shared tier as strings, nested settings as objects (`memory`, `disk`,
+/// `scheduler`, `retryPolicy`, ... with their own property names: `{"disk": {"byteLimit": 1048576}}`). A
+/// flat key of earlier versions (`diskByteLimit`) is refused with its new path. A key left out
 /// keeps its default, so a file says only what it changes (no `cacheDirectory` means the default directory;
 /// `"cacheDirectory": null` means no disk cache); an unknown key, or a value of the wrong type,
 /// is an error that names it. `delegate`, `cookieStore`, `metricsFactory` and `logger` are code (or state),
@@ -14,7 +16,7 @@ extension PipelineConfiguration: Codable {
     /// key or a value out of range, and `DecodingError` for a value of the wrong type.
     public init(from decoder: any Decoder) throws {
         self.init()
-        let json = try ConfigurationObject(decoder, known: Self.keys)
+        let json = try ConfigurationObject(decoder, known: Self.keys, moved: Self.movedKeys)
         if let path = try json.value(String?.self, "cacheDirectory") {
             cacheDirectory = path.map { URL(fileURLWithPath: $0) }
         }
@@ -22,23 +24,15 @@ extension PipelineConfiguration: Codable {
         try json.set(&memoryEviction, "memoryEviction")
         try json.set(&diskEviction, "diskEviction")
         try json.set(&compressor, "compressor")
-        try json.set(&compressionLevel, "compressionLevel")
-        try json.set(&memoryCostLimit, "memoryCostLimit", atLeast: 0)
-        try json.set(&memoryCountLimit, "memoryCountLimit", atLeast: 0)
-        try json.set(&memoryMaxEntryCostFraction, "memoryMaxEntryCostFraction", in: 0...1)
-        try json.setSeconds(&memoryMaxAge, "memoryMaxAge")
-        try json.set(&diskByteLimit, "diskByteLimit", atLeast: 0)
-        try json.set(&diskCountLimit, "diskCountLimit")
-        try json.set(&diskLowWaterFraction, "diskLowWaterFraction", in: 0...1)
-        try json.set(&diskFsync, "diskFsync")
-        try json.set(&diskWriteQueueByteLimit, "diskWriteQueueByteLimit")
-        if let name = try json.value(String.self, "payloadVerification") {
-            guard let value = PayloadVerification(rawValue: name) else {
-                throw json.invalid("payloadVerification", "is \(name); use everyRead or whenFileChanges")
-            }
-            payloadVerification = value
+        if let memory = try json.object("memory", known: Self.memoryKeys) {
+            try memory.set(&self.memory.costLimit, "costLimit", atLeast: 0)
+            try memory.set(&self.memory.countLimit, "countLimit", atLeast: 0)
+            try memory.set(&self.memory.maxEntryCostFraction, "maxEntryCostFraction", in: 0...1)
+            try memory.setSeconds(&self.memory.defaultTTL, "defaultTTL")
         }
-        try json.setSeconds(&diskMaxAge, "diskMaxAge")
+        if let disk = try json.object("disk", known: Self.diskKeys) {
+            try decodeDisk(disk)
+        }
         try json.setSeconds(&defaultFreshness, "defaultFreshness")
         try json.set(&ignoresCacheHeaders, "ignoresCacheHeaders")
         try json.setSeconds(&staleIfErrorBound, "staleIfErrorBound")
@@ -85,6 +79,23 @@ extension PipelineConfiguration: Codable {
         try decodeRest(json)
     }
 
+    private mutating func decodeDisk(_ json: ConfigurationObject) throws {
+        try json.set(&disk.byteLimit, "byteLimit", atLeast: 1)
+        try json.set(&disk.countLimit, "countLimit")
+        try json.setSeconds(&disk.maxAge, "maxAge")
+        try json.set(&disk.compressionLevel, "compressionLevel")
+        try json.set(&disk.lowWaterFraction, "lowWaterFraction", in: 0...1)
+        try json.set(&disk.fsync, "fsync")
+        if let name = try json.value(String.self, "payloadVerification") {
+            guard let value = PayloadVerification(rawValue: name) else {
+                throw json.invalid("payloadVerification", "is \(name); use everyRead or whenFileChanges")
+            }
+            disk.payloadVerification = value
+        }
+        try json.set(&disk.writeQueueByteLimit, "writeQueueByteLimit", atLeast: 1)
+        try json.setSeconds(&disk.staleRetention, "staleRetention")
+    }
+
     private mutating func decodeRest(_ json: ConfigurationObject) throws {
         if let options = try json.object(
             "sharedTierOptions",
@@ -124,18 +135,21 @@ extension PipelineConfiguration: Codable {
         try put(memoryEviction, "memoryEviction")
         try put(diskEviction, "diskEviction")
         try put(compressor, "compressor")
-        try put(compressionLevel, "compressionLevel")
-        try put(memoryCostLimit, "memoryCostLimit")
-        try put(memoryCountLimit, "memoryCountLimit")
-        try put(memoryMaxEntryCostFraction, "memoryMaxEntryCostFraction")
-        try put(seconds(memoryMaxAge), "memoryMaxAge")
-        try put(diskByteLimit, "diskByteLimit")
-        try put(diskCountLimit, "diskCountLimit")
-        try put(diskLowWaterFraction, "diskLowWaterFraction")
-        try put(diskFsync, "diskFsync")
-        try put(diskWriteQueueByteLimit, "diskWriteQueueByteLimit")
-        try put(payloadVerification.rawValue, "payloadVerification")
-        try put(seconds(diskMaxAge), "diskMaxAge")
+        var memoryJSON = json.nestedContainer(keyedBy: ConfigurationKey.self, forKey: .init("memory"))
+        try memoryJSON.encode(memory.costLimit, forKey: .init("costLimit"))
+        try memoryJSON.encode(memory.countLimit, forKey: .init("countLimit"))
+        try memoryJSON.encode(memory.maxEntryCostFraction, forKey: .init("maxEntryCostFraction"))
+        try memoryJSON.encode(seconds(memory.defaultTTL), forKey: .init("defaultTTL"))
+        var diskJSON = json.nestedContainer(keyedBy: ConfigurationKey.self, forKey: .init("disk"))
+        try diskJSON.encode(disk.byteLimit, forKey: .init("byteLimit"))
+        try diskJSON.encode(disk.countLimit, forKey: .init("countLimit"))
+        try diskJSON.encode(disk.maxAge.seconds, forKey: .init("maxAge"))
+        try diskJSON.encode(disk.compressionLevel, forKey: .init("compressionLevel"))
+        try diskJSON.encode(disk.lowWaterFraction, forKey: .init("lowWaterFraction"))
+        try diskJSON.encode(disk.fsync, forKey: .init("fsync"))
+        try diskJSON.encode(disk.payloadVerification.rawValue, forKey: .init("payloadVerification"))
+        try diskJSON.encode(disk.writeQueueByteLimit, forKey: .init("writeQueueByteLimit"))
+        try diskJSON.encode(disk.staleRetention.seconds, forKey: .init("staleRetention"))
         try put(seconds(defaultFreshness), "defaultFreshness")
         try put(ignoresCacheHeaders, "ignoresCacheHeaders")
         try put(seconds(staleIfErrorBound), "staleIfErrorBound")
@@ -182,13 +196,29 @@ extension PipelineConfiguration: Codable {
 
     /// Every key the JSON form has, in the order it is written.
     static let keys = [
-        "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "compressionLevel",
-        "memoryCostLimit", "memoryCountLimit", "memoryMaxEntryCostFraction", "memoryMaxAge", "diskByteLimit",
-        "diskCountLimit", "diskLowWaterFraction", "diskFsync", "diskWriteQueueByteLimit", "payloadVerification",
-        "diskMaxAge", "defaultFreshness",
-        "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline", "maxBytes", "decodingLimits",
-        "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL", "sharedCache", "sharedTierOptions",
-        "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval"
+        "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "disk",
+        "defaultFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline",
+        "maxBytes", "decodingLimits", "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL",
+        "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval"
+    ]
+
+    /// The keys of the `memory` object: `MemoryCacheConfiguration`'s properties.
+    static let memoryKeys = ["costLimit", "countLimit", "maxEntryCostFraction", "defaultTTL"]
+
+    /// The keys of the `disk` object: `DiskCacheConfiguration`'s properties.
+    static let diskKeys = [
+        "byteLimit", "countLimit", "maxAge", "compressionLevel", "lowWaterFraction", "fsync", "payloadVerification",
+        "writeQueueByteLimit", "staleRetention"
+    ]
+
+    /// Where the flat keys of earlier versions went, so an old file's error says what to write instead.
+    static let movedKeys = [
+        "memoryCostLimit": "memory.costLimit", "memoryCountLimit": "memory.countLimit",
+        "memoryMaxEntryCostFraction": "memory.maxEntryCostFraction", "memoryMaxAge": "memory.defaultTTL",
+        "diskByteLimit": "disk.byteLimit", "diskCountLimit": "disk.countLimit", "diskMaxAge": "disk.maxAge",
+        "compressionLevel": "disk.compressionLevel", "diskLowWaterFraction": "disk.lowWaterFraction",
+        "diskFsync": "disk.fsync", "payloadVerification": "disk.payloadVerification",
+        "diskWriteQueueByteLimit": "disk.writeQueueByteLimit"
     ]
 
     /// Reads a JSON configuration file; the error names the file and what in it is wrong.

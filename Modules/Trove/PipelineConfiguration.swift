@@ -7,8 +7,10 @@ import TroveFetcher
 import TroveMemoryCache
 import TroveTransformers
 
-/// How to compose an `ImagePipeline` from a registry. Plugins are named by plain strings, so a config
-/// file or CLI flags can say them; an unknown name fails when the pipeline is built.
+/// How to compose an `ImagePipeline` from a registry. Each module's own settings are nested whole (`memory`,
+/// `disk`, `scheduler`, `retryPolicy`), so every setting is reachable. Plugins are named by typed names that
+/// accept string literals, so a config file or CLI flags can say them; an unknown name fails when the
+/// pipeline is built.
 public struct PipelineConfiguration: Sendable {
     /// Where the disk cache lives: `defaultCacheDirectory` unless set; nil turns the disk cache off and keeps
     /// everything in memory (`PipelineConfiguration.memoryOnly`).
@@ -21,40 +23,23 @@ public struct PipelineConfiguration: Sendable {
     /// Disk cache eviction policy: `.lru` (the default), `.fifo`, `.lfu`, `.sieve`, `.s3fifo`, `.wtinylfu`, or
     /// a plugin's.
     public var diskEviction: EvictionPolicyName = .lru
-    /// Disk entry compressor: `.none` (the default), `.zlib`, or a plugin's.
+    /// Disk entry compressor: `.none` (the default), `.zlib`, or a plugin's; its level is `disk.compressionLevel`.
     public var compressor: CompressorName = .none
-    /// Passed to the compressor (zlib: 0 stores ... 9 smallest); nil: its default. A level the compressor
-    /// rejects fails the pipeline's creation with `invalidConfiguration`, naming the level and the compressor.
-    public var compressionLevel: Int?
-    /// Cost (bytes) the memory cache may hold; default 20% of physical or container memory, at most 512 MiB.
-    public var memoryCostLimit: Int = MemoryCacheConfiguration.defaultCostLimit
-    /// Most entries the memory cache holds; default no limit.
-    public var memoryCountLimit: Int = .max
-    /// The largest entry the memory cache admits, as a fraction of `memoryCostLimit`; default 0.1.
-    public var memoryMaxEntryCostFraction = 0.1
-    /// How long the memory tier keeps a result whose response set no expiry (no max-age or Expires, and no
-    /// `defaultFreshness`); nil (the default) keeps it until evicted. A result with an expiry leaves memory
-    /// at it. The memory tier's own setting: `diskMaxAge` is about files and is not used here.
-    public var memoryMaxAge: Duration?
-    /// Most bytes the disk cache's entry files may take, headers included; default 500 MiB.
-    public var diskByteLimit: Int = 500 << 20
-    /// Most entries on disk; nil (the default) for no count limit.
-    public var diskCountLimit: Int?
-    /// Once over a limit, the disk cache evicts down to this fraction of it; default 0.8.
-    public var diskLowWaterFraction = 0.8
-    /// Flush each entry file and its directory to stable storage before its write counts as done; default off.
-    public var diskFsync = false
-    /// Most bytes of disk stores queued behind the pipeline's results (writes are write-behind; `flush()`
-    /// waits for them); a store finding the queue full waits for room. Default 64 MiB.
-    public var diskWriteQueueByteLimit = 64 << 20
-    /// When a disk read checks the payload's CRC: `.whenFileChanges` (the default: once per version of the
-    /// file) or `.everyRead`.
-    public var payloadVerification: PayloadVerification = .whenFileChanges
-    /// Disk entries created longer ago than this read as misses and are removed; default 7 days. Also the
-    /// freshness of a response whose headers give none when `defaultFreshness` is nil.
-    public var diskMaxAge: Duration = .seconds(7 * 24 * 3600)
+    /// The memory tier's own settings: `costLimit` (default 20% of physical or container memory, at most
+    /// 512 MiB), `countLimit` (none), `maxEntryCostFraction` (0.1) and `defaultTTL`: how long a result whose
+    /// response set no expiry (no max-age or Expires, and no `defaultFreshness`) stays in memory; nil (the
+    /// default) keeps it until evicted. A result with an expiry leaves memory at it.
+    public var memory = MemoryCacheConfiguration()
+    /// The disk tier's own settings: `byteLimit` (500 MiB, headers included), `countLimit` (none), `maxAge`
+    /// (7 days; also the freshness of a response whose headers give none when `defaultFreshness` is nil),
+    /// `compressionLevel` (the compressor's default; one it rejects fails the pipeline's creation naming the
+    /// level), `lowWaterFraction` (0.8), `fsync` (off), `payloadVerification` (`.whenFileChanges`),
+    /// `writeQueueByteLimit` (64 MiB of write-behind stores; `flush()` waits for them) and `staleRetention`.
+    /// Stale entries are kept for the longer of `staleRetention` and `staleIfErrorBound`, so a copy that may
+    /// still be delivered is never removed first.
+    public var disk = DiskCacheConfiguration()
     /// How long a response stays fresh when its headers say nothing (no Cache-Control max-age, no
-    /// Expires); nil keeps it fresh until `diskMaxAge`.
+    /// Expires); nil keeps it fresh until `disk.maxAge`.
     public var defaultFreshness: Duration?
     /// Ignore Cache-Control, Expires and Age, for origins that send nonsense: every response is fresh for
     /// `defaultFreshness` and may be stored.

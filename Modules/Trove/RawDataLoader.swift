@@ -151,7 +151,7 @@ final class RawDataLoader: Sendable {
 
     /// When the entry's response stops being fresh: its expiry, else the disk's max age.
     private func staleSince(_ entry: DiskEntry) -> Date {
-        entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(configuration.diskMaxAge.timeInterval)
+        entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(configuration.disk.maxAge.timeInterval)
     }
 
     /// Whether the entry may be delivered without a successful revalidation: always while its response is
@@ -406,7 +406,8 @@ final class RawDataLoader: Sendable {
         if storable, request.policy != .memoryOnly, let shared {
             // Shared for as long as the copy is fresh (no expiry: the disk's max age).
             let ttl =
-                expires.map { Duration.milliseconds(Int64($0.timeIntervalSinceNow * 1000)) } ?? configuration.diskMaxAge
+                expires.map { Duration.milliseconds(Int64($0.timeIntervalSinceNow * 1000)) }
+                ?? configuration.disk.maxAge
             try await shared.store(data, forKey: request.key, metadata: entryMetadata, ttl: ttl)
         }
         return RawResult(

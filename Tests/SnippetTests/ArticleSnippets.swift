@@ -33,7 +33,7 @@ func compose(cacheURL: URL) throws -> ImagePipeline {
     configuration.memoryEviction = "s3fifo"    // lru, fifo, lfu, sieve, s3fifo, wtinylfu
     configuration.diskEviction = "lru"
     configuration.compressor = "zlib"          // compress disk entries when it saves space
-    configuration.diskByteLimit = 1 << 30
+    configuration.disk.byteLimit = 1 << 30
     configuration.scheduler.maxConcurrent = 4
     let pipeline = try ImagePipeline(registry: registry, configuration: configuration)
     // end snippet compose

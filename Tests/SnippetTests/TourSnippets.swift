@@ -39,7 +39,7 @@ func composeAPipeline(cacheURL: URL, imageURL: URL) async throws -> ImageRespons
     configuration.hasher = .md5                     // typed names; a plugin's is a string literal: "djb2"
     configuration.memoryEviction = .s3fifo
     configuration.compressor = .zlib                // compress disk entries when it helps
-    configuration.diskByteLimit = 200 << 20
+    configuration.disk.byteLimit = 200 << 20
     let pipeline = try ImagePipeline(registry: registry, configuration: configuration)
 
     let thumbnail = ImageRequest(

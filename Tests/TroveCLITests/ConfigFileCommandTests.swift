@@ -9,7 +9,7 @@ import TroveTestSupport
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let config = work.appendingPathComponent("trove.json")
-        try Data(#"{"diskByteLimit": 2097152, "hasher": "md5", "compressor": "zlib"}"#.utf8).write(to: config)
+        try Data(#"{"disk": {"byteLimit": 2097152}, "hasher": "md5", "compressor": "zlib"}"#.utf8).write(to: config)
         let input = work.appendingPathComponent("text.txt")
         try Data(String(repeating: "configured bytes\n", count: 400).utf8).write(to: input)
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))

@@ -14,7 +14,7 @@ import TroveTestSupport
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let config = work.appendingPathComponent("trove.json")
-        try Data(#"{"diskFsync": true}"#.utf8).write(to: config)
+        try Data(#"{"disk": {"fsync": true}}"#.utf8).write(to: config)
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let urls = (0..<4).map { server.url("/chelsea.png?copy=\($0)").absoluteString }
         let transform = ["--transform", "resize:w=32,h=32,mode=stretch,filter=bilinear"]

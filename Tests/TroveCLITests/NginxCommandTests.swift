@@ -120,9 +120,9 @@ import TroveTestSupport
     @Test func aConfigFilesLimitsAreWhatCacheStatsReportsAndWhatGetObeys() async throws {
         try await withOrigin { nginx, cli, work in
             let roomy = work.appendingPathComponent("roomy.json"), tiny = work.appendingPathComponent("tiny.json")
-            try Data(#"{"diskByteLimit": 3145728, "diskCountLimit": 7}"#.utf8).write(to: roomy)
+            try Data(#"{"disk": {"byteLimit": 3145728, "countLimit": 7}}"#.utf8).write(to: roomy)
             // Smaller than badge.png (3,910 bytes): a get fetches it but cannot keep it.
-            try Data(#"{"diskByteLimit": 1000}"#.utf8).write(to: tiny)
+            try Data(#"{"disk": {"byteLimit": 1000}}"#.utf8).write(to: tiny)
             let url = nginx.url("/plain/badge.png").absoluteString
 
             let kept = try await cli.run(["get", url, "--config", roomy.path, "--json"])

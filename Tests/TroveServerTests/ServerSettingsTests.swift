@@ -71,19 +71,19 @@ import TroveServer
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("serve.json")
         try Data(
-            #"{"maxQueue": 4, "pipeline": {"hasher": "md5", "diskByteLimit": 1048576, "retryPolicy": {"maxRetries": 0}}}"#
+            #"{"maxQueue": 4, "pipeline": {"hasher": "md5", "disk": {"byteLimit": 1048576}, "retryPolicy": {"maxRetries": 0}}}"#
                 .utf8
         ).write(to: file)
         var configuration = try ServerConfiguration(layers: [try ServerSettings(contentsOf: file)])
         configuration.cacheDirectory = directory.appendingPathComponent("cache")
         #expect(configuration.maxQueue == 4)
-        #expect(configuration.pipeline.hasher == "md5" && configuration.pipeline.diskByteLimit == 1 << 20)
+        #expect(configuration.pipeline.hasher == "md5" && configuration.pipeline.disk.byteLimit == 1 << 20)
         // The server builds its pipeline on them, with its own settings on top.
         let server = try ImageProxyServer(configuration: configuration, registry: .standard)
         #expect(server.pipeline.configuration.hasher == "md5")
         #expect(server.pipeline.configuration.retryPolicy.maxRetries == 0)
-        #expect(server.pipeline.configuration.diskByteLimit == 1 << 20)
-        #expect(server.pipeline.configuration.memoryCountLimit == 0)
+        #expect(server.pipeline.configuration.disk.byteLimit == 1 << 20)
+        #expect(server.pipeline.configuration.memory.countLimit == 0)
         #expect(server.pipeline.configuration.cacheDirectory?.path == directory.appendingPathComponent("cache").path)
 
         let bad = directory.appendingPathComponent("bad.json")
@@ -102,6 +102,19 @@ import TroveServer
         ) {
             try ServerSettings(contentsOf: owned)
         }
+        // A nested field the server owns is refused by its path; its siblings are the user's to set.
+        let nested = directory.appendingPathComponent("nested.json")
+        try Data(#"{"pipeline": {"memory": {"countLimit": 5}}}"#.utf8).write(to: nested)
+        #expect(
+            throws: ServerConfigurationError(
+                "'pipeline.memory.countLimit' is set by the server; use the top-level resultMemoryBytes (the server keeps encoded results, not pixels) instead"
+            )
+        ) {
+            try ServerSettings(contentsOf: nested)
+        }
+        let sibling = directory.appendingPathComponent("sibling.json")
+        try Data(#"{"pipeline": {"memory": {"costLimit": 4096}}}"#.utf8).write(to: sibling)
+        #expect(try ServerSettings(contentsOf: sibling).pipeline?.memory.costLimit == 4096)
     }
 
     @Test func configFileReadsKnownFieldsAndRefusesUnknownOnes() throws {

@@ -13,25 +13,46 @@ import TroveTestSupport
     @Test func aPartialFileSetsWhatItNamesAndKeepsTheDefaults() throws {
         let configuration = try decode(
             """
-            {"diskByteLimit": 1048576, "diskCountLimit": 10, "memoryCountLimit": 50, "diskMaxAge": 3600,
-             "payloadVerification": "everyRead", "diskFsync": true, "diskLowWaterFraction": 0.5,
-             "diskWriteQueueByteLimit": 4096, "scheduler": {"maxPerHost": 2}, "retryPolicy": {"maxRetries": 0},
-             "decodingLimits": {"maxPixels": 1000000}, "defaultFreshness": null, "hasher": "md5",
-             "memoryMaxAge": 90}
+            {"disk": {"byteLimit": 1048576, "countLimit": 10, "maxAge": 3600, "payloadVerification": "everyRead",
+                      "fsync": true, "lowWaterFraction": 0.5, "writeQueueByteLimit": 4096, "staleRetention": 60},
+             "memory": {"countLimit": 50, "defaultTTL": 90},
+             "scheduler": {"maxPerHost": 2}, "retryPolicy": {"maxRetries": 0},
+             "decodingLimits": {"maxPixels": 1000000}, "defaultFreshness": null, "hasher": "md5"}
             """)
-        #expect(configuration.diskByteLimit == 1 << 20 && configuration.diskCountLimit == 10)
-        #expect(configuration.memoryCountLimit == 50 && configuration.memoryMaxAge == .seconds(90))
-        #expect(configuration.diskMaxAge == .seconds(3600))
-        #expect(configuration.payloadVerification == .everyRead && configuration.diskFsync)
-        #expect(configuration.diskLowWaterFraction == 0.5)
-        #expect(configuration.diskWriteQueueByteLimit == 4096)
-        #expect(PipelineConfiguration().diskWriteQueueByteLimit == 64 << 20)
+        #expect(configuration.disk.byteLimit == 1 << 20 && configuration.disk.countLimit == 10)
+        #expect(configuration.memory.countLimit == 50 && configuration.memory.defaultTTL == .seconds(90))
+        #expect(configuration.memory.maxEntryCostFraction == 0.1)
+        #expect(configuration.memory.costLimit == MemoryCacheConfiguration.defaultCostLimit)
+        #expect(configuration.disk.maxAge == .seconds(3600) && configuration.disk.staleRetention == .seconds(60))
+        #expect(configuration.disk.payloadVerification == .everyRead && configuration.disk.fsync)
+        #expect(configuration.disk.lowWaterFraction == 0.5 && configuration.disk.compressionLevel == nil)
+        #expect(configuration.disk.writeQueueByteLimit == 4096)
+        #expect(PipelineConfiguration().disk.writeQueueByteLimit == 64 << 20)
         #expect(configuration.scheduler.maxPerHost == 2 && configuration.scheduler.maxConcurrent == 6)
         #expect(configuration.retryPolicy.maxRetries == 0)
         #expect(configuration.decodingLimits.maxPixels == 1_000_000 && configuration.decodingLimits.maxFrames == 1000)
         #expect(configuration.hasher == "md5" && configuration.memoryEviction == "lru")
         #expect(configuration.fetchTimeout == .seconds(15))
         #expect(configuration.cacheDirectory == PipelineConfiguration.defaultCacheDirectory)
+    }
+
+    @Test func theDiskCacheGetsTheNestedSettingsAndKeepsStaleCopiesAsLongAsTheyMayBeDelivered() throws {
+        try withTemporaryDirectorySync { directory in
+            var configuration = PipelineConfiguration(cacheDirectory: directory)
+            configuration.disk.byteLimit = 3 << 20
+            configuration.disk.countLimit = 9
+            configuration.disk.payloadVerification = .everyRead
+            configuration.staleIfErrorBound = .seconds(120)
+            let disk = try #require(try configuration.makeDiskCache(registry: .standard))
+            #expect(disk.configuration.byteLimit == 3 << 20 && disk.configuration.countLimit == 9)
+            #expect(disk.configuration.payloadVerification == .everyRead)
+            // The disk's own retention is shorter than the pipeline's stale-if-error bound: the bound wins.
+            #expect(disk.configuration.staleRetention == .seconds(120))
+            // A longer retention (for revalidating old copies) is kept.
+            configuration.disk.staleRetention = .seconds(3600)
+            let longer = try #require(try configuration.makeDiskCache(registry: .standard))
+            #expect(longer.configuration.staleRetention == .seconds(3600))
+        }
     }
 
     @Test func pluginNamesAreTypedConstantsOrLiteralsAndPlainStringsInJSON() throws {
@@ -53,7 +74,7 @@ import TroveTestSupport
     @Test func everySettingRoundTrips() throws {
         var configuration = PipelineConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp/trove-x"))
         configuration.compressor = "zlib"
-        configuration.compressionLevel = 3
+        configuration.disk.compressionLevel = 3
         configuration.defaultFreshness = .milliseconds(1500)
         configuration.headers = ["User-Agent": "trove-test"]
         configuration.encodingOptions = EncodingOptions(quality: 0.7, compressionLevel: 2, lossless: true, speed: 4)
@@ -62,41 +83,57 @@ import TroveTestSupport
         configuration.sharedTierOptions.keyPrefix = "fleet:"
         configuration.sharedTierPolicy.leaseTTL = nil
         configuration.shrinkOnLoadReducingGap = 1
-        configuration.diskWriteQueueByteLimit = 1 << 20
+        configuration.disk.writeQueueByteLimit = 1 << 20
+        configuration.disk.countLimit = 77
         configuration.previewInterval = .milliseconds(250)
-        configuration.memoryMaxAge = .milliseconds(2500)
+        configuration.memory.defaultTTL = .milliseconds(2500)
+        configuration.memory.costLimit = 12345
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let first = try encoder.encode(configuration)
         let decoded = try JSONDecoder().decode(PipelineConfiguration.self, from: first)
         #expect(try encoder.encode(decoded) == first)
-        #expect(decoded.cacheDirectory?.path == "/tmp/trove-x" && decoded.compressionLevel == 3)
+        #expect(decoded.cacheDirectory?.path == "/tmp/trove-x" && decoded.disk.compressionLevel == 3)
         #expect(decoded.defaultFreshness == .milliseconds(1500) && decoded.sharedTierPolicy.leaseTTL == nil)
         #expect(decoded.scheduler.order == .lifo && decoded.encodingOptions.speed == 4)
         #expect(decoded.sharedCache?.absoluteString == "redis://127.0.0.1:6390/2")
         let object = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])
-        #expect(object["diskMaxAge"] as? Double == 604_800)
-        #expect(decoded.diskWriteQueueByteLimit == 1 << 20 && object["diskWriteQueueByteLimit"] as? Int == 1 << 20)
+        let disk = try #require(object["disk"] as? [String: Any])
+        let memory = try #require(object["memory"] as? [String: Any])
+        #expect(disk["maxAge"] as? Double == 604_800 && disk["countLimit"] as? Int == 77)
+        #expect(decoded.disk.writeQueueByteLimit == 1 << 20 && disk["writeQueueByteLimit"] as? Int == 1 << 20)
+        #expect(decoded.disk.countLimit == 77 && decoded.memory.costLimit == 12345)
         #expect(decoded.previewInterval == .milliseconds(250) && object["previewInterval"] as? Double == 0.25)
-        #expect(object["memoryMaxAge"] as? Double == 2.5 && decoded.memoryMaxAge == .milliseconds(2500))
-        // Unset, it is written as null and read back as unset.
+        #expect(memory["defaultTTL"] as? Double == 2.5 && decoded.memory.defaultTTL == .milliseconds(2500))
+        // Unset, they are written as null and read back as unset.
         let unset = try encoder.encode(PipelineConfiguration())
-        #expect(try JSONDecoder().decode(PipelineConfiguration.self, from: unset).memoryMaxAge == nil)
+        let unsetObject = try #require(try JSONSerialization.jsonObject(with: unset) as? [String: Any])
+        #expect((unsetObject["memory"] as? [String: Any])?["defaultTTL"] is NSNull)
+        #expect((unsetObject["disk"] as? [String: Any])?["countLimit"] is NSNull)
+        let unsetDecoded = try JSONDecoder().decode(PipelineConfiguration.self, from: unset)
+        #expect(unsetDecoded.memory.defaultTTL == nil && unsetDecoded.disk.countLimit == nil)
     }
 
     @Test(arguments: [
         (#"{"diskBytelimit": 1}"#, "unknown field 'diskBytelimit'; known: cacheDirectory, hasher,"),
+        (#"{"disk": {"bytelimit": 1}}"#, "unknown field 'disk.bytelimit'; known: byteLimit, countLimit,"),
+        (#"{"diskByteLimit": 1}"#, "'diskByteLimit' is now 'disk.byteLimit'"),
+        (#"{"memoryMaxAge": 60}"#, "'memoryMaxAge' is now 'memory.defaultTTL'"),
+        (#"{"disk": {"byteLimit": 0}}"#, "'disk.byteLimit' must be 1 or more, not 0"),
         (#"{"scheduler": {"maxConcurent": 2}}"#, "unknown field 'scheduler.maxConcurent'; known: maxConcurrent,"),
         (#"{"scheduler": {"maxConcurrent": "six"}}"#, "'scheduler.maxConcurrent' must be a number"),
-        (#"{"diskMaxAge": -5}"#, "'diskMaxAge' must be a number of seconds, 0 or more, not -5.0"),
-        (#"{"memoryMaxAge": -1}"#, "'memoryMaxAge' must be a number of seconds, 0 or more, not -1.0"),
+        (#"{"disk": {"maxAge": -5}}"#, "'disk.maxAge' must be a number of seconds, 0 or more, not -5.0"),
+        (#"{"memory": {"defaultTTL": -1}}"#, "'memory.defaultTTL' must be a number of seconds, 0 or more, not -1.0"),
         (
-            #"{"payloadVerification": "sometimes"}"#,
-            "'payloadVerification' is sometimes; use everyRead or whenFileChanges"
+            #"{"disk": {"payloadVerification": "sometimes"}}"#,
+            "'disk.payloadVerification' is sometimes; use everyRead or whenFileChanges"
         ),
         (#"{"scheduler": {"maxConcurrent": 0}}"#, "'scheduler.maxConcurrent' must be 1 or more, not 0"),
         (#"{"shrinkOnLoadReducingGap": 0.5}"#, "'shrinkOnLoadReducingGap' must be 1.0 or more, not 0.5"),
-        (#"{"memoryMaxEntryCostFraction": -1}"#, "'memoryMaxEntryCostFraction' must be from 0.0 to 1.0, not -1.0"),
+        (
+            #"{"memory": {"maxEntryCostFraction": -1}}"#,
+            "'memory.maxEntryCostFraction' must be from 0.0 to 1.0, not -1.0"
+        ),
         (#"{"encodingOptions": {"quality": 85}}"#, "'encodingOptions.quality' must be from 0.0 to 1.0, not 85.0")
     ])
     func aBadFileIsAnErrorNamingWhatIsWrong(json: String, message: String) throws {

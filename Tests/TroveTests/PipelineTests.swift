@@ -25,7 +25,7 @@ import TroveTestSupport
         try await withTemporaryDirectory { directory in
             var configuration = PipelineConfiguration(cacheDirectory: directory)
             configuration.compressor = "zlib"
-            configuration.compressionLevel = 12
+            configuration.disk.compressionLevel = 12
             #expect(
                 throws: TroveError.invalidConfiguration(
                     "compression level 12 does not work with the 'zlib' compressor (zlib compression level 12 is out "
@@ -33,7 +33,7 @@ import TroveTestSupport
             ) {
                 _ = try ImagePipeline(configuration: configuration)
             }
-            configuration.compressionLevel = 9
+            configuration.disk.compressionLevel = 9
             _ = try ImagePipeline(configuration: configuration)
         }
     }

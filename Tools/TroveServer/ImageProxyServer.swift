@@ -63,7 +63,7 @@ public final class ImageProxyServer: Sendable {
             maxFrames: configuration.maxAnimationFrames)
         pipelineConfiguration.requestDeadline = configuration.requestDeadline
         // The server keeps encoded results itself; decoded pixels in memory would only cost.
-        pipelineConfiguration.memoryCountLimit = 0
+        pipelineConfiguration.memory.countLimit = 0
         pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
         pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
         pipelineConfiguration.logger = logger

@@ -58,11 +58,12 @@ public struct ServerSettings: Sendable, Codable {
     /// here, naming the server setting to use instead.
     public var pipeline: PipelineConfiguration?
 
-    /// The pipeline keys the server sets from its own settings (or fixes), with what to write instead.
+    /// The pipeline keys the server sets from its own settings (or fixes), with what to write instead; a
+    /// dotted key names a field of a nested object.
     static let serverOwnedPipelineKeys: [String: String] = [
         "cacheDirectory": "cacheDir", "maxBytes": "maxSourceBytes",
         "decodingLimits": "maxSourcePixels and maxAnimationFrames", "requestDeadline": "requestDeadlineSeconds",
-        "memoryCountLimit": "resultMemoryBytes (the server keeps encoded results, not pixels)",
+        "memory.countLimit": "resultMemoryBytes (the server keeps encoded results, not pixels)",
         "scheduler": "maxConcurrency and maxQueue", "shrinkOnLoadReducingGap": "reducingGap",
         "sharedCache": "sharedCache"
     ]
@@ -113,12 +114,20 @@ public struct ServerSettings: Sendable, Codable {
         }
         // The server would overwrite these; accepting them would ignore them in silence.
         if let pipeline = object["pipeline"] as? [String: Any],
-            let owned = pipeline.keys.sorted().first(where: { serverOwnedPipelineKeys[$0] != nil })
+            let owned = serverOwnedPipelineKeys.keys.sorted().first(where: { isSet($0, in: pipeline) })
         {
             throw ServerConfigurationError(
                 "'pipeline.\(owned)' is set by the server; use the top-level \(serverOwnedPipelineKeys[owned]!) instead"
             )
         }
+    }
+
+    /// Whether the dotted `path` (`memory.countLimit`) is present in `object`.
+    private static func isSet(_ path: String, in object: [String: Any]) -> Bool {
+        let parts = path.split(separator: ".").map(String.init)
+        var current: [String: Any]? = object
+        for part in parts.dropLast() { current = current?[part] as? [String: Any] }
+        return current?[parts.last ?? ""] != nil
     }
 
     /// The `TROVE_*` variables (see `EnvironmentName`); lists are comma-separated, switches `1`/`true`/`yes`

@@ -63,7 +63,7 @@ final class PipelineFixture: @unchecked Sendable {  // written once in the async
         try? FileManager.default.removeItem(at: transformDirectory)
         var noMemory = PipelineConfiguration(cacheDirectory: transformDirectory.appendingPathComponent("cache"))
         noMemory.retryPolicy = .none
-        noMemory.memoryCountLimit = 0
+        noMemory.memory.countLimit = 0
         let transformPipeline = try ImagePipeline(configuration: noMemory)
         let transformRequest = ImageRequest(
             url: server.url("/chelsea.png"),
