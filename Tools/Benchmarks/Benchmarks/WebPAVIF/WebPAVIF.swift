@@ -32,7 +32,7 @@ private func note(_ line: String) {
 
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput], timeUnits: .milliseconds,
+        metrics: [.wallClock, .throughput], timeUnits: .microseconds,
         maxDuration: .seconds(3), maxIterations: 300)
 
     let photo = prepared("the coffee photo") {
