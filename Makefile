@@ -43,10 +43,15 @@ docs: setup
 clean:
 	rm -rf .build demo-output
 
-# Benchmarks: a separate package (release build); every suite runs its baseline in the same run.
+# Benchmarks: a separate package (release build); every suite runs its baseline in the same run. The Thumbnail
+# suite reads 24 MP inputs from .build-bench/, made first (once). After the suites: the Pillow resize baseline,
+# then scripts/thumbnail-bench, the same thumbnails by `trove convert`, vipsthumbnail and Pillow's thumbnail()
+# as processes (time, peak RSS, PSNR; it builds trove in release and needs libvips-tools).
 bench: setup
+	scripts/thumbnail-bench inputs
 	cd Tools/Benchmarks && $(SWIFT) package benchmark
 	scripts/pillow/run_baseline.sh
+	scripts/thumbnail-bench
 
 # libFuzzer + AddressSanitizer on the PNG, GIF, JPEG and AVIF decoders, seeded from Tests/Fixtures; not part of
 # `make test`. FUZZ_SECONDS per decoder (default 30); FUZZ_TARGETS to pick (PNG GIF JPEG AVIF).

@@ -78,7 +78,8 @@ let package = Package(
             path: "Benchmarks/SharedTier",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
-        // PNG/GIF/JPEG decoding against the C libraries called directly (system libraries used only here).
+        // PNG/GIF/JPEG decoding and PNG encoding against the C libraries called directly (system libraries used
+        // only here).
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
             name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
@@ -93,6 +94,36 @@ let package = Package(
             ],
             path: "Benchmarks/Codecs",
             exclude: ["Data"],
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+        // WebP and AVIF decoding and encoding against libwebp and libavif called directly (system libraries used
+        // only here, named apart from the plugins' CWebP and CAVIF).
+        .systemLibrary(
+            name: "CLibWebP", path: "Sources/CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CLibAVIF", path: "Sources/CLibAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
+        .executableTarget(
+            name: "WebPAVIF",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove"),
+                .product(name: "TroveWebP", package: "Trove"),
+                .product(name: "TroveAVIF", package: "Trove"),
+                "CLibWebP", "CLibAVIF"
+            ],
+            path: "Benchmarks/WebPAVIF",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+        // 24 MP JPEG and PNG to a 320 px thumbnail: the row-streaming shrink-on-load route against decoding at
+        // full size, then resizing; time and memory. Inputs come from .build-bench/ (`make bench` makes them).
+        .executableTarget(
+            name: "Thumbnail",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove"),
+                .product(name: "TroveJPEG", package: "Trove")
+            ],
+            path: "Benchmarks/Thumbnail",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")])
     ]

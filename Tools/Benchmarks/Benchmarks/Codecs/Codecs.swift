@@ -5,7 +5,8 @@ import TroveJPEG
 
 // Decoding speed with its baseline beside it: Trove's PNG decoder against libpng on the same files (photos,
 // a screenshot, a paletted image), Trove's JPEG plugin against libjpeg-turbo called directly (the plugin's
-// overhead), and GIF decoding against decoding the same picture as a paletted PNG.
+// overhead), GIF decoding against decoding the same picture as a paletted PNG, and PNG encoding against
+// libpng's simplified write API (`png_image_write_to_memory`).
 
 /// Tools/Benchmarks/Benchmarks/Codecs, found from this file.
 private let suiteFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -71,4 +72,37 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("GIF decode chelsea 10-frame animation: Trove", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try GIFDecoder().decode(animated, limits: .default)) }
     }
+
+    // PNG encoding of the coffee photo. Trove's encoder gets the decoded RGBA image and writes RGB (every pixel
+    // is opaque); libpng gets the same pixels already as RGB, so both write the same color type, each at its
+    // default compression (level 6) and filter choice.
+    let coffee: Image
+    do {
+        coffee = try PNGDecoder().decode(load(imagesFolder.appendingPathComponent("coffee.png")), limits: .default)
+    } catch {
+        fatalError("could not decode the PNG encode input: \(error)")
+    }
+    let coffeeRGB = rgbBytes(of: coffee)
+    if let troveSize = try? PNGEncoder().encode(coffee, options: EncodingOptions()).count {
+        let libpngSize = encodeWithLibpng(rgb: coffeeRGB, width: coffee.width, height: coffee.height).count
+        FileHandle.standardError.write(Data("PNG encode coffee: Trove \(troveSize) B, libpng \(libpngSize) B\n".utf8))
+    }
+    Benchmark("PNG encode coffee photo: libpng png_image_write_to_memory", configuration: configuration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(encodeWithLibpng(rgb: coffeeRGB, width: coffee.width, height: coffee.height))
+        }
+    }
+    Benchmark("PNG encode coffee photo: Trove", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try PNGEncoder().encode(coffee, options: EncodingOptions())) }
+    }
+}
+
+/// The RGB bytes of an opaque image, alpha dropped: libpng's input for the PNG encode baseline.
+private func rgbBytes(of image: Image) -> [UInt8] {
+    let rgba = image.convertedToRGBA8().pixels
+    var rgb = [UInt8]()
+    rgb.reserveCapacity(rgba.count / 4 * 3)
+    for pixel in stride(from: 0, to: rgba.count, by: 4) { rgb.append(contentsOf: rgba[pixel..<pixel + 3]) }
+    return rgb
 }

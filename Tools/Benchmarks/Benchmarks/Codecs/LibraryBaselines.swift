@@ -25,6 +25,35 @@ func decodeWithLibpng(_ data: Data) -> [UInt8] {
     }
 }
 
+/// libpng's simplified write API into memory: 8-bit RGB (`rgb` holds width * height * 3 bytes), libpng's default
+/// compression and filters. The buffer is sized for incompressible data plus room for the chunks; when libpng
+/// still asks for more it says how much, and the write is done again into that (never, for these inputs).
+func encodeWithLibpng(rgb: [UInt8], width: Int, height: Int) -> [UInt8] {
+    var image = png_image()
+    image.version = UInt32(PNG_IMAGE_VERSION)
+    image.width = UInt32(width)
+    image.height = UInt32(height)
+    image.format = UInt32(PNG_FORMAT_FLAG_COLOR)  // PNG_FORMAT_RGB
+    let dataSize = (width * 3 + 1) * height
+    var capacity = dataSize + (dataSize / 8192 + 1) * 17 + 1024
+    while true {
+        var written = capacity
+        var ok: Int32 = 0
+        let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            ok = rgb.withUnsafeBytes { pixels in
+                png_image_write_to_memory(&image, buffer.baseAddress, &written, 0, pixels.baseAddress, 0, nil)
+            }
+            initialized = ok != 0 ? written : 0
+        }
+        if ok != 0 { return output }
+        guard written > capacity else {
+            let message = withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            fatalError("libpng could not encode: \(message)")
+        }
+        capacity = written
+    }
+}
+
 /// libjpeg-turbo with its default error manager (the inputs are known to be valid) into RGBA rows.
 func decodeWithLibjpeg(_ data: Data) -> [UInt8] {
     data.withUnsafeBytes { bytes in
