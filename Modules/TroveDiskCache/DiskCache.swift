@@ -383,29 +383,45 @@ public final class DiskCache: Sendable {
         _ name: String, header: [UInt8], payload: Data, record: IndexRecord,
         replacing: FileIdentity?
     ) throws -> Bool {
-        let path = layout.entryPath(for: name)
         let temporary = layout.temporaryPath(for: name)
         try files.createFile(at: temporary, header: header, payload: payload, sync: configuration.fsync)
+        return try place(temporary, as: name, record: record, replacing: replacing)
+    }
+
+    /// Renames a complete entry file from tmp/ over the entry's path and updates the index in one critical
+    /// section; see `install`. The temp file is gone afterwards, whatever happened.
+    @discardableResult
+    func place(_ temporary: String, as name: String, record: IndexRecord, replacing: FileIdentity?) throws -> Bool {
+        let path = layout.entryPath(for: name)
         let shards = layout.shardDirectories(for: name)
         do {
-            let installed = try state.withLock { state throws -> Bool in
-                if let replacing, files.identity(of: path) != replacing { return false }
-                do {
-                    try files.move(temporary, to: path)
-                } catch {
-                    // The shard directories may not exist yet (or removeAll just cleared them).
-                    try files.makeDirectory(shards.outer)
-                    try files.makeDirectory(shards.inner)
-                    try files.move(temporary, to: path)
+            var madeDirectories = false
+            while true {
+                let outcome = try state.withLock { state throws -> Bool? in
+                    if let replacing, files.identity(of: path) != replacing { return false }
+                    do {
+                        try files.move(temporary, to: path)
+                    } catch {
+                        // The shard directories may not exist yet (or removeAll just cleared them).
+                        if madeDirectories { throw error }
+                        return nil
+                    }
+                    state.index.upsert(name, record)
+                    state.noteChanged(name)
+                    state.noteTouched(name)
+                    return true
                 }
-                state.index.upsert(name, record)
-                state.noteChanged(name)
-                state.noteTouched(name)
-                return true
-            }
-            if !installed {
-                files.removeFile(temporary)
-                return false
+                if let installed = outcome {
+                    if !installed {
+                        files.removeFile(temporary)
+                        return false
+                    }
+                    break
+                }
+                // Made outside the lock: creating a directory costs a new inode, and readers wait on the lock.
+                try files.makeDirectory(shards.outer)
+                try files.makeDirectory(shards.inner)
+                madeDirectories = true
             }
         } catch {
             files.removeFile(temporary)
