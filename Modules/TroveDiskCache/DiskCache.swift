@@ -330,13 +330,13 @@ public final class DiskCache: Sendable {
     }
 
     /// Writes one entry file now (on the I/O queue). `checkStorable` has passed, so the header's fields fit.
-    private func write(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
+    func write(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
         let name = fileName(forKey: key)
         var payload = data
         var compressorID: UInt8 = 0
         // Compression is an optimisation: keep the compressed form only if it saves enough to pay for
         // decompressing on every read. Images that are compressed already are not even tried.
-        if compressor.id != 0, !Self.isCompressedImage(data),
+        if wouldCompress(data),
             let packed = try? compressor.compress(data, level: configuration.compressionLevel),
             packed.count <= data.count - data.count / Self.minimumCompressionSavingDivisor
         {
@@ -362,6 +362,12 @@ public final class DiskCache: Sendable {
                 created: metadata.created, expires: metadata.expires),
             replacing: nil)
         trimIfNeeded()
+    }
+
+    /// Whether a store tries the compressor on a payload starting with these bytes: there is one, and they
+    /// are not a compressed image format.
+    func wouldCompress(_ leadingBytes: Data) -> Bool {
+        compressor.id != 0 && !Self.isCompressedImage(leadingBytes)
     }
 
     /// A compressed form must save at least 1/16 (6.25%) of the bytes to be kept.
@@ -480,7 +486,7 @@ public final class DiskCache: Sendable {
         return cancelled || removed
     }
 
-    private func removeNow(forKey key: String) throws -> Bool {
+    func removeNow(forKey key: String) throws -> Bool {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
         switch try EntryFile.read(at: path, payload: false, files: files) {
