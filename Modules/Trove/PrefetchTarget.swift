@@ -49,7 +49,14 @@ extension RawDataLoader {
         // Memory stays flat however large the batch: each body goes to its disk entry as it arrives. The
         // shared tier stores whole values, so with one the bytes are collected as any load collects them.
         request.streamsToDisk = diskCache != nil && shared == nil
-        let result = try await load(request)
+        let result: RawResult
+        if let diskCache, !(await diskCache.knowsEntry(forKey: key)) {
+            // Nothing on disk to deliver or revalidate: straight to the network, without reading for a miss.
+            metrics.record(.miss(.disk))
+            result = try await fetch(request)
+        } else {
+            result = try await load(request)
+        }
         return PrefetchedItem(source: result.source, bytes: result.streamedLength ?? result.data.count)
     }
 }

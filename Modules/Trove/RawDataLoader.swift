@@ -210,7 +210,9 @@ final class RawDataLoader: Sendable {
     /// One unconditional origin fetch whose body goes into the disk entry as it arrives (a prefetch), never
     /// held whole in memory; each attempt writes its own temp file, and one that fails leaves nothing. The
     /// bytes are checked (their first bytes: an image pipeline refuses what no decoder claims) and the
-    /// entry is committed with the response's validators and freshness, or dropped for `no-store`.
+    /// entry is committed with the response's validators and freshness, or dropped for `no-store`. A disk
+    /// that fails while the body streams fails the fetch (the bytes are nowhere else); the commit after it
+    /// is write-behind, its failure logged and counted as a store's is.
     private func fetchIntoDisk(_ request: RawRequest, _ diskCache: DiskCache) async throws -> RawResult {
         let (writer, outcome) = try await performFetch(request, validators: nil) { fetcher, fetchRequest, progress in
             let writer = diskCache.entryWriter(forKey: request.key)
@@ -247,16 +249,11 @@ final class RawDataLoader: Sendable {
             _ = try? await diskCache.removeEntry(forKey: request.key)
             return result
         }
-        do {
-            try await writer.commit(
-                metadata: DiskEntryMetadata(
-                    validators: metadata.validators, contentType: metadata.contentType,
-                    expires: expires, mustRevalidate: mustRevalidate(metadata)))
-        } catch {
-            // Unlike a write-behind store, the bytes are nowhere else: the prefetch did not happen.
-            logger.warning("disk cache write failed", metadata: ["key": "\(request.key)", "error": "\(error)"])
-            throw error
-        }
+        // Write-behind, as a store of fetched bytes is: reads of the key wait for it, flush() too.
+        await writer.commit(
+            metadata: DiskEntryMetadata(
+                validators: metadata.validators, contentType: metadata.contentType,
+                expires: expires, mustRevalidate: mustRevalidate(metadata)))
         return result
     }
 

@@ -30,6 +30,8 @@ public final class DiskCache: Sendable {
     let state: Mutex<CacheState>
     /// Stores accepted but not yet written.
     let writes: WriteBehindQueue
+    /// Streamed entries whose commit runs in the background (`DiskEntryWriter.commit`).
+    let commits = PendingCommits()
     /// Where a failed write-behind store is reported (its caller has already returned).
     let logger: Logger
     /// How long ago a file must have last changed before a checked read lets later reads of it skip the
@@ -124,6 +126,7 @@ public final class DiskCache: Sendable {
     /// An entry whose store is still queued is answered from the queue.
     public func entry(forKey key: String, includingStale: Bool = false) async throws -> DiskEntry? {
         if let queued = writes.queued(key) { return queuedEntry(queued, includingStale: includingStale) }
+        await waitForCommit(ofKey: key)
         if state.withLock({ $0.refiling }) { await waitForIndex() }
         do {
             return try readEntry(forKey: key, mode: .cachedOnly, includingStale: includingStale)
@@ -280,6 +283,7 @@ public final class DiskCache: Sendable {
     /// header field), before queueing it.
     public func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
         try checkStorable(data, forKey: key, metadata: metadata)
+        await waitForCommit(ofKey: key)
         if await writes.enqueue(.init(key: key, data: data, metadata: metadata)) {
             io.background { [self] in writeQueuedStores() }
         }
@@ -291,13 +295,21 @@ public final class DiskCache: Sendable {
     /// An entry whose file would exceed the byte limit is not kept (and the previous entry is removed).
     public func storeNow(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
         try checkStorable(data, forKey: key, metadata: metadata)
+        await waitForCommit(ofKey: key)
         _ = await writes.cancel(key)
         try await io.run { try self.write(data, forKey: key, metadata: metadata) }
     }
 
-    /// Waits until every store queued so far (and any queued meanwhile) has been written or has failed.
+    /// Waits until every store queued so far (and any queued meanwhile) has been written or has failed, and
+    /// every streamed entry's commit (`DiskEntryWriter.commit`) has landed or failed.
     public func flush() async {
         await writes.flush()
+        await commits.waitForAll()
+    }
+
+    /// Returns once no background commit of `key` runs: what reads and changes of the key wait for first.
+    func waitForCommit(ofKey key: String) async {
+        if commits.isRunning(key) { await commits.wait(for: key) }
     }
 
     /// The writer: writes queued stores in order until the queue is empty (runs on the I/O queue).
@@ -394,6 +406,17 @@ public final class DiskCache: Sendable {
         return try place(temporary, as: name, record: record, replacing: replacing)
     }
 
+    /// Makes the shard directories of the entry file `name` on the I/O queue in the background, so a store
+    /// about to be made finds them: a new directory costs a new inode, the dearest step of a first store.
+    /// A failure is left for `place` to meet and report.
+    func prepareShardDirectories(for name: String) {
+        let shards = layout.shardDirectories(for: name)
+        io.background { [files] in
+            try? files.makeDirectory(shards.outer)
+            try? files.makeDirectory(shards.inner)
+        }
+    }
+
     /// Renames a complete entry file from tmp/ over the entry's path and updates the index in one critical
     /// section; see `install`. The temp file is gone afterwards, whatever happened.
     @discardableResult
@@ -442,6 +465,7 @@ public final class DiskCache: Sendable {
     /// there is no valid entry for `key`.
     @discardableResult
     public func updateMetadata(forKey key: String, _ metadata: DiskEntryMetadata) async throws -> Bool {
+        await waitForCommit(ofKey: key)
         if writes.updateMetadata(ofKey: key, metadata) { return true }
         await writes.waitForWrite(ofKey: key)
         return try await io.run { try self.updateMetadataNow(forKey: key, metadata) }
@@ -481,6 +505,7 @@ public final class DiskCache: Sendable {
     /// Removes the entry for `key`, and cancels a queued store of it so it does not come back; false if
     /// there was neither (another key's file at the same hash is kept).
     public func removeEntry(forKey key: String) async throws -> Bool {
+        await waitForCommit(ofKey: key)
         let cancelled = await writes.cancel(key)
         let removed = try await io.run { try self.removeNow(forKey: key) }
         return cancelled || removed
@@ -514,6 +539,7 @@ public final class DiskCache: Sendable {
     /// rename, so readers never see a half-cleared cache; the old one is deleted afterwards.
     @discardableResult
     public func removeAll() async throws -> Int {
+        await commits.waitForAll()
         let cancelled = await writes.cancelAll()
         return try await io.run {
             let unwritten = cancelled.filter { !self.files.exists(self.fileURL(forKey: $0).path) }.count
@@ -551,6 +577,7 @@ public final class DiskCache: Sendable {
         if let queued = writes.queued(key) {
             return isReadable(queued.metadata, includingStale: false, now: Date()) ? queued.data.count : nil
         }
+        await waitForCommit(ofKey: key)
         await waitForIndex()
         let name = fileName(forKey: key)
         let now = Date()
@@ -561,6 +588,17 @@ public final class DiskCache: Sendable {
             else { return nil }
             return record.bytes
         }
+    }
+
+    /// Whether the index (or the write queue) has an entry for `key`, fresh or stale, without reading its
+    /// file (waits for the open-time scan): false means there is nothing to read or revalidate, unless
+    /// another process stored it since this cache was opened.
+    public func knowsEntry(forKey key: String) async -> Bool {
+        if writes.queued(key) != nil { return true }
+        await waitForCommit(ofKey: key)
+        await waitForIndex()
+        let name = fileName(forKey: key)
+        return state.withLock { $0.index.record(name)?.key == key }
     }
 
     /// Waits until the open-time scan has built the index (and the first trim has run).

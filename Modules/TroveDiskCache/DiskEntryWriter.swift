@@ -16,13 +16,17 @@ import TroveSupport
 ///
 /// `begin` creates a temp file in `<root>/tmp/` and leaves room at its start for the header, whose length
 /// the response's key, validators and content type fix; each `write` appends a piece there and carries the
-/// payload's CRC-32 on. `commit` writes the header (lengths, CRC, dates) into that room and renames the
+/// payload's CRC-32 on. Committing writes the header (lengths, CRC, dates) into that room and renames the
 /// file into place as any store does, so a reader sees the old entry or the new one, never a part of one,
 /// and a crash leaves at most a temp file the next open sweeps. A failed or cancelled fetch `discard`s:
 /// the temp file goes and no entry changes. A writer dropped without either discards itself.
 ///
+/// `commit` is write-behind like `DiskCache.store`: it returns once the commit is under way, reads and
+/// changes of the key wait for it, `flush()` waits for it, and a failure is logged and counted in
+/// `DiskCacheStats.failedWrites`. `commitNow` returns once the entry is on disk and throws what failed.
+///
 /// Streamed entries are stored as is. When the cache's compressor would try the payload (it is not a
-/// compressed image format), `commit` reads the payload back and stores it as `store` would.
+/// compressed image format), committing reads the payload back and stores it as `store` would.
 public final class DiskEntryWriter: FetchBodySink {
     private struct State {
         /// The temp file, once `begin` made it.
@@ -83,6 +87,8 @@ public final class DiskEntryWriter: FetchBodySink {
                 throw FileOps.error("seek", path: temporary, code: errno)
             }
         }
+        // While the body arrives, so the commit after it need not wait for them.
+        cache.prepareShardDirectories(for: name)
     }
 
     /// Appends a piece of the payload to the temp file. Throws `diskFull` or `ioFailed` when it cannot be
@@ -106,16 +112,38 @@ public final class DiskEntryWriter: FetchBodySink {
         }
     }
 
+    /// Puts the entry in place write-behind: returns once its commit is under way on the I/O queue (after
+    /// any earlier commit of the key); from then on reads of the key wait for it and see the entry. A
+    /// commit that fails (`diskFull`, `ioFailed`) is logged and counted in `DiskCacheStats.failedWrites`,
+    /// and leaves the previous entry as it was and no temp file.
+    public func commit(metadata: DiskEntryMetadata) async {
+        let cache = cache
+        let key = key
+        await cache.commits.start(key)
+        _ = await cache.writes.cancel(key)
+        cache.io.background { [self] in
+            do {
+                try finishEntry(metadata)
+            } catch {
+                cache.state.withLock { $0.failedWrites += 1 }
+                cache.logger.warning("disk cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+            cache.commits.finish(key)
+        }
+    }
+
     /// Writes the header and puts the entry in place, replacing any previous entry of the key (and a queued
     /// store of it) atomically; returns once it is on disk. An entry whose file would exceed the cache's
     /// byte limit is not kept (and the previous entry is removed), as with `storeNow`. If anything fails it
     /// throws, the previous entry is left as it was, and no temp file remains.
-    public func commit(metadata: DiskEntryMetadata) async throws {
+    public func commitNow(metadata: DiskEntryMetadata) async throws {
+        await cache.waitForCommit(ofKey: key)
         _ = await cache.writes.cancel(key)
-        try await cache.io.run { try self.commitNow(metadata) }
+        try await cache.io.run { try self.finishEntry(metadata) }
     }
 
-    private func commitNow(_ metadata: DiskEntryMetadata) throws {
+    /// Header, sync, rename into place (on the I/O queue).
+    private func finishEntry(_ metadata: DiskEntryMetadata) throws {
         let taken = state.withLock { state -> State? in
             guard !state.finished, state.temporary != nil else { return nil }
             state.finished = true

@@ -58,7 +58,7 @@ struct StreamedStoreTests {
         #expect(try await cache.entry(forKey: "photo") == nil)
         #expect(!fileExists(cache.fileURL(forKey: "photo")))
 
-        try await writer.commit(metadata: Self.metadata)
+        try await writer.commitNow(metadata: Self.metadata)
         #expect(try temporaryLeftovers(in: dir) == [])
         let entry = try #require(try await cache.entry(forKey: "photo", includingStale: true))
         #expect(entry.data == payload)
@@ -110,7 +110,7 @@ struct StreamedStoreTests {
         let error = await #expect(throws: TroveError.self) {
             do {
                 try Self.write(Self.payload(5_000), to: writer)
-                try await writer.commit(metadata: Self.metadata)
+                try await writer.commitNow(metadata: Self.metadata)
             } catch {
                 writer.discard()
                 throw error
@@ -127,7 +127,7 @@ struct StreamedStoreTests {
         files.heal()
         let again = cache.entryWriter(forKey: "photo")
         try Self.write(Self.payload(5_000), to: again)
-        try await again.commit(metadata: Self.metadata)
+        try await again.commitNow(metadata: Self.metadata)
         #expect(try await cache.entry(forKey: "photo", includingStale: true)?.data == Self.payload(5_000))
     }
 
@@ -138,9 +138,30 @@ struct StreamedStoreTests {
         let writer = cache.entryWriter(forKey: "photo")
         try Self.write(Self.payload(50_000), to: writer)
         try await cache.store(Data(repeating: 0x22, count: 1_000), forKey: "photo")
-        try await writer.commit(metadata: DiskEntryMetadata())
+        await writer.commit(metadata: DiskEntryMetadata())
         await cache.flush()
         #expect(try await cache.data(forKey: "photo") == Self.payload(50_000))
+    }
+
+    /// `commit` is write-behind: it returns before the entry is in place, yet a read of the key waits for it
+    /// and sees it; `flush()` waits for it, and a commit that fails is counted and keeps the previous entry.
+    @Test func aWriteBehindCommitIsSeenByReadsAndAFailedOneIsCounted() async throws {
+        let dir = try TemporaryDirectory()
+        let files = FaultyFileSystem()
+        let cache = try makeCache(at: dir, files: files)
+        let first = cache.entryWriter(forKey: "photo")
+        try Self.write(Self.payload(80_000), to: first)
+        await first.commit(metadata: DiskEntryMetadata())
+        #expect(try await cache.data(forKey: "photo") == Self.payload(80_000))
+
+        files.inject(.rename, errno: EIO, whenPathContains: dir.url.standardizedFileURL.path + "/tmp/")
+        let failing = cache.entryWriter(forKey: "photo")
+        try Self.write(Self.payload(10_000), to: failing)
+        await failing.commit(metadata: DiskEntryMetadata())
+        await cache.flush()
+        #expect(await cache.stats().failedWrites == 1)
+        #expect(try await cache.data(forKey: "photo") == Self.payload(80_000))
+        #expect(try temporaryLeftovers(in: dir) == [])
     }
 
     @Test func anEntryOverTheByteLimitIsNotKept() async throws {
@@ -149,7 +170,7 @@ struct StreamedStoreTests {
         try await cache.storeNow(Data(repeating: 0x11, count: 1_000), forKey: "photo")
         let writer = cache.entryWriter(forKey: "photo")
         try Self.write(Self.payload(30_000), to: writer)
-        try await writer.commit(metadata: DiskEntryMetadata())
+        try await writer.commitNow(metadata: DiskEntryMetadata())
         #expect(try await cache.data(forKey: "photo") == nil)
         #expect(try temporaryLeftovers(in: dir) == [])
         #expect(await cache.stats().entries == 0)
@@ -167,7 +188,7 @@ struct StreamedStoreTests {
         let writer = cache.entryWriter(forKey: "runs")
         try writer.begin(Self.response)
         try runs.withUnsafeBytes { try writer.write($0) }
-        try await writer.commit(metadata: DiskEntryMetadata(contentType: "text/plain"))
+        try await writer.commitNow(metadata: DiskEntryMetadata(contentType: "text/plain"))
         let entry = try #require(try await cache.entry(forKey: "runs"))
         #expect(entry.data == runs && entry.compressed && entry.metadata.contentType == "text/plain")
 
@@ -176,7 +197,7 @@ struct StreamedStoreTests {
         try Self.write(photo, to: changed)
         var metadata = DiskEntryMetadata(contentType: "image/png")
         metadata.validators = Validators(etag: "\"a much longer entity tag than the one the writer began with\"")
-        try await changed.commit(metadata: metadata)
+        try await changed.commitNow(metadata: metadata)
         let stored = try #require(try await cache.entry(forKey: "photo"))
         #expect(stored.data == photo && !stored.compressed && stored.metadata.validators == metadata.validators)
         #expect(try temporaryLeftovers(in: dir) == [])
