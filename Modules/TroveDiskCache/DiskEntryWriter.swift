@@ -92,12 +92,14 @@ public final class DiskEntryWriter: FetchBodySink {
     }
 
     /// Appends a piece of the payload to the temp file. Throws `diskFull` or `ioFailed` when it cannot be
-    /// written, and `ioFailed` past the format's 1 GiB payload limit.
+    /// written, `ioFailed` past the format's 1 GiB payload limit, and `cancelled` once the writer was
+    /// discarded (a piece that raced a cancelled fetch's cleanup).
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         try state.withLock { state throws in
-            guard let temporary = state.temporary, !state.finished else {
-                preconditionFailure("DiskEntryWriter.write before begin or after commit or discard")
+            guard let temporary = state.temporary else {
+                preconditionFailure("DiskEntryWriter.write before begin")
             }
+            if state.finished { throw TroveError.cancelled }
             guard state.length + bytes.count <= EntryHeader.maxPayloadBytes else {
                 throw TroveError.ioFailed(
                     path: temporary,

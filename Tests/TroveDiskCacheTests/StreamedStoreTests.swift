@@ -84,6 +84,11 @@ struct StreamedStoreTests {
         try Self.write(Self.payload(100_000), to: discarded)
         discarded.discard()
         #expect(try temporaryLeftovers(in: dir) == [])
+        // A piece that arrives after the discard (a cancelled fetch's last one) is refused, not written.
+        #expect(throws: TroveError.cancelled) {
+            try Data([1, 2, 3]).withUnsafeBytes { try discarded.write($0) }
+        }
+        #expect(try temporaryLeftovers(in: dir) == [])
 
         do {
             let dropped = cache.entryWriter(forKey: "photo")
