@@ -590,6 +590,16 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// True when no entry of any key can be found now, by this process or another: nothing is queued or
+    /// committing here, and the entries folder has no shard folder on disk, so no entry file exists. Told by
+    /// one `stat` of that folder, whose link count counts its subfolders on ext4, XFS, tmpfs and the like;
+    /// on a file system that does not count them (btrfs) it is always false. Lets a lookup that is nearly
+    /// always a miss (the failed-URL memory) skip reading for it.
+    public var holdsNoEntries: Bool {
+        guard writes.isIdle, commits.isIdle else { return false }
+        return files.linkCount(of: layout.entries) == 2
+    }
+
     /// Whether the index (or the write queue) has an entry for `key`, fresh or stale, without reading its
     /// file (waits for the open-time scan): false means there is nothing to read or revalidate, unless
     /// another process stored it since this cache was opened.

@@ -193,6 +193,13 @@ struct FileOps: Sendable {
 
     func exists(_ path: String) -> Bool { identity(of: path) != nil }
 
+    /// How many links name what `path` names (for a folder on most file systems: 2 plus its subfolders); nil
+    /// if nothing is there.
+    func linkCount(of path: String) -> Int? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? Int(info.st_nlink) : nil
+    }
+
     /// Removes a file; false if it was already gone. Any other failure throws (the file is still there).
     func remove(_ path: String) throws -> Bool {
         let status = calls.unlink(path)

@@ -39,6 +39,9 @@ final class PendingCommits: Sendable {
         state.withLock { !$0.running.isEmpty && $0.running.contains(key) }
     }
 
+    /// No commit runs.
+    var isIdle: Bool { state.withLock { $0.running.isEmpty } }
+
     /// Returns once no commit of `key` runs.
     func wait(for key: String) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

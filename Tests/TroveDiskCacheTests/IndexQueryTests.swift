@@ -31,3 +31,33 @@ struct IndexQueryTests {
         #expect(!(await reopened.knowsEntry(forKey: "stale")))
     }
 }
+
+/// `holdsNoEntries`: whether any entry can be found at all, this process's or another's.
+@Suite("Empty cache check")
+struct EmptyCacheCheckTests {
+    @Test func holdsNoEntriesUntilAnyProcessStoresOneAndAgainOnceAllAreRemoved() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(at: dir)
+        await cache.waitForIndex()
+        #expect(cache.holdsNoEntries)
+
+        // Another process's store shows: the check reads the folder, not this process's index.
+        let other = try DiskCache(directory: dir.url)
+        try await other.storeNow(Data("failed".utf8), forKey: "elsewhere")
+        #expect(!cache.holdsNoEntries)
+        #expect(try await cache.removeAll() == 1)
+        #expect(cache.holdsNoEntries)
+
+        // A store still queued counts too.
+        let gatedDir = try TemporaryDirectory()
+        let files = GatedFileSystem(cacheDirectory: gatedDir.url)
+        let gated = try makeCache(at: gatedDir, files: files)
+        await gated.waitForIndex()
+        files.shut()
+        try await gated.store(Data("queued".utf8), forKey: "queued")
+        #expect(!gated.holdsNoEntries)
+        files.open()
+        await gated.flush()
+        #expect(!gated.holdsNoEntries)
+    }
+}
