@@ -78,8 +78,10 @@ final class FailureMemory: Sendable {
             return Failure(cause: record.cause, isAboutContent: record.isAboutContent, ago: now - record.at)
         }
         if let remembered { return remembered }
+        // No process has persisted a failure here (the usual case): no read for the miss.
+        guard let diskCache, !diskCache.holdsNoEntries else { return nil }
         // Expired entries read as misses, so presence alone means "still failing"; the entry's date says when.
-        guard let entry = try? await diskCache?.entry(forKey: key) else { return nil }
+        guard let entry = try? await diskCache.entry(forKey: key) else { return nil }
         let ago = Date().timeIntervalSince(entry.metadata.created)
         let payload = String(decoding: entry.data, as: UTF8.self)
         let isAboutContent = payload.hasPrefix(Self.contentMark)

@@ -36,17 +36,28 @@ public protocol PrefetchTarget: Sendable {
 
 extension RawDataLoader {
     /// Warms the raw entry for `url` without decoding: the disk's index answers when it is there and fresh,
-    /// else the bytes are loaded (revalidated or fetched) and stored as any load stores them.
+    /// else the bytes are loaded (revalidated or fetched) and stored, a fetched body straight into its disk
+    /// entry as it arrives.
     func prefetch(_ url: URL, key: String, priority: RequestPriority) async throws -> PrefetchedItem {
         if let size = await diskCache?.freshEntrySize(forKey: key) {
             metrics.record(.hit(.disk))
             return PrefetchedItem(source: .disk, bytes: size)
         }
-        let request = RawRequest(
+        var request = RawRequest(
             url: url, key: key, policy: .useCache, retryFailed: false, headers: [:],
             priority: priority, waiter: WaiterID.next(), progress: { _ in })
-        let result = try await load(request)
-        return PrefetchedItem(source: result.source, bytes: result.data.count)
+        // Memory stays flat however large the batch: each body goes to its disk entry as it arrives. The
+        // shared tier stores whole values, so with one the bytes are collected as any load collects them.
+        request.streamsToDisk = diskCache != nil && shared == nil
+        let result: RawResult
+        if let diskCache, !(await diskCache.knowsEntry(forKey: key)) {
+            // Nothing on disk to deliver or revalidate: straight to the network, without reading for a miss.
+            metrics.record(.miss(.disk))
+            result = try await fetch(request)
+        } else {
+            result = try await load(request)
+        }
+        return PrefetchedItem(source: result.source, bytes: result.streamedLength ?? result.data.count)
     }
 }
 

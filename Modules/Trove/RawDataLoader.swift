@@ -183,14 +183,78 @@ final class RawDataLoader: Sendable {
     /// origin); concurrent callers for the same key share one fetch.
     func fetch(_ request: RawRequest) async throws -> RawResult {
         if request.usesCaches { try await checkRememberedFailure(request) }
-        return try await joined(request, coalescer: fetches, coalescingKey: WorkKey(request.key, request.fetchKind)) {
+        let result = try await joined(
+            request, coalescer: fetches, coalescingKey: WorkKey(request.key, request.fetchKind)
+        ) {
             if let shared = self.shared, request.usesCaches, request.policy != .reloadIgnoringCache,
                 request.policy != .refresh
             {
                 return try await self.fetchThroughSharedTier(request, shared)
             }
+            if request.streamsToDisk, let diskCache = self.diskCache {
+                return try await self.fetchIntoDisk(request, diskCache)
+            }
             return try await self.fetchFromOrigin(request)
         }
+        guard result.streamedLength != nil, !request.streamsToDisk else { return result }
+        // This caller joined a prefetch that sent the body straight to disk: its bytes are read back there.
+        if result.storable, let entry = try? await diskCache?.entry(forKey: request.key) {
+            return RawResult(
+                data: entry.data, source: .network, contentType: entry.metadata.contentType,
+                expires: entry.metadata.expires)
+        }
+        // Not kept (no-store), or gone already: fetched again for this caller.
+        return try await fetchFromOrigin(request)
+    }
+
+    /// One unconditional origin fetch whose body goes into the disk entry as it arrives (a prefetch), never
+    /// held whole in memory; each attempt writes its own temp file, and one that fails leaves nothing. The
+    /// bytes are checked (their first bytes: an image pipeline refuses what no decoder claims) and the
+    /// entry is committed with the response's validators and freshness, or dropped for `no-store`. A disk
+    /// that fails while the body streams fails the fetch (the bytes are nowhere else); the commit after it
+    /// is write-behind, its failure logged and counted as a store's is.
+    private func fetchIntoDisk(_ request: RawRequest, _ diskCache: DiskCache) async throws -> RawResult {
+        let (writer, outcome) = try await performFetch(request, validators: nil) { fetcher, fetchRequest, progress in
+            let writer = diskCache.entryWriter(forKey: request.key)
+            do {
+                let outcome = try await fetcher.fetch(fetchRequest, into: writer, progress: progress)
+                if case let .streamed(_, length) = outcome { self.metrics.record(.bytesFetched(length)) }
+                return (writer, outcome)
+            } catch {
+                writer.discard()
+                throw error
+            }
+        }
+        guard case let .streamed(metadata, length) = outcome else {
+            writer.discard()
+            throw TroveError.connectionFailed(
+                url: request.url.absoluteString,
+                reason: "the server answered 304 Not Modified to a request without validators")
+        }
+        do {
+            try accept?(writer.leadingBytes, request.url)
+        } catch {
+            writer.discard()
+            metrics.record(.failure(FailureKind(error)))
+            await failures.record(error, forKey: request.key)
+            throw error
+        }
+        let (expires, storable) = freshness(of: metadata)
+        let result = RawResult(
+            data: Data(), source: .network, contentType: metadata.contentType, expires: expires, storable: storable,
+            streamedLength: length)
+        guard storable else {
+            // no-store now: an older copy (a revalidated entry) must not outlive this answer.
+            writer.discard()
+            _ = try? await diskCache.removeEntry(forKey: request.key)
+            return result
+        }
+        // Write-behind, as a store of fetched bytes is: reads of the key wait for it, flush() too.
+        await writer.commit(
+            metadata: DiskEntryMetadata(
+                validators: metadata.validators, contentType: metadata.contentType,
+                expires: expires, mustRevalidate: mustRevalidate(metadata)))
+        return result
     }
 
     /// One unconditional origin fetch, accepted and stored.
@@ -330,6 +394,21 @@ final class RawDataLoader: Sendable {
 
     /// One network fetch: asks the delegate, then retries transient failures, each attempt in a scheduler slot.
     private func performFetch(_ request: RawRequest, validators: Validators?) async throws -> FetchOutcome {
+        try await performFetch(request, validators: validators) { fetcher, fetchRequest, progress in
+            let outcome = try await fetcher.fetch(fetchRequest, progress: progress)
+            if case let .data(data, _) = outcome { self.metrics.record(.bytesFetched(data.count)) }
+            return outcome
+        }
+    }
+
+    /// `performFetch` with each attempt made by `attempt` (given the fetcher, the prepared request and
+    /// the progress reporter), e.g. a fetch into a disk entry.
+    private func performFetch<Outcome: Sendable>(
+        _ request: RawRequest, validators: Validators?,
+        attempt:
+            @escaping @Sendable (any Fetcher, FetchRequest, @escaping @Sendable (FetchProgress) -> Void)
+            async throws -> Outcome
+    ) async throws -> Outcome {
         let url = request.url
         // A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
         let jobKey = WorkKey(request.key, validators == nil ? request.fetchKind : .revalidate)
@@ -352,9 +431,9 @@ final class RawDataLoader: Sendable {
             let finalRequest = fetchRequest
             // A POST (or PATCH) is not repeated on its own: the origin may have acted on the first one.
             let retries = request.isIdempotent ? configuration.retryPolicy : .none
-            let outcome = try await withRetries(retries) { attempt in
-                if attempt > 0 {
-                    self.logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)"])
+            return try await withRetries(retries) { attemptNumber in
+                if attemptNumber > 0 {
+                    self.logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attemptNumber)"])
                 }
                 // The wait before a retry may have used up the request's time.
                 guard deadline.remaining > .zero else {
@@ -362,13 +441,11 @@ final class RawDataLoader: Sendable {
                 }
                 self.metrics.record(.fetch)
                 return try await self.scheduler.run(host: host, ticket: ticket) {
-                    try await self.jobs.observingPreviews(forKey: jobKey, finalRequest) { attempt in
-                        try await fetcher.fetch(attempt) { progress in self.jobs.report(progress, forKey: jobKey) }
+                    try await self.jobs.observingPreviews(forKey: jobKey, finalRequest) { prepared in
+                        try await attempt(fetcher, prepared) { progress in self.jobs.report(progress, forKey: jobKey) }
                     }
                 }
             }
-            if case let .data(data, _) = outcome { metrics.record(.bytesFetched(data.count)) }
-            return outcome
         } catch {
             metrics.record(.failure(FailureKind(error)))
             if request.usesCaches, await failures.record(error, forKey: request.key) {

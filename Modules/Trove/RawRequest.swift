@@ -23,6 +23,9 @@ struct RawRequest: Sendable {
     /// False for a request whose answer no cache may keep or give (a POST that did not opt in): it goes to
     /// the origin every time, and its failures are not remembered.
     var usesCaches = true
+    /// A prefetch to disk: the body goes into the disk entry as it arrives and the result carries its
+    /// length, not its bytes (see `RawResult.streamedLength`).
+    var streamsToDisk = false
 
     /// Whether sending it twice does what sending it once does (RFC 9110: GET, HEAD, OPTIONS, TRACE, PUT,
     /// DELETE), so a transient failure may be retried.
@@ -43,6 +46,9 @@ struct RawResult: Sendable {
     var storable = true
     /// A copy past its freshness, delivered because the origin failed transiently.
     var isStale = false
+    /// Set when the body went straight into the disk entry as it arrived (a prefetch): `data` is empty,
+    /// and this is the body's length.
+    var streamedLength: Int? = nil
 
     /// Bytes read from a disk entry.
     init(_ entry: DiskEntry, isStale: Bool = false) {
@@ -53,8 +59,9 @@ struct RawResult: Sendable {
 
     init(
         data: Data, source: ResultSource, contentType: String?, expires: Date? = nil, storable: Bool = true,
-        isStale: Bool = false
+        isStale: Bool = false, streamedLength: Int? = nil
     ) {
+        self.streamedLength = streamedLength
         self.data = data
         self.source = source
         self.contentType = contentType

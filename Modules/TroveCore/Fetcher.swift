@@ -10,9 +10,37 @@ public protocol Fetcher: Sendable {
     /// may come back `.notModified`.
     func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
+    /// Fetches the body into `sink` as it arrives instead of collecting it (see `FetchBodySink`), calling
+    /// `progress` as bytes arrive; the outcome carries the body's length, not its bytes. A conditional
+    /// request may come back `.notModified`, with nothing given to the sink. Fetchers that get their body all
+    /// at once need not implement it: by default the whole body goes to the sink in one piece.
+    func fetch(
+        _ request: FetchRequest, into sink: any FetchBodySink,
+        progress: @escaping @Sendable (FetchProgress) -> Void
+    ) async throws -> StreamedFetchOutcome
 }
 
 extension Fetcher {
+    /// Fetches the whole body with `fetch(_:progress:)`, then hands it to the sink in one piece.
+    public func fetch(
+        _ request: FetchRequest, into sink: any FetchBodySink,
+        progress: @escaping @Sendable (FetchProgress) -> Void
+    ) async throws -> StreamedFetchOutcome {
+        switch try await fetch(request, progress: progress) {
+        case let .data(data, metadata):
+            try sink.begin(metadata)
+            if !data.isEmpty { try data.withUnsafeBytes { try sink.write($0) } }
+            return .streamed(metadata, length: data.count)
+        case let .notModified(metadata):
+            return .notModified(metadata)
+        }
+    }
+
+    /// Fetches the body into `sink` without progress reports.
+    public func fetch(_ request: FetchRequest, into sink: any FetchBodySink) async throws -> StreamedFetchOutcome {
+        try await fetch(request, into: sink, progress: { _ in })
+    }
+
     /// Fetches the whole body without progress reports.
     public func fetch(_ request: FetchRequest) async throws -> FetchOutcome {
         try await fetch(request, progress: { _ in })

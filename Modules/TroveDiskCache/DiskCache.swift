@@ -30,6 +30,8 @@ public final class DiskCache: Sendable {
     let state: Mutex<CacheState>
     /// Stores accepted but not yet written.
     let writes: WriteBehindQueue
+    /// Streamed entries whose commit runs in the background (`DiskEntryWriter.commit`).
+    let commits = PendingCommits()
     /// Where a failed write-behind store is reported (its caller has already returned).
     let logger: Logger
     /// How long ago a file must have last changed before a checked read lets later reads of it skip the
@@ -124,6 +126,7 @@ public final class DiskCache: Sendable {
     /// An entry whose store is still queued is answered from the queue.
     public func entry(forKey key: String, includingStale: Bool = false) async throws -> DiskEntry? {
         if let queued = writes.queued(key) { return queuedEntry(queued, includingStale: includingStale) }
+        await waitForCommit(ofKey: key)
         if state.withLock({ $0.refiling }) { await waitForIndex() }
         do {
             return try readEntry(forKey: key, mode: .cachedOnly, includingStale: includingStale)
@@ -280,6 +283,7 @@ public final class DiskCache: Sendable {
     /// header field), before queueing it.
     public func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
         try checkStorable(data, forKey: key, metadata: metadata)
+        await waitForCommit(ofKey: key)
         if await writes.enqueue(.init(key: key, data: data, metadata: metadata)) {
             io.background { [self] in writeQueuedStores() }
         }
@@ -291,13 +295,21 @@ public final class DiskCache: Sendable {
     /// An entry whose file would exceed the byte limit is not kept (and the previous entry is removed).
     public func storeNow(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
         try checkStorable(data, forKey: key, metadata: metadata)
+        await waitForCommit(ofKey: key)
         _ = await writes.cancel(key)
         try await io.run { try self.write(data, forKey: key, metadata: metadata) }
     }
 
-    /// Waits until every store queued so far (and any queued meanwhile) has been written or has failed.
+    /// Waits until every store queued so far (and any queued meanwhile) has been written or has failed, and
+    /// every streamed entry's commit (`DiskEntryWriter.commit`) has landed or failed.
     public func flush() async {
         await writes.flush()
+        await commits.waitForAll()
+    }
+
+    /// Returns once no background commit of `key` runs: what reads and changes of the key wait for first.
+    func waitForCommit(ofKey key: String) async {
+        if commits.isRunning(key) { await commits.wait(for: key) }
     }
 
     /// The writer: writes queued stores in order until the queue is empty (runs on the I/O queue).
@@ -330,13 +342,13 @@ public final class DiskCache: Sendable {
     }
 
     /// Writes one entry file now (on the I/O queue). `checkStorable` has passed, so the header's fields fit.
-    private func write(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
+    func write(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
         let name = fileName(forKey: key)
         var payload = data
         var compressorID: UInt8 = 0
         // Compression is an optimisation: keep the compressed form only if it saves enough to pay for
         // decompressing on every read. Images that are compressed already are not even tried.
-        if compressor.id != 0, !Self.isCompressedImage(data),
+        if wouldCompress(data),
             let packed = try? compressor.compress(data, level: configuration.compressionLevel),
             packed.count <= data.count - data.count / Self.minimumCompressionSavingDivisor
         {
@@ -364,6 +376,12 @@ public final class DiskCache: Sendable {
         trimIfNeeded()
     }
 
+    /// Whether a store tries the compressor on a payload starting with these bytes: there is one, and they
+    /// are not a compressed image format.
+    func wouldCompress(_ leadingBytes: Data) -> Bool {
+        compressor.id != 0 && !Self.isCompressedImage(leadingBytes)
+    }
+
     /// A compressed form must save at least 1/16 (6.25%) of the bytes to be kept.
     static let minimumCompressionSavingDivisor = 16
 
@@ -383,29 +401,56 @@ public final class DiskCache: Sendable {
         _ name: String, header: [UInt8], payload: Data, record: IndexRecord,
         replacing: FileIdentity?
     ) throws -> Bool {
-        let path = layout.entryPath(for: name)
         let temporary = layout.temporaryPath(for: name)
         try files.createFile(at: temporary, header: header, payload: payload, sync: configuration.fsync)
+        return try place(temporary, as: name, record: record, replacing: replacing)
+    }
+
+    /// Makes the shard directories of the entry file `name` on the I/O queue in the background, so a store
+    /// about to be made finds them: a new directory costs a new inode, the dearest step of a first store.
+    /// A failure is left for `place` to meet and report.
+    func prepareShardDirectories(for name: String) {
+        let shards = layout.shardDirectories(for: name)
+        io.background { [files] in
+            try? files.makeDirectory(shards.outer)
+            try? files.makeDirectory(shards.inner)
+        }
+    }
+
+    /// Renames a complete entry file from tmp/ over the entry's path and updates the index in one critical
+    /// section; see `install`. The temp file is gone afterwards, whatever happened.
+    @discardableResult
+    func place(_ temporary: String, as name: String, record: IndexRecord, replacing: FileIdentity?) throws -> Bool {
+        let path = layout.entryPath(for: name)
         let shards = layout.shardDirectories(for: name)
         do {
-            let installed = try state.withLock { state throws -> Bool in
-                if let replacing, files.identity(of: path) != replacing { return false }
-                do {
-                    try files.move(temporary, to: path)
-                } catch {
-                    // The shard directories may not exist yet (or removeAll just cleared them).
-                    try files.makeDirectory(shards.outer)
-                    try files.makeDirectory(shards.inner)
-                    try files.move(temporary, to: path)
+            var madeDirectories = false
+            while true {
+                let outcome = try state.withLock { state throws -> Bool? in
+                    if let replacing, files.identity(of: path) != replacing { return false }
+                    do {
+                        try files.move(temporary, to: path)
+                    } catch {
+                        // The shard directories may not exist yet (or removeAll just cleared them).
+                        if madeDirectories { throw error }
+                        return nil
+                    }
+                    state.index.upsert(name, record)
+                    state.noteChanged(name)
+                    state.noteTouched(name)
+                    return true
                 }
-                state.index.upsert(name, record)
-                state.noteChanged(name)
-                state.noteTouched(name)
-                return true
-            }
-            if !installed {
-                files.removeFile(temporary)
-                return false
+                if let installed = outcome {
+                    if !installed {
+                        files.removeFile(temporary)
+                        return false
+                    }
+                    break
+                }
+                // Made outside the lock: creating a directory costs a new inode, and readers wait on the lock.
+                try files.makeDirectory(shards.outer)
+                try files.makeDirectory(shards.inner)
+                madeDirectories = true
             }
         } catch {
             files.removeFile(temporary)
@@ -420,6 +465,7 @@ public final class DiskCache: Sendable {
     /// there is no valid entry for `key`.
     @discardableResult
     public func updateMetadata(forKey key: String, _ metadata: DiskEntryMetadata) async throws -> Bool {
+        await waitForCommit(ofKey: key)
         if writes.updateMetadata(ofKey: key, metadata) { return true }
         await writes.waitForWrite(ofKey: key)
         return try await io.run { try self.updateMetadataNow(forKey: key, metadata) }
@@ -459,12 +505,13 @@ public final class DiskCache: Sendable {
     /// Removes the entry for `key`, and cancels a queued store of it so it does not come back; false if
     /// there was neither (another key's file at the same hash is kept).
     public func removeEntry(forKey key: String) async throws -> Bool {
+        await waitForCommit(ofKey: key)
         let cancelled = await writes.cancel(key)
         let removed = try await io.run { try self.removeNow(forKey: key) }
         return cancelled || removed
     }
 
-    private func removeNow(forKey key: String) throws -> Bool {
+    func removeNow(forKey key: String) throws -> Bool {
         let name = fileName(forKey: key)
         let path = layout.entryPath(for: name)
         switch try EntryFile.read(at: path, payload: false, files: files) {
@@ -492,6 +539,7 @@ public final class DiskCache: Sendable {
     /// rename, so readers never see a half-cleared cache; the old one is deleted afterwards.
     @discardableResult
     public func removeAll() async throws -> Int {
+        await commits.waitForAll()
         let cancelled = await writes.cancelAll()
         return try await io.run {
             let unwritten = cancelled.filter { !self.files.exists(self.fileURL(forKey: $0).path) }.count
@@ -529,6 +577,7 @@ public final class DiskCache: Sendable {
         if let queued = writes.queued(key) {
             return isReadable(queued.metadata, includingStale: false, now: Date()) ? queued.data.count : nil
         }
+        await waitForCommit(ofKey: key)
         await waitForIndex()
         let name = fileName(forKey: key)
         let now = Date()
@@ -539,6 +588,27 @@ public final class DiskCache: Sendable {
             else { return nil }
             return record.bytes
         }
+    }
+
+    /// True when no entry of any key can be found now, by this process or another: nothing is queued or
+    /// committing here, and the entries folder has no shard folder on disk, so no entry file exists. Told by
+    /// one `stat` of that folder, whose link count counts its subfolders on ext4, XFS, tmpfs and the like;
+    /// on a file system that does not count them (btrfs) it is always false. Lets a lookup that is nearly
+    /// always a miss (the failed-URL memory) skip reading for it.
+    public var holdsNoEntries: Bool {
+        guard writes.isIdle, commits.isIdle else { return false }
+        return files.linkCount(of: layout.entries) == 2
+    }
+
+    /// Whether the index (or the write queue) has an entry for `key`, fresh or stale, without reading its
+    /// file (waits for the open-time scan): false means there is nothing to read or revalidate, unless
+    /// another process stored it since this cache was opened.
+    public func knowsEntry(forKey key: String) async -> Bool {
+        if writes.queued(key) != nil { return true }
+        await waitForCommit(ofKey: key)
+        await waitForIndex()
+        let name = fileName(forKey: key)
+        return state.withLock { $0.index.record(name)?.key == key }
     }
 
     /// Waits until the open-time scan has built the index (and the first trim has run).

@@ -45,14 +45,30 @@ struct FileOps: Sendable {
             try header.withUnsafeBytes { head in
                 try payload.withUnsafeBytes { body in try writeAll(fd, [head, body], path: path) }
             }
-            if sync {
-                let status = calls.fsync(fd)
-                if status != 0 { throw Self.error("fsync", path: path, code: -status) }
-            }
         } catch {
             _ = calls.close(fd)
             _ = calls.unlink(path)
             throw error
+        }
+        try finishFile(fd, at: path, sync: sync)
+    }
+
+    /// Creates `path` (which must not exist), empty, open for reading and writing: a descriptor.
+    func createEmptyFile(at path: String) throws -> Int32 {
+        let fd = calls.open(path, flags: O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        guard fd >= 0 else { throw Self.error("create", path: path, code: -fd) }
+        return fd
+    }
+
+    /// Syncs (when asked) and closes a file just written; on failure the file is removed and the error thrown.
+    func finishFile(_ fd: Int32, at path: String, sync: Bool) throws {
+        if sync {
+            let status = calls.fsync(fd)
+            if status != 0 {
+                _ = calls.close(fd)
+                _ = calls.unlink(path)
+                throw Self.error("fsync", path: path, code: -status)
+            }
         }
         // close can report a deferred write error (e.g. on network file systems).
         let status = calls.close(fd)
@@ -62,7 +78,16 @@ struct FileOps: Sendable {
         }
     }
 
-    private func writeAll(_ fd: Int32, _ parts: [UnsafeRawBufferPointer], path: String) throws {
+    /// `count` bytes of the file from `offset`; throws `ioFailed` when the file ends first.
+    func readBytes(_ fd: Int32, at offset: Int, count: Int, path: String) throws -> Data {
+        var data = Data(count: count)
+        let complete = try data.withUnsafeMutableBytes { try readExactly(fd, into: $0, at: offset, path: path) }
+        guard complete else { throw TroveError.ioFailed(path: path, reason: "read: the file ended early") }
+        return data
+    }
+
+    /// Writes every byte of `parts`, in order, carrying on after short writes.
+    func writeAll(_ fd: Int32, _ parts: [UnsafeRawBufferPointer], path: String) throws {
         var rest = parts.filter { !$0.isEmpty }
         while !rest.isEmpty {
             let written = calls.write(fd, rest)
@@ -167,6 +192,13 @@ struct FileOps: Sendable {
     }
 
     func exists(_ path: String) -> Bool { identity(of: path) != nil }
+
+    /// How many links name what `path` names (for a folder on most file systems: 2 plus its subfolders); nil
+    /// if nothing is there.
+    func linkCount(of path: String) -> Int? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? Int(info.st_nlink) : nil
+    }
 
     /// Removes a file; false if it was already gone. Any other failure throws (the file is still there).
     func remove(_ path: String) throws -> Bool {

@@ -133,6 +133,9 @@ final class WriteBehindQueue: Sendable {
         }
     }
 
+    /// Nothing waits to be written and no writer runs.
+    var isIdle: Bool { state.withLock { $0.isIdle } }
+
     /// Stores waiting for room now.
     var storesWaitingForRoom: Int {
         state.withLock { $0.roomWaiters.count }

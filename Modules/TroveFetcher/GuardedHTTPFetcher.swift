@@ -54,12 +54,28 @@ public struct GuardedHTTPFetcher: Fetcher {
         -> FetchOutcome
     {
         try sourcePolicy.check(request.url)
-        return try await HTTPExchange(
+        return try await exchange(request, progress: progress).run().outcome
+    }
+
+    /// As `fetch(_:progress:)`, with the body going to `sink` as it arrives, never collected.
+    public func fetch(
+        _ request: FetchRequest, into sink: any FetchBodySink,
+        progress: @escaping @Sendable (FetchProgress) -> Void
+    ) async throws -> StreamedFetchOutcome {
+        try sourcePolicy.check(request.url)
+        var exchange = exchange(request, progress: progress)
+        exchange.sink = sink
+        return try await exchange.run().streamed
+    }
+
+    private func exchange(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void)
+        -> HTTPExchange
+    {
+        HTTPExchange(
             openHop: { hopURL in try await openHop(to: hopURL, of: request.url) },
             request: request, headers: HTTPFetcher.headers(of: request),
             // Strangers' URLs fetched for many clients: no cookie jar is shared with them.
-            cookieStore: nil, redirectLimit: redirectLimit, progress: progress
-        ).run()
+            cookieStore: nil, redirectLimit: redirectLimit, progress: progress)
     }
 
     /// Checks where `hopURL` would connect and returns a client that can connect only there.

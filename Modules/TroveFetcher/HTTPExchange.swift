@@ -26,6 +26,9 @@ struct HTTPHop: Sendable {
 /// With a cookie store, each hop sends the store's cookies for its own URL (after any `Cookie` header of
 /// the request's own, which stays with the first origin like the credentials), and each response's
 /// `Set-Cookie` headers go into the store before the next hop asks it.
+///
+/// With a `sink`, the final response's body goes there piece by piece as it arrives (see `FetchBodySink`)
+/// and the outcome's data is empty; the length comes back beside it.
 struct HTTPExchange: Sendable {
     let openHop: @Sendable (URL) async throws -> HTTPHop
     let request: FetchRequest
@@ -33,10 +36,26 @@ struct HTTPExchange: Sendable {
     let cookieStore: (any CookieStore)?
     let redirectLimit: Int
     let progress: @Sendable (FetchProgress) -> Void
+    /// Where the body goes as it arrives; nil to collect it into the outcome.
+    var sink: (any FetchBodySink)? = nil
 
     private var url: String { request.url.absoluteString }
 
-    func run() async throws -> FetchOutcome {
+    /// What an exchange ended with: the outcome (its data empty when a sink took the body) and the body's length.
+    struct Finished: Sendable {
+        let outcome: FetchOutcome
+        let bodyLength: Int
+
+        /// The outcome as a fetch into a sink reports it.
+        var streamed: StreamedFetchOutcome {
+            switch outcome {
+            case let .data(_, metadata): .streamed(metadata, length: bodyLength)
+            case let .notModified(metadata): .notModified(metadata)
+            }
+        }
+    }
+
+    func run() async throws -> Finished {
         // Without a request deadline, the idle timeout alone bounds the exchange; the client still needs one.
         let deadline = NIODeadline.now() + TimeAmount(request.deadline?.remaining ?? .seconds(24 * 3600))
         var hopURL = request.url
@@ -58,8 +77,8 @@ struct HTTPExchange: Sendable {
             }
             await hop.finish()
             switch try result.get() {
-            case let .finished(outcome):
-                return outcome
+            case let .finished(outcome, bodyLength):
+                return Finished(outcome: outcome, bodyLength: bodyLength)
             case let .redirected(target, status):
                 redirects += 1
                 // 303, and 301/302 after anything but GET or HEAD, turn into a GET without the body, as
@@ -99,7 +118,7 @@ struct HTTPExchange: Sendable {
         }
         if Task.isCancelled { throw TroveError.cancelled }
         let collector = ResponseCollector(
-            request: request, hopURL: hopURL, cookieStore: cookieStore, progress: progress)
+            request: request, hopURL: hopURL, cookieStore: cookieStore, sink: sink, progress: progress)
         // One loop for every call on this collector, so it is only ever called from one thread.
         let task = client.execute(
             request: outgoing, delegate: collector, eventLoop: .delegate(on: client.eventLoopGroup.any()),

@@ -70,15 +70,29 @@ public struct HTTPFetcher: Fetcher {
     public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
     {
-        let url = request.url.absoluteString
+        try await exchange(request, progress: progress).run().outcome
+    }
+
+    /// As `fetch(_:progress:)`, with the body going to `sink` as it arrives, never collected.
+    public func fetch(
+        _ request: FetchRequest, into sink: any FetchBodySink,
+        progress: @escaping @Sendable (FetchProgress) -> Void
+    ) async throws -> StreamedFetchOutcome {
+        var exchange = try exchange(request, progress: progress)
+        exchange.sink = sink
+        return try await exchange.run().streamed
+    }
+
+    private func exchange(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) throws
+        -> HTTPExchange
+    {
         guard let host = request.url.host, !host.isEmpty else {
-            throw TroveError.malformedURL(url: url, reason: "it has no host")
+            throw TroveError.malformedURL(url: request.url.absoluteString, reason: "it has no host")
         }
         let hop = HTTPHop.on(client)
-        return try await HTTPExchange(
+        return HTTPExchange(
             openHop: { _ in hop }, request: request, headers: Self.headers(of: request),
-            cookieStore: request.cookieStore, redirectLimit: redirectLimit, progress: progress
-        ).run()
+            cookieStore: request.cookieStore, redirectLimit: redirectLimit, progress: progress)
     }
 
     /// The request's own headers plus its validators as conditional headers.

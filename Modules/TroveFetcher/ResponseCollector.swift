@@ -5,7 +5,8 @@ import NIOHTTP1
 import TroveCore
 
 /// Receives one response from AsyncHTTPClient and checks it as it arrives: the status and announced length
-/// at the head, the byte limit and progress with every body part, the length again at the end.
+/// at the head, the byte limit and progress with every body part, the length again at the end. The body is
+/// collected, or with a `sink` handed on piece by piece and never kept.
 ///
 /// Working on the client's event loop, with no task hop per body part, is what lets a fetch cost what a
 /// bare GET costs. One collector serves one request (each redirect hop gets its own); the client calls it
@@ -14,7 +15,8 @@ import TroveCore
 final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     /// A finished response, or where a redirect points (the exchange follows it).
     enum Result: Sendable {
-        case finished(FetchOutcome)
+        /// The outcome (its data empty when a sink took the body) and the body's length.
+        case finished(FetchOutcome, bodyLength: Int)
         case redirected(to: URL, status: Int)
     }
     typealias Response = Result
@@ -25,9 +27,13 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Where the response's `Set-Cookie` headers go; nil to ignore them.
     private let cookieStore: (any CookieStore)?
     private let progress: @Sendable (FetchProgress) -> Void
+    /// Where the body goes as it arrives instead of into `body`; nil to collect it.
+    private let sink: (any FetchBodySink)?
     private(set) var head: HTTPResponseHead?
     private var expected: Int64?
     private var body = Data()
+    /// Body bytes accepted so far.
+    private(set) var received: Int64 = 0
     /// Set when this response is a redirect the exchange will follow.
     private(set) var redirectTarget: URL?
     /// When something last happened (the request went out, the head or a body part came in).
@@ -35,18 +41,17 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Fires when the idle timeout may have passed; it checks `lastActivity` and re-arms if not.
     private var idleTimer: Scheduled<Void>?
 
-    /// Body bytes accepted so far.
-    var received: Int64 { Int64(body.count) }
     /// From Content-Length, once the head has arrived.
     var expectedLength: Int64? { expected }
 
     init(
         request: FetchRequest, hopURL: URL, cookieStore: (any CookieStore)?,
-        progress: @escaping @Sendable (FetchProgress) -> Void
+        sink: (any FetchBodySink)? = nil, progress: @escaping @Sendable (FetchProgress) -> Void
     ) {
         self.request = request
         self.hopURL = hopURL
         self.cookieStore = cookieStore
+        self.sink = sink
         self.progress = progress
     }
 
@@ -114,7 +119,14 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             guard expected <= request.maxBytes else {
                 return task.eventLoop.makeFailedFuture(TroveError.tooLarge(url: url, limit: request.maxBytes))
             }
-            body.reserveCapacity(Int(expected))
+            if sink == nil { body.reserveCapacity(Int(expected)) }
+        }
+        if let sink {
+            do {
+                try sink.begin(metadata(of: head))
+            } catch {
+                return task.eventLoop.makeFailedFuture(error)
+            }
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
@@ -125,10 +137,19 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         guard head?.status != .notModified, redirectTarget == nil else {
             return task.eventLoop.makeSucceededVoidFuture()
         }
-        guard body.count + buffer.readableBytes <= request.maxBytes else {
+        guard received + Int64(buffer.readableBytes) <= request.maxBytes else {
             return task.eventLoop.makeFailedFuture(TroveError.tooLarge(url: url, limit: request.maxBytes))
         }
-        buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        if let sink {
+            do {
+                try buffer.withUnsafeReadableBytes { try sink.write($0) }
+            } catch {
+                return task.eventLoop.makeFailedFuture(error)
+            }
+        } else {
+            buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        }
+        received += Int64(buffer.readableBytes)
         // A copy only when someone asked for the pieces (previews): the plain path stays as cheap as it was.
         if let observer = request.bodyObserver { observer(buffer.withUnsafeReadableBytes { Data($0) }) }
         progress(FetchProgress(received: received, expected: expected))
@@ -143,11 +164,11 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         // The status (301, 302, 303, 307, 308) decides whether a POST stays a POST on the next hop.
         if let redirectTarget { return .redirected(to: redirectTarget, status: Int(head.status.code)) }
         let metadata = metadata(of: head)
-        if head.status == .notModified { return .finished(.notModified(metadata)) }
+        if head.status == .notModified { return .finished(.notModified(metadata), bodyLength: 0) }
         if let expected, expected != received {
             throw TroveError.lengthMismatch(url: url, expected: expected, received: received)
         }
-        return .finished(.data(body, metadata))
+        return .finished(.data(body, metadata), bodyLength: Int(received))
     }
 
     private func metadata(of head: HTTPResponseHead) -> ResponseMetadata {
