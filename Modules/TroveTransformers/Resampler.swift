@@ -22,10 +22,10 @@ final class Resampler {
         self.sourceHeight = sourceHeight
         self.plan = plan
         self.filter = filter
-        columns = try WeightTable(
+        columns = try WeightTableCache.shared.table(
             inputSize: sourceWidth, boxStart: plan.box.x, boxLength: plan.box.width,
             count: plan.outputWidth, filter: filter)
-        rows = try WeightTable(
+        rows = try WeightTableCache.shared.table(
             inputSize: sourceHeight, boxStart: plan.box.y, boxLength: plan.box.height,
             count: plan.outputHeight, filter: filter)
         sourceColumns = columns.sourceRange
