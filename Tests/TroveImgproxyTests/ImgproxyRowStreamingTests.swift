@@ -76,9 +76,12 @@ import Trove
         #expect(streamed.pixels == reduced.pixels)
     }
 
-    @Test func aResultOverTheLimitIsRefusedBeforeAnyRow() throws {
+    @Test func aResultOverTheLimitIsLeftToTheTransformAndRefusedBeforeAnyRow() throws {
         let resize = ImgproxyResize(resizingType: .fit, width: 300, maxResultDimension: 200)
-        #expect(resize.streamsRows(from: PixelSize(width: 1000, height: 500)))
+        #expect(!resize.streamsRows(from: PixelSize(width: 1000, height: 500)), "the transform refuses it")
+        #expect(
+            ImgproxyResize(resizingType: .fit, width: 200, maxResultDimension: 200)
+                .streamsRows(from: PixelSize(width: 1000, height: 500)))
         let error = #expect(throws: ImgproxyURLError.self) {
             try resize.makeRowSink(storedSize: PixelSize(width: 1000, height: 500))
         }

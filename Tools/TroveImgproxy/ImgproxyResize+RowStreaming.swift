@@ -2,10 +2,13 @@ import Trove
 
 extension ImgproxyResize: RowStreamingResize {
     /// Whether `makeRowSink(storedSize:)` applies to an image stored at `source` size: a resampling filter
-    /// (not nearest) that shrinks the kept region on one axis at least and enlarges it on neither.
+    /// (not nearest) that shrinks the kept region on one axis at least and enlarges it on neither. A result
+    /// over `maxResultDimension` is left to `transform`, so its 422 comes from the transforms, as a refused
+    /// result, and not from the decode, which a pipeline takes for bytes that are no image.
     public func streamsRows(from source: PixelSize) -> Bool {
         guard filter != .nearest, source.width > 0, source.height > 0 else { return false }
         let plan = plan(for: source)
+        guard plan.scaledWidth <= plan.maxDimension, plan.scaledHeight <= plan.maxDimension else { return false }
         return plan.scaledWidth <= plan.region.width && plan.scaledHeight <= plan.region.height
             && (plan.scaledWidth < plan.region.width || plan.scaledHeight < plan.region.height)
     }
