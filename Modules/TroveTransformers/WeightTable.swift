@@ -87,6 +87,9 @@ final class WeightTable: @unchecked Sendable {
         weights.deallocate()
     }
 
+    /// The memory the table holds: starts, tap counts and weights.
+    var byteCount: Int { count * (2 * MemoryLayout<Int>.stride + stride * MemoryLayout<Float>.stride) }
+
     /// The source range all outputs together read.
     var sourceRange: Range<Int> {
         var lower = Int.max, upper = Int.min

@@ -14,15 +14,18 @@ final class WeightTableCache: Sendable {
     }
 
     /// The cache every resampler uses.
-    static let shared = WeightTableCache(capacity: 64)
+    static let shared = WeightTableCache(capacity: 64, byteLimit: 8 << 20)
 
     private let capacity: Int
-    private let tables = Mutex<[Key: WeightTable]>([:])
+    private let byteLimit: Int
+    private let state = Mutex<(tables: [Key: WeightTable], bytes: Int)>(([:], 0))
 
-    /// A cache of at most `capacity` tables; when full it starts over, so an odd mix of sizes costs no more
-    /// than no cache.
-    init(capacity: Int) {
+    /// A cache of at most `capacity` tables and `byteLimit` bytes of them; when full it starts over, so an
+    /// odd mix of sizes costs no more than no cache. A table over an eighth of `byteLimit` (a huge shrink of
+    /// a huge axis) is built each time and never kept.
+    init(capacity: Int, byteLimit: Int) {
         self.capacity = capacity
+        self.byteLimit = byteLimit
     }
 
     /// The table for this geometry, built on first use.
@@ -30,13 +33,18 @@ final class WeightTableCache: Sendable {
         inputSize: Int, boxStart: Double, boxLength: Double, count: Int, filter: ResizeTransformer.Filter
     ) throws -> WeightTable {
         let key = Key(inputSize: inputSize, boxStart: boxStart, boxLength: boxLength, count: count, filter: filter)
-        if let table = tables.withLock({ $0[key] }) { return table }
+        if let table = state.withLock({ $0.tables[key] }) { return table }
         // Built outside the lock: two threads may build the same table once each, and both are right.
         let table = try WeightTable(
             inputSize: inputSize, boxStart: boxStart, boxLength: boxLength, count: count, filter: filter)
-        tables.withLock { tables in
-            if tables.count >= capacity { tables.removeAll(keepingCapacity: true) }
-            tables[key] = table
+        let bytes = table.byteCount
+        guard bytes <= byteLimit / 8 else { return table }
+        state.withLock { state in
+            if state.tables.count >= capacity || state.bytes + bytes > byteLimit {
+                state.tables.removeAll(keepingCapacity: true)
+                state.bytes = 0
+            }
+            if state.tables.updateValue(table, forKey: key) == nil { state.bytes += bytes }
         }
         return table
     }
