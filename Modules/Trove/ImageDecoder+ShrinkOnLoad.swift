@@ -7,11 +7,12 @@ extension ImageDecoder {
     /// for the smallest reduced size still at least `reducingGap` times the output (`ShrinkOnLoad`; 2 by
     /// default), so a decoder that can reduce never allocates the full-size image. Returns the image and the
     /// transforms to run on it: together they give the output size a full-size decode would, with nearly the
-    /// same pixels. When the first transform is a shrinking `ResizeTransformer`, the image is a still and this
-    /// decoder streams rows (`RowStreamingImageDecoder`), the rows go straight into that resize, which is then
-    /// done: the result is the resized image, with the same pixels as decoding it first, and the rest of the
-    /// transforms. `streamsRows: false` keeps the decoded image for a caller that must see it before any
-    /// transform (a delegate's `didDecode`).
+    /// same pixels. When the first transform (or the first after `orient`) is a shrinking `RowStreamingResize`,
+    /// the image is a still and this decoder streams rows (`RowStreamingImageDecoder`), the rows go straight
+    /// into that resize, which is then done: the result is the resized image, with the same pixels as decoding
+    /// it first, and the rest of the transforms. After `orient` this holds for an upright image; a turned one
+    /// is decoded whole and gets every transform. `streamsRows: false` keeps the decoded image for a caller
+    /// that must see it before any transform (a delegate's `didDecode`).
     public func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
@@ -24,14 +25,27 @@ extension ImageDecoder {
         let storedSize = PixelSize(width: header.width, height: header.height)
         let plan = ShrinkOnLoad(transforms: transforms, storedSize: storedSize, reducingGap: reducingGap)
         let options = DecodingOptions(limits: limits, minimumSize: plan?.minimumSize)
-        if streamsRows, let streaming = self as? any RowStreamingImageDecoder,
-            let resize = transforms.first as? ResizeTransformer,
-            resize.streamsRows(from: storedSize)
-        {
-            let image = try resize.resize(storedSize: storedSize) { sink in
-                try streaming.decode(data, options: options, into: sink)
+        if streamsRows, let streaming = self as? any RowStreamingImageDecoder {
+            let leadingOrient = transforms.first is OrientTransformer
+            let index = leadingOrient ? 1 : 0
+            if index < transforms.count, let resize = transforms[index] as? any RowStreamingResize,
+                resize.streamsRows(from: storedSize)
+            {
+                let sink = try resize.makeRowSink(storedSize: storedSize)
+                guard leadingOrient else {
+                    try streaming.decode(data, options: options, into: sink)
+                    return (try sink.result(), Array(transforms.dropFirst()))
+                }
+                let router = UprightRowRouter(resize: sink)
+                try streaming.decode(data, options: options, into: router)
+                switch try router.result() {
+                case let .resized(image):
+                    // `orient` leaves an upright image as it is: both steps are done.
+                    return (image, Array(transforms.dropFirst(2)))
+                case let .decoded(image):
+                    return (image, plan?.transforms(for: image) ?? transforms)
+                }
             }
-            return (image, Array(transforms.dropFirst()))
         }
         guard let plan else { return (try decode(data, limits: limits), transforms) }
         let image = try decode(data, options: options)

@@ -4,7 +4,7 @@ import TroveCore
 /// the window keeps only the filtered rows the vertical filter still needs, and each output row is written
 /// as soon as its source rows are in. It runs `Resampler`'s own weight tables and row passes, so its pixels
 /// equal a two-pass resize of the whole decoded image.
-final class StreamingResizer: ImageRowSink {
+final class StreamingResizer: ResizingRowSink {
     private let resize: ResizeTransformer
     private let storedSize: PixelSize
     private var header: RowStreamHeader?
@@ -77,9 +77,9 @@ final class StreamingResizer: ImageRowSink {
     }
 }
 
-extension ResizeTransformer {
-    /// Whether `resize(storedSize:streaming:)` applies to an image stored at `source` size: the resize
-    /// shrinks (neither axis grows) with a filter that convolves. Nearest neighbour and plain crops keep the
+extension ResizeTransformer: RowStreamingResize {
+    /// Whether `makeRowSink(storedSize:)` applies to an image stored at `source` size: the resize shrinks
+    /// (neither axis grows) with a filter that convolves. Nearest neighbour and plain crops keep the
     /// whole-image path.
     public func streamsRows(from source: PixelSize) -> Bool {
         guard filter != .nearest, let plan = plan(sourceWidth: source.width, sourceHeight: source.height) else {
@@ -89,15 +89,9 @@ extension ResizeTransformer {
             && Double(plan.outputHeight) <= plan.box.height
     }
 
-    /// Resizes an image stored at `storedSize` while `decode` delivers its rows (at that size or reduced) to
-    /// the sink it is given, without holding the decoded image: the same pixels as decoding whole, then
-    /// `transform` (or the `forReducedSource` resize for a reduced decode). Only a window of filtered rows
-    /// about the filter's support tall is kept. Throws what `decode` throws, or when it delivers too few rows.
-    public func resize(
-        storedSize: PixelSize, streaming decode: (any ImageRowSink) throws -> Void
-    ) throws -> Image {
-        let sink = StreamingResizer(resize: self, storedSize: storedSize)
-        try decode(sink)
-        return try sink.result()
+    /// A sink that resizes the rows of an image stored at `storedSize` as they arrive, keeping only a window
+    /// of filtered rows about the filter's support tall.
+    public func makeRowSink(storedSize: PixelSize) throws -> any ResizingRowSink {
+        StreamingResizer(resize: self, storedSize: storedSize)
     }
 }

@@ -7,7 +7,10 @@ import TroveCore
 /// every source pixel contributes when shrinking (no aliasing). Taps past an edge are dropped and the
 /// rest renormalised, as Pillow does: near a border the kernel leans on the pixels that exist instead
 /// of repeating the edge pixel, which keeps border rows within Pillow's rounding.
-final class WeightTable {
+///
+/// `@unchecked Sendable`: its memory is written only in `init` and read-only afterwards, so resizes on
+/// several threads may share one (`WeightTableCache`).
+final class WeightTable: @unchecked Sendable {
     /// Number of output pixels described.
     let count: Int
     /// Distance between the weights of consecutive outputs in `weights`.
@@ -83,6 +86,9 @@ final class WeightTable {
         tapCounts.deallocate()
         weights.deallocate()
     }
+
+    /// The memory the table holds: starts, tap counts and weights.
+    var byteCount: Int { count * (2 * MemoryLayout<Int>.stride + stride * MemoryLayout<Float>.stride) }
 
     /// The source range all outputs together read.
     var sourceRange: Range<Int> {

@@ -153,7 +153,12 @@ int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_c
         snprintf(decoder->errors.message, sizeof decoder->errors.message, "unexpected output layout");
         return -1;
     }
-    rgba_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1);
+    // libjpeg-turbo's SIMD colour converters write a 16-byte aligned row with non-temporal stores, which
+    // bypass the cache: right for a whole image read later, wrong for a row the callback reads at once (it
+    // then waits on memory). Pool rows start 8-byte aligned at least, so 4 bytes past the start keeps
+    // pixels 4-byte aligned and is never 16-byte aligned: the converters use ordinary stores.
+    rgba_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)(row_bytes + 4), 1);
+    rgba_row[0] += 4;
     cmyk_row = cmyk ? (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1) : NULL;
     while (cinfo->output_scanline < cinfo->output_height) {
         if (cmyk) {

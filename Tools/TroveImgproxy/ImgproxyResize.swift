@@ -224,12 +224,7 @@ struct ImgproxyResizePlan: Equatable {
     var maxDimension: Int = .max
 
     func apply(to image: Image, filter: ResizeTransformer.Filter) throws -> Image {
-        guard scaledWidth <= maxDimension, scaledHeight <= maxDimension else {
-            throw ImgproxyURLError(
-                status: 422,
-                message: "the result would be \(scaledWidth)x\(scaledHeight) pixels, over this server's limit of "
-                    + "\(maxDimension) pixels a side; ask for a smaller size")
-        }
+        try checkResultSize()
         var output = image
         if region != PixelRect(x: 0, y: 0, width: image.width, height: image.height) {
             output = try CropTransformer(x: region.x, y: region.y, width: region.width, height: region.height)
@@ -241,11 +236,24 @@ struct ImgproxyResizePlan: Equatable {
                 upscale: true
             ).transform(output)
         }
-        if result != PixelRect(x: 0, y: 0, width: output.width, height: output.height) {
-            output = try CropTransformer(x: result.x, y: result.y, width: result.width, height: result.height)
-                .transform(output)
+        return try cut(output)
+    }
+
+    /// Throws imgproxy's 422 when the resampled image would be over `maxDimension` on a side.
+    func checkResultSize() throws {
+        guard scaledWidth <= maxDimension, scaledHeight <= maxDimension else {
+            throw ImgproxyURLError(
+                status: 422,
+                message: "the result would be \(scaledWidth)x\(scaledHeight) pixels, over this server's limit of "
+                    + "\(maxDimension) pixels a side; ask for a smaller size")
         }
-        return output
+    }
+
+    /// Keeps `result` of the `scaledWidth x scaledHeight` image.
+    func cut(_ scaled: Image) throws -> Image {
+        guard result != PixelRect(x: 0, y: 0, width: scaled.width, height: scaled.height) else { return scaled }
+        return try CropTransformer(x: result.x, y: result.y, width: result.width, height: result.height)
+            .transform(scaled)
     }
 
     /// The same plan for a `reduced` copy of a `source`-sized image: the region scaled, the rest unchanged.
