@@ -37,6 +37,9 @@ public final class DiskCache: Sendable {
     /// How long ago a file must have last changed before a checked read lets later reads of it skip the
     /// payload checksum (see `FileVersion.isSettled`); tests shorten it.
     let unchangedFileGrace: TimeInterval
+    /// Entry file names by key: a read hit's SHA-256 and hex cost about a twentieth of its time, and the
+    /// same keys are read over and over. About 1 MB at most for URL-sized keys.
+    let fileNames = BoundedMemo<String, String>(capacity: 4096)
     /// Payload checksums computed by reads and `verify` (tests count them).
     let payloadChecksums = Atomic<Int>(0)
 
@@ -165,7 +168,7 @@ public final class DiskCache: Sendable {
     }
 
     func fileName(forKey key: String) -> String {
-        CacheLayout.fileName(forHash: hasher.hash(key))
+        fileNames.value(for: key) { CacheLayout.fileName(forHash: hasher.hash($0)) }
     }
 
     /// In `cachedOnly` mode only a clean hit or a missing file returns; anything else throws `WouldBlock`,
