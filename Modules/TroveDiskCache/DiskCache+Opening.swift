@@ -73,7 +73,7 @@ extension DiskCache {
 
     /// Whether a lookup of the header's key would find this file (false for files written under another hasher).
     func isReachable(_ header: EntryHeader, at path: String) -> Bool {
-        layout.entryPath(for: fileName(forKey: header.key)) == path
+        location(forKey: header.key).path == path
     }
 
     /// Moves an entry written under another hasher to where this hasher looks for its key, and returns its
@@ -81,8 +81,7 @@ extension DiskCache {
     /// hasher, so it wins) or a file that changed meanwhile. Entries carry their full keys, so nothing is
     /// fetched again after a change of hasher.
     func refile(_ key: String, from path: String, identity: FileIdentity) -> String? {
-        let name = fileName(forKey: key)
-        let target = layout.entryPath(for: name)
+        let (name, target) = location(forKey: key).parts
         return state.withLock { state -> String? in
             guard files.identity(of: path) == identity else { return nil }
             let shards = layout.shardDirectories(for: name)

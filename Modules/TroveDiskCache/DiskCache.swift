@@ -37,9 +37,10 @@ public final class DiskCache: Sendable {
     /// How long ago a file must have last changed before a checked read lets later reads of it skip the
     /// payload checksum (see `FileVersion.isSettled`); tests shorten it.
     let unchangedFileGrace: TimeInterval
-    /// Entry file names by key: a read hit's SHA-256 and hex cost about a twentieth of its time, and the
-    /// same keys are read over and over. About 1 MB at most for URL-sized keys.
-    let fileNames = BoundedMemo<String, String>(capacity: 4096)
+    /// Entry file names and paths by key: working them out (SHA-256, hex, the path) cost a 64 KiB read hit
+    /// about a sixteenth of its time, and the same keys are read over and over. About 1.5 MB at most for
+    /// URL-sized keys.
+    let locations = BoundedMemo<String, EntryLocation>(capacity: 4096)
     /// Payload checksums computed by reads and `verify` (tests count them).
     let payloadChecksums = Atomic<Int>(0)
 
@@ -164,18 +165,25 @@ public final class DiskCache: Sendable {
 
     /// The file an entry for `key` lives in: `<root>/entries/<2 hex>/<2 hex>/<hash>`.
     public func fileURL(forKey key: String) -> URL {
-        URL(fileURLWithPath: layout.entryPath(for: fileName(forKey: key)))
+        URL(fileURLWithPath: location(forKey: key).path)
     }
 
     func fileName(forKey key: String) -> String {
-        fileNames.value(for: key) { CacheLayout.fileName(forHash: hasher.hash($0)) }
+        location(forKey: key).name
+    }
+
+    /// Where `key`'s entry lives: its file name, and the path under `entries/`.
+    func location(forKey key: String) -> EntryLocation {
+        locations.value(for: key) { key in
+            let name = CacheLayout.fileName(forHash: hasher.hash(key))
+            return EntryLocation(name: name, path: layout.entryPath(for: name))
+        }
     }
 
     /// In `cachedOnly` mode only a clean hit or a missing file returns; anything else throws `WouldBlock`,
     /// leaving the bookkeeping of damage, expiry and collisions to the blocking read that follows.
     private func readEntry(forKey key: String, mode: ReadMode, includingStale: Bool) throws -> DiskEntry? {
-        let name = fileName(forKey: key)
-        let path = layout.entryPath(for: name)
+        let (name, path) = location(forKey: key).parts
         let known = state.withLock { $0.index.record(name) }
         // Taken before the file is looked at, so the grace counts from no later than its fstat.
         let now = Date()
@@ -331,7 +339,7 @@ public final class DiskCache: Sendable {
 
     /// Throws for an entry no write could store, so `store` reports it to its caller.
     private func checkStorable(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws {
-        let path = layout.entryPath(for: fileName(forKey: key))
+        let path = location(forKey: key).path
         guard data.count <= EntryHeader.maxPayloadBytes else {
             throw TroveError.ioFailed(
                 path: path,
@@ -475,8 +483,7 @@ public final class DiskCache: Sendable {
     }
 
     private func updateMetadataNow(forKey key: String, _ metadata: DiskEntryMetadata) throws -> Bool {
-        let name = fileName(forKey: key)
-        let path = layout.entryPath(for: name)
+        let (name, path) = location(forKey: key).parts
         switch try EntryFile.read(at: path, payload: true, files: files) {
         case .missing:
             return false
@@ -515,8 +522,7 @@ public final class DiskCache: Sendable {
     }
 
     func removeNow(forKey key: String) throws -> Bool {
-        let name = fileName(forKey: key)
-        let path = layout.entryPath(for: name)
+        let (name, path) = location(forKey: key).parts
         switch try EntryFile.read(at: path, payload: false, files: files) {
         case .missing:
             state.withLock { state in
