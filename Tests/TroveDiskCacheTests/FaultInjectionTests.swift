@@ -60,21 +60,29 @@ func temporaryLeftovers(in dir: TemporaryDirectory) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: dir.path + "/tmp")
 }
 
+/// A cache on an injectable file system, fsync on, holding `previous` under "photo", with `fault` injected
+/// into writes under its `tmp/`: the start of every "a failed write keeps the previous entry" test.
+func faultyCacheHoldingAnEntry(
+    _ previous: Data, fault: WriteFault
+) async throws -> (dir: TemporaryDirectory, files: FaultyFileSystem, cache: DiskCache) {
+    let dir = try TemporaryDirectory()
+    let files = FaultyFileSystem()
+    let cache = try makeCache(at: dir, files: files, configuration: DiskCacheConfiguration(fsync: true))
+    try await cache.storeNow(previous, forKey: "photo")
+    await cache.waitForIndex()
+    fault.inject(into: files, temporary: dir.url.standardizedFileURL.path + "/tmp/")
+    return (dir, files, cache)
+}
+
 /// These exercise the write itself, so they store with `storeNow`, which throws what failed; a failed
 /// write-behind store is in `WriteBehindTests`.
 @Suite("Injected file-system faults")
 struct FaultInjectionTests {
     @Test(arguments: WriteFault.allCases)
     func aFailedWriteReportsClearlyAndKeepsThePreviousEntry(fault: WriteFault) async throws {
-        let dir = try TemporaryDirectory()
-        let files = FaultyFileSystem()
-        let cache = try makeCache(at: dir, files: files, configuration: DiskCacheConfiguration(fsync: true))
         let previous = Data(repeating: 0x11, count: 3000)
         let replacement = Data(repeating: 0x22, count: 5000)
-        try await cache.storeNow(previous, forKey: "photo")
-        await cache.waitForIndex()
-
-        fault.inject(into: files, temporary: dir.url.standardizedFileURL.path + "/tmp/")
+        let (dir, files, cache) = try await faultyCacheHoldingAnEntry(previous, fault: fault)
         let error = await #expect(throws: TroveError.self) {
             try await cache.storeNow(replacement, forKey: "photo")
         }

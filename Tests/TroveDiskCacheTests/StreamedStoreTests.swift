@@ -103,14 +103,8 @@ struct StreamedStoreTests {
     /// failed, the previous entry is still served, and no temp file is left.
     @Test(arguments: WriteFault.allCases)
     func aFailedStreamedWriteKeepsThePreviousEntry(fault: WriteFault) async throws {
-        let dir = try TemporaryDirectory()
-        let files = FaultyFileSystem()
-        let cache = try makeCache(at: dir, files: files, configuration: DiskCacheConfiguration(fsync: true))
         let previous = Data(repeating: 0x11, count: 3_000)
-        try await cache.storeNow(previous, forKey: "photo")
-        await cache.waitForIndex()
-
-        fault.inject(into: files, temporary: dir.url.standardizedFileURL.path + "/tmp/")
+        let (dir, files, cache) = try await faultyCacheHoldingAnEntry(previous, fault: fault)
         let writer = cache.entryWriter(forKey: "photo")
         let error = await #expect(throws: TroveError.self) {
             do {
