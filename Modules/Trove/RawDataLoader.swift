@@ -183,18 +183,13 @@ final class RawDataLoader: Sendable {
     /// origin); concurrent callers for the same key share one fetch.
     func fetch(_ request: RawRequest) async throws -> RawResult {
         if request.usesCaches { try await checkRememberedFailure(request) }
-        let result = try await joined(
-            request, coalescer: fetches, coalescingKey: WorkKey(request.key, request.fetchKind)
-        ) {
-            if let shared = self.shared, request.usesCaches, request.policy != .reloadIgnoringCache,
-                request.policy != .refresh
-            {
-                return try await self.fetchThroughSharedTier(request, shared)
-            }
-            if request.streamsToDisk, let diskCache = self.diskCache {
-                return try await self.fetchIntoDisk(request, diskCache)
-            }
-            return try await self.fetchFromOrigin(request)
+        let result: RawResult
+        do {
+            result = try await sharedFetch(request)
+        } catch let error as TroveError where !request.streamsToDisk && error.isDiskFailure {
+            // Joined a prefetch whose body was streaming to a failing disk: the bytes went nowhere, but this
+            // caller needs no disk, and a failing disk must not fail a request (see `accepted`).
+            return try await fetchFromOrigin(request)
         }
         guard result.streamedLength != nil, !request.streamsToDisk else { return result }
         // This caller joined a prefetch that sent the body straight to disk: its bytes are read back there.
@@ -205,6 +200,22 @@ final class RawDataLoader: Sendable {
         }
         // Not kept (no-store), or gone already: fetched again for this caller.
         return try await fetchFromOrigin(request)
+    }
+
+    /// The fetch concurrent callers of one key share: from the shared tier when it has the key (unless
+    /// reloading or refreshing), into the disk entry for a streaming prefetch, else from the origin.
+    private func sharedFetch(_ request: RawRequest) async throws -> RawResult {
+        try await joined(request, coalescer: fetches, coalescingKey: WorkKey(request.key, request.fetchKind)) {
+            if let shared = self.shared, request.usesCaches, request.policy != .reloadIgnoringCache,
+                request.policy != .refresh
+            {
+                return try await self.fetchThroughSharedTier(request, shared)
+            }
+            if request.streamsToDisk, let diskCache = self.diskCache {
+                return try await self.fetchIntoDisk(request, diskCache)
+            }
+            return try await self.fetchFromOrigin(request)
+        }
     }
 
     /// One unconditional origin fetch whose body goes into the disk entry as it arrives (a prefetch), never
@@ -490,5 +501,15 @@ final class RawDataLoader: Sendable {
         return RawResult(
             data: data, source: .network, contentType: metadata.contentType, expires: expires,
             storable: storable)
+    }
+}
+
+extension TroveError {
+    /// A failure of the local disk (full, or an I/O error), as opposed to the origin's or the bytes'.
+    var isDiskFailure: Bool {
+        switch self {
+        case .diskFull, .ioFailed: true
+        default: false
+        }
     }
 }

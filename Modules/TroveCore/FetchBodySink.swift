@@ -3,8 +3,8 @@ import Foundation
 /// Takes a response body piece by piece as it arrives, so a body on its way to disk is never held whole in
 /// memory (what a prefetch wants: it stores the bytes and needs none of them itself).
 ///
-/// A fetcher calls `begin` once, with the response's metadata, before the first piece of a successful (2xx)
-/// response's body, then `write` for each piece in order; a redirect's, a 304's or an error's body never
+/// A fetcher calls `begin` once for every successful (2xx) response, an empty body's included, with the
+/// response's metadata, then `write` for each piece of the body in order; a redirect's, a 304's or an error's body never
 /// reaches the sink. Calls come one at a time, on the fetcher's own thread (for HTTP, a network event
 /// loop), so each must be quick. A sink that throws ends the fetch with its error. One sink serves one
 /// attempt: a retried fetch starts over with a new one, and the caller discards a sink whose fetch failed.

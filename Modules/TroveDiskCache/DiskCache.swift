@@ -38,8 +38,8 @@ public final class DiskCache: Sendable {
     /// payload checksum (see `FileVersion.isSettled`); tests shorten it.
     let unchangedFileGrace: TimeInterval
     /// Entry file names and paths by key: working them out (SHA-256, hex, the path) cost a 64 KiB read hit
-    /// about a sixteenth of its time, and the same keys are read over and over. About 1.5 MB at most for
-    /// URL-sized keys.
+    /// about a sixteenth of its time, and the same keys are read over and over. At most 4096 keys of at
+    /// most 1 KiB each (`longestRememberedKey`): under 6 MB, and about 1.5 MB for URL-sized keys.
     let locations = BoundedMemo<String, EntryLocation>(capacity: 4096)
     /// Payload checksums computed by reads and `verify` (tests count them).
     let payloadChecksums = Atomic<Int>(0)
@@ -172,13 +172,20 @@ public final class DiskCache: Sendable {
         location(forKey: key).name
     }
 
-    /// Where `key`'s entry lives: its file name, and the path under `entries/`.
+    /// Where `key`'s entry lives: its file name, and the path under `entries/`. Keys up to
+    /// `longestRememberedKey` bytes are remembered; a longer one (a URL is the caller's to choose) is worked
+    /// out each time, so the memo's size stays bounded.
     func location(forKey key: String) -> EntryLocation {
-        locations.value(for: key) { key in
+        func workOut(_ key: String) -> EntryLocation {
             let name = CacheLayout.fileName(forHash: hasher.hash(key))
             return EntryLocation(name: name, path: layout.entryPath(for: name))
         }
+        guard key.utf8.count <= Self.longestRememberedKey else { return workOut(key) }
+        return locations.value(for: key, compute: workOut)
     }
+
+    /// The longest key (UTF-8 bytes) whose location is remembered.
+    static let longestRememberedKey = 1024
 
     /// In `cachedOnly` mode only a clean hit or a missing file returns; anything else throws `WouldBlock`,
     /// leaving the bookkeeping of damage, expiry and collisions to the blocking read that follows.

@@ -26,7 +26,7 @@ import TroveSupport
 /// `DiskCacheStats.failedWrites`. `commitNow` returns once the entry is on disk and throws what failed.
 ///
 /// Streamed entries are stored as is. When the cache's compressor would try the payload (it is not a
-/// compressed image format), committing reads the payload back and stores it as `store` would.
+/// compressed image format) and it is at most 1 MiB, committing reads it back and stores it as `store` would.
 public final class DiskEntryWriter: FetchBodySink {
     private struct State {
         /// The temp file, once `begin` made it.
@@ -47,6 +47,9 @@ public final class DiskEntryWriter: FetchBodySink {
     private let cache: DiskCache
     private let name: String
     private let state = Mutex(State())
+
+    /// The largest payload a commit reads back to compress (1 MiB).
+    static let largestReadBack = 1 << 20
 
     /// How many leading payload bytes `leadingBytes` keeps: as many as decoders are shown to recognise a format.
     public static let leadingByteCount = ImageFormat.sniffLength
@@ -77,7 +80,11 @@ public final class DiskEntryWriter: FetchBodySink {
         let temporary = cache.layout.temporaryPath(for: name)
         if let problem = header.fieldProblem { throw TroveError.ioFailed(path: temporary, reason: problem) }
         try state.withLock { state throws in
-            precondition(state.temporary == nil && !state.finished, "a DiskEntryWriter is begun once")
+            // Discarded already (the fetch was cancelled while its head arrived): nothing to begin.
+            if state.finished { throw TroveError.cancelled }
+            guard state.temporary == nil else {
+                throw TroveError.ioFailed(path: temporary, reason: "a DiskEntryWriter is begun once, not twice")
+            }
             let fd = try cache.files.createEmptyFile(at: temporary)
             state.temporary = temporary
             state.fd = fd
@@ -96,10 +103,11 @@ public final class DiskEntryWriter: FetchBodySink {
     /// discarded (a piece that raced a cancelled fetch's cleanup).
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         try state.withLock { state throws in
-            guard let temporary = state.temporary else {
-                preconditionFailure("DiskEntryWriter.write before begin")
-            }
             if state.finished { throw TroveError.cancelled }
+            guard let temporary = state.temporary else {
+                throw TroveError.ioFailed(
+                    path: cache.layout.temporary, reason: "a body piece reached the disk entry before its head")
+            }
             guard state.length + bytes.count <= EntryHeader.maxPayloadBytes else {
                 throw TroveError.ioFailed(
                     path: temporary,
@@ -152,7 +160,9 @@ public final class DiskEntryWriter: FetchBodySink {
             return state
         }
         guard let taken, let temporary = taken.temporary else {
-            preconditionFailure("DiskEntryWriter.commit before begin or after commit or discard")
+            throw TroveError.ioFailed(
+                path: cache.layout.temporary,
+                reason: "a DiskEntryWriter commits once, after its body began and before any discard")
         }
         let files = cache.files
         let header = EntryHeader(
@@ -165,9 +175,12 @@ public final class DiskEntryWriter: FetchBodySink {
         do {
             if let problem = header.fieldProblem { throw TroveError.ioFailed(path: temporary, reason: problem) }
             let headerBytes = header.encoded()
-            if headerBytes.count != taken.reserved || cache.wouldCompress(taken.leading) {
+            let compresses = taken.length <= Self.largestReadBack && cache.wouldCompress(taken.leading)
+            if headerBytes.count != taken.reserved || compresses {
                 // Other metadata than the room was made for, or a payload the compressor may shrink: stored
-                // the ordinary way, from the bytes read back.
+                // the ordinary way, from the bytes read back. A larger payload is kept as it came: commits
+                // run behind the fetches, and reading back every big body of a batch would undo the point
+                // of streaming it.
                 storedAsIs = try files.readBytes(taken.fd, at: taken.reserved, count: taken.length, path: temporary)
             } else {
                 storedAsIs = nil

@@ -202,6 +202,60 @@ struct StreamedStoreTests {
         #expect(try temporaryLeftovers(in: dir) == [])
     }
 
+    /// Past 1 MiB a compressible payload is kept as it came: commits run behind the fetches, and reading
+    /// every big body of a batch back into memory to compress it would undo the streaming.
+    @Test func aCompressiblePayloadOverOneMebibyteIsKeptAsItCame() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try DiskCache(
+            directory: dir.url, configuration: DiskCacheConfiguration(), hasher: SHA256Hasher(),
+            compressor: RunLengthCompressor(), knownCompressors: [], evictionPolicy: LRUPolicyFactory(),
+            fileSystem: PosixFileSystem())
+        let runs = Data(repeating: 0x41, count: DiskEntryWriter.largestReadBack + 1)
+        let writer = cache.entryWriter(forKey: "big-runs")
+        try writer.begin(Self.response)
+        try runs.withUnsafeBytes { try writer.write($0) }
+        // The metadata the writer began with (a header of the same length), so only the size decides.
+        try await writer.commitNow(metadata: Self.metadata)
+        let entry = try #require(try await cache.entry(forKey: "big-runs"))
+        #expect(entry.data == runs && !entry.compressed && entry.storedBytes == runs.count)
+    }
+
+    /// Calls out of order are errors that name what happened, never a stopped process: a piece before the
+    /// head, a head after a discard (a cancelled fetch), a commit of a writer never begun.
+    @Test func callsOutOfOrderAreErrorsNotCrashes() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(at: dir)
+        let early = cache.entryWriter(forKey: "photo")
+        let piece = #expect(throws: TroveError.self) {
+            try Data([1, 2, 3]).withUnsafeBytes { try early.write($0) }
+        }
+        #expect(piece?.description.contains("a body piece reached the disk entry before its head") == true)
+        let notBegun = await #expect(throws: TroveError.self) {
+            try await early.commitNow(metadata: Self.metadata)
+        }
+        #expect(notBegun?.description.contains("commits once, after its body began") == true)
+
+        let cancelled = cache.entryWriter(forKey: "photo")
+        cancelled.discard()
+        #expect(throws: TroveError.cancelled) { try cancelled.begin(Self.response) }
+        #expect(try temporaryLeftovers(in: dir) == [])
+        #expect(try await cache.entry(forKey: "photo") == nil)
+    }
+
+    /// The memo of entry locations keeps short keys only, so callers choosing long keys (URLs) cannot make
+    /// it large; a long key still finds its entry.
+    @Test func onlyKeysUpToOneKibibyteHaveTheirLocationRemembered() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(at: dir)
+        let long = "https://example.com/" + String(repeating: "a", count: DiskCache.longestRememberedKey)
+        try await cache.storeNow(Data([1, 2, 3]), forKey: long)
+        try await cache.storeNow(Data([4, 5]), forKey: "short")
+        #expect(try await cache.data(forKey: long) == Data([1, 2, 3]))
+        #expect(try await cache.data(forKey: "short") == Data([4, 5]))
+        #expect(cache.locations.count == 1)
+        #expect(cache.location(forKey: long).name == CacheLayout.fileName(forHash: SHA256Hasher().hash(long)))
+    }
+
     @Test func aHeaderFieldTooLongForTheFormatIsRefusedAtTheStart() async throws {
         let dir = try TemporaryDirectory()
         let cache = try makeCache(at: dir)

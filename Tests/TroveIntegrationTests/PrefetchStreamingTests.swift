@@ -136,4 +136,30 @@ import TroveTestSupport
             #expect(server.requests.count == 1)
         }
     }
+
+    /// A load that joins a streaming prefetch whose disk fails still gets its image, from a fetch of its
+    /// own: a failing disk must not fail a request. The prefetch reports the disk's error.
+    @Test func aLoadThatJoinsAPrefetchWhoseDiskFailsStillGetsTheImage() async throws {
+        let gate = FixtureGate()
+        let png = try pngData("chelsea.png")
+        try await withServerAndCache(["/held.png": .gated(png, contentType: "image/png", gate: gate)]) { server, dir in
+            let metrics = TestMetrics()
+            let pipeline = try makePipeline(dir, metrics: metrics)
+            let url = server.url("/held.png")
+            let prefetch = Task { await Prefetcher(pipeline: pipeline).prefetch([url]) }
+            #expect(await eventually { server.requests.count == 1 })
+            let load = Task { try await pipeline.image(for: ImageRequest(url: url)) }
+            #expect(await eventually { metrics.total("trove_coalesced_joins_total") >= 1 })
+            // The disk fails under the prefetch: the cache's temp folder is a folder no more.
+            let temporary = dir.appendingPathComponent("tmp")
+            try FileManager.default.removeItem(at: temporary)
+            try Data().write(to: temporary)
+            gate.open()
+            let summary = await prefetch.value
+            let response = try await load.value
+            #expect(summary.failed == 1 && summary.fetched == 0)
+            #expect(response.data == png && response.image.width == 451)
+            #expect(server.requests.count == 2)
+        }
+    }
 }
