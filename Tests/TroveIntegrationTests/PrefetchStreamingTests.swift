@@ -114,11 +114,15 @@ import TroveTestSupport
         }
     }
 
-    /// An image request that joins a prefetch already streaming the same URL gets the bytes (read back from
-    /// the entry the prefetch wrote): the origin still sees one request.
-    @Test func aLoadThatJoinsAStreamingPrefetchGetsTheBytesFromOneRequest() async throws {
+    /// A prefetch of chelsea.png, held at the origin until an image load has joined it; `beforeRelease` runs
+    /// then, before the origin answers. Returns the prefetch's summary, the load's response and the number of
+    /// requests the origin saw.
+    func prefetchJoinedByALoad(beforeRelease: (URL) throws -> Void = { _ in }) async throws
+        -> (summary: PrefetchSummary, response: ImageResponse, png: Data, originRequests: Int)
+    {
         let gate = FixtureGate()
         let png = try pngData("chelsea.png")
+        var outcome: (PrefetchSummary, ImageResponse, Data, Int)?
         try await withServerAndCache(["/held.png": .gated(png, contentType: "image/png", gate: gate)]) { server, dir in
             let metrics = TestMetrics()
             let pipeline = try makePipeline(dir, metrics: metrics)
@@ -127,39 +131,35 @@ import TroveTestSupport
             #expect(await eventually { server.requests.count == 1 })
             let load = Task { try await pipeline.image(for: ImageRequest(url: url)) }
             #expect(await eventually { metrics.total("trove_coalesced_joins_total") >= 1 })
+            try beforeRelease(dir)
             gate.open()
             let summary = await prefetch.value
-            let response = try await load.value
-            #expect(summary.fetched == 1)
-            #expect(response.data == png)
-            #expect(response.image.width == 451)
-            #expect(server.requests.count == 1)
+            outcome = (summary, try await load.value, png, server.requests.count)
         }
+        let (summary, response, sent, requests) = try #require(outcome)
+        return (summary, response, sent, requests)
+    }
+
+    /// An image request that joins a prefetch already streaming the same URL gets the bytes (read back from
+    /// the entry the prefetch wrote): the origin still sees one request.
+    @Test func aLoadThatJoinsAStreamingPrefetchGetsTheBytesFromOneRequest() async throws {
+        let run = try await prefetchJoinedByALoad()
+        #expect(run.summary.fetched == 1)
+        #expect(run.response.data == run.png && run.response.image.width == 451)
+        #expect(run.originRequests == 1)
     }
 
     /// A load that joins a streaming prefetch whose disk fails still gets its image, from a fetch of its
     /// own: a failing disk must not fail a request. The prefetch reports the disk's error.
     @Test func aLoadThatJoinsAPrefetchWhoseDiskFailsStillGetsTheImage() async throws {
-        let gate = FixtureGate()
-        let png = try pngData("chelsea.png")
-        try await withServerAndCache(["/held.png": .gated(png, contentType: "image/png", gate: gate)]) { server, dir in
-            let metrics = TestMetrics()
-            let pipeline = try makePipeline(dir, metrics: metrics)
-            let url = server.url("/held.png")
-            let prefetch = Task { await Prefetcher(pipeline: pipeline).prefetch([url]) }
-            #expect(await eventually { server.requests.count == 1 })
-            let load = Task { try await pipeline.image(for: ImageRequest(url: url)) }
-            #expect(await eventually { metrics.total("trove_coalesced_joins_total") >= 1 })
+        let run = try await prefetchJoinedByALoad { cacheDirectory in
             // The disk fails under the prefetch: the cache's temp folder is a folder no more.
-            let temporary = dir.appendingPathComponent("tmp")
+            let temporary = cacheDirectory.appendingPathComponent("tmp")
             try FileManager.default.removeItem(at: temporary)
             try Data().write(to: temporary)
-            gate.open()
-            let summary = await prefetch.value
-            let response = try await load.value
-            #expect(summary.failed == 1 && summary.fetched == 0)
-            #expect(response.data == png && response.image.width == 451)
-            #expect(server.requests.count == 2)
         }
+        #expect(run.summary.failed == 1 && run.summary.fetched == 0)
+        #expect(run.response.data == run.png && run.response.image.width == 451)
+        #expect(run.originRequests == 2)
     }
 }
