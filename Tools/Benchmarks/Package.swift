@@ -15,6 +15,9 @@ let package = Package(
             traits: ["MallocInterposer"])
     ],
     targets: [
+        // Baselines more than one suite measures against.
+        .target(
+            name: "BenchmarkBaselines", path: "Sources/BenchmarkBaselines", swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "Baseline",
             dependencies: [
@@ -48,6 +51,7 @@ let package = Package(
             name: "DiskCacheBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkBaselines",
                 .product(name: "Trove", package: "Trove")
             ],
             path: "Benchmarks/DiskCache",
@@ -58,6 +62,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkBaselines",
                 .product(name: "Trove", package: "Trove"),
                 .product(name: "FixtureServer", package: "Trove"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client")

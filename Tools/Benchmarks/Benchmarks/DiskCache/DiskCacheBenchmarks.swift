@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkBaselines
 import Foundation
 import Trove
 
@@ -232,27 +233,6 @@ struct BareWrite: Sendable {
     func run() throws {
         try bareWriteAndRename(data, temporary: temporary, target: target)
     }
-}
-
-/// open + fstat + read the whole file + close: what the cache must do at least.
-func bareRead(_ path: String) throws -> Data {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw CocoaError(.fileReadUnknown) }
-    var data = Data(count: Int(info.st_size))
-    let ok = data.withUnsafeMutableBytes { buffer -> Bool in
-        var done = 0
-        while done < buffer.count {
-            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(done))
-            if got <= 0 { return false }
-            done += got
-        }
-        return true
-    }
-    guard ok else { throw CocoaError(.fileReadUnknown) }
-    return data
 }
 
 /// A temp file written whole, closed, and renamed over the target: the cache's atomic write, bare.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Benchmark
+import BenchmarkBaselines
 import FixtureServer
 import Foundation
 import Trove
@@ -187,28 +188,7 @@ let benchmarks: @Sendable () -> Void = {
             let decoder = try PluginRegistry.standard.decoder(named: "png")
             let path = fixture.plainResultPath
             for _ in benchmark.scaledIterations {
-                blackHole(try decoder.decode(try plainRead(path), limits: .default))
+                blackHole(try decoder.decode(try bareRead(path), limits: .default))
             }
         }, setup: setup)
-}
-
-/// open + fstat + read the whole file + close, as the DiskCache suite's bare read.
-func plainRead(_ path: String) throws -> Data {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw CocoaError(.fileReadUnknown) }
-    var data = Data(count: Int(info.st_size))
-    let ok = data.withUnsafeMutableBytes { buffer -> Bool in
-        var done = 0
-        while done < buffer.count {
-            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(done))
-            if got <= 0 { return false }
-            done += got
-        }
-        return true
-    }
-    guard ok else { throw CocoaError(.fileReadUnknown) }
-    return data
 }
