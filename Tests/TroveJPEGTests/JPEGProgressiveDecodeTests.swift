@@ -39,13 +39,7 @@ import TroveTestSupport
         #expect(previews.last?.pixels == full.pixels)
         // Each preview is the final image's first rows (exactly: libjpeg outputs a row once it is final),
         // then nothing; more rows each time.
-        var rowsBefore = 0
-        for preview in previews {
-            let rows = leadingRowsEqual(preview, full)
-            #expect(rows > rowsBefore)
-            #expect(preview.pixels[(rows * full.width * 4)...].allSatisfy { $0 == 0 })
-            rowsBefore = rows
-        }
+        #expect(areGrowingBands(previews, of: full))
     }
 
     @Test func cmykAndGrayPreviewsEndAsTheirFullDecodes() throws {

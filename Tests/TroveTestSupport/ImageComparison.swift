@@ -32,3 +32,18 @@ public func leadingRowsEqual(_ preview: Image, _ final: Image) -> Int {
         preview.pixels[(y * rowBytes)..<((y + 1) * rowBytes)] == final.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
     }.count
 }
+
+/// Whether row-by-row `previews` show `final` growing over transparency: each one's first rows are
+/// `final`'s, more of them than in the preview before (at least one in the first), and every byte after
+/// them is zero.
+public func areGrowingBands(_ previews: [Image], of final: Image) -> Bool {
+    var rowsBefore = 0
+    for preview in previews {
+        let rows = leadingRowsEqual(preview, final)
+        guard rows > rowsBefore, preview.pixels[(rows * final.width * 4)...].allSatisfy({ $0 == 0 }) else {
+            return false
+        }
+        rowsBefore = rows
+    }
+    return true
+}
