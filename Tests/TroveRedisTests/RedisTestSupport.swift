@@ -19,12 +19,9 @@ func withTier<T: Sendable>(
     _ body: (RedisSharedTier) async throws -> T
 ) async throws -> T {
     let tier = try RedisTierFactory().makeRedisTier(url: url, options: options)
-    do {
-        let result = try await body(tier)
+    return try await withCleanup {
+        try await body(tier)
+    } finally: {
         await tier.shutdown()
-        return result
-    } catch {
-        await tier.shutdown()
-        throw error
     }
 }

@@ -197,13 +197,10 @@ public func withNginxServer<T: Sendable>(
     _ body: (NginxTestServer) async throws -> T
 ) async throws -> T {
     let server = try await NginxTestServer.start(serving: root, locations: locations)
-    do {
-        let result = try await body(server)
+    return try await withCleanup {
+        try await body(server)
+    } finally: {
         await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
     }
 }
 

@@ -113,13 +113,10 @@ public func withRedisServer<T: Sendable>(
     _ body: (RedisTestServer) async throws -> T
 ) async throws -> T {
     let server = try await RedisTestServer.start(password: password)
-    do {
-        let result = try await body(server)
+    return try await withCleanup {
+        try await body(server)
+    } finally: {
         await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
     }
 }
 
