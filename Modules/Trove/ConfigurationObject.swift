@@ -110,6 +110,7 @@ struct ConfigurationObject {
         case is Int.Type, is Int?.Type, is Double.Type, is Double?.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type, is String?.Type: "a string"
+        case is Set<String>.Type, is [String].Type, is [Any].Type: "a list of strings"
         default: "a \(type)"
         }
     }

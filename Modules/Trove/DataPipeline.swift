@@ -107,7 +107,7 @@ public final class DataPipeline: Sendable {
         memoryCache = try MemoryCache(
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
-        loader = RawDataLoader(
+        loader = try RawDataLoader(
             configuration: configuration, registry: registry,
             diskCache: try configuration.makeDiskCache(registry: registry),
             sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)

@@ -41,7 +41,7 @@ public final class ImagePipeline: Sendable {
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
         let diskCache = try configuration.makeDiskCache(registry: registry)
-        loader = RawDataLoader(
+        loader = try RawDataLoader(
             configuration: configuration, registry: registry, diskCache: diskCache,
             sharedTier: try configuration.makeSharedTier(registry: registry),
             accept: { data, url in

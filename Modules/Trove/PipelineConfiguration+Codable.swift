@@ -5,7 +5,7 @@ import TroveFetcher
 
 /// The configuration as JSON (`--config FILE` in the CLI): the property names as keys, durations in
 /// seconds, the cache directory and shared tier as strings, nested settings as objects (`memory`, `disk`,
-/// `scheduler`, `retryPolicy`, ... with their own property names: `{"disk": {"byteLimit": 1048576}}`). A
+/// `scheduler`, `retryPolicy`, `tls`, ... with their own property names: `{"disk": {"byteLimit": 1048576}}`). A
 /// flat key of earlier versions (`diskByteLimit`) is refused with its new path. A key left out
 /// keeps its default, so a file says only what it changes (no `cacheDirectory` means the default directory;
 /// `"cacheDirectory": null` means no disk cache); an unknown key, or a value of the wrong type,
@@ -123,6 +123,10 @@ extension PipelineConfiguration: Codable {
         // Below 1 a decoder would reduce under the output size, and the result would be upscaled.
         try json.set(&shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap", atLeast: 1)
         try json.setSeconds(&previewInterval, "previewInterval")
+        if let tls = try json.object("tls", known: ["caBundle", "insecureHosts"]) {
+            try tls.set(&self.tls.caBundle, "caBundle")
+            try tls.set(&self.tls.insecureHosts, "insecureHosts")
+        }
     }
 
     /// Every setting, in the form `init(from:)` reads.
@@ -192,6 +196,7 @@ extension PipelineConfiguration: Codable {
             ], "sharedTierPolicy")
         try put(shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
         try put(seconds(previewInterval), "previewInterval")
+        try put(tls, "tls")
     }
 
     /// Every key the JSON form has, in the order it is written.
@@ -199,7 +204,8 @@ extension PipelineConfiguration: Codable {
         "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "disk",
         "defaultFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline",
         "maxBytes", "decodingLimits", "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL",
-        "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval"
+        "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval",
+        "tls"
     ]
 
     /// The keys of the `memory` object: `MemoryCacheConfiguration`'s properties.

@@ -87,6 +87,10 @@ public struct PipelineConfiguration: Sendable {
     /// its URL, and every response's `Set-Cookie` goes into the store. nil (the default) sends and keeps none.
     /// `CookieJar` keeps them in memory. Cached results are keyed by URL alone, cookies or not.
     public var cookieStore: (any CookieStore)?
+    /// How https certificates are checked: the system's trust store by default; a CA bundle of your own, and
+    /// hosts whose certificates are not checked at all (logged at warning when a pipeline starts). Making a
+    /// pipeline throws `invalidConfiguration` when the CA bundle is not a readable PEM file.
+    public var tls = TLSOptions()
     /// Where metrics go; nil uses the process's bootstrapped `MetricsSystem`.
     public var metricsFactory: (any MetricsFactory)?
     /// Where the pipeline logs warnings (failed disk reads, refreshes answered from the cache); label "trove.pipeline".

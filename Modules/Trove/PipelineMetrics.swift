@@ -71,7 +71,7 @@ enum FailureKind: String, Sendable {
             self = status == 404 || status == 410 ? .notFound : status >= 500 ? .serverError : .clientError
         case let .serverBusy(status, _, _)?: self = status >= 500 ? .serverError : .clientError
         case .timedOut?, .deadlineExceeded?: self = .timeout
-        case .connectionFailed?, .lengthMismatch?, .tooManyRedirects?: self = .connection
+        case .connectionFailed?, .lengthMismatch?, .tooManyRedirects?, .untrustedCertificate?: self = .connection
         case .tooLarge?, .imageTooLarge?: self = .tooLarge
         case .unsupportedFormat?, .decodingFailed?: self = .undecodable
         case .cancelled?: self = .cancelled

@@ -33,7 +33,12 @@ final class RawDataLoader: Sendable {
     init(
         configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
         sharedTier: (any SharedCacheTier)? = nil, accept: (@Sendable (Data, URL) throws -> Void)?
-    ) {
+    ) throws {
+        try configuration.tls.validate()
+        for host in configuration.tls.insecureHosts.sorted() {
+            configuration.logger.warning(
+                "TLS certificates of this host are not verified (tls.insecureHosts)", metadata: ["host": "\(host)"])
+        }
         self.configuration = configuration
         self.registry = registry
         self.diskCache = diskCache
@@ -436,6 +441,7 @@ final class RawDataLoader: Sendable {
             fetchRequest.method = request.method
             fetchRequest.body = request.body
             fetchRequest.cookieStore = configuration.cookieStore
+            fetchRequest.tls = configuration.tls
             if let delegate { fetchRequest = try await delegate.prepare(fetchRequest) }
             let ticket = jobs.ticket(for: jobKey) ?? SchedulerTicket(priority: request.priority)
             let host = FetchScheduler.hostKey(for: url)

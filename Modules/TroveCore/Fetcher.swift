@@ -75,6 +75,9 @@ public struct FetchRequest: Sendable {
     /// Where the HTTP fetcher reads the cookies it sends and keeps those it receives, on every hop; nil, the
     /// default, sends none and keeps none. Other fetchers ignore it.
     public var cookieStore: (any CookieStore)?
+    /// How the HTTP fetchers check https certificates, hop by hop: the system's trust store by default.
+    /// Other fetchers ignore it.
+    public var tls = TLSOptions()
 
     /// A request for `url`. Defaults: no extra headers, no validators, a 15 s idle timeout, a 50 MiB body limit,
     /// no deadline.

@@ -20,6 +20,9 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case lengthMismatch(url: String, expected: Int64, received: Int64)
     /// The connection could not be made or was lost (DNS, refused, reset); transient, so retried.
     case connectionFailed(url: String, reason: String)
+    /// The https server's certificate did not pass verification (an unknown CA, an expired certificate, another
+    /// host's name) at `host`, the first hop's or a redirect's; not retried. `reason` is the TLS library's.
+    case untrustedCertificate(url: String, host: String, reason: String)
     /// No registered fetcher serves this URL's scheme; `known` lists the schemes that are served.
     case unsupportedScheme(url: String, known: [String])
     /// A source the configuration does not allow: outside the allowed prefixes, a scheme that is off, or a
@@ -89,6 +92,10 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "\(url) sent \(received) bytes but announced \(expected) (connection cut or wrong Content-Length)"
         case let .connectionFailed(url, reason):
             "could not fetch \(url): \(reason)"
+        case let .untrustedCertificate(url, host, reason):
+            "could not fetch \(url): the TLS certificate of \(host) was not accepted (\(reason)); if you trust it, "
+                + "trust its CA with tls.caBundle (trove: --ca-bundle FILE), or, for a development server only, "
+                + "skip the check with tls.insecureHosts (trove: --insecure-host \(host))"
         case let .sourceNotAllowed(url, reason):
             "\(url) is not an allowed source: \(reason)"
         case let .unsupportedScheme(url, known):

@@ -5,6 +5,18 @@ import NIOCore
 /// failure inside its own error types (some from NIOPosix, which this module does not import), so the
 /// description is what we can read.
 enum ConnectionFailure {
+    /// What was wrong when `error` is a failed check of the server's TLS certificate, else nil. NIOSSL's
+    /// errors are read as text for the same reason as the others here.
+    static func certificateProblem(_ error: any Error) -> String? {
+        let text = "\(error)"
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            // BoringSSL's code alone; the rest of its text is a source location.
+            return "CERTIFICATE_VERIFY_FAILED: not issued by a trusted CA, expired, or not yet valid"
+        }
+        if text.contains("failedToValidateHostname") { return "the certificate is for another host name" }
+        return nil
+    }
+
     static func describe(_ error: any Error, url: URL) -> String {
         let target = "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")"
         if let error = error as? IOError, error.errnoCode == ECONNREFUSED {

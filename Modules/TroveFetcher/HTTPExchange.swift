@@ -108,7 +108,7 @@ struct HTTPExchange: Sendable {
         to hopURL: URL, method: String, body: Data?, on client: HTTPClient, headers: HTTPHeaders,
         deadline: NIODeadline
     ) async throws -> ResponseCollector.Result {
-        let outgoing: HTTPClient.Request
+        var outgoing: HTTPClient.Request
         do {
             outgoing = try HTTPClient.Request(
                 url: hopURL.absoluteString, method: HTTPMethod(rawValue: method), headers: headers,
@@ -116,6 +116,7 @@ struct HTTPExchange: Sendable {
         } catch {
             throw requestError(error)
         }
+        outgoing.apply(request.tls)
         if Task.isCancelled { throw TroveError.cancelled }
         let collector = ResponseCollector(
             request: request, hopURL: hopURL, cookieStore: cookieStore, sink: sink, progress: progress)
@@ -133,7 +134,7 @@ struct HTTPExchange: Sendable {
             throw error
         } catch {
             if Task.isCancelled { throw TroveError.cancelled }
-            guard collector.head != nil else { throw requestError(error) }
+            guard collector.head != nil else { throw requestError(error, hopURL: hopURL) }
             if collector.redirectTarget != nil {
                 // The dropped body of a redirect: its length says nothing about the resource.
                 throw TroveError.connectionFailed(
@@ -166,9 +167,14 @@ struct HTTPExchange: Sendable {
             ?? .timedOut(url: url, after: request.timeout)
     }
 
-    private func requestError(_ error: any Error) -> TroveError {
+    /// The `TroveError` for a request that got no response; `hopURL` is where it went (the request's own
+    /// URL unless given).
+    private func requestError(_ error: any Error, hopURL: URL? = nil) -> TroveError {
         if let error = error as? TroveError { return error }
         if error is CancellationError { return .cancelled }
+        if let reason = ConnectionFailure.certificateProblem(error) {
+            return .untrustedCertificate(url: url, host: (hopURL ?? request.url).host ?? "?", reason: reason)
+        }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded:

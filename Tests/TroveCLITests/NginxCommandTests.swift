@@ -143,6 +143,49 @@ import TroveTestSupport
         }
     }
 
+    @Test func httpsFromAnUnknownCAFailsUntilTheCABundleOrAnInsecureHostIsGiven() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try await withNginxServer(
+            serving: Fixtures.images, locations: ["/plain/": [:]], certificate: .localhost
+        ) { nginx in
+            let url = nginx.url("/plain/badge.png").absoluteString
+            let original = try Data(contentsOf: Fixtures.image("badge.png"))
+            let out = work.appendingPathComponent("out.png")
+
+            let refused = try await CLIRunner(cacheDirectory: work.appendingPathComponent("refused"))
+                .run(["get", url, "-o", out.path, "--json"])
+            #expect(refused.status == 1, "stdout: \(refused.stdout)")
+            #expect(refused.stderr.contains("the TLS certificate of 127.0.0.1 was not accepted"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("--ca-bundle FILE"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+
+            let trusted = try await CLIRunner(cacheDirectory: work.appendingPathComponent("trusted"))
+                .run(["get", url, "-o", out.path, "--json", "--ca-bundle", NginxTestServer.Certificate.testCA.path])
+            #expect(trusted.status == 0, "stderr: \(trusted.stderr)")
+            #expect(trusted.jsonLines.first?["source"] as? String == "network")
+            #expect(try Data(contentsOf: out) == original)
+            #expect(!trusted.stderr.contains("not verified"), "\(trusted.stderr)")
+
+            // The same through a config file, and the flag: each warns that the host goes unchecked.
+            let config = work.appendingPathComponent("insecure.json")
+            try Data(#"{"tls": {"insecureHosts": ["127.0.0.1"]}}"#.utf8).write(to: config)
+            for (name, options) in [("flag", ["--insecure-host", "127.0.0.1"]), ("config", ["--config", config.path])] {
+                let insecure = try await CLIRunner(cacheDirectory: work.appendingPathComponent(name))
+                    .run(["get", url, "--json"] + options)
+                #expect(insecure.status == 0, "\(name): \(insecure.stderr)")
+                #expect(insecure.jsonLines.first?["bytes"] as? Int == original.count, "\(name): \(insecure.stdout)")
+                #expect(
+                    insecure.stderr.contains("warning") && insecure.stderr.contains("are not verified")
+                        && insecure.stderr.contains("127.0.0.1"), "\(name): \(insecure.stderr)")
+            }
+            let missing = try await CLIRunner(cacheDirectory: work.appendingPathComponent("missing"))
+                .run(["get", url, "--ca-bundle", work.appendingPathComponent("none.pem").path])
+            #expect(missing.status != 0 && missing.stderr.contains("none.pem does not exist"), "\(missing.stderr)")
+            #expect(await nginx.requests().map(\.status) == [200, 200, 200])
+        }
+    }
+
     @Test func changingTheHasherBackAndForthFetchesEachImageOnce() async throws {
         try await withOrigin { nginx, cli, _ in
             try await CLIScenarios.changingTheHasherKeepsEveryEntry(

@@ -32,16 +32,45 @@ public actor NginxTestServer {
         }
     }
 
+    /// The certificate and key an https server presents (PEM files).
+    public struct Certificate: Sendable {
+        /// The certificate chain, leaf first.
+        public let chain: URL
+        /// The leaf's private key.
+        public let key: URL
+
+        /// The chain and key in PEM files.
+        public init(chain: URL, key: URL) {
+            self.chain = chain
+            self.key = key
+        }
+
+        /// Tests/Fixtures/tls/localhost.pem, signed by the test CA (`testCA`), for localhost and 127.0.0.1.
+        public static let localhost = Certificate(
+            chain: Fixtures.url("tls/localhost.pem"), key: Fixtures.url("tls/localhost.key"))
+
+        /// Tests/Fixtures/tls/localhost-name-only.pem, signed by the test CA for the name localhost only: no
+        /// IP address, so only the host name can match it.
+        public static let localhostNameOnly = Certificate(
+            chain: Fixtures.url("tls/localhost-name-only.pem"), key: Fixtures.url("tls/localhost-name-only.key"))
+
+        /// Tests/Fixtures/tls/ca.pem, the test CA that no system trusts.
+        public static let testCA = Fixtures.url("tls/ca.pem")
+    }
+
     /// The loopback port nginx listens on.
     public nonisolated let port: Int
+    /// The certificate the server answers https with; nil for plain http.
+    public nonisolated let certificate: Certificate?
     /// The server's own directory: nginx.conf, nginx.pid, error.log, access.log.
     public nonisolated let directory: URL
     private var process: Process?
     /// The access log as it was when the server stopped (the directory is gone then).
     private var finalLog: [LoggedRequest]?
 
-    private init(port: Int) {
+    private init(port: Int, certificate: Certificate?) {
         self.port = port
+        self.certificate = certificate
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("trove-nginx-\(port)-\(UUID().uuidString)")
     }
@@ -55,16 +84,17 @@ public actor NginxTestServer {
 
     /// Starts nginx on a free port serving the files of `root`: under each prefix of `locations` (e.g.
     /// `/max-age/`) the same files, with that prefix's headers added to every answer (304s included). A
-    /// path under no prefix answers 404. Retries on a new port when another process took the one picked.
-    public static func start(serving root: URL, locations: [String: [String: String]]) async throws
-        -> NginxTestServer
-    {
+    /// path under no prefix answers 404. With a `certificate` it speaks https only, presenting it. Retries on
+    /// a new port when another process took the one picked.
+    public static func start(
+        serving root: URL, locations: [String: [String: String]], certificate: Certificate? = nil
+    ) async throws -> NginxTestServer {
         guard let executable else {
             throw TestServerError(description: "nginx is not installed (scripts/setup.sh installs it)")
         }
         var lastError = ""
         for _ in 0..<8 {
-            let server = NginxTestServer(port: try freeLoopbackPort())
+            let server = NginxTestServer(port: try freeLoopbackPort(), certificate: certificate)
             do {
                 if try await server.launch(executable, root: root, locations: locations) { return server }
                 lastError = await server.errorLog()
@@ -77,13 +107,15 @@ public actor NginxTestServer {
         throw TestServerError(description: "nginx did not start; its error log says: \(lastError)")
     }
 
-    /// `http://127.0.0.1:port` + `path`.
+    /// `http://127.0.0.1:port` + `path`; https when the server has a certificate.
     public nonisolated func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
+        URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)\(path)")!
     }
 
     /// The configuration the server runs with.
-    static func configuration(port: Int, directory: URL, root: URL, locations: [String: [String: String]]) -> String {
+    static func configuration(
+        port: Int, directory: URL, root: URL, locations: [String: [String: String]], certificate: Certificate? = nil
+    ) -> String {
         func quoted(_ text: String) -> String {
             "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
@@ -97,6 +129,14 @@ public actor NginxTestServer {
             servedLocations += "        }\n"
         }
         let temporary = directory.appendingPathComponent("tmp").path
+        let listen =
+            certificate.map {
+                """
+                listen 127.0.0.1:\(port) ssl;
+                        ssl_certificate \(quoted($0.chain.path));
+                        ssl_certificate_key \(quoted($0.key.path));
+                """
+            } ?? "listen 127.0.0.1:\(port);"
         return """
             daemon off;
             master_process off;
@@ -115,7 +155,7 @@ public actor NginxTestServer {
                 uwsgi_temp_path \(quoted(temporary + "/uwsgi"));
                 scgi_temp_path \(quoted(temporary + "/scgi"));
                 server {
-                    listen 127.0.0.1:\(port);
+                    \(listen)
                     server_name localhost;
                     location / { return 404; }
             \(servedLocations)    }
@@ -130,8 +170,11 @@ public actor NginxTestServer {
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("nginx.conf")
-        try Data(Self.configuration(port: port, directory: directory, root: root, locations: locations).utf8)
-            .write(to: config)
+        try Data(
+            Self.configuration(
+                port: port, directory: directory, root: root, locations: locations, certificate: certificate
+            ).utf8
+        ).write(to: config)
         // -e: nginx opens its compiled-in error log before reading the config; keep that one here too.
         // Ready once the port accepts; a bare connect is not logged as a request.
         let (process, ready) = try await launchServerProcess(
@@ -193,10 +236,10 @@ public actor NginxTestServer {
 
 /// Runs `body` with a started nginx (see `NginxTestServer.start`) and always stops it afterwards.
 public func withNginxServer<T: Sendable>(
-    serving root: URL, locations: [String: [String: String]],
+    serving root: URL, locations: [String: [String: String]], certificate: NginxTestServer.Certificate? = nil,
     _ body: (NginxTestServer) async throws -> T
 ) async throws -> T {
-    let server = try await NginxTestServer.start(serving: root, locations: locations)
+    let server = try await NginxTestServer.start(serving: root, locations: locations, certificate: certificate)
     return try await withCleanup {
         try await body(server)
     } finally: {

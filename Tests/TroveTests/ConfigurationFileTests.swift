@@ -88,6 +88,7 @@ import TroveTestSupport
         configuration.previewInterval = .milliseconds(250)
         configuration.memory.defaultTTL = .milliseconds(2500)
         configuration.memory.costLimit = 12345
+        configuration.tls = TLSOptions(caBundle: "/etc/ssl/ours.pem", insecureHosts: ["dev.local", "10.0.0.5"])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let first = try encoder.encode(configuration)
@@ -105,6 +106,10 @@ import TroveTestSupport
         #expect(decoded.disk.countLimit == 77 && decoded.memory.costLimit == 12345)
         #expect(decoded.previewInterval == .milliseconds(250) && object["previewInterval"] as? Double == 0.25)
         #expect(memory["defaultTTL"] as? Double == 2.5 && decoded.memory.defaultTTL == .milliseconds(2500))
+        #expect(decoded.tls == configuration.tls)
+        let tls = try #require(object["tls"] as? [String: Any])
+        #expect(tls["caBundle"] as? String == "/etc/ssl/ours.pem")
+        #expect(tls["insecureHosts"] as? [String] == ["10.0.0.5", "dev.local"])
         // Unset, they are written as null and read back as unset.
         let unset = try encoder.encode(PipelineConfiguration())
         let unsetObject = try #require(try JSONSerialization.jsonObject(with: unset) as? [String: Any])
@@ -134,7 +139,9 @@ import TroveTestSupport
             #"{"memory": {"maxEntryCostFraction": -1}}"#,
             "'memory.maxEntryCostFraction' must be from 0.0 to 1.0, not -1.0"
         ),
-        (#"{"encodingOptions": {"quality": 85}}"#, "'encodingOptions.quality' must be from 0.0 to 1.0, not 85.0")
+        (#"{"encodingOptions": {"quality": 85}}"#, "'encodingOptions.quality' must be from 0.0 to 1.0, not 85.0"),
+        (#"{"tls": {"verify": false}}"#, "unknown field 'tls.verify'; known: caBundle, insecureHosts"),
+        (#"{"tls": {"insecureHosts": "dev.local"}}"#, "'tls.insecureHosts' must be a list of strings")
     ])
     func aBadFileIsAnErrorNamingWhatIsWrong(json: String, message: String) throws {
         try withTemporaryDirectorySync { directory in
@@ -147,6 +154,16 @@ import TroveTestSupport
                 return reason.hasPrefix("\(file.path): \(message)")
             }
         }
+    }
+
+    @Test func tlsHostsAreReadWithoutCaseOrBracketsAndTheRestKeepsTheSystemTrustStore() throws {
+        let configuration = try decode(#"{"tls": {"insecureHosts": ["Dev.Local", "[::1]"]}}"#)
+        #expect(configuration.tls.insecureHosts == ["dev.local", "::1"])
+        #expect(configuration.tls.caBundle == nil)
+        #expect(!configuration.tls.verifiesCertificate(of: "DEV.local"))
+        #expect(!configuration.tls.verifiesCertificate(of: "[::1]"))
+        #expect(configuration.tls.verifiesCertificate(of: "prod.example"))
+        #expect(PipelineConfiguration().tls.isDefault)
     }
 
     /// A directory for one synchronous test body, removed after it.

@@ -57,6 +57,8 @@ struct ProxyFailure: Error, Sendable, Equatable {
             self.init(status: 413, "the source is larger than the limit of \(limit) bytes")
         case .lengthMismatch, .connectionFailed:
             self.init(status: 502, "the source could not be fetched")
+        case .untrustedCertificate:
+            self.init(status: 502, "the source's TLS certificate was not accepted")
         case .unsupportedFormat, .noDecoder:
             self.init(status: 422, "the source is not an image this server can decode")
         case let .decodingFailed(format, _):
