@@ -9,7 +9,7 @@ differences, and exits 1 when a difference is over its tolerance:
 0.005 for lru and fifo, 0.02 for lfu, sieve and s3fifo; wtinylfu must be no worse than s3fifo.
 
     python3 -m venv /tmp/cachesim && /tmp/cachesim/bin/pip install libcachesim numpy
-    swift build -c release --product trove
+    swift build -c release --static-swift-stdlib --product trove
     /tmp/cachesim/bin/python scripts/cachesim/compare.py --trove .build/release/trove
 """
 import argparse
