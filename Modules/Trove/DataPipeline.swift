@@ -99,15 +99,17 @@ public final class DataPipeline: Sendable {
     let inFlight = InFlightRequests()
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a hasher, eviction or
-    /// compressor name the registry lacks, `invalidConfiguration` for bad disk limits or an unserved shared-tier
-    /// scheme, and `ioFailed` when the cache directory cannot be created. The default configuration keeps a
+    /// compressor name the registry lacks, `invalidConfiguration` for bad disk limits, an unserved shared-tier
+    /// scheme or TLS options that cannot work (`TLSOptions.validate()`, checked before any cache directory is
+    /// made), and `ioFailed` when the cache directory cannot be created. The default configuration keeps a
     /// disk cache in `PipelineConfiguration.defaultCacheDirectory`; pass `.memoryOnly` for none.
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
+        try configuration.tls.validate()
         self.configuration = configuration
         memoryCache = try MemoryCache(
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
-        loader = try RawDataLoader(
+        loader = RawDataLoader(
             configuration: configuration, registry: registry,
             diskCache: try configuration.makeDiskCache(registry: registry),
             sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)

@@ -30,10 +30,12 @@ public final class ImagePipeline: Sendable {
     let inFlight = InFlightRequests()
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
 
-    /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks.
-    /// The default configuration keeps a disk cache in `PipelineConfiguration.defaultCacheDirectory`; pass
-    /// `.memoryOnly` for none.
+    /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks,
+    /// and `invalidConfiguration` for TLS options that cannot work (`TLSOptions.validate()`), before any
+    /// cache directory is made. The default configuration keeps a disk cache in
+    /// `PipelineConfiguration.defaultCacheDirectory`; pass `.memoryOnly` for none.
     public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
+        try configuration.tls.validate()
         self.registry = registry
         self.configuration = configuration
         keySettings = Self.keySettings(configuration)
@@ -41,7 +43,7 @@ public final class ImagePipeline: Sendable {
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
         let diskCache = try configuration.makeDiskCache(registry: registry)
-        loader = try RawDataLoader(
+        loader = RawDataLoader(
             configuration: configuration, registry: registry, diskCache: diskCache,
             sharedTier: try configuration.makeSharedTier(registry: registry),
             accept: { data, url in

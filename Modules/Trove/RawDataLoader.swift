@@ -33,8 +33,7 @@ final class RawDataLoader: Sendable {
     init(
         configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
         sharedTier: (any SharedCacheTier)? = nil, accept: (@Sendable (Data, URL) throws -> Void)?
-    ) throws {
-        try configuration.tls.validate()
+    ) {
         for host in configuration.tls.insecureHosts.sorted() {
             configuration.logger.warning(
                 "TLS certificates of this host are not verified (tls.insecureHosts)", metadata: ["host": "\(host)"])
@@ -143,11 +142,14 @@ final class RawDataLoader: Sendable {
         }
     }
 
-    /// A failure of the origin that a stale copy may stand in for: what a retry could fix, or a request
-    /// that ran out of time. Never a lasting answer such as 404, nor a cancellation.
+    /// A failure of the origin that a stale copy may stand in for: what a retry could fix, a request that
+    /// ran out of time, or a certificate that stopped passing its check (an expired one, say: the copy was
+    /// checked when it was fetched). Never a lasting answer such as 404, nor a cancellation.
     static func isOriginFailure(_ error: any Error) -> Bool {
-        if case .deadlineExceeded? = error as? TroveError { return true }
-        return RetryPolicy.isTransient(error)
+        switch error as? TroveError {
+        case .deadlineExceeded?, .untrustedCertificate?: return true
+        default: return RetryPolicy.isTransient(error)
+        }
     }
 
     private func isWithinStaleBound(_ entry: DiskEntry, now: Date = Date()) -> Bool {

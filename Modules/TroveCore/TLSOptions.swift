@@ -10,7 +10,8 @@ public struct TLSOptions: Sendable, Hashable, Codable {
     /// system's trust store.
     public var caBundle: String?
     /// Hosts whose certificates are not verified at all: expired, self-signed or issued for another name
-    /// all pass. Names are compared without case; IP literals as written in URLs (`127.0.0.1`, `::1`).
+    /// all pass. Bare hosts, no scheme or port: names are compared without case or a trailing dot, IP
+    /// literals as written in URLs (`127.0.0.1`, `::1`).
     /// Anyone on the path to such a host can read and change its responses, so the pipelines log each one
     /// at warning when they start.
     public var insecureHosts: Set<String> {
@@ -31,9 +32,17 @@ public struct TLSOptions: Sendable, Hashable, Codable {
         insecureHosts.isEmpty || !insecureHosts.contains(Self.normalized(host))
     }
 
-    /// Throws `invalidConfiguration` when `caBundle` is not a readable file holding a PEM certificate, so a
-    /// typo fails when the pipeline is made rather than as a handshake error on the first https fetch.
+    /// Throws `invalidConfiguration` when `caBundle` is not a readable file holding a PEM certificate, or an
+    /// insecure host is not a bare host (a URL, a port, spaces), so a typo fails when the pipeline is made
+    /// rather than as a handshake error on the first https fetch, or as a host that is never matched.
     public func validate() throws {
+        for host in insecureHosts.sorted() {
+            if let problem = Self.problem(ofHost: host) {
+                throw TroveError.invalidConfiguration(
+                    "tls.insecureHosts entry '\(host)' \(problem); give a bare host name or IP address, such as "
+                        + "dev.local or 10.0.0.5")
+            }
+        }
         guard let caBundle else { return }
         guard FileManager.default.fileExists(atPath: caBundle) else {
             throw TroveError.invalidConfiguration(
@@ -47,20 +56,31 @@ public struct TLSOptions: Sendable, Hashable, Codable {
                 "tls.caBundle \(caBundle) cannot be read (\(error.localizedDescription)); "
                     + "give a readable PEM file of CA certificates")
         }
-        guard let text = String(data: contents, encoding: .utf8),
-            text.contains("-----BEGIN CERTIFICATE-----")
-        else {
+        // The raw bytes: a bundle's comments need not be UTF-8.
+        guard contents.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
             throw TroveError.invalidConfiguration(
                 "tls.caBundle \(caBundle) holds no PEM certificate (no -----BEGIN CERTIFICATE----- line); "
                     + "give a PEM file of CA certificates")
         }
     }
 
-    /// Lower case, without the brackets of an IPv6 literal, so `[::1]` and `::1` are one host.
+    /// Lower case, without the brackets of an IPv6 literal or a name's trailing dot, so `[::1]` and `::1`,
+    /// `Dev.Local.` and `dev.local` are one host.
     static func normalized(_ host: String) -> String {
-        let lowered = host.lowercased()
-        if lowered.hasPrefix("["), lowered.hasSuffix("]") { return String(lowered.dropFirst().dropLast()) }
-        return lowered
+        var host = Substring(host.lowercased())
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        if host.hasSuffix("."), host.count > 1 { host = host.dropLast() }
+        return String(host)
+    }
+
+    /// Why `host` (normalized) is not a bare host that a URL's host could equal; nil when it is one.
+    static func problem(ofHost host: String) -> String? {
+        if host.isEmpty { return "is empty" }
+        if host.contains(where: \.isWhitespace) { return "has spaces in it" }
+        if host.contains("/") { return "is a URL or a path, not a host" }
+        // An IPv6 literal has two colons or more; one colon is a port.
+        if host.filter({ $0 == ":" }).count == 1 { return "has a port; certificates are checked per host" }
+        return nil
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -21,7 +21,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// The connection could not be made or was lost (DNS, refused, reset); transient, so retried.
     case connectionFailed(url: String, reason: String)
     /// The https server's certificate did not pass verification (an unknown CA, an expired certificate, another
-    /// host's name) at `host`, the first hop's or a redirect's; not retried. `reason` is the TLS library's.
+    /// host's name) at `host`, the first hop's or a redirect's; not retried. `reason` says which check failed,
+    /// `certificateNameMismatch` when the certificate is for another host.
     case untrustedCertificate(url: String, host: String, reason: String)
     /// No registered fetcher serves this URL's scheme; `known` lists the schemes that are served.
     case unsupportedScheme(url: String, known: [String])
@@ -68,6 +69,9 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// A setting cannot work as given (an out-of-range level, a wrong password for a shared tier, ...).
     case invalidConfiguration(String)
 
+    /// The `untrustedCertificate` reason when the certificate passed its issuer's check but names other hosts.
+    public static let certificateNameMismatch = "the certificate is for another host name"
+
     /// One line for a person: what failed, for which URL, key or file, and what to do.
     public var description: String {
         switch self {
@@ -93,9 +97,13 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .connectionFailed(url, reason):
             "could not fetch \(url): \(reason)"
         case let .untrustedCertificate(url, host, reason):
-            "could not fetch \(url): the TLS certificate of \(host) was not accepted (\(reason)); if you trust it, "
-                + "trust its CA with tls.caBundle (trove: --ca-bundle FILE), or, for a development server only, "
-                + "skip the check with tls.insecureHosts (trove: --insecure-host \(host))"
+            "could not fetch \(url): the TLS certificate of \(host) was not accepted (\(reason)); "
+                + (reason == Self.certificateNameMismatch
+                    ? "check the URL's host name"
+                    : "if you trust its issuer, give the CA's certificate in tls.caBundle (trove: --ca-bundle FILE; "
+                        + "it replaces the system's trust store)")
+                + ", or, for a development server only, skip the check with tls.insecureHosts "
+                + "(trove: --insecure-host \(host))"
         case let .sourceNotAllowed(url, reason):
             "\(url) is not an allowed source: \(reason)"
         case let .unsupportedScheme(url, known):

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import TroveCore
 
 /// Words a low-level connect failure the way a person can act on. NIO reports a refused connect or a DNS
 /// failure inside its own error types (some from NIOPosix, which this module does not import), so the
@@ -13,7 +14,9 @@ enum ConnectionFailure {
             // BoringSSL's code alone; the rest of its text is a source location.
             return "CERTIFICATE_VERIFY_FAILED: not issued by a trusted CA, expired, or not yet valid"
         }
-        if text.contains("failedToValidateHostname") { return "the certificate is for another host name" }
+        if text.contains("failedToValidateHostname") || text.contains("serverHostnameImpossibleToMatch") {
+            return TroveError.certificateNameMismatch
+        }
         return nil
     }
 

@@ -11,7 +11,8 @@ import TroveTestSupport
 
     func withHTTPSOrigin(_ body: (NginxTestServer) async throws -> Void) async throws {
         try await withNginxServer(
-            serving: Fixtures.images, locations: ["/plain/": [:]], certificate: .localhost
+            serving: Fixtures.images,
+            locations: ["/plain/": [:], "/max-age-0/": ["Cache-Control": "max-age=0"]], certificate: .localhost
         ) { nginx in
             try await body(nginx)
         }
@@ -88,11 +89,13 @@ import TroveTestSupport
             let url = URL(string: "https://images.example:\(nginx.port)\(Self.path)")!
             let trusting = TLSOptions(caBundle: NginxTestServer.Certificate.testCA.path)
             let error = await #expect(throws: TroveError.self) { try await fetcher.fetch(request(url, trusting)) }
+            let message = error.map { "\($0)" } ?? ""
+            #expect(message.contains("check the URL's host name") && !message.contains("--ca-bundle"), "\(message)")
             #expect(
                 error
                     == .untrustedCertificate(
                         url: url.absoluteString, host: "images.example",
-                        reason: "the certificate is for another host name"))
+                        reason: TroveError.certificateNameMismatch))
             // The name it was issued for passes on the same connection target.
             let named = URL(string: "https://localhost:\(nginx.port)\(Self.path)")!
             #expect(body(of: try await fetcher.fetch(request(named, trusting))) == original)
@@ -111,6 +114,10 @@ import TroveTestSupport
                     let outcome = try await fetcher.fetch(request(nginx.url(Self.path), tls))
                     #expect(body(of: outcome) == original, "\(type(of: fetcher)), \(tls)")
                 }
+                // The unchecked connections are pooled apart: the same fetcher, strict again, refuses.
+                await #expect(throws: TroveError.self) {
+                    try await fetcher.fetch(request(nginx.url(Self.path), TLSOptions()))
+                }
             }
             #expect(await nginx.requests().count == 4)
         }
@@ -120,15 +127,56 @@ import TroveTestSupport
         try await withHTTPSOrigin { nginx in
             let url = nginx.url(Self.path)
             let strict = try DataPipeline(configuration: .memoryOnly)
-            await #expect(throws: TroveError.self) { try await strict.data(for: url) }
+            let error = await #expect(throws: TroveError.self) { try await strict.data(for: url) }
+            guard case .untrustedCertificate? = error else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
 
             var configuration = PipelineConfiguration.memoryOnly
             configuration.tls.caBundle = NginxTestServer.Certificate.testCA.path
             let trusting = try DataPipeline(configuration: configuration)
             let response = try await trusting.data(for: url)
             #expect(response.data == (try Data(contentsOf: Fixtures.image("badge.png"))))
-            // The refused fetch was not retried and reached nothing; the trusted one made one request.
+            // The refused fetch reached nothing (a handshake is not logged); the trusted one made one request.
             #expect(await nginx.requests().map(\.status) == [200])
+        }
+    }
+
+    @Test(arguments: [
+        ("dev.local:8443", "has a port"), ("https://dev.local", "is a URL or a path"), ("", "is empty"),
+        ("dev local", "has spaces in it")
+    ])
+    func anInsecureHostThatIsNotABareHostIsRefusedWhenThePipelineIsMade(host: String, problem: String) throws {
+        var configuration = PipelineConfiguration.memoryOnly
+        configuration.tls.insecureHosts = ["dev.local", host]
+        #expect {
+            try DataPipeline(configuration: configuration)
+        } throws: { error in
+            guard case let .invalidConfiguration(reason)? = error as? TroveError else { return false }
+            return reason.hasPrefix("tls.insecureHosts entry '\(host)' \(problem)")
+        }
+        #expect(!TLSOptions(insecureHosts: ["Dev.Local."]).verifiesCertificate(of: "dev.local"))
+        #expect(!TLSOptions(insecureHosts: ["dev.local"]).verifiesCertificate(of: "DEV.local."))
+    }
+
+    /// A certificate that stops passing (expired, say) is an origin failure like a refused connection: the
+    /// stale copy, checked when it was fetched, stands in.
+    @Test func aStaleCopyStandsInWhenTheCertificateStopsPassing() async throws {
+        try await withHTTPSOrigin { nginx in
+            try await withTemporaryDirectory { directory in
+                let url = nginx.url("/max-age-0/badge.png")
+                var trusting = PipelineConfiguration(cacheDirectory: directory)
+                trusting.tls.caBundle = NginxTestServer.Certificate.testCA.path
+                let first = try DataPipeline(configuration: trusting)
+                let fetched = try await first.data(for: url)
+                await first.flush()
+                // Another process that no longer trusts the certificate: max-age=0 makes the copy stale at once.
+                let strict = try DataPipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+                let stale = try await strict.data(for: url)
+                #expect(stale.isStale && stale.source == .disk && stale.data == fetched.data)
+                #expect(await nginx.requests().map(\.status) == [200])
+            }
         }
     }
 
