@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TroveCore
 
 /// Where a prefetch stands: URLs done out of the total, and bytes: fetched bodies, and the stored size of
@@ -64,51 +65,89 @@ public struct Prefetcher: Sendable {
         self.destination = destination
     }
 
-    /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes, and returns once
-    /// what it stored is on disk (it flushes the pipeline). Never throws: failures are in the summary. Once
-    /// cancelled, it starts no more URLs.
+    /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes (one call at a
+    /// time, `done` counting up), and returns once what it stored is on disk (it flushes the pipeline).
+    /// Never throws: failures are in the summary. Once cancelled, it starts no more URLs.
     public func prefetch(_ urls: [URL], progress: @escaping @Sendable (PrefetchProgress) -> Void = { _ in })
         async -> PrefetchSummary
     {
-        var summary = PrefetchSummary(total: urls.count)
-        var failures: [(index: Int, failure: PrefetchSummary.Failure)] = []
-        await withTaskGroup(of: (Int, Result<PrefetchedItem, any Error>).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < urls.count else { return }
-                let index = next
-                let (url, priority, destination) = (urls[index], priority, destination)
+        let tally = PrefetchTally(total: urls.count)
+        let (pipeline, priority, destination) = (pipeline, priority, destination)
+        // `concurrency` workers, each taking the next URL until none is left: a batch of hundreds costs no
+        // task, and no wake of a collecting task, per URL.
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(concurrency, urls.count) {
                 group.addTask {
-                    do {
-                        return (
-                            index,
-                            .success(try await pipeline.prefetch(url, priority: priority, destination: destination))
-                        )
-                    } catch { return (index, .failure(error)) }
+                    while !Task.isCancelled, let index = tally.takeNext() {
+                        let result: Result<PrefetchedItem, any Error>
+                        do {
+                            result = .success(
+                                try await pipeline.prefetch(urls[index], priority: priority, destination: destination))
+                        } catch {
+                            result = .failure(error)
+                        }
+                        tally.record(result, of: urls[index], at: index, progress: progress)
+                    }
                 }
-                next += 1
-            }
-            for _ in 0..<concurrency { startNext() }
-            var done = 0
-            for await (index, result) in group {
-                done += 1
-                switch result {
-                case let .success(item):
-                    if item.source == .network { summary.fetched += 1 } else { summary.cached += 1 }
-                    if item.source == .shared { summary.shared += 1 }
-                    summary.bytes += item.bytes
-                case let .failure(error):
-                    summary.failed += 1
-                    let message = (error as? TroveError)?.description ?? String(describing: error)
-                    failures.append((index, .init(url: urls[index].absoluteString, error: message)))
-                }
-                progress(PrefetchProgress(done: done, total: urls.count, bytes: summary.bytes))
-                if !Task.isCancelled { startNext() }
             }
         }
-        summary.failures = failures.sorted { $0.index < $1.index }.map(\.failure)
         // An offline download is done when it is on disk, not when its writes are queued.
         await pipeline.flush()
-        return summary
+        return tally.summary
+    }
+}
+
+/// What a running prefetch has handed out and counted, shared by its workers.
+private final class PrefetchTally: Sendable {
+    private struct State {
+        var summary: PrefetchSummary
+        var failures: [(index: Int, failure: PrefetchSummary.Failure)] = []
+        var next = 0
+        var done = 0
+    }
+
+    private let state: Mutex<State>
+
+    init(total: Int) {
+        state = Mutex(State(summary: PrefetchSummary(total: total)))
+    }
+
+    /// The index of the next URL to warm, or nil when every one has been handed out.
+    func takeNext() -> Int? {
+        state.withLock { state in
+            guard state.next < state.summary.total else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+    }
+
+    /// Counts one finished URL and reports progress; under the lock, so reports come one at a time and in order.
+    func record(
+        _ result: Result<PrefetchedItem, any Error>, of url: URL, at index: Int,
+        progress: @Sendable (PrefetchProgress) -> Void
+    ) {
+        state.withLock { state in
+            state.done += 1
+            switch result {
+            case let .success(item):
+                if item.source == .network { state.summary.fetched += 1 } else { state.summary.cached += 1 }
+                if item.source == .shared { state.summary.shared += 1 }
+                state.summary.bytes += item.bytes
+            case let .failure(error):
+                state.summary.failed += 1
+                let message = (error as? TroveError)?.description ?? String(describing: error)
+                state.failures.append((index, .init(url: url.absoluteString, error: message)))
+            }
+            progress(PrefetchProgress(done: state.done, total: state.summary.total, bytes: state.summary.bytes))
+        }
+    }
+
+    /// The counts, with the failures in input order.
+    var summary: PrefetchSummary {
+        state.withLock { state in
+            var summary = state.summary
+            summary.failures = state.failures.sorted { $0.index < $1.index }.map(\.failure)
+            return summary
+        }
     }
 }

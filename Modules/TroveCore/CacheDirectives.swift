@@ -43,17 +43,15 @@ public struct CacheDirectives: Sendable, Equatable {
             default: break  // s-maxage and public/private are for shared caches; the rest we do not use
             }
         }
-        let served = date.flatMap(HTTPDate.parse)
-        let lifetime: Int?
-        if let maxAge {
-            lifetime = maxAge
-        } else if let expires {
-            let origin = served ?? receivedAt
-            lifetime = HTTPDate.parse(expires).map { max(0, Int($0.timeIntervalSince(origin).rounded(.down))) } ?? 0
-        } else {
-            lifetime = nil
-        }
-        if let lifetime {
+        // The lifetime comes from max-age, else Expires; with neither, the Date header matters to nothing
+        // and is not read (every response passes here).
+        if maxAge != nil || expires != nil {
+            let served = date.flatMap(HTTPDate.parse)
+            let lifetime =
+                maxAge
+                ?? HTTPDate.parse(expires ?? "").map {
+                    max(0, Int($0.timeIntervalSince(served ?? receivedAt).rounded(.down)))
+                } ?? 0
             let apparentAge = served.map { max(0, Int(receivedAt.timeIntervalSince($0).rounded(.down))) } ?? 0
             let age = max(apparentAge, age.flatMap(Self.deltaSeconds) ?? 0)
             freshness = .seconds(max(0, lifetime - age))

@@ -2,22 +2,61 @@ import Foundation
 
 /// Reads HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate servers must send ("Sun, 06 Nov 1994 08:49:37 GMT")
 /// and the two obsolete forms a recipient must still accept (RFC 850's "Sunday, 06-Nov-94 08:49:37 GMT"
-/// and asctime's "Sun Nov  6 08:49:37 1994"). Written by hand: no formatter, no lock, no locale.
+/// and asctime's "Sun Nov  6 08:49:37 1994"). Written by hand over the UTF-8 bytes: no formatter, no lock,
+/// no locale, and no string made per token, since every response's Date (and often Expires) passes here.
 public enum HTTPDate {
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    /// The three-letter month names in lower case, packed one a UInt32 ("jan" is j | a << 8 | n << 16).
+    private static let months: [UInt32] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        .map { name in name.utf8.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
 
     /// The date, or nil when the text is none of the three forms.
     public static func parse(_ text: String) -> Date? {
-        let tokens = text.lowercased().split { $0 == " " || $0 == "," || $0 == "-" }.map(String.init)
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var fields = Fields()
+        var start = 0
+        var isFirst = true
+        // Tokens are separated by spaces, commas and dashes; the first (the weekday) says nothing the rest
+        // does not.
+        for end in 0...bytes.count where end == bytes.count || isSeparator(bytes[end]) {
+            defer { start = end + 1 }
+            guard end > start else { continue }
+            if isFirst {
+                isFirst = false
+                continue
+            }
+            guard fields.read(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+        }
+        guard let day = fields.day, let month = fields.month, let year = fields.year,
+            let (hour, minute, second) = fields.clock,
+            (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "-")
+    }
+
+    /// What the tokens after the weekday said so far.
+    private struct Fields {
         var day: Int?, month: Int?, year: Int?, clock: (Int, Int, Int)?
-        for token in tokens.dropFirst() {  // the weekday says nothing the rest does not
-            if let index = months.firstIndex(of: token) {
+
+        /// Takes one token; false when it is nothing a date holds.
+        mutating func read(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+            if token.count == 3, let index = HTTPDate.months.firstIndex(of: HTTPDate.lowercasedWord(token)) {
                 month = index + 1
-            } else if token.contains(":") {
-                let parts = token.split(separator: ":").compactMap { Int($0) }
-                guard parts.count == 3 else { return nil }
-                clock = (parts[0], parts[1], parts[2])
-            } else if let number = Int(token) {
+            } else if token.contains(UInt8(ascii: ":")) {
+                let parts = token.split(separator: UInt8(ascii: ":")).map { HTTPDate.number(UnsafeBufferPointer(rebasing: $0)) }
+                guard parts.count == 3, let hour = parts[0], let minute = parts[1], let second = parts[2] else {
+                    return false
+                }
+                clock = (hour, minute, second)
+            } else if let number = HTTPDate.number(token) {
                 if token.count <= 2 && day == nil {
                     day = number
                 } else if token.count == 2 {
@@ -25,17 +64,36 @@ public enum HTTPDate {
                 } else if token.count == 4 {
                     year = number
                 } else {
-                    return nil
+                    return false
                 }
-            } else if token != "gmt" {
-                return nil
+            } else if !(token.count == 3 && HTTPDate.lowercasedWord(token) == HTTPDate.gmt) {
+                return false
             }
+            return true
         }
-        guard let day, let month, let year, let (hour, minute, second) = clock,
-            (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
-        else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+
+    private static let gmt = UInt32(UInt8(ascii: "g")) | UInt32(UInt8(ascii: "m")) << 8 | UInt32(UInt8(ascii: "t")) << 16
+
+    /// A three-byte token in lower case, packed as `months` is (ASCII letters only change).
+    private static func lowercasedWord(_ token: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var word: UInt32 = 0
+        for (shift, byte) in zip([0, 8, 16] as [UInt32], token) {
+            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            word |= UInt32(lowered) << shift
+        }
+        return word
+    }
+
+    /// The token's value when it is 1 to 4 ASCII digits (no date field is longer), else nil.
+    private static func number(_ token: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard (1...4).contains(token.count) else { return nil }
+        var value = 0
+        for byte in token {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (the usual civil-to-days count,

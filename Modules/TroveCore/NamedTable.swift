@@ -17,6 +17,9 @@ struct NamedTable<Plugin: Sendable>: Sendable {
         }
         items[name] = plugin
         registered[name] = sequence
+        // Sequences only grow, so the newest registration goes first.
+        newestFirst.removeAll { $0.name == name }
+        newestFirst.insert((name, plugin), at: 0)
     }
 
     func get(_ name: String) throws -> Plugin {
@@ -29,10 +32,9 @@ struct NamedTable<Plugin: Sendable>: Sendable {
     /// Names sorted, for listings and messages.
     var names: [String] { items.keys.sorted() }
 
-    /// Plugins newest registration first: the order lookups by format or scheme ask them in.
-    var newestFirst: [(name: String, plugin: Plugin)] {
-        registered.sorted { $0.value > $1.value }.map { ($0.key, items[$0.key]!) }
-    }
+    /// Plugins newest registration first: the order lookups by format or scheme ask them in. Kept in that
+    /// order as plugins are added, since every request's fetcher and decoder lookups walk it.
+    private(set) var newestFirst: [(name: String, plugin: Plugin)] = []
 
     /// Plugins registered at or after `sequence`, for checking one `install` on its own.
     func registered(since sequence: Int) -> [(name: String, plugin: Plugin)] {

@@ -1,4 +1,9 @@
 extension DiskCache {
+    /// Whether `trimIfNeeded` would evict now: a cheap check for a caller that hands the trim elsewhere.
+    var needsTrim: Bool {
+        state.withLock { !$0.scanning && !$0.trimming && isOverLimit($0.index) }
+    }
+
     /// After a store: once bytes or count exceed a limit, evicts by the policy down to the low-water marks.
     /// One trim runs at a time (a running one re-checks the totals each step, so it covers later stores),
     /// and none before the index is complete. Each eviction takes the lock on its own, so reads go on.

@@ -424,15 +424,13 @@ public final class DiskCache: Sendable {
         return try place(temporary, as: name, record: record, replacing: replacing)
     }
 
-    /// Makes the shard directories of the entry file `name` on the I/O queue in the background, so a store
-    /// about to be made finds them: a new directory costs a new inode, the dearest step of a first store.
+    /// Makes the shard directories of the entry file `name` now, on the caller's thread, so the rename that
+    /// puts the entry in place later finds them (a streamed entry's writer calls it while its body arrives).
     /// A failure is left for `place` to meet and report.
     func prepareShardDirectories(for name: String) {
         let shards = layout.shardDirectories(for: name)
-        io.background { [files] in
-            try? files.makeDirectory(shards.outer)
-            try? files.makeDirectory(shards.inner)
-        }
+        try? files.makeDirectory(shards.outer)
+        try? files.makeDirectory(shards.inner)
     }
 
     /// Renames a complete entry file from tmp/ over the entry's path and updates the index in one critical

@@ -94,7 +94,7 @@ public final class DiskEntryWriter: FetchBodySink {
                 throw FileOps.error("seek", path: temporary, code: errno)
             }
         }
-        // While the body arrives, so the commit after it need not wait for them.
+        // Made with the temp file, so the rename that commits the entry finds them.
         cache.prepareShardDirectories(for: name)
     }
 
@@ -122,22 +122,40 @@ public final class DiskEntryWriter: FetchBodySink {
         }
     }
 
-    /// Puts the entry in place write-behind: returns once its commit is under way on the I/O queue (after
-    /// any earlier commit of the key); from then on reads of the key wait for it and see the entry. A
-    /// commit that fails (`diskFull`, `ioFailed`) is logged and counted in `DiskCacheStats.failedWrites`,
-    /// and leaves the previous entry as it was and no temp file.
+    /// Puts the entry in place write-behind: returns once its commit is under way (after any earlier commit
+    /// of the key); from then on reads of the key wait for it and see the entry. A commit that fails
+    /// (`diskFull`, `ioFailed`) is logged and counted in `DiskCacheStats.failedWrites`, and leaves the
+    /// previous entry as it was and no temp file.
     public func commit(metadata: DiskEntryMetadata) async {
-        let cache = cache
-        let key = key
         await cache.commits.start(key)
         _ = await cache.writes.cancel(key)
-        cache.io.background { [self] in
-            do {
-                try finishEntry(metadata)
-            } catch {
-                cache.state.withLock { $0.failedWrites += 1 }
-                cache.logger.warning("disk cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        // Writing the header and renaming take microseconds: done on this thread, they spare a batch the
+        // wake of an I/O thread per entry. A commit that syncs, or reads the payload back, goes to the I/O
+        // queue as stores do, and so does any trimming it sets off.
+        if cache.configuration.fsync || readsBack(metadata) {
+            cache.io.background { [self] in finishCommit(metadata, onCallersThread: false) }
+        } else {
+            finishCommit(metadata, onCallersThread: true)
+        }
+    }
+
+    /// Runs the commit, counting and logging a failure, then any trimming it sets off, and ends it.
+    private func finishCommit(_ metadata: DiskEntryMetadata, onCallersThread: Bool) {
+        do {
+            try finishEntry(metadata)
+        } catch {
+            cache.state.withLock { $0.failedWrites += 1 }
+            cache.logger.warning("disk cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+        // Evicting may take long: not on a caller's thread. The commit ends after it either way, so
+        // `flush()` still waits for the trim a commit sets off.
+        if onCallersThread && cache.needsTrim {
+            cache.io.background { [self] in
+                cache.trimIfNeeded()
+                cache.commits.finish(key)
             }
+        } else {
+            cache.trimIfNeeded()
             cache.commits.finish(key)
         }
     }
@@ -149,10 +167,37 @@ public final class DiskEntryWriter: FetchBodySink {
     public func commitNow(metadata: DiskEntryMetadata) async throws {
         await cache.waitForCommit(ofKey: key)
         _ = await cache.writes.cancel(key)
-        try await cache.io.run { try self.finishEntry(metadata) }
+        try await cache.io.run {
+            defer { self.cache.trimIfNeeded() }
+            try self.finishEntry(metadata)
+        }
     }
 
-    /// Header, sync, rename into place (on the I/O queue).
+    /// The header of the entry committed with `metadata`, for a payload of `length` bytes with `crc`.
+    private func entryHeader(_ metadata: DiskEntryMetadata, length: Int, crc: UInt32) -> EntryHeader {
+        EntryHeader(
+            compressorID: 0, storedLength: length, originalLength: length, payloadCRC: crc,
+            created: metadata.created, expires: metadata.expires, key: key,
+            etag: metadata.validators.etag, lastModified: metadata.validators.lastModified,
+            contentType: metadata.contentType, mustRevalidate: metadata.mustRevalidate)
+    }
+
+    /// Whether committing reads the payload back to store it the ordinary way: its header needs other room
+    /// than `begin` left, or the compressor may shrink it (only payloads up to `largestReadBack` are tried:
+    /// commits run behind the fetches, and reading back every big body of a batch would undo the point of
+    /// streaming it).
+    private func readsBack(headerLength: Int, _ state: State) -> Bool {
+        headerLength != state.reserved
+            || (state.length <= Self.largestReadBack && cache.wouldCompress(state.leading))
+    }
+
+    /// `readsBack` for a commit with `metadata`, before it starts.
+    private func readsBack(_ metadata: DiskEntryMetadata) -> Bool {
+        let current = state.withLock { $0 }
+        return readsBack(headerLength: entryHeader(metadata, length: current.length, crc: 0).encoded().count, current)
+    }
+
+    /// Header, sync, rename into place.
     private func finishEntry(_ metadata: DiskEntryMetadata) throws {
         let taken = state.withLock { state -> State? in
             guard !state.finished, state.temporary != nil else { return nil }
@@ -165,22 +210,13 @@ public final class DiskEntryWriter: FetchBodySink {
                 reason: "a DiskEntryWriter commits once, after its body began and before any discard")
         }
         let files = cache.files
-        let header = EntryHeader(
-            compressorID: 0, storedLength: taken.length, originalLength: taken.length, payloadCRC: taken.crc,
-            created: metadata.created, expires: metadata.expires, key: key,
-            etag: metadata.validators.etag, lastModified: metadata.validators.lastModified,
-            contentType: metadata.contentType, mustRevalidate: metadata.mustRevalidate)
+        let header = entryHeader(metadata, length: taken.length, crc: taken.crc)
         // Until the header is in, the descriptor is open and the temp file this writer's to remove.
         let storedAsIs: Data?
         do {
             if let problem = header.fieldProblem { throw TroveError.ioFailed(path: temporary, reason: problem) }
             let headerBytes = header.encoded()
-            let compresses = taken.length <= Self.largestReadBack && cache.wouldCompress(taken.leading)
-            if headerBytes.count != taken.reserved || compresses {
-                // Other metadata than the room was made for, or a payload the compressor may shrink: stored
-                // the ordinary way, from the bytes read back. A larger payload is kept as it came: commits
-                // run behind the fetches, and reading back every big body of a batch would undo the point
-                // of streaming it.
+            if readsBack(headerLength: headerBytes.count, taken) {
                 storedAsIs = try files.readBytes(taken.fd, at: taken.reserved, count: taken.length, path: temporary)
             } else {
                 storedAsIs = nil
@@ -213,7 +249,6 @@ public final class DiskEntryWriter: FetchBodySink {
             record: IndexRecord(
                 key: key, bytes: fileSize, compressed: false, created: metadata.created, expires: metadata.expires),
             replacing: nil)
-        cache.trimIfNeeded()
     }
 
     /// Drops what was written: the temp file goes, no entry changes. Does nothing after `commit` or a

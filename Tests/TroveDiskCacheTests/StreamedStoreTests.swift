@@ -163,6 +163,25 @@ struct StreamedStoreTests {
         #expect(try temporaryLeftovers(in: dir) == [])
     }
 
+    /// A write-behind commit that takes the cache over its count limit sets off a trim, and `flush()` waits
+    /// for it: the commit ends when the trim does, whichever thread the trim runs on.
+    @Test func aCommitOverTheCountLimitTrimsBeforeFlushReturns() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(at: dir, configuration: DiskCacheConfiguration(countLimit: 4, lowWaterFraction: 0.5))
+        await cache.waitForIndex()
+        for number in 0..<5 {
+            let writer = cache.entryWriter(forKey: "photo-\(number)")
+            try Self.write(Self.payload(5_000 + number), to: writer)
+            // The validators it began with: the header fits its room, so the commit runs on this thread.
+            await writer.commit(metadata: Self.metadata)
+        }
+        await cache.flush()
+        // Over 4 entries, down to the low-water mark (2), oldest first.
+        #expect(await cache.stats().entries == 2)
+        #expect(try await cache.data(forKey: "photo-4") == Self.payload(5_004))
+        #expect(try await cache.data(forKey: "photo-0") == nil)
+    }
+
     @Test func anEntryOverTheByteLimitIsNotKept() async throws {
         let dir = try TemporaryDirectory()
         let cache = try makeCache(at: dir, configuration: DiskCacheConfiguration(byteLimit: 20_000))
