@@ -66,30 +66,40 @@ public struct Prefetcher: Sendable {
     }
 
     /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes (one call at a
-    /// time, `done` counting up), and returns once what it stored is on disk (it flushes the pipeline).
-    /// Never throws: failures are in the summary. Once cancelled, it starts no more URLs.
+    /// time, `done` counting up, all before it returns), and returns once what it stored is on disk (it
+    /// flushes the pipeline). Never throws: failures are in the summary. Once cancelled, it starts no more URLs.
     public func prefetch(_ urls: [URL], progress: @escaping @Sendable (PrefetchProgress) -> Void = { _ in })
         async -> PrefetchSummary
     {
-        let tally = PrefetchTally(total: urls.count)
+        // Reports go through a stream to one task that calls `progress`, in order: a slow handler (a
+        // paused terminal) holds up only that task, never the workers or the threads they run on.
+        let (reports, reporter) = AsyncStream.makeStream(of: PrefetchProgress.self)
+        let tally = PrefetchTally(total: urls.count, reporter: reporter)
         let (pipeline, priority, destination) = (pipeline, priority, destination)
-        // `concurrency` workers, each taking the next URL until none is left: a batch of hundreds costs no
-        // task, and no wake of a collecting task, per URL.
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<min(concurrency, urls.count) {
-                group.addTask {
-                    while !Task.isCancelled, let index = tally.takeNext() {
-                        let result: Result<PrefetchedItem, any Error>
-                        do {
-                            result = .success(
-                                try await pipeline.prefetch(urls[index], priority: priority, destination: destination))
-                        } catch {
-                            result = .failure(error)
+            group.addTask {
+                for await report in reports { progress(report) }
+            }
+            // `concurrency` workers, each taking the next URL until none is left: a batch of hundreds costs
+            // no task, and no wake of a collecting task, per URL.
+            await withTaskGroup(of: Void.self) { workers in
+                for _ in 0..<min(concurrency, urls.count) {
+                    workers.addTask {
+                        while !Task.isCancelled, let index = tally.takeNext() {
+                            let result: Result<PrefetchedItem, any Error>
+                            do {
+                                result = .success(
+                                    try await pipeline.prefetch(
+                                        urls[index], priority: priority, destination: destination))
+                            } catch {
+                                result = .failure(error)
+                            }
+                            tally.record(result, of: urls[index], at: index)
                         }
-                        tally.record(result, of: urls[index], at: index, progress: progress)
                     }
                 }
             }
+            reporter.finish()
         }
         // An offline download is done when it is on disk, not when its writes are queued.
         await pipeline.flush()
@@ -107,9 +117,11 @@ private final class PrefetchTally: Sendable {
     }
 
     private let state: Mutex<State>
+    private let reporter: AsyncStream<PrefetchProgress>.Continuation
 
-    init(total: Int) {
+    init(total: Int, reporter: AsyncStream<PrefetchProgress>.Continuation) {
         state = Mutex(State(summary: PrefetchSummary(total: total)))
+        self.reporter = reporter
     }
 
     /// The index of the next URL to warm, or nil when every one has been handed out.
@@ -121,11 +133,8 @@ private final class PrefetchTally: Sendable {
         }
     }
 
-    /// Counts one finished URL and reports progress; under the lock, so reports come one at a time and in order.
-    func record(
-        _ result: Result<PrefetchedItem, any Error>, of url: URL, at index: Int,
-        progress: @Sendable (PrefetchProgress) -> Void
-    ) {
+    /// Counts one finished URL and sends its progress report; under the lock, so reports queue in order.
+    func record(_ result: Result<PrefetchedItem, any Error>, of url: URL, at index: Int) {
         state.withLock { state in
             state.done += 1
             switch result {
@@ -138,7 +147,7 @@ private final class PrefetchTally: Sendable {
                 let message = (error as? TroveError)?.description ?? String(describing: error)
                 state.failures.append((index, .init(url: url.absoluteString, error: message)))
             }
-            progress(PrefetchProgress(done: state.done, total: state.summary.total, bytes: state.summary.bytes))
+            reporter.yield(PrefetchProgress(done: state.done, total: state.summary.total, bytes: state.summary.bytes))
         }
     }
 

@@ -143,8 +143,10 @@ final class RawDataLoader: Sendable {
     }
 
     /// A failure of the origin that a stale copy may stand in for: what a retry could fix, a request that
-    /// ran out of time, or a certificate that stopped passing its check (an expired one, say: the copy was
-    /// checked when it was fetched). Never a lasting answer such as 404, nor a cancellation.
+    /// ran out of time, or a certificate that stopped passing its check (an expired one, say). A refused
+    /// handshake carries no bytes, so the copy served is one fetched earlier, under the TLS options of the
+    /// process that fetched it (entries do not record them). Never a lasting answer such as 404, nor a
+    /// cancellation.
     static func isOriginFailure(_ error: any Error) -> Bool {
         switch error as? TroveError {
         case .deadlineExceeded?, .untrustedCertificate?: return true

@@ -51,6 +51,9 @@ public final class DiskEntryWriter: FetchBodySink {
     /// The largest payload a commit reads back to compress (1 MiB).
     static let largestReadBack = 1 << 20
 
+    /// The largest payload whose commit runs on the caller's thread (1 MiB); larger ones go to the I/O queue.
+    static let largestCommitOnCallersThread = 1 << 20
+
     /// How many leading payload bytes `leadingBytes` keeps: as many as decoders are shown to recognise a format.
     public static let leadingByteCount = ImageFormat.sniffLength
 
@@ -130,9 +133,10 @@ public final class DiskEntryWriter: FetchBodySink {
         await cache.commits.start(key)
         _ = await cache.writes.cancel(key)
         // Writing the header and renaming take microseconds: done on this thread, they spare a batch the
-        // wake of an I/O thread per entry. A commit that syncs, or reads the payload back, goes to the I/O
-        // queue as stores do, and so does any trimming it sets off.
-        if cache.configuration.fsync || readsBack(metadata) {
+        // wake of an I/O thread per entry. A commit that syncs, reads the payload back, or closes a large
+        // file (a network file system writes it out at close) goes to the I/O queue as stores do, and so
+        // does any trimming it sets off.
+        if cache.configuration.fsync || bytesWritten > Self.largestCommitOnCallersThread || readsBack(metadata) {
             cache.io.background { [self] in finishCommit(metadata, onCallersThread: false) }
         } else {
             finishCommit(metadata, onCallersThread: true)

@@ -30,8 +30,6 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Where the body goes as it arrives instead of into `body`; nil to collect it.
     private let sink: (any FetchBodySink)?
     private(set) var head: HTTPResponseHead?
-    /// The head's metadata, when it was read for the sink already (reading it parses dates: once is enough).
-    private var headMetadata: ResponseMetadata?
     private var expected: Int64?
     private var body = Data()
     /// Body bytes accepted so far.
@@ -125,9 +123,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         }
         if let sink {
             do {
-                let metadata = metadata(of: head)
-                headMetadata = metadata
-                try sink.begin(metadata)
+                try sink.begin(metadata(of: head))
             } catch {
                 return task.eventLoop.makeFailedFuture(error)
             }
@@ -167,7 +163,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         }
         // The status (301, 302, 303, 307, 308) decides whether a POST stays a POST on the next hop.
         if let redirectTarget { return .redirected(to: redirectTarget, status: Int(head.status.code)) }
-        let metadata = headMetadata ?? metadata(of: head)
+        // Read again rather than kept from the head: the response counts as received when it ends.
+        let metadata = metadata(of: head)
         if head.status == .notModified { return .finished(.notModified(metadata), bodyLength: 0) }
         if let expected, expected != received {
             throw TroveError.lengthMismatch(url: url, expected: expected, received: received)

@@ -145,7 +145,7 @@ import TroveTestSupport
 
     @Test(arguments: [
         ("dev.local:8443", "has a port"), ("https://dev.local", "is a URL or a path"), ("", "is empty"),
-        ("dev local", "has spaces in it")
+        ("dev local", "has spaces in it"), ("[::1]:8443", "has a port"), ("*.dev.local", "has a wildcard")
     ])
     func anInsecureHostThatIsNotABareHostIsRefusedWhenThePipelineIsMade(host: String, problem: String) throws {
         var configuration = PipelineConfiguration.memoryOnly

@@ -11,6 +11,10 @@ private final class ScriptedTarget: PrefetchTarget {
         var mostAtOnce = 0
         var started: [String] = []
         var flushes = 0
+        /// Whether every call had returned when `flush` was called.
+        var flushedAfterAll = true
+        /// Calls wait until this many run at once (or ten seconds pass).
+        var gate = 0
     }
 
     private let state = Mutex(State())
@@ -18,6 +22,12 @@ private final class ScriptedTarget: PrefetchTarget {
     var mostAtOnce: Int { state.withLock { $0.mostAtOnce } }
     var started: [String] { state.withLock { $0.started } }
     var flushes: Int { state.withLock { $0.flushes } }
+    var flushedAfterAll: Bool { state.withLock { $0.flushedAfterAll } }
+
+    /// Each call waits until `count` calls run at once: a prefetch running fewer would keep them waiting.
+    init(gate count: Int = 0) {
+        state.withLock { $0.gate = count }
+    }
 
     func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
         -> PrefetchedItem
@@ -28,8 +38,12 @@ private final class ScriptedTarget: PrefetchTarget {
             state.started.append(url.lastPathComponent)
         }
         defer { state.withLock { $0.running -= 1 } }
+        let waitEnds = ContinuousClock.now + .seconds(10)
+        while state.withLock({ $0.running < $0.gate }) && ContinuousClock.now < waitEnds {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         // A pause, so the workers overlap as network fetches do.
-        try await Task.sleep(for: .milliseconds(5))
+        try await Task.sleep(for: .milliseconds(2))
         switch url.pathComponents.dropFirst().first {
         case "network": return PrefetchedItem(source: .network, bytes: 100)
         case "disk": return PrefetchedItem(source: .disk, bytes: 10)
@@ -42,7 +56,10 @@ private final class ScriptedTarget: PrefetchTarget {
     }
 
     func flush() async {
-        state.withLock { $0.flushes += 1 }
+        state.withLock { state in
+            state.flushes += 1
+            state.flushedAfterAll = state.flushedAfterAll && state.running == 0
+        }
     }
 }
 
@@ -67,10 +84,36 @@ private final class ScriptedTarget: PrefetchTarget {
         #expect(seen.map(\.done) == Array(1...40))
         #expect(seen.allSatisfy { $0.total == 40 })
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.bytes <= $1.bytes } && seen.last?.bytes == summary.bytes)
-        // Each URL started once, never more than `concurrency` at a time; then one flush.
+        // Each URL started once, never more than `concurrency` at a time; then one flush, after them all.
         #expect(target.started.sorted() == urls(paths).map(\.lastPathComponent).sorted())
+        #expect(target.mostAtOnce <= 3)
+        #expect(target.flushes == 1 && target.flushedAfterAll)
+    }
+
+    /// Every call waits until three run at once, so this finishes at once only if the prefetch runs three.
+    @Test func itRunsConcurrencyURLsAtOnce() async {
+        let target = ScriptedTarget(gate: 3)
+        let started = ContinuousClock.now
+        let summary = await Prefetcher(pipeline: target, concurrency: 3).prefetch(urls(Array(repeating: "disk", count: 6)))
+        #expect(summary.cached == 6)
         #expect(target.mostAtOnce == 3)
-        #expect(target.flushes == 1)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    /// A progress handler that blocks holds up neither the fetches nor the threads they run on.
+    @Test func aSlowProgressHandlerDoesNotHoldUpTheFetches() async {
+        let target = ScriptedTarget()
+        let list = urls(Array(repeating: "network", count: 30))
+        let startedWhenFirstReportEnded = Mutex<Int?>(nil)
+        let summary = await Prefetcher(pipeline: target, concurrency: 3).prefetch(list) { _ in
+            guard startedWhenFirstReportEnded.withLock({ $0 == nil }) else { return }
+            // Blocks its thread until every URL has started, or five seconds pass.
+            let waitEnds = Date().addingTimeInterval(5)
+            while target.started.count < list.count && Date() < waitEnds { usleep(1_000) }
+            startedWhenFirstReportEnded.withLock { $0 = target.started.count }
+        }
+        #expect(summary.fetched == 30)
+        #expect(startedWhenFirstReportEnded.withLock { $0 } == 30)
     }
 
     @Test func anEmptyListFlushesAndCountsNothing() async {
