@@ -6,8 +6,10 @@ import Foundation
 /// no locale, and no string made per token, since every response's Date (and often Expires) passes here.
 public enum HTTPDate {
     /// The three-letter month names in lower case, packed one a UInt32 ("jan" is j | a << 8 | n << 16).
-    private static let months: [UInt32] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        .map { name in name.utf8.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+    private static let months: [UInt32] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"
+    ]
+    .map { name in name.utf8.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
 
     /// The date, or nil when the text is none of the three forms.
     public static func parse(_ text: String) -> Date? {
@@ -51,7 +53,9 @@ public enum HTTPDate {
             if token.count == 3, let index = HTTPDate.months.firstIndex(of: HTTPDate.lowercasedWord(token)) {
                 month = index + 1
             } else if token.contains(UInt8(ascii: ":")) {
-                let parts = token.split(separator: UInt8(ascii: ":")).map { HTTPDate.number(UnsafeBufferPointer(rebasing: $0)) }
+                let parts = token.split(separator: UInt8(ascii: ":")).map {
+                    HTTPDate.number(UnsafeBufferPointer(rebasing: $0))
+                }
                 guard parts.count == 3, let hour = parts[0], let minute = parts[1], let second = parts[2] else {
                     return false
                 }
@@ -73,7 +77,8 @@ public enum HTTPDate {
         }
     }
 
-    private static let gmt = UInt32(UInt8(ascii: "g")) | UInt32(UInt8(ascii: "m")) << 8 | UInt32(UInt8(ascii: "t")) << 16
+    private static let gmt =
+        UInt32(UInt8(ascii: "g")) | UInt32(UInt8(ascii: "m")) << 8 | UInt32(UInt8(ascii: "t")) << 16
 
     /// A three-byte token in lower case, packed as `months` is (ASCII letters only change).
     private static func lowercasedWord(_ token: UnsafeBufferPointer<UInt8>) -> UInt32 {

@@ -77,7 +77,9 @@ private final class ScriptedTarget: PrefetchTarget {
         }
         #expect(summary.total == 40 && summary.fetched == 10 && summary.cached == 20 && summary.shared == 10)
         #expect(summary.failed == 10 && summary.bytes == 10 * 100 + 10 * 10 + 10 * 1)
-        #expect(summary.failures.map(\.url) == urls(paths).enumerated().filter { $0.offset % 4 == 3 }.map(\.element.absoluteString))
+        #expect(
+            summary.failures.map(\.url)
+                == urls(paths).enumerated().filter { $0.offset % 4 == 3 }.map(\.element.absoluteString))
         #expect(summary.failures.allSatisfy { $0.error.contains("404") })
         // One report per URL, counting up, the bytes never going back.
         let seen = reports.withLock { $0 }
@@ -94,7 +96,8 @@ private final class ScriptedTarget: PrefetchTarget {
     @Test func itRunsConcurrencyURLsAtOnce() async {
         let target = ScriptedTarget(gate: 3)
         let started = ContinuousClock.now
-        let summary = await Prefetcher(pipeline: target, concurrency: 3).prefetch(urls(Array(repeating: "disk", count: 6)))
+        let summary = await Prefetcher(pipeline: target, concurrency: 3).prefetch(
+            urls(Array(repeating: "disk", count: 6)))
         #expect(summary.cached == 6)
         #expect(target.mostAtOnce == 3)
         #expect(ContinuousClock.now - started < .seconds(10))
