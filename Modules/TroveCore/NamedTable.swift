@@ -3,8 +3,6 @@
 struct NamedTable<Plugin: Sendable>: Sendable {
     let kind: PluginKind
     private(set) var items: [String: Plugin] = [:]
-    /// When each name was (last) registered, in the registry's sequence.
-    private(set) var registered: [String: Int] = [:]
 
     init(kind: PluginKind) { self.kind = kind }
 
@@ -16,10 +14,9 @@ struct NamedTable<Plugin: Sendable>: Sendable {
             throw TroveError.duplicatePlugin(kind: kind, name: name)
         }
         items[name] = plugin
-        registered[name] = sequence
         // Sequences only grow, so the newest registration goes first.
         newestFirst.removeAll { $0.name == name }
-        newestFirst.insert((name, plugin), at: 0)
+        newestFirst.insert((name, plugin, sequence), at: 0)
     }
 
     func get(_ name: String) throws -> Plugin {
@@ -32,12 +29,13 @@ struct NamedTable<Plugin: Sendable>: Sendable {
     /// Names sorted, for listings and messages.
     var names: [String] { items.keys.sorted() }
 
-    /// Plugins newest registration first: the order lookups by format or scheme ask them in. Kept in that
-    /// order as plugins are added, since every request's fetcher and decoder lookups walk it.
-    private(set) var newestFirst: [(name: String, plugin: Plugin)] = []
+    /// Plugins newest registration first, each with when it was (last) registered in the registry's
+    /// sequence: the order lookups by format or scheme ask them in. Kept in that order as plugins are
+    /// added, since every request's fetcher and decoder lookups walk it.
+    private(set) var newestFirst: [(name: String, plugin: Plugin, sequence: Int)] = []
 
     /// Plugins registered at or after `sequence`, for checking one `install` on its own.
-    func registered(since sequence: Int) -> [(name: String, plugin: Plugin)] {
-        newestFirst.filter { registered[$0.name]! >= sequence }
+    func registered(since sequence: Int) -> [(name: String, plugin: Plugin, sequence: Int)] {
+        Array(newestFirst.prefix { $0.sequence >= sequence })
     }
 }

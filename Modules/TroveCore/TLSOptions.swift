@@ -79,9 +79,10 @@ public struct TLSOptions: Sendable, Hashable, Codable {
         if host.contains(where: \.isWhitespace) { return "has spaces in it" }
         if host.contains("/") { return "is a URL or a path, not a host" }
         if host.contains("*") { return "has a wildcard; list each host" }
-        if host.contains("]:") { return "has a port; certificates are checked per host" }
-        // An IPv6 literal has two colons or more; one colon is a port.
-        if host.filter({ $0 == ":" }).count == 1 { return "has a port; certificates are checked per host" }
+        // A bracketed IPv6 literal followed by a port, or one colon (an IPv6 literal has two or more).
+        if host.contains("]:") || host.filter({ $0 == ":" }).count == 1 {
+            return "has a port; certificates are checked per host"
+        }
         return nil
     }
 

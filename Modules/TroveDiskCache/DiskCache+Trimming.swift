@@ -1,7 +1,7 @@
 extension DiskCache {
     /// Whether `trimIfNeeded` would evict now: a cheap check for a caller that hands the trim elsewhere.
     var needsTrim: Bool {
-        state.withLock { !$0.scanning && !$0.trimming && isOverLimit($0.index) }
+        state.withLock { mayStartTrim($0) }
     }
 
     /// After a store: once bytes or count exceed a limit, evicts by the policy down to the low-water marks.
@@ -9,7 +9,7 @@ extension DiskCache {
     /// and none before the index is complete. Each eviction takes the lock on its own, so reads go on.
     func trimIfNeeded() {
         let start = state.withLock { state -> Bool in
-            guard !state.scanning, !state.trimming, isOverLimit(state.index) else { return false }
+            guard mayStartTrim(state) else { return false }
             state.trimming = true
             return true
         }
@@ -30,6 +30,11 @@ extension DiskCache {
             while self.evictOne(bytesAbove: max(0, bytes), countAbove: Int.max) { evicted += 1 }
             return evicted
         }
+    }
+
+    /// Over a limit, with the index complete and no trim running: when a trim starts.
+    private func mayStartTrim(_ state: CacheState) -> Bool {
+        !state.scanning && !state.trimming && isOverLimit(state.index)
     }
 
     private func isOverLimit(_ index: DiskIndex) -> Bool {
