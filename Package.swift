@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "TroveRedis", targets: ["TroveRedis"]),
         .library(name: "TroveWebP", targets: ["TroveWebP"]),
         .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
+        // The image proxy: imgproxy's URL language, and the Hummingbird server `trove serve` runs, to embed in an app.
+        .library(name: "TroveImgproxy", targets: ["TroveImgproxy"]),
+        .library(name: "TroveServer", targets: ["TroveServer"]),
         .executable(name: "trove", targets: ["trove"]),
         // The loopback test server, for the benchmarks package.
         .library(name: "FixtureServer", targets: ["FixtureServer"])
@@ -138,7 +141,7 @@ let package = Package(
         .target(
             name: "TroveImgproxy",
             dependencies: ["Trove", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Tools/TroveImgproxy", swiftSettings: swift6),
+            path: "Modules/TroveImgproxy", swiftSettings: swift6),
         // `trove serve`: the image proxy on Hummingbird over an ImagePipeline.
         .target(
             name: "TroveServer",
@@ -150,7 +153,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
-            path: "Tools/TroveServer", swiftSettings: swift6),
+            path: "Modules/TroveServer", swiftSettings: swift6),
         .executableTarget(
             name: "trove",
             dependencies: [
