@@ -12,10 +12,11 @@ import TroveFetcher
 /// is an error that names it. `delegate`, `cookieStore`, `metricsFactory` and `logger` are code (or state),
 /// not configuration, and are neither read nor written.
 extension PipelineConfiguration: Codable {
-    /// The defaults, changed by each key the JSON object has; throws `invalidConfiguration` for an unknown
+    /// The defaults (or the configuration under `decodingBase` in the decoder's `userInfo`: a server decodes
+    /// over its own defaults), changed by each key the JSON object has; throws `invalidConfiguration` for an unknown
     /// key or a value out of range, and `DecodingError` for a value of the wrong type.
     public init(from decoder: any Decoder) throws {
-        self.init()
+        self = decoder.userInfo[Self.decodingBase] as? PipelineConfiguration ?? PipelineConfiguration()
         let json = try ConfigurationObject(decoder, known: Self.keys, moved: Self.movedKeys)
         if let path = try json.value(String?.self, "cacheDirectory") {
             cacheDirectory = path.map { URL(fileURLWithPath: $0) }
@@ -216,6 +217,10 @@ extension PipelineConfiguration: Codable {
         "byteLimit", "countLimit", "maxAge", "compressionLevel", "lowWaterFraction", "fsync", "payloadVerification",
         "writeQueueByteLimit", "staleRetention"
     ]
+
+    /// A `userInfo` key whose value, a `PipelineConfiguration`, is what decoding starts from instead of the
+    /// defaults, so a key the JSON leaves out keeps that value.
+    public static let decodingBase = CodingUserInfoKey(rawValue: "trove.pipelineConfiguration.base")!
 
     /// Where the flat keys of earlier versions went, so an old file's error says what to write instead.
     static let movedKeys = [

@@ -37,14 +37,20 @@ public struct ImgproxySignature: Sendable {
 
     /// The active pairs; the first one signs.
     public let pairs: [KeyPair]
+    /// Bytes of the HMAC a signature carries: 32, or fewer for signatures truncated to that many bytes
+    /// (imgproxy's `IMGPROXY_SIGNATURE_SIZE`).
+    public let size: Int
 
-    public init(pairs: [KeyPair]) {
+    /// Signing with `pairs` (none: signing off) and signatures of `size` bytes, 1...32.
+    public init(pairs: [KeyPair], size: Int = SHA256.byteCount) {
         self.pairs = pairs
+        self.size = min(max(size, 1), SHA256.byteCount)
     }
 
     /// Pairs from hex keys and salts, matched by position (as imgproxy's `IMGPROXY_KEYS` / `IMGPROXY_SALTS`).
     /// Throws when the counts differ or a value is not hex.
-    public init(hexKeys: [String], hexSalts: [String]) throws(ImgproxyConfigurationError) {
+    public init(hexKeys: [String], hexSalts: [String], size: Int = SHA256.byteCount) throws(ImgproxyConfigurationError)
+    {
         guard hexKeys.count == hexSalts.count else {
             throw ImgproxyConfigurationError(
                 "\(hexKeys.count) signing keys but \(hexSalts.count) salts: give one salt for each key, in order")
@@ -53,7 +59,7 @@ public struct ImgproxySignature: Sendable {
         for (key, salt) in zip(hexKeys, hexSalts) {
             pairs.append(try KeyPair(hexKey: key, hexSalt: salt))
         }
-        self.init(pairs: pairs)
+        self.init(pairs: pairs, size: size)
     }
 
     /// Signing off: every signature segment passes.
@@ -67,10 +73,10 @@ public struct ImgproxySignature: Sendable {
     /// signature differs, and checks every pair.
     public func verify(signature: some StringProtocol, path: some StringProtocol) -> Bool {
         guard isRequired else { return true }
-        guard let given = Base64URL.decode(signature), given.count == SHA256.byteCount else { return false }
+        guard let given = Base64URL.decode(signature), given.count == size else { return false }
         var matched = false
         for pair in pairs {
-            let expected = Self.digest(pair, path: path)
+            let expected = Array(Self.digest(pair, path: path).prefix(size))
             matched = Self.constantTimeEqual(expected, given) || matched
         }
         return matched
@@ -80,7 +86,7 @@ public struct ImgproxySignature: Sendable {
     /// when signing is off.
     public func sign(path: some StringProtocol) -> String {
         guard let pair = pairs.first else { return "insecure" }
-        return Base64URL.encode(Self.digest(pair, path: path))
+        return Base64URL.encode(Array(Self.digest(pair, path: path).prefix(size)))
     }
 
     private static func digest(_ pair: KeyPair, path: some StringProtocol) -> [UInt8] {

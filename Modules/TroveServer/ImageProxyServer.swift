@@ -16,6 +16,7 @@ import Trove
 /// try await server.run { port in print("listening on http://127.0.0.1:\(port)") }   // until SIGTERM
 /// ```
 public final class ImageProxyServer: Sendable {
+    /// What the server was made with.
     public let configuration: ServerConfiguration
     /// The pipeline every request runs through.
     public let pipeline: ImagePipeline
@@ -56,25 +57,11 @@ public final class ImageProxyServer: Sendable {
             GuardedHTTPFetcher(addressPolicy: addressPolicy, sourcePolicy: sourcePolicy, resolver: resolver))
 
         var pipelineConfiguration = configuration.pipeline
-        pipelineConfiguration.cacheDirectory = configuration.cacheDirectory
-        pipelineConfiguration.maxBytes = configuration.maxSourceBytes
-        pipelineConfiguration.decodingLimits = DecodingLimits(
-            maxPixels: configuration.maxSourcePixels,
-            maxFrames: configuration.maxAnimationFrames)
-        pipelineConfiguration.requestDeadline = configuration.requestDeadline
         // The server keeps encoded results itself; decoded pixels in memory would only cost.
         pipelineConfiguration.memory.countLimit = 0
         pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
         pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
         pipelineConfiguration.logger = logger
-        pipelineConfiguration.shrinkOnLoadReducingGap = configuration.reducingGap
-        if let text = configuration.sharedCache {
-            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-                throw TroveError.invalidConfiguration(
-                    "shared cache '\(text)' is not a URL; give redis://[user:pass@]host:port[/db]")
-            }
-            pipelineConfiguration.sharedCache = url
-        }
         let route = try ImgproxyRoute(
             configuration: configuration, registry: registry,
             baseEncoding: pipelineConfiguration.encodingOptions)

@@ -16,7 +16,8 @@ struct ImgproxyRoute: Sendable {
     /// preset that does not parse (naming it).
     init(configuration: ServerConfiguration, registry: PluginRegistry, baseEncoding: EncodingOptions) throws {
         do {
-            signature = try ImgproxySignature(hexKeys: configuration.keys, hexSalts: configuration.salts)
+            signature = try ImgproxySignature(
+                hexKeys: configuration.keys, hexSalts: configuration.salts, size: configuration.signatureSize)
             presets = try ImgproxyPresets(
                 definitions: configuration.presets.keys.sorted().map {
                     "\($0)=\(configuration.presets[$0] ?? "")"

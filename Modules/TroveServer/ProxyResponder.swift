@@ -103,7 +103,7 @@ struct ProxyResponder: HTTPResponder {
         let served: ServedResult
         do {
             served = try await requestLimit.withRequest {
-                try await WholeRequestDeadline.run(within: configuration.requestDeadline) { [self] in
+                try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
                     try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) {
                         try await gate.withAdmission(for: workKey) {
                             try await produce(plan, format: format)

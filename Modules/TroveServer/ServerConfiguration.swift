@@ -1,133 +1,72 @@
 import Foundation
+import Logging
 import Trove
 
 /// Everything `trove serve` needs to know, with the defaults a server on the open internet should have.
-/// Built from `ServerSettings` layers (file, then environment, then flags); see `init(settings:)`.
+///
+/// It nests the `PipelineConfiguration` its pipeline is built from (cache directory, source byte and pixel
+/// limits, the request deadline, the shared tier, the reducing gap, and every other pipeline setting) and
+/// adds only what a server alone has. `init()` states each default once; `init(configFile:environment:
+/// arguments:)` layers a JSON file, the environment and `trove serve`'s flags over them, all read through
+/// one list of settings (`ServerSetting.all`), which the help text also comes from.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on (loopback by default: put it behind a CDN or a reverse proxy).
     public var host = "127.0.0.1"
     /// The port; 0 lets the system pick a free one (printed when listening).
     public var port = 8080
-    /// Where the pipeline keeps sources and results; nil keeps everything in memory.
-    public var cacheDirectory: URL?
-    /// Hex keys and salts, pairwise, for imgproxy signatures; several pairs allow key rotation. With none,
+    /// Hex keys for imgproxy signatures, paired with `salts`; several pairs allow key rotation. With none,
     /// unsigned URLs are accepted (and the server warns at start).
     public var keys: [String] = []
+    /// Hex salts, one for each of `keys`.
     public var salts: [String] = []
+    /// Bytes of the HMAC-SHA256 a signature carries (imgproxy's `IMGPROXY_SIGNATURE_SIZE`): 32, or fewer
+    /// for signatures truncated to that many bytes.
+    public var signatureSize = 32
     /// Named option strings (`"thumb": "rs:fill:300:300/q:80"`); `default` applies to every URL.
     public var presets: [String: String] = [:]
     /// Accept only `preset`/`pr` options in URLs.
     public var presetsOnly = false
     /// Source URL prefixes that are allowed (matched on a boundary); empty allows any http(s) source.
     public var allowedSources: [String] = []
-    /// Lift the address rules for loopback (127.0.0.0/8, ::1) and for private/link-local sources.
+    /// Lift the address rules for loopback sources (127.0.0.0/8, ::1).
     public var allowLoopbackSources = false
+    /// Lift the address rules for private sources (link-local stays refused: cloud metadata answers there).
     public var allowPrivateSources = false
-    /// At most this many transforms at once; further requests wait in a queue of `maxQueue`, and past
-    /// that are answered 429 at once.
+    /// At most this many transforms at once; further requests wait in a queue of `maxQueue`.
     public var maxConcurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests that may wait for a transform; past it requests are answered 429 at once.
     public var maxQueue = ProcessInfo.processInfo.activeProcessorCount * 16
-    /// Keep encoded results in memory (and on disk); false transforms every request (sources stay cached).
-    public var resultCache = true
-    /// Bytes of encoded results kept in memory.
-    public var resultMemoryBytes = 256 << 20
-    /// Largest source accepted, in bytes.
-    public var maxSourceBytes = 50 << 20
-    /// Largest source accepted, in pixels (width × height from the header, checked before decoding).
-    public var maxSourcePixels = 50_000_000
-    /// Most animation frames decoded from one source.
-    public var maxAnimationFrames = 100
-    /// The whole request's time: queueing for the origin, the fetch and its retries.
-    public var requestDeadline: Duration = .seconds(30)
-    /// `Cache-Control: public, max-age` of results (one year) and of client errors (10 s); 429 and 5xx
-    /// answers carry `no-store`.
-    public var resultMaxAge = 31_536_000
-    public var errorMaxAge = 10
-    /// The shared cache tier's URL (`redis://...`), when one is configured.
-    public var sharedCache: String?
-    /// Largest width or height of a result, and of the resized image it is cut from (imgproxy's
-    /// `max_result_dimension`): larger asks are refused (400 from the URL's numbers, 422 once the source's
-    /// size shows it), so no URL can make the server allocate gigapixels.
-    public var maxResultDimension = 8192
     /// Most image requests in progress at once, counting those that share another's transform; past it
     /// requests get 429 at once. `maxConcurrency` and `maxQueue` bound distinct transforms; this bounds
     /// a flood of identical requests, which would otherwise all wait on one.
     public var maxRequests = 1024
-    /// How much larger than the output a JPEG or WebP may stay when decoded reduced (shrink-on-load): 1
-    /// reduces as far as the output size, as thumbor's JPEG loading does (Pillow's `draft`); 2 (Pillow's
-    /// `thumbnail()` default) keeps results nearer a full-size resize and decodes more pixels.
-    public var reducingGap = 1.0
-    /// The pipeline's settings from the config file (defaults without one); the fields above that the
-    /// server owns (cache directory, source limits, deadline, shared tier, reducing gap) are set over it.
-    public var pipeline = PipelineConfiguration()
+    /// Keep encoded results in memory (and on disk); false transforms every request (sources stay cached).
+    public var resultCache = true
+    /// Bytes of encoded results kept in memory.
+    public var resultMemoryBytes = 256 << 20
+    /// `Cache-Control: public, max-age` of results, in seconds (one year).
+    public var resultMaxAge = 31_536_000
+    /// `Cache-Control: public, max-age` of client errors, in seconds; 429 and 5xx answers carry `no-store`.
+    public var errorMaxAge = 10
+    /// Largest width or height of a result, and of the resized image it is cut from (imgproxy's
+    /// `max_result_dimension`): larger asks are refused (400 from the URL's numbers, 422 once the source's
+    /// size shows it), so no URL can make the server allocate gigapixels.
+    public var maxResultDimension = 8192
+    /// The least level a log line needs; `info` writes one access-log line per request.
+    public var logLevel = Logger.Level.info
+    /// The pipeline every request runs through. The server's own defaults differ from a library pipeline's
+    /// in four places: 50 megapixels and 100 frames per source, a 30 s request deadline, and a reducing gap
+    /// of 1 (decode reduced down to the output size, as thumbor's JPEG loading does). The server sets its
+    /// scheduler and memory count limit itself (`ServerSetting.serverOwnedPipelineKeys`).
+    public var pipeline: PipelineConfiguration
 
-    public init() {}
-
-    /// The defaults with each layer applied in order, later layers winning.
-    public init(layers: [ServerSettings]) throws {
-        self.init()
-        for layer in layers { try apply(layer) }
-    }
-
-    /// Applies the settings that are present; checks each value.
-    public mutating func apply(_ settings: ServerSettings) throws {
-        if let host = settings.host { self.host = host }
-        if let port = settings.port {
-            guard (0...65535).contains(port) else { throw ServerConfigurationError("port \(port) is not in 0...65535") }
-            self.port = port
-        }
-        if let directory = settings.cacheDir { cacheDirectory = URL(fileURLWithPath: directory) }
-        if let keys = settings.keys { self.keys = keys }
-        if let salts = settings.salts { self.salts = salts }
-        if let presets = settings.presets { self.presets = presets }
-        if let presetsOnly = settings.presetsOnly { self.presetsOnly = presetsOnly }
-        if let sources = settings.allowedSources { allowedSources = sources }
-        if let allow = settings.allowLoopbackSources { allowLoopbackSources = allow }
-        if let allow = settings.allowPrivateSources { allowPrivateSources = allow }
-        if let value = settings.maxConcurrency { maxConcurrency = try Self.positive(value, "maxConcurrency") }
-        if let value = settings.maxQueue {
-            guard value >= 0 else { throw ServerConfigurationError("maxQueue must be 0 or more, not \(value)") }
-            maxQueue = value
-        }
-        if let value = settings.resultCache { resultCache = value }
-        if let value = settings.resultMemoryBytes { resultMemoryBytes = try Self.positive(value, "resultMemoryBytes") }
-        if let value = settings.maxSourceBytes { maxSourceBytes = try Self.positive(value, "maxSourceBytes") }
-        if let value = settings.maxSourcePixels { maxSourcePixels = try Self.positive(value, "maxSourcePixels") }
-        if let value = settings.maxAnimationFrames {
-            maxAnimationFrames = try Self.positive(value, "maxAnimationFrames")
-        }
-        if let value = settings.requestDeadlineSeconds {
-            guard value > 0, value.isFinite else {
-                throw ServerConfigurationError("requestDeadlineSeconds must be more than 0, not \(value)")
-            }
-            requestDeadline = .milliseconds(Int64(value * 1000))
-        }
-        if let value = settings.resultMaxAge {
-            guard value >= 0 else { throw ServerConfigurationError("resultMaxAge must be 0 or more, not \(value)") }
-            resultMaxAge = value
-        }
-        if let value = settings.errorMaxAge {
-            guard value >= 0 else { throw ServerConfigurationError("errorMaxAge must be 0 or more, not \(value)") }
-            errorMaxAge = value
-        }
-        if let value = settings.sharedCache { sharedCache = value.isEmpty ? nil : value }
-        if let value = settings.maxResultDimension {
-            maxResultDimension = try Self.positive(value, "maxResultDimension")
-        }
-        if let value = settings.maxRequests { maxRequests = try Self.positive(value, "maxRequests") }
-        if let value = settings.pipeline { pipeline = value }
-        if let value = settings.reducingGap {
-            guard value >= 1, value.isFinite else {
-                throw ServerConfigurationError(
-                    "reducingGap must be 1 or more (1 reduces to the output size), not \(value)")
-            }
-            reducingGap = value
-        }
-    }
-
-    private static func positive(_ value: Int, _ name: String) throws -> Int {
-        guard value > 0 else { throw ServerConfigurationError("\(name) must be more than 0, not \(value)") }
-        return value
+    /// The defaults.
+    public init() {
+        pipeline = PipelineConfiguration()
+        pipeline.decodingLimits.maxPixels = 50_000_000
+        pipeline.decodingLimits.maxFrames = 100
+        pipeline.requestDeadline = .seconds(30)
+        pipeline.shrinkOnLoadReducingGap = 1
     }
 
     /// Whether URLs must be signed.
@@ -136,8 +75,10 @@ public struct ServerConfiguration: Sendable {
 
 /// A configuration value that cannot be used; the message names it and says what is allowed.
 public struct ServerConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong and what to write instead.
     public let description: String
 
+    /// An error with its message.
     public init(_ description: String) {
         self.description = description
     }

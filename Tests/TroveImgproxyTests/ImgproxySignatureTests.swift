@@ -61,6 +61,20 @@ import Testing
         #expect(!signer.verify(signature: "!!!", path: path))
     }
 
+    @Test func aSignatureSizeTruncatesTheHMACAsImgproxysSignatureSizeDoes() throws {
+        let key = "0123456789abcdef0123456789abcdef", salt = "fedcba9876543210"
+        let path = "/rs:fit:300:300/plain/https://example.com/a.jpg@webp"
+        let full = Self.independentSignature(keyHex: key, saltHex: salt, path: path)
+        let short = try ImgproxySignature(hexKeys: [key], hexSalts: [salt], size: 8)
+        // The first 8 bytes of the HMAC, base64url without padding: 11 characters.
+        let truncated = short.sign(path: path)
+        #expect(truncated.count == 11)
+        #expect(Base64URL.decode(truncated) == Array(Base64URL.decode(full)!.prefix(8)))
+        #expect(short.verify(signature: truncated, path: path))
+        #expect(!short.verify(signature: full, path: path))
+        #expect(!short.verify(signature: truncated, path: path + "x"))
+    }
+
     @Test func anyOfSeveralKeyPairsVerifiesForRotation() throws {
         let signer = try ImgproxySignature(hexKeys: ["01020304", "a0b0c0d0"], hexSalts: ["05", "e0f0"])
         let path = "/rs:fill:100:100/plain/https://example.com/x.jpg"

@@ -183,7 +183,7 @@ import TroveWebP
         defer { Task { await harness.stop() } }
         var configuration = ServerConfiguration()
         configuration.port = harness.port
-        configuration.cacheDirectory = harness.cacheDirectory
+        configuration.pipeline.cacheDirectory = harness.cacheDirectory
         var logger = Logger(label: "trove.serve.test")
         logger.logLevel = .critical
         let second = try ImageProxyServer(

@@ -122,7 +122,7 @@ import TroveServer
         let harness = try await ServerHarness.start(resolver: resolver) {
             $0.keys = [Self.signer.key]
             $0.salts = [Self.signer.salt]
-            $0.requestDeadline = .milliseconds(300)
+            $0.pipeline.requestDeadline = .milliseconds(300)
         }
         defer { Task { await harness.stop() } }
         let started = ContinuousClock.now
@@ -182,7 +182,7 @@ import TroveServer
 
     @Test func sourceOverTheByteLimitGets413() async throws {
         let origin = FixtureServer(routes: ["/big.png": .file(Self.png, contentType: "image/png")])
-        let harness = try await Self.start(origin: origin) { $0.maxSourceBytes = 1000 }
+        let harness = try await Self.start(origin: origin) { $0.pipeline.maxBytes = 1000 }
         defer { Task { await harness.stop() } }
         let response = try await harness.request(
             Self.signer.signed("/rs:fit:10:10/plain/\(origin.url("/big.png"))@png"))

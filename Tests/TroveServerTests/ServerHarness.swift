@@ -29,7 +29,7 @@ struct ServerHarness {
             "trove-serve-\(UUID().uuidString)")
         var configuration = ServerConfiguration()
         configuration.port = 0
-        configuration.cacheDirectory = cacheDirectory
+        configuration.pipeline.cacheDirectory = cacheDirectory
         configuration.allowLoopbackSources = true
         configure(&configuration)
         var logger = Logger(label: "trove.serve.test")

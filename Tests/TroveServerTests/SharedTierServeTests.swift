@@ -25,7 +25,7 @@ import TroveTestSupport
             let first = try await ServerHarness.start(origin: origin, registry: try Self.registry()) { configuration in
                 configuration.keys = [Self.signer.key]
                 configuration.salts = [Self.signer.salt]
-                configuration.sharedCache = redis.url().absoluteString
+                configuration.pipeline.sharedCache = redis.url()
             }
             defer { Task { await first.stop() } }
             let secondDirectory = FileManager.default.temporaryDirectory
@@ -33,11 +33,11 @@ import TroveTestSupport
             defer { try? FileManager.default.removeItem(at: secondDirectory) }
             var configuration = ServerConfiguration()
             configuration.port = 0
-            configuration.cacheDirectory = secondDirectory
+            configuration.pipeline.cacheDirectory = secondDirectory
             configuration.allowLoopbackSources = true
             configuration.keys = [Self.signer.key]
             configuration.salts = [Self.signer.salt]
-            configuration.sharedCache = redis.url().absoluteString
+            configuration.pipeline.sharedCache = redis.url()
             var logger = Logger(label: "trove.serve.test")
             logger.logLevel = .error
             let second = try ImageProxyServer(
@@ -59,13 +59,17 @@ import TroveTestSupport
     }
 
     @Test func aSharedCacheThatIsNoURLIsAConfigurationError() throws {
-        var configuration = ServerConfiguration()
-        configuration.sharedCache = "not a url"
         #expect(
-            throws: TroveError.invalidConfiguration(
-                "shared cache 'not a url' is not a URL; give redis://[user:pass@]host:port[/db]")
+            throws: ServerConfigurationError(
+                "TROVE_SHARED_CACHE=not a url is not a URL; give redis://[user:pass@]host:port[/db]")
         ) {
-            _ = try ImageProxyServer(configuration: configuration, registry: try Self.registry())
+            try ServerConfiguration(environment: ["TROVE_SHARED_CACHE": "not a url"])
+        }
+        #expect(
+            throws: ServerConfigurationError(
+                "--shared-cache redis: is not a URL; give redis://[user:pass@]host:port[/db]")
+        ) {
+            try ServerConfiguration(arguments: ["--shared-cache", "redis:"])
         }
     }
 }

@@ -13,8 +13,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve images by imgproxy URLs: fetch, transform, cache and answer over HTTP.",
         discussion: """
             URLs: /SIGNATURE/OPTIONS/plain/SOURCE[@EXT] or /SIGNATURE/OPTIONS/BASE64URL_SOURCE[.EXT], signed as \
-            imgproxy signs them with --key/--salt (hex). Also /health and /metrics. Environment: \
-            \(ServerSettings.EnvironmentName.allCases.map(\.rawValue).joined(separator: ", ")).
+            imgproxy signs them with --key/--salt (hex). Also /health and /metrics. Settings come from the \
+            defaults, then --config FILE, then the environment (TROVE_* over IMGPROXY_*), then these flags:
+
+            \(ServerSetting.helpText)
             """)
 
     @OptionGroup var options: ServeOptions
@@ -28,7 +30,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         var logger = Logger(label: "trove.serve", factory: DeferredMetadataLogHandler.init(label:))
-        logger.logLevel = options.logLevel
+        logger.logLevel = configuration.logLevel
+        for name in ServerConfiguration.ignoredVariables(in: ProcessInfo.processInfo.environment) {
+            logger.warning("\(name) is an imgproxy setting trove serve does not support; it is ignored")
+        }
         let server: ImageProxyServer
         do {
             server = try ImageProxyServer(configuration: configuration, registry: TroveRegistry.make(), logger: logger)

@@ -1,0 +1,218 @@
+import Foundation
+import Logging
+import Trove
+
+extension ServerSetting {
+    /// Every setting of `trove serve`, in the order `--help` lists them. Each names its flag, its config-file
+    /// key, its variables (Trove's `TROVE_*`, then imgproxy's `IMGPROXY_*` where one means the same) and
+    /// where in `ServerConfiguration` it writes; the defaults are `ServerConfiguration()`'s.
+    package static let all: [ServerSetting] = listening + signing + sources + limits + caching + logging
+
+    private static let listening: [ServerSetting] = [
+        ServerSetting(
+            flag: "host", key: "host", environment: [Variable("TROVE_HOST")], help: "Address to listen on.",
+            write: { configuration, values, _ in configuration.host = values.last ?? "" }, read: { $0.host }),
+        ServerSetting(
+            flag: "port", key: "port", environment: [Variable("TROVE_PORT")],
+            help: "Port to listen on; 0 picks a free one.", write: integer(\.port, in: 0...65535),
+            read: { "\($0.port)" }),
+        // imgproxy's HOST:PORT in one variable; TROVE_HOST and TROVE_PORT win over it.
+        ServerSetting(
+            flag: nil, key: nil, environment: [Variable("IMGPROXY_BIND")], help: "HOST:PORT to listen on.",
+            write: { configuration, values, name in
+                let text = values.last ?? ""
+                guard let colon = text.lastIndex(of: ":") else {
+                    throw ServerConfigurationError("\(given(name, text)) is not HOST:PORT (or :PORT)")
+                }
+                let host = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+                configuration.port = try wholeNumber(String(text[text.index(after: colon)...]), name, in: 0...65535)
+                configuration.host = host.isEmpty ? "0.0.0.0" : host
+            }, read: { "\($0.host):\($0.port)" }),
+        ServerSetting(
+            flag: "max-concurrency", key: "maxConcurrency",
+            environment: [Variable("TROVE_MAX_CONCURRENCY"), Variable("IMGPROXY_WORKERS")],
+            help: "Most transforms at once.", write: integer(\.maxConcurrency), read: { "\($0.maxConcurrency)" }),
+        ServerSetting(
+            flag: "max-queue", key: "maxQueue", environment: [Variable("TROVE_MAX_QUEUE")],
+            help: "Most requests waiting for a transform; past it requests get 429.",
+            write: integer(\.maxQueue, in: 0...Int.max), read: { "\($0.maxQueue)" }),
+        ServerSetting(
+            flag: "max-requests", key: "maxRequests", environment: [Variable("TROVE_MAX_REQUESTS")],
+            help: "Most image requests in progress, identical ones included; past it 429.",
+            write: integer(\.maxRequests), read: { "\($0.maxRequests)" })
+    ]
+
+    private static let signing: [ServerSetting] = [
+        ServerSetting(
+            flag: "key", key: "keys", environment: [Variable("TROVE_KEY"), Variable("IMGPROXY_KEY")], form: .list,
+            help: "Hex signing key; repeat with --salt for several pairs (key rotation). None: unsigned URLs.",
+            write: texts(\.keys), read: { $0.keys.isEmpty ? "none" : "\($0.keys.count) keys" }),
+        ServerSetting(
+            flag: "salt", key: "salts", environment: [Variable("TROVE_SALT"), Variable("IMGPROXY_SALT")],
+            form: .list, help: "Hex signing salt, one per --key.", write: texts(\.salts),
+            read: { $0.salts.isEmpty ? "none" : "\($0.salts.count) salts" }),
+        ServerSetting(
+            flag: "signature-size", key: "signatureSize",
+            environment: [Variable("TROVE_SIGNATURE_SIZE"), Variable("IMGPROXY_SIGNATURE_SIZE")],
+            help: "Bytes of the HMAC-SHA256 a signature carries (truncated signatures).",
+            write: integer(\.signatureSize, in: 1...32), read: { "\($0.signatureSize)" }),
+        ServerSetting(
+            flag: "preset", key: "presets", environment: [Variable("TROVE_PRESETS"), Variable("IMGPROXY_PRESETS")],
+            form: .list, help: "A preset as NAME=OPTIONS (e.g. thumb=rs:fill:300:300/q:80); repeatable.",
+            write: { configuration, values, name in
+                var table: [String: String] = [:]
+                for preset in values where !preset.isEmpty {
+                    guard let equals = preset.firstIndex(of: "="), equals != preset.startIndex else {
+                        throw ServerConfigurationError("\(given(name, preset)) must be NAME=OPTIONS")
+                    }
+                    table[String(preset[..<equals])] = String(preset[preset.index(after: equals)...])
+                }
+                configuration.presets = table
+            }, read: { $0.presets.isEmpty ? "none" : $0.presets.keys.sorted().joined(separator: ", ") }),
+        ServerSetting(
+            flag: "presets-only", key: "presetsOnly",
+            environment: [Variable("TROVE_PRESETS_ONLY"), Variable("IMGPROXY_ONLY_PRESETS")], form: .on,
+            help: "Accept only preset options in URLs.", write: flag(\.presetsOnly), read: { "\($0.presetsOnly)" })
+    ]
+
+    private static let sources: [ServerSetting] = [
+        ServerSetting(
+            flag: "allowed-source", key: "allowedSources",
+            environment: [Variable("TROVE_ALLOWED_SOURCES"), Variable("IMGPROXY_ALLOWED_SOURCES")], form: .list,
+            help: "Allowed source URL prefix, matched on a boundary; repeatable. None: any http(s) source.",
+            write: texts(\.allowedSources),
+            read: { $0.allowedSources.isEmpty ? "any" : $0.allowedSources.joined(separator: ", ") }),
+        ServerSetting(
+            flag: "allow-loopback-sources", key: "allowLoopbackSources",
+            environment: [Variable("TROVE_ALLOW_LOOPBACK_SOURCES")], form: .on,
+            help: "Allow sources on loopback addresses (127.0.0.0/8, ::1).", write: flag(\.allowLoopbackSources),
+            read: { "\($0.allowLoopbackSources)" }),
+        ServerSetting(
+            flag: "allow-private-sources", key: "allowPrivateSources",
+            environment: [Variable("TROVE_ALLOW_PRIVATE_SOURCES")], form: .on,
+            help: "Allow sources on private addresses (link-local stays refused).", write: flag(\.allowPrivateSources),
+            read: { "\($0.allowPrivateSources)" }),
+        ServerSetting(
+            flag: "shared-cache", key: nil, environment: [Variable("TROVE_SHARED_CACHE")],
+            help: "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db].",
+            write: { configuration, values, name in
+                let text = values.last ?? ""
+                if text.isEmpty {
+                    configuration.pipeline.sharedCache = nil
+                    return
+                }
+                guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                    throw ServerConfigurationError(
+                        "\(given(name, text)) is not a URL; give redis://[user:pass@]host:port[/db]")
+                }
+                configuration.pipeline.sharedCache = url
+            }, read: { $0.pipeline.sharedCache?.absoluteString ?? "none" })
+    ]
+
+    private static let limits: [ServerSetting] = [
+        ServerSetting(
+            flag: "max-source-bytes", key: nil,
+            environment: [
+                Variable("TROVE_MAX_SOURCE_BYTES"), Variable("IMGPROXY_MAX_SRC_FILE_SIZE", convert: positive)
+            ],
+            help: "Largest source in bytes (413 past it).", write: bytes(\.pipeline.maxBytes),
+            read: { "\($0.pipeline.maxBytes)" }),
+        ServerSetting(
+            flag: "max-source-pixels", key: nil,
+            environment: [
+                Variable("TROVE_MAX_SOURCE_PIXELS"), Variable("IMGPROXY_MAX_SRC_RESOLUTION", convert: megapixels)
+            ], help: "Largest source in pixels, checked from its header before decoding (422 past it).",
+            write: integer(\.pipeline.decodingLimits.maxPixels), read: { "\($0.pipeline.decodingLimits.maxPixels)" }),
+        ServerSetting(
+            flag: "max-animation-frames", key: nil,
+            environment: [Variable("TROVE_MAX_ANIMATION_FRAMES"), Variable("IMGPROXY_MAX_ANIMATION_FRAMES")],
+            help: "Most animation frames decoded.", write: integer(\.pipeline.decodingLimits.maxFrames),
+            read: { "\($0.pipeline.decodingLimits.maxFrames)" }),
+        ServerSetting(
+            flag: "max-result-dimension", key: "maxResultDimension",
+            environment: [
+                Variable("TROVE_MAX_RESULT_DIMENSION"), Variable("IMGPROXY_MAX_RESULT_DIMENSION", convert: positive)
+            ], help: "Largest width or height of a result in pixels; larger asks get 400 or 422.",
+            write: integer(\.maxResultDimension), read: { "\($0.maxResultDimension)" }),
+        ServerSetting(
+            flag: "deadline", key: nil,
+            environment: [Variable("TROVE_REQUEST_DEADLINE"), Variable("IMGPROXY_TIMEOUT")],
+            help: "Seconds a request may take: queue, fetch and retries, transform (504 past it).",
+            write: seconds(\.pipeline.requestDeadline), read: { "\($0.pipeline.requestDeadline.components.seconds)" }),
+        ServerSetting(
+            flag: "reducing-gap", key: nil, environment: [Variable("TROVE_REDUCING_GAP")],
+            help: "How much larger than the output a JPEG or WebP stays when decoded reduced: 1 as thumbor, 2 as "
+                + "Pillow's thumbnail().",
+            write: { configuration, values, name in
+                let text = values.last ?? ""
+                guard let gap = Double(text) else {
+                    throw ServerConfigurationError("\(given(name, text)) is not a number")
+                }
+                guard gap >= 1, gap.isFinite else {
+                    throw ServerConfigurationError(
+                        "\(name) must be 1 or more (1 reduces to the output size), not \(text)")
+                }
+                configuration.pipeline.shrinkOnLoadReducingGap = gap
+            }, read: { "\($0.pipeline.shrinkOnLoadReducingGap.formatted())" })
+    ]
+
+    private static let caching: [ServerSetting] = [
+        ServerSetting(
+            flag: "cache-dir", key: nil, environment: [Variable("TROVE_CACHE_DIR")],
+            help: "Cache directory for sources and results.",
+            write: { configuration, values, _ in
+                configuration.pipeline.cacheDirectory = URL(fileURLWithPath: values.last ?? "")
+            }, read: { $0.pipeline.cacheDirectory?.path ?? "none (memory only)" }),
+        ServerSetting(
+            flag: "no-result-cache", key: "resultCache", environment: [Variable("TROVE_NO_RESULT_CACHE")], form: .off,
+            help: "Transform every request (sources stay cached); for benchmarks and tests.",
+            write: flag(\.resultCache), read: { $0.resultCache ? "results cached" : "results not cached" }),
+        ServerSetting(
+            flag: "result-memory", key: "resultMemoryBytes", environment: [Variable("TROVE_RESULT_MEMORY")],
+            help: "Bytes of encoded results kept in memory (256M, 1G, ...).", write: bytes(\.resultMemoryBytes),
+            read: { "\($0.resultMemoryBytes)" }),
+        ServerSetting(
+            flag: "result-max-age", key: "resultMaxAge",
+            environment: [Variable("TROVE_RESULT_MAX_AGE"), Variable("IMGPROXY_TTL")],
+            help: "Cache-Control max-age of results, in seconds.", write: integer(\.resultMaxAge, in: 0...Int.max),
+            read: { "\($0.resultMaxAge)" }),
+        ServerSetting(
+            flag: "error-max-age", key: "errorMaxAge", environment: [Variable("TROVE_ERROR_MAX_AGE")],
+            help: "Cache-Control max-age of client errors, in seconds.", write: integer(\.errorMaxAge, in: 0...Int.max),
+            read: { "\($0.errorMaxAge)" })
+    ]
+
+    private static let logging: [ServerSetting] = [
+        ServerSetting(
+            flag: "log-level", key: "logLevel",
+            environment: [Variable("TROVE_LOG_LEVEL"), Variable("IMGPROXY_LOG_LEVEL", convert: imgproxyLogLevel)],
+            help: "trace, debug, info (an access log line per request), notice, warning, error or critical.",
+            write: { configuration, values, name in
+                let text = values.last ?? ""
+                guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                    throw ServerConfigurationError(
+                        "\(given(name, text)) is not a log level; use trace, debug, info, notice, warning, error or critical"
+                    )
+                }
+                configuration.logLevel = level
+            }, read: { $0.logLevel.rawValue })
+    ]
+
+    /// imgproxy writes 0 for "no limit"; Trove keeps its own limit then.
+    private static func positive(_ text: String) throws -> String? {
+        Int(text.trimmingCharacters(in: .whitespaces)) == 0 ? nil : text
+    }
+
+    /// imgproxy's `IMGPROXY_MAX_SRC_RESOLUTION` is in megapixels (16.8); Trove counts pixels.
+    private static func megapixels(_ text: String) throws -> String? {
+        guard let megapixels = Double(text.trimmingCharacters(in: .whitespaces)), megapixels >= 0 else {
+            throw ServerConfigurationError("IMGPROXY_MAX_SRC_RESOLUTION=\(text) is not a number of megapixels")
+        }
+        return megapixels == 0 ? nil : String(Int((megapixels * 1_000_000).rounded()))
+    }
+
+    /// imgproxy's levels are debug, info, warn, error; `warn` is swift-log's `warning`.
+    private static func imgproxyLogLevel(_ text: String) throws -> String? {
+        text.lowercased() == "warn" ? "warning" : text
+    }
+}
