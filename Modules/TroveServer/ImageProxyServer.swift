@@ -22,12 +22,15 @@ public final class ImageProxyServer: Sendable {
     public let pipeline: ImagePipeline
     /// Where `/metrics` reads from: the server's counters and the pipeline's.
     public let metricsRegistry: PrometheusCollectorRegistry
-    private let responder: ProxyResponder
+    private let responder: RouterResponder<BasicRequestContext>
+    /// Nil when the log level is above `info`, where no access lines are written.
+    private let accessLog: AccessLog?
     private let logger: Logger
     private let runner = Mutex<(Task<Void, any Error>, ServiceGroup)?>(nil)
     private let boundPort = Mutex<Int?>(nil)
 
-    /// Builds the pipeline from `registry` (the caller's codecs and plugins) and the configuration.
+    /// Builds the pipeline from `registry` (the caller's codecs and plugins) and the configuration; `logger`
+    /// writes at `configuration.logLevel`.
     /// Throws `ServerConfigurationError` for a bad key, salt, preset or source rule, and `TroveError` for
     /// a plugin name the registry lacks.
     ///
@@ -40,6 +43,8 @@ public final class ImageProxyServer: Sendable {
         logger: Logger = Logger(label: "trove.serve")
     ) throws {
         self.configuration = configuration
+        var logger = logger
+        logger.logLevel = configuration.logLevel
         self.logger = logger
         let metricsRegistry = PrometheusCollectorRegistry()
         self.metricsRegistry = metricsRegistry
@@ -72,12 +77,17 @@ public final class ImageProxyServer: Sendable {
             ? MemoryCache<String, ServedResult>(
                 configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
             : nil
-        responder = ProxyResponder(
+        let metrics = ServerMetrics(registry: metricsRegistry)
+        let responder = ProxyResponder(
             pipeline: pipeline, route: route, sourcePolicy: sourcePolicy, addressPolicy: addressPolicy,
             gate: AdmissionGate(limit: configuration.maxConcurrency, queueLimit: configuration.maxQueue),
             requestLimit: RequestLimit(limit: configuration.maxRequests),
-            results: results, metrics: ServerMetrics(registry: metricsRegistry), configuration: configuration,
-            logger: logger)
+            results: results, metrics: metrics, configuration: configuration, logger: logger)
+        let accessLog =
+            configuration.logLevel <= .info
+            ? AccessLog(onDrop: metrics.accessLogLineDropped) : nil
+        self.accessLog = accessLog
+        self.responder = ProxyRouter.make(responder: responder, metrics: metrics, accessLog: accessLog).buildResponder()
     }
 
     /// The port the server listens on, once it does.
@@ -138,6 +148,7 @@ public final class ImageProxyServer: Sendable {
     /// Writes the disk stores still queued and closes the shared tier's connections once requests have
     /// finished, which also publishes this process's counts for `trove cache stats`.
     private func closeCaches() async {
+        accessLog?.stop()
         await pipeline.flush()
         await pipeline.sharedTier?.shutdown()
     }

@@ -3,11 +3,9 @@ import Hummingbird
 import Logging
 import Trove
 
-/// Answers every request: `/health`, `/metrics`, and any other path as an imgproxy URL. One value shared
-/// by every connection; it holds no per-request state.
-struct ProxyResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-
+/// Answers image requests (any path `ProxyRouter` does not route elsewhere, as an imgproxy URL) and
+/// `/metrics`. One value shared by every connection; it holds no per-request state.
+struct ProxyResponder: Sendable {
     let pipeline: ImagePipeline
     let route: ImgproxyRoute
     /// Checked before the caches are asked, so a source once allowed and cached is not served after its
@@ -26,10 +24,11 @@ struct ProxyResponder: HTTPResponder {
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
     let logger: Logger
+    /// Error answers and their caching rules.
+    let failures: FailureResponses
 
     private let resultCacheControl: String
     private let resultMaxAge: Int
-    private let errorCacheControl: String
 
     init(
         pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, addressPolicy: AddressPolicy,
@@ -48,34 +47,12 @@ struct ProxyResponder: HTTPResponder {
         self.logger = logger
         resultCacheControl = "public, max-age=\(configuration.resultMaxAge)"
         resultMaxAge = configuration.resultMaxAge
-        errorCacheControl = "public, max-age=\(configuration.errorMaxAge)"
-    }
-
-    func respond(to request: Request, context: Context) async throws -> Response {
-        let started = ContinuousClock.now
-        let response: Response
-        let method = request.method
-        if method != .get && method != .head {
-            response = failure(.methodNotAllowed, head: false)
-        } else {
-            let path = request.uri.path
-            switch path {
-            case "/health": response = text(200, "ok\n", head: method == .head, cacheControl: "no-store")
-            case "/metrics": response = metricsResponse(head: method == .head)
-            case "/", "/favicon.ico", "/robots.txt": response = failure(.notFound, head: method == .head)
-            default: response = await image(path: path, request: request, head: method == .head)
-            }
-        }
-        let elapsed = ContinuousClock.now - started
-        let status = response.status.code
-        metrics.answered(status: status, after: elapsed)
-        logAccess(request, status: status, bytes: response.headers[.contentLength], elapsed: elapsed)
-        return response
+        failures = FailureResponses(errorMaxAge: configuration.errorMaxAge)
     }
 
     // MARK: - Images
 
-    private func image(path: String, request: Request, head: Bool) async -> Response {
+    func image(path: String, request: Request, head: Bool) async -> Response {
         // The best format the client accepts, for a URL that names none.
         let accepted = route.preferredFormat(accept: request.headers[.accept])
         // A result is cached under the exact path it was asked by (signature included) and what the
@@ -174,7 +151,7 @@ struct ProxyResponder: HTTPResponder {
 
     // MARK: - Other answers
 
-    private func metricsResponse(head: Bool) -> Response {
+    func metricsResponse(head: Bool) -> Response {
         let bytes = metrics.exposition()
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
@@ -185,41 +162,11 @@ struct ProxyResponder: HTTPResponder {
             body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// A short text answer. Client errors may be cached briefly; 429 and server errors are not cached.
     private func failure(_ failure: ProxyFailure, head: Bool) -> Response {
-        let cacheControl = failure.status == 429 || failure.status >= 500 ? "no-store" : errorCacheControl
-        var response = text(failure.status, failure.message + "\n", head: head, cacheControl: cacheControl)
-        if failure.status == 429 { response.headers[.retryAfter] = "1" }
-        return response
-    }
-
-    private func text(_ status: Int, _ body: String, head: Bool, cacheControl: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        // Error texts quote a little of the URL: never let a browser sniff them into something else.
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.cacheControl] = cacheControl
-        headers[.contentLength] = String(body.utf8.count)
-        return Response(
-            status: .init(code: status), headers: headers,
-            body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        failures.response(for: failure, head: head)
     }
 
     // MARK: - Access log
-
-    private func logAccess(_ request: Request, status: Int, bytes: String?, elapsed: Duration) {
-        guard logger.logLevel <= .info else { return }
-        logger.info(
-            "request",
-            metadata: [
-                "method": "\(request.method.rawValue)",
-                "path": "\(Self.redacted(request.uri.path))",
-                "status": "\(status)",
-                "bytes": "\(bytes ?? "0")",
-                "ms":
-                    "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))"
-            ])
-    }
 
     /// The path with its first segment (the signature) replaced, so logs never hold a valid signed URL's
     /// signature.

@@ -3,7 +3,8 @@ import Prometheus
 /// What the server counts, next to the pipeline's own metrics in one Prometheus registry:
 /// `trove_serve_requests_total{status}`, `trove_serve_request_duration_seconds` (a histogram),
 /// `trove_serve_result_cache_hits_total`, `trove_serve_shared_results_total` (requests that waited for an
-/// identical request's result instead of making their own) and `trove_serve_rejected_total` (429s).
+/// identical request's result instead of making their own), `trove_serve_rejected_total` (429s) and
+/// `trove_serve_access_log_dropped_total`.
 struct ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let byStatus: [Int: Counter]
@@ -11,6 +12,7 @@ struct ServerMetrics: Sendable {
     private let resultHits: Counter
     private let rejected: Counter
     private let shared: Counter
+    private let accessLogDropped: Counter
 
     private static var requestsName: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -47,6 +49,10 @@ struct ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "trove", subsystem: "serve", metricName: "shared_results", unitName: "total",
                 helpText: "Requests that waited for an identical request's result instead of making their own."))
+        accessLogDropped = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "access_log_dropped", unitName: "total",
+                helpText: "Access log lines dropped because the log's buffer was full."))
     }
 
     func answered(status: Int, after elapsed: Duration) {
@@ -62,6 +68,10 @@ struct ServerMetrics: Sendable {
 
     func sharedResult() {
         shared.increment()
+    }
+
+    func accessLogLineDropped() {
+        accessLogDropped.increment()
     }
 
     /// The Prometheus text exposition of every metric in the registry.

@@ -31,6 +31,7 @@ struct ServerHarness {
         configuration.port = 0
         configuration.pipeline.cacheDirectory = cacheDirectory
         configuration.allowLoopbackSources = true
+        configuration.logLevel = .error
         configure(&configuration)
         var logger = Logger(label: "trove.serve.test")
         logger.logLevel = .error

@@ -35,6 +35,7 @@ import TroveTestSupport
             configuration.port = 0
             configuration.pipeline.cacheDirectory = secondDirectory
             configuration.allowLoopbackSources = true
+            configuration.logLevel = .error
             configuration.keys = [Self.signer.key]
             configuration.salts = [Self.signer.salt]
             configuration.pipeline.sharedCache = redis.url()

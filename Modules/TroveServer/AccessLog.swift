@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+/// The access log, off the request path: a request appends a record to a bounded buffer under a lock (no
+/// formatting, no system call) and a thread of the log's own formats and writes what has gathered, many
+/// lines to one write, every `interval`. When the buffer is full a record is dropped and counted, never
+/// waited for: a slow disk or a paused terminal must not slow the answers.
+final class AccessLog: Sendable {
+    /// One answered request.
+    struct Record: Sendable {
+        /// When it was answered.
+        var time: Date
+        var method: String
+        /// The path without its signature (`ProxyResponder.redacted`).
+        var path: String
+        var status: Int
+        /// The body's length as the `Content-Length` header says it ("0" for none).
+        var bytes: String
+        var elapsed: Duration
+    }
+
+    private struct State {
+        var records: [Record] = []
+        var dropped = 0
+        var stopped = false
+        /// The writer thread starts with the first record, so a server that never answers has none.
+        var writing = false
+    }
+
+    private let state = Mutex(State())
+    private let capacity: Int
+    private let interval: Duration
+    private let write: @Sendable ([UInt8]) -> Void
+    private let onDrop: @Sendable () -> Void
+    /// Signalled by the writer thread when it has written its last lines after `stop()`.
+    private let finished = DispatchSemaphore(value: 0)
+    /// Signalled by `stop()`, so the writer need not sleep out its interval.
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// A log of at most `capacity` unwritten records, written by `write` every `interval`; `onDrop` is
+    /// called for each record that did not fit.
+    init(
+        capacity: Int = 16_384, interval: Duration = .milliseconds(50),
+        write: @escaping @Sendable ([UInt8]) -> Void = AccessLog.writeToStandardError,
+        onDrop: @escaping @Sendable () -> Void = {}
+    ) {
+        self.capacity = max(1, capacity)
+        self.interval = interval
+        self.write = write
+        self.onDrop = onDrop
+    }
+
+    /// Adds a record, or drops it when `capacity` records wait to be written.
+    func append(_ record: Record) {
+        let (kept, startWriter) = state.withLock { state -> (Bool, Bool) in
+            guard state.records.count < capacity, !state.stopped else {
+                state.dropped += 1
+                return (false, false)
+            }
+            state.records.append(record)
+            defer { state.writing = true }
+            return (true, !state.writing)
+        }
+        if !kept { onDrop() }
+        if startWriter {
+            let thread = Thread { [self] in drainUntilStopped() }
+            thread.name = "trove-access-log"
+            thread.start()
+        }
+    }
+
+    /// Records dropped so far because the buffer was full.
+    var droppedCount: Int { state.withLock { $0.dropped } }
+
+    /// Writes what is buffered and ends the writer thread; later records are dropped.
+    func stop() {
+        let writerRunning = state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            return !state.stopped && state.writing
+        }
+        if writerRunning {
+            wake.signal()
+            finished.wait()
+        }
+    }
+
+    private func drainUntilStopped() {
+        while true {
+            let nanoseconds =
+                interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
+            let (records, stopped) = state.withLock { state -> ([Record], Bool) in
+                var taken: [Record] = []
+                taken.reserveCapacity(state.records.count)
+                swap(&taken, &state.records)
+                return (taken, state.stopped)
+            }
+            if !records.isEmpty { write(Self.format(records)) }
+            if stopped {
+                finished.signal()
+                return
+            }
+        }
+    }
+
+    /// One line a record: time, method, path, status, bytes and milliseconds, space-separated.
+    static func format(_ records: [Record]) -> [UInt8] {
+        var text = ""
+        text.reserveCapacity(records.count * 120)
+        for record in records {
+            let ms =
+                Double(record.elapsed.components.seconds) * 1000 + Double(record.elapsed.components.attoseconds) / 1e15
+            text += record.time.formatted(.iso8601)
+            text += " \(record.method) \(record.path) \(record.status) \(record.bytes) "
+            text += String(format: "%.2fms\n", ms)
+        }
+        return Array(text.utf8)
+    }
+
+    /// Writes to standard error, as the server's other log lines go.
+    static let writeToStandardError: @Sendable ([UInt8]) -> Void = { bytes in
+        FileHandle.standardError.write(Data(bytes))
+    }
+}

@@ -1,0 +1,28 @@
+import Hummingbird
+
+/// The server's routes on Hummingbird's router: `/health`, `/metrics`, a few paths that are never images,
+/// and every other path as an imgproxy URL. HEAD is answered as GET without the body. Middleware, outermost
+/// first: the access log (when the log level writes it), the metrics, the turning of errors into the
+/// proxy's text answers, and the GET-and-HEAD-only rule.
+enum ProxyRouter {
+    static func make(
+        responder: ProxyResponder, metrics: ServerMetrics, accessLog: AccessLog?
+    ) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if let accessLog { router.add(middleware: AccessLogMiddleware(log: accessLog)) }
+        router.add(middleware: ServerMetricsMiddleware(metrics: metrics))
+        router.add(middleware: FailureResponseMiddleware(responses: responder.failures))
+        router.add(middleware: AllowedMethodsMiddleware())
+        router.get("/health") { request, _ in
+            FailureResponses.text(200, "ok\n", head: request.method == .head, cacheControl: "no-store")
+        }
+        router.get("/metrics") { request, _ in responder.metricsResponse(head: request.method == .head) }
+        for path in ["/", "/favicon.ico", "/robots.txt"] {
+            router.get(RouterPath(path)) { _, _ -> Response in throw ProxyFailure.notFound }
+        }
+        router.get("**") { request, _ in
+            await responder.image(path: request.uri.path, request: request, head: request.method == .head)
+        }
+        return router
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import TroveServer
+
+/// The access log writes one line per record off the request path, and drops (and counts) rather than
+/// waits when its buffer is full.
+@Suite struct AccessLogTests {
+    private static func record(_ path: String, status: Int = 200) -> AccessLog.Record {
+        AccessLog.Record(
+            time: Date(timeIntervalSince1970: 1_800_000_000), method: "GET", path: path, status: status,
+            bytes: "1234", elapsed: .microseconds(2500))
+    }
+
+    @Test func eachRecordIsOneLineWithMethodPathStatusBytesAndTime() {
+        let text = String(
+            decoding: AccessLog.format([
+                Self.record("/-/rs:fit:300:300/plain/a.png"), Self.record("/health", status: 404)
+            ]), as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0] == "2027-01-15T08:00:00Z GET /-/rs:fit:300:300/plain/a.png 200 1234 2.50ms")
+        #expect(lines[1].hasSuffix(" GET /health 404 1234 2.50ms"))
+    }
+
+    @Test func writesWhatWasAppendedInOrderAndStopFlushes() {
+        let written = Mutex<[UInt8]>([])
+        let log = AccessLog(interval: .seconds(60), write: { bytes in written.withLock { $0 += bytes } })
+        for index in 0..<5 { log.append(Self.record("/\(index)")) }
+        // The writer sleeps for a minute: only stop() can have written these.
+        log.stop()
+        let lines = String(decoding: written.withLock { $0 }, as: UTF8.self).split(separator: "\n")
+        #expect(lines.map { $0.split(separator: " ")[2] } == ["/0", "/1", "/2", "/3", "/4"])
+        // After stop nothing more is kept.
+        log.append(Self.record("/late"))
+        #expect(log.droppedCount == 1)
+    }
+
+    @Test func aFullBufferDropsAndCountsInsteadOfWaiting() {
+        let written = Mutex<Int>(0)
+        let drops = Atomic<Int>(0)
+        let log = AccessLog(
+            capacity: 3, interval: .seconds(60), write: { bytes in written.withLock { $0 += bytes.count } },
+            onDrop: { drops.add(1, ordering: .relaxed) })
+        for index in 0..<10 { log.append(Self.record("/\(index)")) }
+        #expect(log.droppedCount == 7)
+        #expect(drops.load(ordering: .relaxed) == 7)
+        log.stop()
+        #expect(written.withLock { $0 } > 0)
+    }
+}
