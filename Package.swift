@@ -149,9 +149,16 @@ let package = Package(
                 "Trove", "TroveImgproxy",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The HTTP/1 channel's extra handlers and the connection cap.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // The request-head timeout reads NIO's HTTP/1 parts.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // SIGTERM is watched by the server itself: /health fails before the drain begins.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle")
             ],
             path: "Modules/TroveServer", swiftSettings: swift6),
         .executableTarget(

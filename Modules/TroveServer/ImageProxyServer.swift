@@ -1,10 +1,13 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import Prometheus
 import ServiceLifecycle
 import Synchronization
 import Trove
+import UnixSignals
 
 /// `trove serve`: an image proxy that reads imgproxy URLs, fetches the source through an `ImagePipeline`
 /// (caches, coalescing, limits), transforms and encodes it, and answers with HTTP caching headers.
@@ -28,6 +31,10 @@ public final class ImageProxyServer: Sendable {
     private let logger: Logger
     private let runner = Mutex<(Task<Void, any Error>, ServiceGroup)?>(nil)
     private let boundPort = Mutex<Int?>(nil)
+    /// The group `run` is running, for `drain`.
+    private let running = Mutex<ServiceGroup?>(nil)
+    /// Set by `drain`; `/health` fails while it is.
+    private let draining = DrainFlag()
 
     /// Builds the pipeline from `registry` (the caller's codecs and plugins) and the configuration; `logger`
     /// writes at `configuration.logLevel`.
@@ -87,21 +94,34 @@ public final class ImageProxyServer: Sendable {
             configuration.logLevel <= .info
             ? AccessLog(onDrop: metrics.accessLogLineDropped) : nil
         self.accessLog = accessLog
-        self.responder = ProxyRouter.make(responder: responder, metrics: metrics, accessLog: accessLog).buildResponder()
+        let draining = draining
+        self.responder = ProxyRouter.make(
+            responder: responder, metrics: metrics, accessLog: accessLog, isDraining: { draining.isSet }
+        ).buildResponder()
     }
 
     /// The port the server listens on, once it does.
     public var port: Int? { boundPort.withLock { $0 } }
 
-    /// Serves until SIGTERM or SIGINT, then stops accepting connections, lets the requests in flight finish
-    /// (their cache writes are awaited as part of them) and returns. `onListening` gets the bound port.
+    /// Serves until SIGTERM or SIGINT, then returns. SIGTERM drains as a rolling restart wants (`drain()`):
+    /// `/health` fails first, for `healthGrace`, while requests are still served; then the listener closes
+    /// and the requests in flight finish (their cache writes are awaited as part of them), all within
+    /// `drainTimeout`. SIGINT skips the grace. `onListening` gets the bound port.
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         warnIfUnsigned()
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [makeApplication(onListening: onListening)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [makeApplication(onListening: onListening)], gracefulShutdownSignals: [.sigint], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.drainTimeout
+        let group = ServiceGroup(configuration: groupConfiguration)
+        running.withLock { $0 = group }
+        let signals = await UnixSignalsSequence(trapping: .sigterm)
+        let watcher = Task { [self] in
+            for await _ in signals {
+                await drain()
+                return
+            }
+        }
+        defer { watcher.cancel() }
         do {
             try await group.run()
         } catch {
@@ -109,6 +129,20 @@ public final class ImageProxyServer: Sendable {
             throw error
         }
         await closeCaches()
+    }
+
+    /// Whether a drain has begun: `/health` answers 503 from then on.
+    public var isDraining: Bool { draining.isSet }
+
+    /// Begins a graceful stop of a running server: `/health` answers 503 at once, requests are served for
+    /// `configuration.healthGrace` more (a load balancer's checks see the failure and stop sending), then
+    /// the listener closes and the requests in flight finish. Returns when the stop has begun.
+    public func drain() async {
+        draining.set()
+        logger.notice("draining: /health fails from now; the listener closes after the health grace")
+        try? await Task.sleep(for: configuration.healthGrace)
+        let group = running.withLock { $0 } ?? runner.withLock { $0?.1 }
+        await group?.triggerGracefulShutdown()
     }
 
     /// Starts serving in the background and returns the bound port (for tests and embedding); `stop` ends it.
@@ -120,7 +154,9 @@ public final class ImageProxyServer: Sendable {
             readyContinuation.yield(port)
             readyContinuation.finish()
         }
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.drainTimeout
+        let group = ServiceGroup(configuration: groupConfiguration)
         let task = Task {
             // A server that never listens (the port is taken) must still end the wait below.
             defer { readyContinuation.finish() }
@@ -154,9 +190,21 @@ public final class ImageProxyServer: Sendable {
     }
 
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) -> some Service {
-        Application(
+        func amount(_ duration: Duration) -> TimeAmount {
+            .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        }
+        let headTimeout = amount(configuration.headerReadTimeout)
+        let keepAliveTimeout = amount(configuration.keepAliveTimeout)
+        return Application(
             responder: responder,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [
+                        RequestHeadTimeoutInstaller(headTimeout: headTimeout, keepAliveTimeout: keepAliveTimeout)
+                    ])),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 self.boundPort.withLock { $0 = port }
@@ -170,5 +218,16 @@ public final class ImageProxyServer: Sendable {
             logger.warning(
                 "no signing key configured: unsigned URLs are accepted; set --key/--salt or TROVE_KEY/TROVE_SALT")
         }
+    }
+}
+
+/// Whether a server is draining: set once, read by every `/health`.
+final class DrainFlag: Sendable {
+    private let value = Atomic(false)
+
+    var isSet: Bool { value.load(ordering: .relaxed) }
+
+    func set() {
+        value.store(true, ordering: .relaxed)
     }
 }

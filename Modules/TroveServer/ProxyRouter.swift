@@ -6,15 +6,19 @@ import Hummingbird
 /// proxy's text answers, and the GET-and-HEAD-only rule.
 enum ProxyRouter {
     static func make(
-        responder: ProxyResponder, metrics: ServerMetrics, accessLog: AccessLog?
+        responder: ProxyResponder, metrics: ServerMetrics, accessLog: AccessLog?,
+        isDraining: @escaping @Sendable () -> Bool
     ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         if let accessLog { router.add(middleware: AccessLogMiddleware(log: accessLog)) }
         router.add(middleware: ServerMetricsMiddleware(metrics: metrics))
         router.add(middleware: FailureResponseMiddleware(responses: responder.failures))
         router.add(middleware: AllowedMethodsMiddleware())
+        // A draining server fails its health check first, so a balancer stops sending before it closes.
         router.get("/health") { request, _ in
-            FailureResponses.text(200, "ok\n", head: request.method == .head, cacheControl: "no-store")
+            isDraining()
+                ? FailureResponses.text(503, "draining\n", head: request.method == .head, cacheControl: "no-store")
+                : FailureResponses.text(200, "ok\n", head: request.method == .head, cacheControl: "no-store")
         }
         router.get("/metrics") { request, _ in responder.metricsResponse(head: request.method == .head) }
         for path in ["/", "/favicon.ico", "/robots.txt"] {

@@ -52,6 +52,20 @@ public struct ServerConfiguration: Sendable {
     /// `max_result_dimension`): larger asks are refused (400 from the URL's numbers, 422 once the source's
     /// size shows it), so no URL can make the server allocate gigapixels.
     public var maxResultDimension = 8192
+    /// Time a connection has to send a whole request head once it opens; a slower one (a client trickling
+    /// its header) is closed.
+    public var headerReadTimeout: Duration = .seconds(10)
+    /// Time an open connection may wait, after an answer, for the head of its next request.
+    public var keepAliveTimeout: Duration = .seconds(10)
+    /// Most connections open at once; past it the server stops accepting until one closes, so further
+    /// clients wait in the kernel's bounded backlog or are refused, never queued without bound.
+    public var maxConnections = 4096
+    /// After SIGTERM, how long `/health` fails while requests are still served, so a load balancer stops
+    /// sending before the listener closes.
+    public var healthGrace: Duration = .seconds(2)
+    /// After SIGTERM, the most time the drain takes (health grace included) before the requests still
+    /// running are cancelled.
+    public var drainTimeout: Duration = .seconds(30)
     /// The least level a log line needs; `info` writes one access-log line per request.
     public var logLevel = Logger.Level.info
     /// The pipeline every request runs through. The server's own defaults differ from a library pipeline's

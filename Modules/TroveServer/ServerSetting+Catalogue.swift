@@ -6,7 +6,7 @@ extension ServerSetting {
     /// Every setting of `trove serve`, in the order `--help` lists them. Each names its flag, its config-file
     /// key, its variables (Trove's `TROVE_*`, then imgproxy's `IMGPROXY_*` where one means the same) and
     /// where in `ServerConfiguration` it writes; the defaults are `ServerConfiguration()`'s.
-    package static let all: [ServerSetting] = listening + signing + sources + limits + caching + logging
+    package static let all: [ServerSetting] = listening + connections + signing + sources + limits + caching + logging
 
     private static let listening: [ServerSetting] = [
         ServerSetting(
@@ -40,6 +40,39 @@ extension ServerSetting {
             flag: "max-requests", key: "maxRequests", environment: [Variable("TROVE_MAX_REQUESTS")],
             help: "Most image requests in progress, identical ones included; past it 429.",
             write: integer(\.maxRequests), read: { "\($0.maxRequests)" })
+    ]
+
+    private static let connections: [ServerSetting] = [
+        ServerSetting(
+            flag: "header-timeout", key: "headerReadTimeout",
+            environment: [Variable("TROVE_HEADER_TIMEOUT"), Variable("IMGPROXY_READ_REQUEST_TIMEOUT")],
+            help: "Seconds a connection has to send a whole request head; slower ones are closed.",
+            write: seconds(\.headerReadTimeout), read: { "\($0.headerReadTimeout.components.seconds)" }),
+        ServerSetting(
+            flag: "keep-alive-timeout", key: "keepAliveTimeout",
+            environment: [Variable("TROVE_KEEP_ALIVE_TIMEOUT"), Variable("IMGPROXY_KEEP_ALIVE_TIMEOUT")],
+            help: "Seconds an idle connection is kept open for its next request.",
+            write: seconds(\.keepAliveTimeout), read: { "\($0.keepAliveTimeout.components.seconds)" }),
+        ServerSetting(
+            flag: "max-connections", key: "maxConnections",
+            environment: [Variable("TROVE_MAX_CONNECTIONS"), Variable("IMGPROXY_MAX_CLIENTS", convert: positive)],
+            help: "Most open connections; past it new ones wait in the kernel's backlog.",
+            write: integer(\.maxConnections), read: { "\($0.maxConnections)" }),
+        ServerSetting(
+            flag: "health-grace", key: "healthGrace", environment: [Variable("TROVE_HEALTH_GRACE")],
+            help: "Seconds /health fails after SIGTERM before the listener closes.",
+            write: { configuration, values, name in
+                let text = values.last ?? ""
+                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                    throw ServerConfigurationError("\(given(name, text)) is not a number of seconds, 0 or more")
+                }
+                configuration.healthGrace = .milliseconds(Int64(seconds * 1000))
+            }, read: { "\($0.healthGrace.components.seconds)" }),
+        ServerSetting(
+            flag: "drain-seconds", key: "drainTimeout",
+            environment: [Variable("TROVE_DRAIN_SECONDS"), Variable("IMGPROXY_GRACEFUL_STOP_TIMEOUT")],
+            help: "Most seconds from SIGTERM to exit; requests still running then are cancelled.",
+            write: seconds(\.drainTimeout), read: { "\($0.drainTimeout.components.seconds)" })
     ]
 
     private static let signing: [ServerSetting] = [

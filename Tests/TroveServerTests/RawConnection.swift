@@ -1,0 +1,56 @@
+import Foundation
+import Glibc
+
+/// A plain TCP connection to a loopback server, for tests that behave as bad clients do: trickle a header,
+/// hold a connection open, or go idle. Reads never block a thread; they poll and sleep.
+final class RawConnection {
+    private let descriptor: Int32
+
+    /// Connects to 127.0.0.1:`port`.
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            Glibc.close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// Sends `text` as it is; throws when the server has closed the connection.
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw POSIXError(.EPIPE) }
+    }
+
+    /// What the server sent until it closed the connection or `limit` passed, and whether it closed.
+    func read(forAtMost limit: Duration) async -> (text: String, closed: Bool) {
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + limit
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while ContinuousClock.now < deadline {
+            let count = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
+            if count > 0 {
+                received += buffer[0..<count]
+                continue
+            }
+            if errno != EAGAIN && errno != EWOULDBLOCK { return (String(decoding: received, as: UTF8.self), true) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return (String(decoding: received, as: UTF8.self), false)
+    }
+}
