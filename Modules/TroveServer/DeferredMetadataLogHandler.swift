@@ -13,21 +13,25 @@ public struct DeferredMetadataLogHandler: LogHandler {
         stream = StreamLogHandler.standardError(label: label)
     }
 
+    /// The least level written.
     public var logLevel: Logger.Level {
         get { stream.logLevel }
         set { stream.logLevel = newValue }
     }
 
+    /// Metadata added to every message from the task's context.
     public var metadataProvider: Logger.MetadataProvider? {
         get { stream.metadataProvider }
         set { stream.metadataProvider = newValue }
     }
 
+    /// One metadata value set on the logger.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes a message with the logger's metadata merged under its own.
     public func log(event: LogEvent) {
         guard !metadata.isEmpty else { return stream.log(event: event) }
         var event = event
