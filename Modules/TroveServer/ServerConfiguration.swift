@@ -60,6 +60,15 @@ public struct ServerConfiguration: Sendable {
     /// The pipeline's settings from the config file (defaults without one); the fields above that the
     /// server owns (cache directory, source limits, deadline, shared tier, reducing gap) are set over it.
     public var pipeline = PipelineConfiguration()
+    /// Quality by output format when a URL names none (imgproxy's `IMGPROXY_FORMAT_QUALITY` defaults: AVIF
+    /// and WebP compress better than JPEG at the same number); a format not listed keeps the encoder's.
+    public var formatQualities: [ImageFormat: Int] = [.avif: 63, .webp: 79, .jxl: 77]
+    /// Accept imgproxy's security options (`max_src_resolution`, `max_result_dimension`, ...) in URLs.
+    public var allowSecurityOptions = false
+    /// The image `watermark`/`wm` lays over results; without one a URL's watermark is refused.
+    public var watermarkFile: String?
+    /// The quality `max_bytes` never goes below.
+    public var maxBytesQualityFloor = 10
 
     public init() {}
 

@@ -80,6 +80,12 @@ struct ServeOptions: ParsableArguments {
         help: "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db] (default $TROVE_SHARED_CACHE).")
     var sharedCache: String?
 
+    @Flag(help: "Accept imgproxy's security options (max_src_resolution, max_result_dimension, ...) in URLs.")
+    var allowSecurityOptions = false
+
+    @Option(help: "An image file that URLs' watermark option lays over results.")
+    var watermark: String?
+
     @Option(help: "A JSON file of settings (keys, salts, presets, presetsOnly, allowedSources, limits, ...).")
     var config: String?
 
@@ -142,6 +148,9 @@ struct ServeOptions: ParsableArguments {
         if let config { layers.append(try ServerSettings(contentsOf: URL(fileURLWithPath: config))) }
         layers.append(try ServerSettings(environment: environment))
         layers.append(try settings())
-        return try ServerConfiguration(layers: layers)
+        var configuration = try ServerConfiguration(layers: layers)
+        if allowSecurityOptions { configuration.allowSecurityOptions = true }
+        if let watermark { configuration.watermarkFile = watermark }
+        return configuration
     }
 }
