@@ -13,6 +13,9 @@ public enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
     case anchor(Anchor, xOffset: Double = 0, yOffset: Double = 0)
     /// The kept area is centred on (x, y), fractions of the width and height (0...1), as far as it fits.
     case focusPoint(x: Double, y: Double)
+    /// imgproxy's `sm`: the kept area is placed over the most interesting part of the image, judged from its
+    /// pixels (edges, saturation, skin tones) once it has been reduced; without pixels, the centre.
+    case smart
 
     /// imgproxy's default: the centre, no offsets.
     public static let center = ImgproxyGravity.anchor(.center)
@@ -22,6 +25,7 @@ public enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .anchor(anchor, x, y): "\(anchor.rawValue):\(x):\(y)"
         case let .focusPoint(x, y): "fp:\(x):\(y)"
+        case .smart: "sm"
         }
     }
 
@@ -36,6 +40,9 @@ public enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
         }
         var x: Int, y: Int
         switch self {
+        case .smart:
+            x = (outerWidth - innerWidth + 1) / 2
+            y = (outerHeight - innerHeight + 1) / 2
         case let .focusPoint(fx, fy):
             x = Int((fx * Double(outerWidth)).rounded()) - innerWidth / 2
             y = Int((fy * Double(outerHeight)).rounded()) - innerHeight / 2
@@ -64,6 +71,8 @@ extension ImgproxyGravity {
     /// cutting there and then turning keeps what cutting the turned image with this gravity keeps.
     func beforeRotation(_ degrees: Int) -> ImgproxyGravity {
         switch self {
+        case .smart:
+            return self
         case let .focusPoint(x, y):
             return switch degrees {
             case 90: .focusPoint(x: y, y: 1 - x)

@@ -19,24 +19,33 @@ extension ImgproxyOptions {
         "rs": "resize", "s": "size", "rt": "resizing_type", "w": "width", "h": "height", "el": "enlarge",
         "g": "gravity", "c": "crop", "q": "quality", "f": "format", "ext": "format", "bl": "blur",
         "rot": "rotate", "bg": "background", "ar": "auto_rotate", "pr": "preset", "cb": "cachebuster",
-        "exp": "expires", "sm": "strip_metadata", "dpr": "dpr"
+        "exp": "expires", "sm": "strip_metadata", "dpr": "dpr", "ex": "extend", "exar": "extend_aspect_ratio",
+        "extend_ar": "extend_aspect_ratio", "mw": "min-width", "mh": "min-height", "z": "zoom", "pd": "padding",
+        "fl": "flip", "t": "trim", "sh": "sharpen", "pix": "pixelate", "fq": "format_quality", "mb": "max_bytes",
+        "skp": "skip_processing", "raw": "raw", "fn": "filename", "att": "return_attachment", "wm": "watermark",
+        "kcr": "keep_copyright", "scp": "strip_color_profile", "ph": "preserve_hdr", "eth": "enforce_thumbnail",
+        "msr": "max_src_resolution", "msfs": "max_src_file_size", "maf": "max_animation_frames",
+        "mafr": "max_animation_frame_resolution", "mrd": "max_result_dimension"
+    ]
+
+    /// Options only a server with `--allow-security-options` accepts in URLs.
+    static let securityOptions: Set<String> = [
+        "max_src_resolution", "max_src_file_size", "max_animation_frames", "max_animation_frame_resolution",
+        "max_result_dimension"
     ]
 
     /// imgproxy options (and their short names) this server does not carry out: they get a 400 that says so,
     /// rather than "unknown".
     static let unsupportedNames: Set<String> = [
-        "extend", "ex", "extend_aspect_ratio", "extend_ar", "exar", "min-width", "mw", "min-height", "mh",
-        "zoom", "z", "trim", "t", "padding", "pd", "sharpen", "sh", "pixelate", "pix", "watermark", "wm",
-        "watermark_url", "wmu", "watermark_text", "wmt", "watermark_size", "wms", "format_quality", "fq",
-        "max_bytes", "mb", "skip_processing", "skp", "raw", "filename", "fn", "return_attachment", "att",
-        "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail", "eth", "page", "pg",
-        "pages", "pgs", "disable_animation", "da", "resizing_algorithm", "ra", "adjust", "a", "brightness", "br",
-        "contrast", "co", "saturation", "sa", "monochrome", "mc", "duotone", "dt", "unsharp_masking", "ush",
-        "autoquality", "aq", "crop_aspect_ratio", "crop_ar", "car", "style", "st", "dpi", "hashsum", "hs",
-        "background_alpha", "bga", "colorize", "col", "gradient", "gr", "objects_position", "obj_pos", "op",
-        "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
-        "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd", "fallback_image_url", "fiu",
-        "blur_detections", "bd", "draw_detections", "dd", "video_thumbnail_second", "vts"
+        "watermark_url", "wmu", "watermark_text", "wmt", "watermark_size", "wms", "watermark_rotate", "wm_rot",
+        "wmr", "watermark_shadow", "wmsh", "page", "pg", "pages", "pgs", "disable_animation", "da",
+        "resizing_algorithm", "ra", "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa",
+        "monochrome", "mc", "duotone", "dt", "unsharp_masking", "ush", "autoquality", "aq", "crop_aspect_ratio",
+        "crop_ar", "car", "style", "st", "dpi", "hashsum", "hs", "background_alpha", "bga", "colorize", "col",
+        "gradient", "gr", "objects_position", "obj_pos", "op", "fallback_image_url", "fiu", "blur_detections",
+        "bd", "draw_detections", "dd", "video_thumbnail_second", "vts", "video_thumbnail_keyframes", "vtk",
+        "video_thumbnail_tile", "vtt", "video_thumbnail_animation", "vta", "jpeg_options", "jpgo", "png_options",
+        "pngo", "webp_options", "webpo", "avif_options", "avifo"
     ]
 
     /// Output formats a URL may name (by extension); the server may narrow this to its encoders.
@@ -53,7 +62,8 @@ extension ImgproxyOptions {
         guard let canonical = Self.canonicalNames[name] ?? (Self.canonicalNames.values.contains(name) ? name : nil)
         else {
             if Self.unsupportedNames.contains(name) {
-                throw .badRequest("processing option '\(name)' is not supported by this server")
+                throw .badRequest(
+                    "processing option '\(name)' is part of imgproxy Pro and is not supported by this server")
             }
             throw .badRequest("unknown processing option '\(name)'")
         }
@@ -68,13 +78,14 @@ extension ImgproxyOptions {
                 throw .badRequest("processing option '\(name)' takes \(count) arguments, got \(args.count)")
             }
         }
+        if Self.securityOptions.contains(canonical), securityOptionNamed == nil { securityOptionNamed = name }
         switch canonical {
         case "resize":
-            try expectCount(1...8)
+            try expectCount(1...Int.max)
             if !args[0].isEmpty { resizingType = try Self.resizingType(args[0], option: name) }
             try applySize(Array(args.dropFirst()), option: name)
         case "size":
-            try expectCount(1...7)
+            try expectCount(1...Int.max)
             try applySize(args, option: name)
         case "resizing_type":
             try expectCount(1...1)
@@ -144,7 +155,112 @@ extension ImgproxyOptions {
         case "strip_metadata":
             // Trove's encoders write no metadata: stripping is all they do.
             try expectCount(1...1)
-            _ = try Self.bool(args[0], option: name)
+            stripMetadata = try Self.bool(args[0], option: name)
+        case "extend":
+            try expectCount(1...4)
+            extend = try Self.extendGravity(args, option: name)
+        case "extend_aspect_ratio":
+            try expectCount(1...4)
+            extendAspectRatio = try Self.extendGravity(args, option: name)
+        case "min-width":
+            try expectCount(1...1)
+            minWidth = try Self.dimension(args[0], option: name)
+        case "min-height":
+            try expectCount(1...1)
+            minHeight = try Self.dimension(args[0], option: name)
+        case "zoom":
+            try expectCount(1...2)
+            zoomX = try Self.zoom(args[0], option: name)
+            zoomY = args.count > 1 ? try Self.zoom(args[1], option: name) : zoomX
+        case "padding":
+            try expectCount(1...4)
+            padding = try Self.padding(args, option: name)
+        case "flip":
+            try expectCount(1...2)
+            flipHorizontal = args[0].isEmpty ? false : try Self.bool(args[0], option: name)
+            flipVertical = args.count > 1 && !args[1].isEmpty ? try Self.bool(args[1], option: name) : false
+        case "trim":
+            try expectCount(1...4)
+            trim = try Self.trim(args, option: name)
+        case "sharpen":
+            try expectCount(1...1)
+            guard let value = Double(args[0]), value >= 0, value <= SharpenTransformer.maximumSigma else {
+                throw .badArgument(name, args[0], "give a sigma from 0 to \(Int(SharpenTransformer.maximumSigma))")
+            }
+            sharpenSigma = value
+        case "pixelate":
+            try expectCount(1...1)
+            guard let value = Int(args[0]), (0...PixelateTransformer.maximumSize).contains(value) else {
+                throw .badArgument(
+                    name, args[0], "give a block size in pixels from 0 to \(PixelateTransformer.maximumSize)")
+            }
+            pixelateSize = value
+        case "format_quality":
+            guard !args.isEmpty, args.count % 2 == 0 else {
+                throw .badRequest(
+                    "processing option '\(name)' takes format:quality pairs (e.g. fq:avif:50:webp:70), "
+                        + "got \(args.count) arguments")
+            }
+            for index in stride(from: 0, to: args.count, by: 2) {
+                let format = try Self.format(args[index], option: name, availableFormats: nil)
+                guard let value = Int(args[index + 1]), (0...100).contains(value) else {
+                    throw .badArgument(name, args[index + 1], "give a quality from 1 to 100 (0 for the default)")
+                }
+                formatQuality[format] = value == 0 ? nil : value
+            }
+        case "max_bytes":
+            try expectCount(1...1)
+            guard let value = Int(args[0]), value >= 0 else {
+                throw .badArgument(name, args[0], "give a number of bytes (0 for no limit)")
+            }
+            maxBytes = value
+        case "skip_processing":
+            try expectCount(1...Int.max)
+            var formats = Set<ImageFormat>()
+            for text in args where !text.isEmpty {
+                formats.insert(try Self.format(text, option: name, availableFormats: nil))
+            }
+            skipProcessing = formats
+        case "raw":
+            try expectCount(1...1)
+            raw = try Self.bool(args[0], option: name)
+        case "filename":
+            try expectCount(1...2)
+            filename = try Self.filename(args, option: name)
+        case "return_attachment":
+            try expectCount(1...1)
+            returnAttachment = try Self.bool(args[0], option: name)
+        case "watermark":
+            try expectCount(1...6)
+            watermark = try Self.watermark(args, option: name)
+        case "keep_copyright":
+            try expectCount(1...1)
+            keepCopyright = try Self.bool(args[0], option: name)
+        case "strip_color_profile":
+            try expectCount(1...1)
+            stripColorProfile = try Self.bool(args[0], option: name)
+        case "preserve_hdr":
+            try expectCount(1...1)
+            preserveHDR = try Self.bool(args[0], option: name)
+        case "enforce_thumbnail":
+            try expectCount(1...1)
+            enforceThumbnail = try Self.bool(args[0], option: name)
+        case "max_src_resolution":
+            try expectCount(1...1)
+            limits.maxSourceResolution = try Self.positiveNumber(args[0], option: name, unit: "megapixels")
+        case "max_src_file_size":
+            try expectCount(1...1)
+            limits.maxSourceFileSize = Int(try Self.positiveNumber(args[0], option: name, unit: "bytes"))
+        case "max_animation_frames":
+            try expectCount(1...1)
+            limits.maxAnimationFrames = Int(try Self.positiveNumber(args[0], option: name, unit: "frames"))
+        case "max_animation_frame_resolution":
+            try expectCount(1...1)
+            limits.maxAnimationFrameResolution = try Self.positiveNumber(args[0], option: name, unit: "megapixels")
+        case "max_result_dimension":
+            try expectCount(1...1)
+            let side = Int(try Self.positiveNumber(args[0], option: name, unit: "pixels"))
+            limits.maxResultDimension = side == 0 ? nil : side
         case "expires":
             try expectCount(1...1)
             guard let seconds = Int(args[0]) else {
@@ -179,9 +295,107 @@ extension ImgproxyOptions {
         if args.count > 0, !args[0].isEmpty { width = try Self.dimension(args[0], option: option) }
         if args.count > 1, !args[1].isEmpty { height = try Self.dimension(args[1], option: option) }
         if args.count > 2, !args[2].isEmpty { enlarge = try Self.bool(args[2], option: option) }
-        if args.count > 3, !args[3].isEmpty, try Self.bool(args[3], option: option) {
-            throw .badRequest("processing option '\(option)': extend is not supported by this server")
+        if args.count > 3, !args[3].isEmpty { extend = try Self.extendGravity(Array(args[3...]), option: option) }
+    }
+
+    /// `extend:gravity...`: the gravity when extending, nil when not; `sm` and object gravities refused.
+    static func extendGravity(_ args: [String], option: String) throws(ImgproxyURLError) -> ImgproxyGravity? {
+        guard try bool(args[0], option: option) else { return nil }
+        guard args.count > 1, !args[1].isEmpty else { return .center }
+        let placement = try gravity(Array(args.dropFirst()), option: option)
+        if placement == .smart {
+            throw .badArgument(option, "sm", "extend places the image by ce, no, so, ea, we, the corners or fp:x:y")
         }
+        return placement
+    }
+
+    static func zoom(_ text: String, option: String) throws(ImgproxyURLError) -> Double {
+        guard let value = Double(text), value > 0, value <= maximumDPR else {
+            throw .badArgument(option, text, "give a factor greater than 0 and at most \(maximumDPR)")
+        }
+        return value
+    }
+
+    /// CSS order: one value for all sides, two for vertical:horizontal, and so on; empty values follow CSS too.
+    static func padding(_ args: [String], option: String) throws(ImgproxyURLError) -> ImgproxyPadding? {
+        var values = [Int?]()
+        for text in args {
+            values.append(text.isEmpty ? nil : try dimension(text, option: option))
+        }
+        guard values.contains(where: { $0 != nil }) else {
+            throw .badRequest("processing option '\(option)' needs at least one padding size")
+        }
+        func value(_ index: Int) -> Int? { index < values.count ? values[index] : nil }
+        let top = value(0) ?? 0
+        let right = value(1) ?? top
+        let padding = ImgproxyPadding(top: top, right: right, bottom: value(2) ?? top, left: value(3) ?? right)
+        return padding.top == 0 && padding.right == 0 && padding.bottom == 0 && padding.left == 0 ? nil : padding
+    }
+
+    static func trim(_ args: [String], option: String) throws(ImgproxyURLError) -> TrimTransformer? {
+        guard let threshold = Double(args[0]), threshold >= 0, threshold <= 255 else {
+            throw .badArgument(option, args[0], "give a threshold from 0 to 255")
+        }
+        var color: FillColor?
+        if args.count > 1, !args[1].isEmpty, let picked = try Self.color([args[1]], option: option) {
+            color = FillColor(red: picked.red, green: picked.green, blue: picked.blue)
+        }
+        let equalHorizontal = args.count > 2 && !args[2].isEmpty ? try bool(args[2], option: option) : false
+        let equalVertical = args.count > 3 && !args[3].isEmpty ? try bool(args[3], option: option) : false
+        return TrimTransformer(
+            threshold: threshold, color: color, equalHorizontal: equalHorizontal, equalVertical: equalVertical)
+    }
+
+    /// `filename:name` or `filename:base64url:1`; a name may not hold control characters, quotes or slashes.
+    static func filename(_ args: [String], option: String) throws(ImgproxyURLError) -> String? {
+        var name = args[0]
+        if args.count > 1, !args[1].isEmpty, try bool(args[1], option: option) {
+            guard let bytes = Base64URL.decode(name), let decoded = String(bytes: bytes, encoding: .utf8) else {
+                throw .badArgument(option, name, "give URL-safe base64 of a UTF-8 file name")
+            }
+            name = decoded
+        }
+        guard !name.isEmpty else { return nil }
+        guard name.utf8.count <= 255, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\u{7F}" }),
+            !name.contains("/"), !name.contains("\\")
+        else {
+            throw .badArgument(
+                option, name, "give a file name of at most 255 bytes without slashes or control characters")
+        }
+        return name
+    }
+
+    static func watermark(_ args: [String], option: String) throws(ImgproxyURLError) -> ImgproxyWatermark? {
+        guard let opacity = Double(args[0]), (0...1).contains(opacity) else {
+            throw .badArgument(option, args[0], "give an opacity from 0 to 1")
+        }
+        guard opacity > 0 else { return nil }
+        var mark = ImgproxyWatermark(opacity: opacity)
+        if args.count > 1, !args[1].isEmpty {
+            guard let position = WatermarkTransformer.Position(rawValue: args[1]) else {
+                throw .badArgument(option, args[1], "give ce, no, so, ea, we, noea, nowe, soea, sowe or re")
+            }
+            mark.position = position
+        }
+        func number(_ index: Int, _ range: ClosedRange<Double>) throws(ImgproxyURLError) -> Double {
+            guard index < args.count, !args[index].isEmpty else { return 0 }
+            guard let value = Double(args[index]), range.contains(value) else {
+                throw .badArgument(option, args[index], "give a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        let limit = Double(maximumDimension)
+        mark.xOffset = try number(2, -limit...limit)
+        mark.yOffset = try number(3, -limit...limit)
+        mark.scale = try number(4, 0...1)
+        return mark
+    }
+
+    static func positiveNumber(_ text: String, option: String, unit: String) throws(ImgproxyURLError) -> Double {
+        guard let value = Double(text), value >= 0, value <= 1e12 else {
+            throw .badArgument(option, text, "give a number of \(unit), 0 or more")
+        }
+        return value
     }
 
     static func resizingType(_ text: String, option: String) throws(ImgproxyURLError) -> ImgproxyResize.ResizingType {
@@ -235,10 +449,18 @@ extension ImgproxyOptions {
             return .focusPoint(x: x, y: y)
         }
         guard let anchor = ImgproxyGravity.Anchor(rawValue: type) else {
-            if ["sm", "obj", "objw"].contains(type) {
-                throw .badRequest("processing option '\(option)': gravity '\(type)' is not supported by this server")
+            if type == "sm" {
+                guard args.count == 1 else {
+                    throw .badRequest("processing option '\(option)': smart gravity takes no offsets")
+                }
+                return .smart
             }
-            throw .badArgument(option, type, "give no, so, ea, we, noea, nowe, soea, sowe, ce or fp:x:y")
+            if ["obj", "objw"].contains(type) {
+                throw .badRequest(
+                    "processing option '\(option)': gravity '\(type)' is part of imgproxy Pro and is not supported "
+                        + "by this server")
+            }
+            throw .badArgument(option, type, "give no, so, ea, we, noea, nowe, soea, sowe, ce, sm or fp:x:y")
         }
         return .anchor(anchor, xOffset: try number(1), yOffset: try number(2))
     }

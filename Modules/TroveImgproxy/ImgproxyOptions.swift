@@ -51,6 +51,63 @@ public struct ImgproxyOptions: Sendable, Equatable {
     public var autoRotate = true
     /// From `expires`/`exp`: the URL answers 404 after this moment.
     public var expires: Date?
+    /// `zoom`/`z`: multiplies the result size like `dpr`, without scaling offsets or padding.
+    public var zoomX = 1.0
+    /// As `zoomX`, for the height.
+    public var zoomY = 1.0
+    /// `min-width`/`mw` in CSS pixels; 0 is none.
+    public var minWidth = 0
+    /// `min-height`/`mh` in CSS pixels; 0 is none.
+    public var minHeight = 0
+    /// `extend`/`ex` (or the extend argument of `resize`/`size`): the gravity placing a smaller image on a
+    /// canvas of the requested size; nil does not extend.
+    public var extend: ImgproxyGravity?
+    /// `extend_aspect_ratio`/`exar`: the gravity placing the image on a canvas of the requested aspect
+    /// ratio; nil does not extend.
+    public var extendAspectRatio: ImgproxyGravity?
+    /// `padding`/`pd` in CSS pixels (scaled by dpr): top, right, bottom, left; nil is none.
+    public var padding: ImgproxyPadding?
+    /// `flip`/`fl`: mirror left to right.
+    public var flipHorizontal = false
+    /// `flip`/`fl`: mirror top to bottom.
+    public var flipVertical = false
+    /// `trim`/`t`: the background border to cut away first; nil keeps it.
+    public var trim: TrimTransformer?
+    /// `sharpen`/`sh` sigma; 0 is none.
+    public var sharpenSigma = 0.0
+    /// `pixelate`/`pix` block size; 0 or 1 is none.
+    public var pixelateSize = 0
+    /// `format_quality`/`fq`: quality (1...100) by output format, over the server's own table.
+    public var formatQuality: [ImageFormat: Int] = [:]
+    /// `max_bytes`/`mb`: the most bytes a JPEG, WebP, AVIF or HEIC result may have; 0 is no limit.
+    public var maxBytes = 0
+    /// `skip_processing`/`skp`: source formats answered with the source's bytes when the output format
+    /// is the same.
+    public var skipProcessing: Set<ImageFormat> = []
+    /// `raw`: answer with the source's bytes, unprocessed and unchecked.
+    public var raw = false
+    /// `filename`/`fn`: the file name for `Content-Disposition` (without extension); nil takes the source's.
+    public var filename: String?
+    /// `return_attachment`/`att`: `Content-Disposition: attachment` instead of `inline`.
+    public var returnAttachment = false
+    /// `watermark`/`wm`: the server's watermark, placed so; nil is none.
+    public var watermark: ImgproxyWatermark?
+    /// `strip_metadata`/`sm`, `keep_copyright`/`kcr`, `strip_color_profile`/`scp`, `preserve_hdr`/`ph`,
+    /// `enforce_thumbnail`/`eth` as given; nil leaves the server's behaviour.
+    public var stripMetadata: Bool?
+    /// `keep_copyright`/`kcr`.
+    public var keepCopyright: Bool?
+    /// `strip_color_profile`/`scp`.
+    public var stripColorProfile: Bool?
+    /// `preserve_hdr`/`ph`.
+    public var preserveHDR: Bool?
+    /// `enforce_thumbnail`/`eth`.
+    public var enforceThumbnail: Bool?
+    /// Security options (`max_src_resolution` and its kind) a URL set, only with the server's
+    /// `--allow-security-options`.
+    public var limits = ImgproxySourceLimits()
+    /// The first security option the URL or its presets named, checked against the server's permission.
+    var securityOptionNamed: String?
 
     public init() {}
 
@@ -60,34 +117,59 @@ public struct ImgproxyOptions: Sendable, Equatable {
     /// The geometry step refusing results larger than `maxResultDimension` a side, or nil when these
     /// options keep the image's size.
     public func resize(maxResultDimension: Int) -> ImgproxyResize? {
-        guard width > 0 || height > 0 || crop != nil || dpr != 1 else { return nil }
-        return ImgproxyResize(
+        guard
+            width > 0 || height > 0 || crop != nil || dpr != 1 || zoomX != 1 || zoomY != 1 || minWidth > 0
+                || minHeight > 0
+        else { return nil }
+        var resize = ImgproxyResize(
             resizingType: resizingType, width: width, height: height, enlarge: enlarge, dpr: dpr,
             gravity: gravity, crop: crop, maxResultDimension: maxResultDimension)
+        resize.zoomX = zoomX
+        resize.zoomY = zoomY
+        resize.minWidth = minWidth
+        resize.minHeight = minHeight
+        resize.extend = extend
+        resize.extendAspectRatio = extendAspectRatio
+        return resize
     }
 
     /// Formats Trove encodes without an alpha channel, so transparent pixels are flattened first.
     public static let formatsWithoutAlpha: Set<ImageFormat> = [.jpeg, .bmp]
 
     /// The transformers, in imgproxy's order, for an image encoded as `outputFormat` (nil: the source's
-    /// format, which keeps whatever alpha it has): orientation, crop and resize, rotation, blur, flatten.
-    /// A resize that would make an image larger than `maxResultDimension` a side throws instead.
+    /// format, which keeps whatever alpha it has): orientation, trim, crop and resize, rotation, flip, blur,
+    /// sharpen, pixelate, padding, flatten, watermark (with `watermarkImage`, the server's), then the URL's
+    /// `max_result_dimension` scaling down. A resize that would make an image larger than
+    /// `maxResultDimension` a side throws instead.
     public func transforms(
-        encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max
+        encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max, watermarkImage: Image? = nil
     ) -> [any ImageTransformer] {
         var steps = [any ImageTransformer]()
+        if limits.isSet { steps.append(SourceLimitCheck(limits: limits)) }
         if autoRotate { steps.append(OrientTransformer()) }
+        if let trim { steps.append(trim) }
         // Sizes and gravity refer to the image as delivered, after `rotate`; the resize runs first, turned
         // back to match, so the decoder can still shrink on load and the turn moves fewer pixels.
         if let resize = resize(maxResultDimension: maxResultDimension) {
             steps.append(resize.beforeRotation(rotation))
         }
         if let angle = RotateTransformer.Angle(rawValue: rotation) { steps.append(RotateTransformer(angle)) }
+        if flipHorizontal { steps.append(FlipTransformer(.h)) }
+        if flipVertical { steps.append(FlipTransformer(.v)) }
         if blurSigma > 0 { steps.append(BlurTransformer(sigma: blurSigma)) }
+        if sharpenSigma > 0 { steps.append(SharpenTransformer(sigma: sharpenSigma)) }
+        if pixelateSize > 1 {
+            steps.append(PixelateTransformer(size: max(1, Int((Double(pixelateSize) * dpr).rounded()))))
+        }
+        if let padding, let step = padding.transformer(dpr: dpr, background: background) { steps.append(step) }
         if let background {
             steps.append(FlattenTransformer(background))
         } else if let outputFormat, Self.formatsWithoutAlpha.contains(outputFormat) {
             steps.append(FlattenTransformer.white)
+        }
+        if let watermark, let watermarkImage { steps.append(watermark.transformer(mark: watermarkImage, dpr: dpr)) }
+        if let side = limits.maxResultDimension {
+            steps.append(ResizeTransformer(width: side, height: side, mode: .fit, filter: .lanczos3))
         }
         return steps
     }

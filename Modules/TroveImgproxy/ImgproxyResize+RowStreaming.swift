@@ -8,6 +8,7 @@ extension ImgproxyResize: RowStreamingResize {
     public func streamsRows(from source: PixelSize) -> Bool {
         guard filter != .nearest, source.width > 0, source.height > 0 else { return false }
         let plan = plan(for: source)
+        guard !plan.needsWholeSource else { return false }
         guard plan.scaledWidth <= plan.maxDimension, plan.scaledHeight <= plan.maxDimension else { return false }
         return plan.scaledWidth <= plan.region.width && plan.scaledHeight <= plan.region.height
             && (plan.scaledWidth < plan.region.width || plan.scaledHeight < plan.region.height)

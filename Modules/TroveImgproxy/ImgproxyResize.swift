@@ -59,6 +59,20 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     /// can ask for far more than the URL's numbers say (an enlarged strip), so this is checked on the
     /// planned size. Not part of `identifier`: it refuses results, it never changes one.
     public var maxResultDimension: Int
+    /// `zoom`/`z`: multiplies the target size like `dpr`, without scaling gravity offsets.
+    public var zoomX: Double = 1
+    /// As `zoomX`, for the height.
+    public var zoomY: Double = 1
+    /// `min-width`/`mw`: the resized image is at least this wide (CSS pixels, times dpr); 0 is none.
+    public var minWidth = 0
+    /// `min-height`/`mh`: as `minWidth`, for the height.
+    public var minHeight = 0
+    /// `extend`/`ex`: where an image smaller than the requested size sits on a canvas of that size
+    /// (transparent, flattened later by `background`); nil does not extend.
+    public var extend: ImgproxyGravity?
+    /// `extend_aspect_ratio`/`exar`: where the image sits on a canvas grown to the requested aspect ratio;
+    /// nil does not extend.
+    public var extendAspectRatio: ImgproxyGravity?
 
     public init(
         resizingType: ResizingType = .fit, width: Int = 0, height: Int = 0, enlarge: Bool = false,
@@ -78,8 +92,15 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
 
     public var identifier: String {
         let cropText = crop.map { "\($0.width):\($0.height):\($0.gravity?.description ?? "-")" } ?? "none"
-        return "imgproxy.resize(rt=\(resizingType.rawValue),w=\(width),h=\(height),el=\(enlarge),dpr=\(dpr),"
-            + "g=\(gravity),crop=\(cropText),filter=\(filter.rawValue))"
+        var text =
+            "imgproxy.resize(rt=\(resizingType.rawValue),w=\(width),h=\(height),el=\(enlarge),dpr=\(dpr),"
+            + "g=\(gravity),crop=\(cropText),filter=\(filter.rawValue)"
+        // Only options that are set, so results cached before they existed keep their keys.
+        if zoomX != 1 || zoomY != 1 { text += ",zoom=\(zoomX):\(zoomY)" }
+        if minWidth != 0 || minHeight != 0 { text += ",min=\(minWidth):\(minHeight)" }
+        if let extend { text += ",ex=\(extend)" }
+        if let extendAspectRatio { text += ",exar=\(extendAspectRatio)" }
+        return text + ")"
     }
 
     /// The size `transform` gives an image of this size.
@@ -148,7 +169,9 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
             type = sameOrientation ? .fill : .fit
         }
         if shrinkX != 1 || shrinkY != 1 {
-            if width == 0 && type != .force {
+            if width == 0 && height == 0 {
+                // Only a minimum size or a zoom: keep the aspect ratio.
+            } else if width == 0 && type != .force {
                 shrinkX = shrinkY
             } else if height == 0 && type != .force {
                 shrinkY = shrinkX
@@ -160,6 +183,23 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
                 shrinkY = shrinkX
             }
         }
+        // min-width/min-height: shrink less when the result would be narrower (or shorter) than asked.
+        if minWidth > 0 {
+            let most = regionWidth / Double(minWidth)
+            if most < shrinkX {
+                shrinkY /= shrinkX / most
+                shrinkX = most
+            }
+        }
+        if minHeight > 0 {
+            let most = regionHeight / Double(minHeight)
+            if most < shrinkY {
+                shrinkX /= shrinkY / most
+                shrinkY = most
+            }
+        }
+        shrinkX /= zoomX
+        shrinkY /= zoomY
         var dprScale = dpr
         if !enlarge {
             let smallest = min(shrinkX, shrinkY)
@@ -177,8 +217,8 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         let scaledWidth = max(1, Int((regionWidth / shrinkX).rounded()))
         let scaledHeight = max(1, Int((regionHeight / shrinkY).rounded()))
 
-        let targetWidth = width == 0 ? scaledWidth : max(1, Int((Double(width) * dprScale).rounded()))
-        let targetHeight = height == 0 ? scaledHeight : max(1, Int((Double(height) * dprScale).rounded()))
+        let targetWidth = width == 0 ? scaledWidth : max(1, Int((Double(width) * dprScale * zoomX).rounded()))
+        let targetHeight = height == 0 ? scaledHeight : max(1, Int((Double(height) * dprScale * zoomY).rounded()))
         var cutWidth = targetWidth, cutHeight = targetHeight
         if resizingType == .fillDown && !enlarge {
             // Too small to fill the box: cut to the box's aspect ratio instead of to its size.
@@ -201,7 +241,37 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
             result: PixelRect(
                 x: cutOrigin.x, y: cutOrigin.y, width: cutWidth,
                 height: cutHeight),
-            maxDimension: maxResultDimension)
+            maxDimension: maxResultDimension,
+            smartRegion: crop != nil && (crop?.gravity ?? gravity) == .smart,
+            smartCut: gravity == .smart,
+            canvas: canvas(cutWidth: cutWidth, cutHeight: cutHeight))
+    }
+
+    /// Where the cut image sits on the canvas `extend` or `extend_aspect_ratio` ask for; nil when neither
+    /// makes it larger. The canvas is the requested size times dpr and zoom, whatever enlarging allowed.
+    private func canvas(cutWidth: Int, cutHeight: Int) -> PixelRect? {
+        var canvasWidth = cutWidth, canvasHeight = cutHeight
+        var placement: ImgproxyGravity?
+        if let extend {
+            if width > 0 { canvasWidth = max(cutWidth, Int((Double(width) * dpr * zoomX).rounded())) }
+            if height > 0 { canvasHeight = max(cutHeight, Int((Double(height) * dpr * zoomY).rounded())) }
+            if canvasWidth != cutWidth || canvasHeight != cutHeight { placement = extend }
+        }
+        if placement == nil, let extendAspectRatio, width > 0, height > 0 {
+            let ratio = (Double(width) * zoomX) / (Double(height) * zoomY)
+            if Double(cutWidth) / Double(cutHeight) > ratio {
+                canvasHeight = max(cutHeight, Int((Double(cutWidth) / ratio).rounded()))
+            } else {
+                canvasWidth = max(cutWidth, Int((Double(cutHeight) * ratio).rounded()))
+            }
+            if canvasWidth != cutWidth || canvasHeight != cutHeight { placement = extendAspectRatio }
+        }
+        guard let placement else { return nil }
+        let origin = placement.origin(
+            outerWidth: canvasWidth, outerHeight: canvasHeight, innerWidth: cutWidth, innerHeight: cutHeight,
+            offsetScale: dpr)
+        // The canvas's size, and where on it the image's top-left corner goes.
+        return PixelRect(x: origin.x, y: origin.y, width: canvasWidth, height: canvasHeight)
     }
 }
 
@@ -222,10 +292,38 @@ struct ImgproxyResizePlan: Equatable {
     var result: PixelRect
     /// The largest `scaledWidth` or `scaledHeight` `apply` will make.
     var maxDimension: Int = .max
+    /// The crop's gravity is smart: `region` has its size, its place is chosen from the pixels.
+    var smartRegion = false
+    /// The gravity is smart: `result` has its size, its place is chosen from the scaled pixels.
+    var smartCut = false
+    /// The canvas the cut image is extended to (its size, and the image's place on it); nil keeps the cut.
+    var canvas: PixelRect?
+
+    /// Whether the pixels must be seen before the region is known (so rows cannot stream into a resize).
+    var needsWholeSource: Bool { smartRegion }
 
     func apply(to image: Image, filter: ResizeTransformer.Filter) throws -> Image {
         try checkResultSize()
         var output = image
+        var region = self.region
+        if smartRegion, region.width < image.width || region.height < image.height {
+            // Chosen on a small copy: the choice needs the layout, not the detail.
+            let probeScale = min(1, 256 / Double(max(image.width, image.height)))
+            var probe = image
+            if probeScale < 1 {
+                probe = try ResizeTransformer(
+                    width: max(1, Int(Double(image.width) * probeScale)),
+                    height: max(1, Int(Double(image.height) * probeScale)), mode: .stretch, filter: .bilinear
+                ).transform(image)
+            }
+            let scaleX = Double(probe.width) / Double(image.width)
+            let scaleY = Double(probe.height) / Double(image.height)
+            let origin = AttentionRegion.origin(
+                in: probe, width: Int((Double(region.width) * scaleX).rounded()),
+                height: Int((Double(region.height) * scaleY).rounded()))
+            region.x = min(max(Int((Double(origin.x) / scaleX).rounded()), 0), image.width - region.width)
+            region.y = min(max(Int((Double(origin.y) / scaleY).rounded()), 0), image.height - region.height)
+        }
         if region != PixelRect(x: 0, y: 0, width: image.width, height: image.height) {
             output = try CropTransformer(x: region.x, y: region.y, width: region.width, height: region.height)
                 .transform(output)
@@ -241,19 +339,33 @@ struct ImgproxyResizePlan: Equatable {
 
     /// Throws imgproxy's 422 when the resampled image would be over `maxDimension` on a side.
     func checkResultSize() throws {
-        guard scaledWidth <= maxDimension, scaledHeight <= maxDimension else {
+        let canvasWidth = canvas?.width ?? 0, canvasHeight = canvas?.height ?? 0
+        guard max(scaledWidth, canvasWidth) <= maxDimension, max(scaledHeight, canvasHeight) <= maxDimension else {
             throw ImgproxyURLError(
                 status: 422,
-                message: "the result would be \(scaledWidth)x\(scaledHeight) pixels, over this server's limit of "
+                message:
+                    "the result would be \(max(scaledWidth, canvasWidth))x\(max(scaledHeight, canvasHeight)) pixels, over this server's limit of "
                     + "\(maxDimension) pixels a side; ask for a smaller size")
         }
     }
 
-    /// Keeps `result` of the `scaledWidth x scaledHeight` image.
+    /// Keeps `result` of the `scaledWidth x scaledHeight` image (placed by its pixels when the gravity is
+    /// smart), then extends it onto `canvas`.
     func cut(_ scaled: Image) throws -> Image {
-        guard result != PixelRect(x: 0, y: 0, width: scaled.width, height: scaled.height) else { return scaled }
-        return try CropTransformer(x: result.x, y: result.y, width: result.width, height: result.height)
-            .transform(scaled)
+        var result = self.result
+        if smartCut {
+            let origin = AttentionRegion.origin(in: scaled, width: result.width, height: result.height)
+            result.x = origin.x
+            result.y = origin.y
+        }
+        var output = scaled
+        if result != PixelRect(x: 0, y: 0, width: scaled.width, height: scaled.height) {
+            output = try CropTransformer(x: result.x, y: result.y, width: result.width, height: result.height)
+                .transform(scaled)
+        }
+        guard let canvas else { return output }
+        return try EmbedTransformer(width: canvas.width, height: canvas.height, x: canvas.x, y: canvas.y)
+            .transform(output)
     }
 
     /// The same plan for a `reduced` copy of a `source`-sized image: the region scaled, the rest unchanged.

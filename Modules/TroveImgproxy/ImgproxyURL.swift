@@ -27,9 +27,10 @@ public struct ImgproxyURL: Sendable {
     /// The transformers for an image encoded as `outputFormat` (nil: in the source's format); a resize past
     /// `maxResultDimension` pixels a side throws instead of allocating.
     public func transforms(
-        encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max
+        encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max, watermarkImage: Image? = nil
     ) -> [any ImageTransformer] {
-        options.transforms(encodingAs: outputFormat, maxResultDimension: maxResultDimension)
+        options.transforms(
+            encodingAs: outputFormat, maxResultDimension: maxResultDimension, watermarkImage: watermarkImage)
     }
 
     /// Checks the signature, then parses.
@@ -41,12 +42,13 @@ public struct ImgproxyURL: Sendable {
     ///   - presets: configured presets (the `default` one applies first) and whether URLs name presets only.
     ///   - availableFormats: formats the server can encode; an explicit format outside them is a 400.
     ///     Nil accepts every format imgproxy names.
+    ///   - allowSecurityOptions: whether `max_src_resolution` and the other security options may be set.
     ///   - now: the moment `expires` is checked against.
     /// - Throws: 403 for a wrong or missing signature; 400 naming the option, argument or preset at fault,
     ///   or for a source that cannot be decoded; 404 for an expired URL.
     public static func parse(
         path: String, signature: ImgproxySignature, presets: ImgproxyPresets = .none,
-        availableFormats: Set<ImageFormat>? = nil,
+        availableFormats: Set<ImageFormat>? = nil, allowSecurityOptions: Bool = false,
         now: Date = Date()
     ) throws(ImgproxyURLError) -> ImgproxyURL {
         guard path.hasPrefix("/") else { throw .forbidden }
@@ -98,6 +100,11 @@ public struct ImgproxyURL: Sendable {
             options.format = try ImgproxyOptions.format(
                 fileExtension, option: "extension",
                 availableFormats: availableFormats)
+        }
+        if let name = options.securityOptionNamed, !allowSecurityOptions {
+            throw .badRequest(
+                "processing option '\(name)' is a security option, which this server accepts only when started "
+                    + "with --allow-security-options")
         }
         if let expires = options.expires, expires < now {
             throw ImgproxyURLError(status: 404, message: "the URL has expired")

@@ -11,6 +11,12 @@ struct ImgproxyRoute: Sendable {
     let baseEncoding: EncodingOptions
     /// Largest result side; a URL asking for more is refused before anything is fetched.
     let maxResultDimension: Int
+    /// Quality by output format when the URL names none.
+    let formatQualities: [ImageFormat: Int]
+    /// Whether URLs may carry imgproxy's security options.
+    let allowSecurityOptions: Bool
+    /// The decoded `--watermark` image, if one was given.
+    let watermarkImage: Image?
 
     /// Throws `ServerConfigurationError` for a key or salt that is not hex, unpaired keys and salts, or a
     /// preset that does not parse (naming it).
@@ -28,14 +34,38 @@ struct ImgproxyRoute: Sendable {
         availableFormats = Set(registry.encodableFormats)
         self.baseEncoding = baseEncoding
         maxResultDimension = configuration.maxResultDimension
+        formatQualities = configuration.formatQualities
+        allowSecurityOptions = configuration.allowSecurityOptions
+        watermarkImage = try configuration.watermarkFile.map { try Self.loadWatermark($0, registry: registry) }
+    }
+
+    /// Reads and decodes the watermark file once, at start-up.
+    private static func loadWatermark(_ path: String, registry: PluginRegistry) throws -> Image {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServerConfigurationError("watermark file '\(path)' cannot be read; give a readable image file")
+        }
+        guard let decoder = registry.decoder(for: data) else {
+            throw ServerConfigurationError("watermark file '\(path)' is not an image this server decodes")
+        }
+        do {
+            return try decoder.decode(data, limits: .default)
+        } catch {
+            throw ServerConfigurationError("watermark file '\(path)' does not decode: \(error)")
+        }
     }
 
     /// The plan for a request path; throws `ImgproxyURLError` (400, 403 or 404 with a safe message).
     func plan(forPath path: String) throws -> ProxyPlan {
         let url = try ImgproxyURL.parse(
             path: path, signature: signature, presets: presets,
-            availableFormats: availableFormats)
+            availableFormats: availableFormats, allowSecurityOptions: allowSecurityOptions)
         try checkRequestedSize(url.options)
+        if url.options.watermark != nil, watermarkImage == nil {
+            throw ImgproxyURLError(
+                status: 400,
+                message: "processing option 'watermark' needs a watermark image: start the server with --watermark FILE"
+            )
+        }
         let afterSignature = path.dropFirst().firstIndex(of: "/").map { String(path[$0...]) } ?? ""
         return ProxyPlan(url: url, resultKey: afterSignature)
     }
@@ -52,6 +82,13 @@ struct ImgproxyRoute: Sendable {
         }
     }
 
+    /// The pipeline request for the source's own bytes, untouched (`raw`, `skip_processing`).
+    func sourceRequest(for plan: ProxyPlan, options: ImageRequest.Options) -> ImageRequest {
+        ImageRequest(
+            url: plan.source, options: options,
+            customCacheKey: Self.sourceKeyPrefix + CacheKey.normalized(plan.source))
+    }
+
     /// AVIF, then WebP, when the client accepts them and an encoder is registered; nil keeps the source's format.
     func preferredFormat(accept: String?) -> ImageFormat? {
         FormatNegotiation.preferredFormat(accept: accept, available: availableFormats)
@@ -64,13 +101,23 @@ struct ImgproxyRoute: Sendable {
     static let sourceKeyPrefix = "trove-serve-source:"
 
     /// The pipeline request for a plan whose output format has been chosen (nil: the source's format).
-    func imageRequest(for plan: ProxyPlan, format: ImageFormat?, options: ImageRequest.Options) -> ImageRequest {
+    /// `quality`, when given, replaces the one the URL and the server's table pick (`max_bytes` searches it).
+    func imageRequest(
+        for plan: ProxyPlan, format: ImageFormat?, options: ImageRequest.Options, quality: Int? = nil
+    ) -> ImageRequest {
         var request = ImageRequest(
             url: plan.source,
-            transforms: plan.url.transforms(encodingAs: format, maxResultDimension: maxResultDimension),
+            transforms: plan.url.transforms(
+                encodingAs: format, maxResultDimension: maxResultDimension, watermarkImage: watermarkImage),
             options: options, customCacheKey: Self.sourceKeyPrefix + CacheKey.normalized(plan.source),
             outputFormat: format,
-            encodingOptions: plan.url.encodingOptions(base: baseEncoding))
+            encodingOptions: plan.url.encodingOptions(
+                base: baseEncoding, format: format, formatQualities: formatQualities))
+        if let quality {
+            var encoding = request.encodingOptions ?? baseEncoding
+            encoding.quality = Double(quality) / 100
+            request.encodingOptions = encoding
+        }
         if format == nil { request.options.insert(.encodesInSourceFormat) }
         return request
     }

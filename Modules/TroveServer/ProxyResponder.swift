@@ -79,11 +79,22 @@ struct ProxyResponder: Sendable {
         let workKey = (format?.rawValue ?? "") + "\u{0}" + plan.resultKey
         let served: ServedResult
         do {
-            served = try await requestLimit.withRequest {
-                try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
-                    try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) {
-                        try await gate.withAdmission(for: workKey) {
-                            try await produce(plan, format: format)
+            if plan.url.options.raw {
+                // imgproxy's raw: the source's bytes as they are, outside the transform queue.
+                served = try await requestLimit.withRequest {
+                    try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
+                        try await productions.value(forKey: "raw\u{0}" + plan.resultKey, onJoin: metrics.sharedResult) {
+                            try await sourceBytes(plan)
+                        }
+                    }
+                }
+            } else {
+                served = try await requestLimit.withRequest {
+                    try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
+                        try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) {
+                            try await gate.withAdmission(for: workKey) {
+                                try await produce(plan, format: format)
+                            }
                         }
                     }
                 }
@@ -124,14 +135,47 @@ struct ProxyResponder: Sendable {
 
     /// Runs the pipeline and packs the result for sending.
     private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
-        let imageRequest = route.imageRequest(
-            for: plan, format: format,
-            options: results == nil ? [.skipsProcessedDiskStore] : [])
-        let response = try await pipeline.image(for: imageRequest)
-        let data = response.data
-        return ServedResult(
+        let options = plan.url.options
+        let requestOptions: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
+        if !options.skipProcessing.isEmpty {
+            // imgproxy skips only when the result would be in the source's own format.
+            let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: requestOptions))
+            if options.skipProcessing.contains(source.format), plan.format == nil || plan.format == source.format {
+                return packed(source.data, format: source.format, plan: plan, varies: false)
+            }
+        }
+        var response = try await pipeline.image(
+            for: route.imageRequest(for: plan, format: format, options: requestOptions))
+        if options.maxBytes > 0, response.data.count > options.maxBytes,
+            MaxBytesSearch.formats.contains(response.format)
+        {
+            let start =
+                plan.url.quality(for: response.format, formatQualities: route.formatQualities)
+                ?? Int((route.baseEncoding.quality * 100).rounded())
+            let search = MaxBytesSearch(
+                maxBytes: options.maxBytes, floor: configuration.maxBytesQualityFloor, start: start)
+            response = try await search.run(startingWith: response) { [self] quality in
+                try await pipeline.image(
+                    for: route.imageRequest(for: plan, format: format, options: requestOptions, quality: quality))
+            }
+        }
+        return packed(response.data, format: response.format, plan: plan, varies: plan.format == nil)
+    }
+
+    /// The source's bytes as fetched (imgproxy's `raw`): no decoding checks, no transforms.
+    private func sourceBytes(_ plan: ProxyPlan) async throws -> ServedResult {
+        let options: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
+        let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: options))
+        return packed(source.data, format: source.format, plan: plan, varies: false)
+    }
+
+    private func packed(_ data: Data, format: ImageFormat, plan: ProxyPlan, varies: Bool) -> ServedResult {
+        ServedResult(
             body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
-            contentType: response.format.mediaType, varies: plan.format == nil)
+            contentType: format.mediaType, varies: varies,
+            contentDisposition: ContentDisposition.value(
+                filename: plan.url.options.filename, source: plan.source, format: format,
+                attachment: plan.url.options.returnAttachment))
     }
 
     private func answer(_ served: ServedResult, request: Request, head: Bool, cacheControl: String? = nil) -> Response {
@@ -145,6 +189,7 @@ struct ProxyResponder: Sendable {
         }
         headers[.contentType] = served.contentType
         headers[.contentLength] = served.contentLength
+        if let disposition = served.contentDisposition { headers[.contentDisposition] = disposition }
         return Response(
             status: .ok, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: served.body))
     }

@@ -10,12 +10,15 @@ struct ServedResult: Sendable {
     let contentLength: String
     /// Whether the format was negotiated (the answer varies by `Accept`).
     let varies: Bool
+    /// `inline` or `attachment`, with the file name (imgproxy's `filename` and `return_attachment`).
+    let contentDisposition: String?
 
-    init(body: ByteBuffer, entityTag: String, contentType: String, varies: Bool) {
+    init(body: ByteBuffer, entityTag: String, contentType: String, varies: Bool, contentDisposition: String? = nil) {
         self.body = body
         self.entityTag = entityTag
         self.contentType = contentType
         self.varies = varies
+        self.contentDisposition = contentDisposition
         contentLength = String(body.readableBytes)
     }
 

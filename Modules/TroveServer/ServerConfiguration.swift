@@ -66,6 +66,15 @@ public struct ServerConfiguration: Sendable {
     /// After SIGTERM, the most time the drain takes (health grace included) before the requests still
     /// running are cancelled.
     public var drainTimeout: Duration = .seconds(30)
+    /// Quality by output format when a URL names none (imgproxy's `IMGPROXY_FORMAT_QUALITY` defaults: AVIF
+    /// and WebP compress better than JPEG at the same number); a format not listed keeps the encoder's.
+    public var formatQualities: [ImageFormat: Int] = [.avif: 63, .webp: 79, .jxl: 77]
+    /// Accept imgproxy's security options (`max_src_resolution`, `max_result_dimension`, ...) in URLs.
+    public var allowSecurityOptions = false
+    /// The image `watermark`/`wm` lays over results; without one a URL's watermark is refused.
+    public var watermarkFile: String?
+    /// The quality `max_bytes` never goes below.
+    public var maxBytesQualityFloor = 10
     /// The least level a log line needs; `info` writes one access-log line per request.
     public var logLevel = Logger.Level.info
     /// The pipeline every request runs through. The server's own defaults differ from a library pipeline's

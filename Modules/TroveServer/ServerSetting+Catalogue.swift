@@ -6,7 +6,8 @@ extension ServerSetting {
     /// Every setting of `trove serve`, in the order `--help` lists them. Each names its flag, its config-file
     /// key, its variables (Trove's `TROVE_*`, then imgproxy's `IMGPROXY_*` where one means the same) and
     /// where in `ServerConfiguration` it writes; the defaults are `ServerConfiguration()`'s.
-    package static let all: [ServerSetting] = listening + connections + signing + sources + limits + caching + logging
+    package static let all: [ServerSetting] =
+        listening + connections + signing + sources + limits + processing + caching + logging
 
     private static let listening: [ServerSetting] = [
         ServerSetting(
@@ -187,6 +188,53 @@ extension ServerSetting {
                 }
                 configuration.pipeline.shrinkOnLoadReducingGap = gap
             }, read: { "\($0.pipeline.shrinkOnLoadReducingGap.formatted())" })
+    ]
+
+    private static let processing: [ServerSetting] = [
+        ServerSetting(
+            flag: "quality", key: nil, environment: [Variable("TROVE_QUALITY"), Variable("IMGPROXY_QUALITY")],
+            help: "Quality, 1-100, of results whose URL names none and whose format has no --format-quality.",
+            write: { configuration, values, name in
+                let quality = try wholeNumber(values.last ?? "", name, in: 1...100)
+                configuration.pipeline.encodingOptions.quality = Double(quality) / 100
+            }, read: { "\(Int(($0.pipeline.encodingOptions.quality * 100).rounded()))" }),
+        ServerSetting(
+            flag: "format-quality", key: "formatQualities",
+            environment: [Variable("TROVE_FORMAT_QUALITY"), Variable("IMGPROXY_FORMAT_QUALITY")], form: .list,
+            help: "A format's default quality as FORMAT=Q (e.g. avif=60); repeatable.",
+            write: { configuration, values, name in
+                for entry in values where !entry.isEmpty {
+                    let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                    guard parts.count == 2, !parts[0].isEmpty else {
+                        throw ServerConfigurationError("\(given(name, entry)) must be FORMAT=QUALITY, e.g. avif=60")
+                    }
+                    configuration.formatQualities[ImageFormat(rawValue: parts[0])] = try wholeNumber(
+                        parts[1], name, in: 1...100)
+                }
+            },
+            read: { configuration in
+                configuration.formatQualities.keys.map(\.rawValue).sorted().map {
+                    "\($0)=\(configuration.formatQualities[ImageFormat(rawValue: $0)] ?? 0)"
+                }.joined(separator: ",")
+            }),
+        ServerSetting(
+            flag: "max-bytes-quality-floor", key: "maxBytesQualityFloor",
+            environment: [Variable("TROVE_MAX_BYTES_QUALITY_FLOOR")],
+            help: "The lowest quality max_bytes may choose.", write: integer(\.maxBytesQualityFloor, in: 1...100),
+            read: { "\($0.maxBytesQualityFloor)" }),
+        ServerSetting(
+            flag: "watermark", key: "watermarkFile",
+            environment: [Variable("TROVE_WATERMARK_PATH"), Variable("IMGPROXY_WATERMARK_PATH")],
+            help: "An image file that URLs' watermark option lays over results.",
+            write: { configuration, values, _ in
+                let path = values.last ?? ""
+                configuration.watermarkFile = path.isEmpty ? nil : path
+            }, read: { $0.watermarkFile ?? "none" }),
+        ServerSetting(
+            flag: "allow-security-options", key: "allowSecurityOptions",
+            environment: [Variable("TROVE_ALLOW_SECURITY_OPTIONS"), Variable("IMGPROXY_ALLOW_SECURITY_OPTIONS")],
+            form: .on, help: "Accept imgproxy's security options (max_src_resolution, ...) in URLs.",
+            write: flag(\.allowSecurityOptions), read: { "\($0.allowSecurityOptions)" })
     ]
 
     private static let caching: [ServerSetting] = [

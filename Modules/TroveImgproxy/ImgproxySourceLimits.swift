@@ -1,0 +1,56 @@
+import Trove
+
+/// imgproxy's security options, which a URL may set only when the server allows them: limits tighter
+/// (or looser, within the server's own) for one request.
+public struct ImgproxySourceLimits: Sendable, Equatable {
+    /// `max_src_resolution`/`msr` in megapixels.
+    public var maxSourceResolution: Double?
+    /// `max_src_file_size`/`msfs` in bytes.
+    public var maxSourceFileSize: Int?
+    /// `max_animation_frames`/`maf`.
+    public var maxAnimationFrames: Int?
+    /// `max_animation_frame_resolution`/`mafr` in megapixels.
+    public var maxAnimationFrameResolution: Double?
+    /// `max_result_dimension`/`mrd`: the result is scaled down to fit this many pixels a side.
+    public var maxResultDimension: Int?
+
+    /// No limits beyond the server's.
+    public init() {}
+
+    /// Whether any limit checked on the decoded source is set.
+    var isSet: Bool {
+        maxSourceResolution != nil || maxAnimationFrames != nil || maxAnimationFrameResolution != nil
+    }
+}
+
+/// Refuses a decoded source over the URL's security limits with imgproxy's 422. The server's own limits
+/// are checked before decoding; these run on the decoded image, first.
+struct SourceLimitCheck: ImageTransformer {
+    let limits: ImgproxySourceLimits
+
+    var identifier: String {
+        "imgproxy.limits(msr=\(limits.maxSourceResolution.map { "\($0)" } ?? "-"),"
+            + "maf=\(limits.maxAnimationFrames.map { "\($0)" } ?? "-"),"
+            + "mafr=\(limits.maxAnimationFrameResolution.map { "\($0)" } ?? "-"))"
+    }
+
+    func transform(_ image: Image) throws -> Image {
+        let megapixels = Double(image.width) * Double(image.height) / 1_000_000
+        let frames = max(image.frames.count, 1)
+        if let most = limits.maxSourceResolution, megapixels * Double(frames) > most {
+            throw Self.refusal(
+                "the source has \(megapixels * Double(frames)) megapixels, over the URL's limit of \(most)")
+        }
+        if let most = limits.maxAnimationFrames, frames > most {
+            throw Self.refusal("the source has \(frames) animation frames, over the URL's limit of \(most)")
+        }
+        if let most = limits.maxAnimationFrameResolution, !image.frames.isEmpty, megapixels > most {
+            throw Self.refusal("each animation frame has \(megapixels) megapixels, over the URL's limit of \(most)")
+        }
+        return image
+    }
+
+    private static func refusal(_ message: String) -> ImgproxyURLError {
+        ImgproxyURLError(status: 422, message: message)
+    }
+}
