@@ -6,7 +6,7 @@ import TroveAVIF
 import TroveWebP
 
 // The README's tour, compiled: each region between `// snippet NAME` and `// end snippet NAME` is a Swift
-// block of README.md, word for word (ReadmeSnippetTests checks that). The functions give the blocks the
+// block of README.md or of a DocC article, word for word (ReadmeSnippetTests checks that). The functions give the blocks the
 // names they use (`url`, `cacheURL`, ...), so a block that no longer compiles fails `make test`.
 
 /// Shows an image; stands for an app's UI in the snippets.

@@ -1,4 +1,4 @@
-"""Times Pillow doing what the Transformers benchmark suite times in Trove, for the README's comparison.
+"""Times Pillow doing what the Transformers benchmark suite times in Trove, for the comparison in docs/BENCHMARKS.md.
 
     python3 scripts/pillow/resize_baseline.py [--runs N]
 
