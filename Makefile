@@ -53,7 +53,7 @@ bench: setup
 	scripts/pillow/run_baseline.sh
 	scripts/thumbnail-bench
 
-# libFuzzer + AddressSanitizer on the PNG, GIF, JPEG and AVIF decoders, seeded from Tests/Fixtures; not part of
-# `make test`. FUZZ_SECONDS per decoder (default 30); FUZZ_TARGETS to pick (PNG GIF JPEG AVIF).
+# libFuzzer + AddressSanitizer on the PNG, GIF, JPEG, WebP, AVIF and JPEG XL decoders, seeded from Tests/Fixtures;
+# not part of `make test`. FUZZ_SECONDS per decoder (default 30); FUZZ_TARGETS to pick (PNG GIF JPEG WebP AVIF JXL).
 fuzz: setup
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-30} Tools/Fuzz/run.sh $(FUZZ_TARGETS)

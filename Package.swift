@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "TroveRedis", targets: ["TroveRedis"]),
         .library(name: "TroveWebP", targets: ["TroveWebP"]),
         .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
+        .library(name: "TroveJXL", targets: ["TroveJXL"]),
         // The image proxy: imgproxy's URL language, and the Hummingbird server `trove serve` runs, to embed in an app.
         .library(name: "TroveImgproxy", targets: ["TroveImgproxy"]),
         .library(name: "TroveServer", targets: ["TroveServer"]),
@@ -114,6 +115,14 @@ let package = Package(
         .target(
             name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"],
             path: "Plugins/TroveAVIF", swiftSettings: swift6),
+        // JPEG XL through libjxl (Debian's 0.7) and its thread pool, libjxl_threads; libjxl reports errors
+        // as status codes: no shim.
+        .systemLibrary(
+            name: "CJXL", path: "Plugins/CJXL", pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"])]),
+        .target(
+            name: "TroveJXL", dependencies: ["TroveCore", "CJXL"],
+            path: "Plugins/TroveJXL", swiftSettings: swift6),
         .target(
             name: "TroveTransformers", dependencies: ["TroveCore"],
             path: "Modules/TroveTransformers", swiftSettings: swift6),
@@ -165,6 +174,7 @@ let package = Package(
             name: "trove",
             dependencies: [
                 "Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
+                "TroveJXL",
                 "FixtureServer", "TroveServer", "CTroveSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
@@ -222,6 +232,10 @@ let package = Package(
             path: "Tests/TroveAVIFTests",
             swiftSettings: swift6),
         .testTarget(
+            name: "TroveJXLTests", dependencies: ["TroveJXL", "TroveCodec", "TroveTestSupport"],
+            path: "Tests/TroveJXLTests",
+            swiftSettings: swift6),
+        .testTarget(
             name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec", "TroveTestSupport"],
             path: "Tests/TroveTransformersTests", swiftSettings: swift6),
         .testTarget(
@@ -255,6 +269,7 @@ let package = Package(
             name: "TroveServerTests",
             dependencies: [
                 "TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis", "FixtureServer",
+                "TroveJXL",
                 "TroveTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird")

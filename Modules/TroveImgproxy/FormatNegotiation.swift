@@ -2,12 +2,12 @@ import Foundation
 import Trove
 
 /// Picks the output format for a URL that names none, from the request's `Accept` header: AVIF, then WebP,
-/// when the client lists it explicitly and an encoder for it is registered; else nil, meaning the source's
-/// own format. As imgproxy does, `image/*` and `*/*` do not count as support for AVIF or WebP (browsers send
-/// them for every image), and a type listed with `q=0` is refused.
+/// then JPEG XL, when the client lists it explicitly and an encoder for it is registered; else nil, meaning
+/// the source's own format. As imgproxy does, `image/*` and `*/*` do not count as support for AVIF or WebP
+/// (browsers send them for every image), and a type listed with `q=0` is refused.
 public enum FormatNegotiation {
     /// Formats tried in order of preference.
-    public static let preferenceOrder: [ImageFormat] = [.avif, .webp]
+    public static let preferenceOrder: [ImageFormat] = [.avif, .webp, .jxl]
 
     /// The preferred format both sides support, or nil to keep the source's format. Answers that depend on
     /// this must carry `Vary: Accept`.

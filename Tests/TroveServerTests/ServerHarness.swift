@@ -7,6 +7,7 @@ import Logging
 import Trove
 import TroveAVIF
 import TroveJPEG
+import TroveJXL
 import TroveServer
 import TroveWebP
 
@@ -42,12 +43,13 @@ struct ServerHarness {
         return ServerHarness(server: server, origin: origin, port: port, cacheDirectory: cacheDirectory)
     }
 
-    /// The standard registry with the JPEG, WebP and AVIF plugins, as the CLI's.
+    /// The standard registry with the JPEG, WebP, AVIF and JPEG XL plugins, as the CLI's.
     static func registry() throws -> PluginRegistry {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
         try registry.install(TroveWebPPlugin())
         try registry.install(TroveAVIFPlugin())
+        try registry.install(TroveJXLPlugin())
         return registry
     }
 

@@ -33,6 +33,10 @@ let package = Package(
         .target(
             name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"], path: "Trove/Plugins/TroveAVIF",
             swiftSettings: swift6),
+        .systemLibrary(name: "CJXL", path: "Trove/Plugins/CJXL", pkgConfig: "libjxl"),
+        .target(
+            name: "TroveJXL", dependencies: ["TroveCore", "CJXL"], path: "Trove/Plugins/TroveJXL",
+            swiftSettings: swift6),
         // The checks and the libFuzzer hand-off every decoder target shares.
         .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
         .executableTarget(
@@ -49,6 +53,9 @@ let package = Package(
             swiftSettings: swift6),
         .executableTarget(
             name: "FuzzAVIF", dependencies: ["FuzzDriver", "TroveAVIF"], path: "FuzzAVIF",
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "FuzzJXL", dependencies: ["FuzzDriver", "TroveJXL"], path: "FuzzJXL",
             swiftSettings: swift6)
     ]
 )

@@ -1,6 +1,7 @@
 import Trove
 import TroveAVIF
 import TroveJPEG
+import TroveJXL
 import TroveRedis
 import TroveWebP
 
@@ -12,6 +13,7 @@ enum TroveRegistry {
         try registry.install(TroveRedisPlugin())
         try registry.install(TroveWebPPlugin())
         try registry.install(TroveAVIFPlugin())
+        try registry.install(TroveJXLPlugin())
         return registry
     }
 }

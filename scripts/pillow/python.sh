@@ -5,6 +5,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 check='from PIL import features; import sys; sys.exit(0 if features.check("webp") and features.check("avif") else 1)'
+# JPEG XL comes from pillow-jxl-plugin (libjxl through Rust bindings); importing it registers the format.
+check="import pillow_jxl; $check"
 if python3 -c "$check" 2>/dev/null; then
     exec python3 "$@"
 fi
@@ -12,6 +14,7 @@ venv="$root/.build-venv"
 if ! "$venv/bin/python" -c "$check" 2>/dev/null; then
     echo "Installing Pillow into $venv ..." >&2
     python3 -m venv "$venv" >&2
-    "$venv/bin/pip" install --quiet "pillow>=12" >&2
+    "$venv/bin/pip" install --quiet "pillow>=12" \
+        "pillow-jxl-plugin>=1.3" >&2
 fi
 exec "$venv/bin/python" "$@"

@@ -1,0 +1,120 @@
+import CJXL
+import Foundation
+import TroveCore
+
+/// Decodes JPEG XL (a bare codestream or the container) through libjxl to straight-alpha RGBA8: lossy and
+/// lossless, any bit depth (rounded to 8 bits), grey or colour, with or without alpha, and animations,
+/// every frame composed to full size with its delay and the loop count. The EXIF orientation is reported in
+/// `Image.orientation` and not applied (libjxl is told to keep it), so the `orient` transform applies it
+/// once. The colours of the pixels go to `Image.colorDescription`: CICP for an enumerated colour space,
+/// else the ICC profile.
+public struct JXLDecoder: ImageDecoder {
+    /// The registry name, "jxl".
+    public let name = "jxl"
+    /// `.jxl`, stills and animations alike.
+    public let format = ImageFormat.jxl
+    /// Threads libjxl may use for one image.
+    public var maxThreads: Int
+
+    /// - Parameter maxThreads: threads for one decode; 2 keeps a server's concurrent decodes from
+    ///   oversubscribing its cores.
+    public init(maxThreads: Int = 2) {
+        self.maxThreads = maxThreads
+    }
+
+    /// The codestream marker FF 0A, or the container's 12-byte signature box.
+    public func canDecode(_ header: Data) -> Bool {
+        JXLSignature.matches(header)
+    }
+
+    static func failure(_ reason: String) -> TroveError {
+        TroveError.decodingFailed(format: .jxl, reason: reason)
+    }
+
+    /// Decodes every frame. The header's size is checked against `limits` before libjxl decodes or Trove
+    /// allocates any pixel; an animation's frames are first counted from their headers and checked too.
+    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+        try data.withUnsafeBytes { bytes in
+            let decoder = try LibjxlDecoder(
+                bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING, JXL_DEC_FRAME, JXL_DEC_FULL_IMAGE],
+                threads: maxThreads)
+            var basic: JxlBasicInfo?
+            var color: ColorDescription?
+            var frames: [AnimationFrame] = []
+            var declaredFrames = 1
+            var delay = Duration.zero
+            while true {
+                let status = decoder.next()
+                switch status {
+                case JXL_DEC_BASIC_INFO:
+                    let info = try decoder.basicInfo()
+                    let width = Int(info.xsize), height = Int(info.ysize)
+                    try limits.check(width: width, height: height)
+                    if info.have_animation != 0 {
+                        declaredFrames = try Self.countFrames(bytes, stoppingAfter: limits.maxFrames + 1)
+                        try limits.check(frames: declaredFrames, width: width, height: height)
+                    }
+                    basic = info
+                case JXL_DEC_COLOR_ENCODING:
+                    color = decoder.colorDescription()
+                case JXL_DEC_FRAME:
+                    guard let basic else { throw Self.failure("libjxl reported a frame before the header") }
+                    guard frames.count < declaredFrames else {
+                        throw Self.failure("libjxl decodes more frames than the \(declaredFrames) their headers list")
+                    }
+                    delay = decoder.frameDelay(basic)
+                case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
+                    guard let basic else { throw Self.failure("libjxl asked for pixels before the header") }
+                    let byteCount = Int(basic.xsize) * Int(basic.ysize) * 4
+                    let pixels = try decoder.decodeFrame(
+                        byteCount: byteCount, name: declaredFrames > 1 ? "frame \(frames.count + 1)" : "the image")
+                    frames.append(AnimationFrame(pixels: pixels, delay: delay))
+                case JXL_DEC_SUCCESS:
+                    guard let basic, let first = frames.first else {
+                        throw Self.failure("the JPEG XL file holds no image")
+                    }
+                    let width = Int(basic.xsize), height = Int(basic.ysize)
+                    return Image(
+                        width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
+                        pixels: first.pixels, sourceFormat: .jxl, frames: frames.count > 1 ? frames : [],
+                        orientation: ExifOrientation(rawValue: Int(basic.orientation.rawValue)) ?? .up,
+                        loopCount: basic.have_animation != 0 ? Int(basic.animation.num_loops) : 0,
+                        colorDescription: color)
+                default:
+                    let part =
+                        basic == nil
+                        ? "the header"
+                        : frames.isEmpty && declaredFrames == 1 ? "the image" : "frame \(frames.count + 1)"
+                    throw decoder.failure(status, part)
+                }
+            }
+        }
+    }
+
+    /// Size from the header and, for an animation, the frame count from the frames' headers; no pixel is
+    /// decoded.
+    public func info(_ data: Data) throws -> ImageInfo? {
+        try data.withUnsafeBytes { bytes in
+            let decoder = try LibjxlDecoder(bytes, events: [JXL_DEC_BASIC_INFO], threads: 1)
+            let info = try decoder.readBasicInfo()
+            let frames = info.have_animation != 0 ? try Self.countFrames(bytes, stoppingAfter: Int.max) : 1
+            return ImageInfo(format: .jxl, width: Int(info.xsize), height: Int(info.ysize), frameCount: frames)
+        }
+    }
+
+    /// The frames libjxl will return (zero-duration ones composed into the next, as when decoding), read
+    /// from their headers without decoding pixels; counting stops at `limit`.
+    static func countFrames(_ bytes: UnsafeRawBufferPointer, stoppingAfter limit: Int) throws -> Int {
+        let decoder = try LibjxlDecoder(bytes, events: [JXL_DEC_FRAME], threads: 1)
+        var count = 0
+        while count < limit {
+            let status = decoder.next()
+            switch status {
+            case JXL_DEC_FRAME: count += 1
+            case JXL_DEC_SUCCESS: return count
+            default: throw decoder.failure(status, "the header of frame \(count + 1)")
+            }
+        }
+        return count
+    }
+}
