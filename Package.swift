@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "TroveRedis", targets: ["TroveRedis"]),
         .library(name: "TroveWebP", targets: ["TroveWebP"]),
         .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
+        .library(name: "TroveHEIF", targets: ["TroveHEIF"]),
         // The image proxy: imgproxy's URL language, and the Hummingbird server `trove serve` runs, to embed in an app.
         .library(name: "TroveImgproxy", targets: ["TroveImgproxy"]),
         .library(name: "TroveServer", targets: ["TroveServer"]),
@@ -114,6 +115,14 @@ let package = Package(
         .target(
             name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"],
             path: "Plugins/TroveAVIF", swiftSettings: swift6),
+        // HEIC through libheif (Debian's 1.15: libde265 decodes, x265 encodes when linked); libheif reports
+        // errors as structs, no C shim needed.
+        .systemLibrary(
+            name: "CHEIF", path: "Plugins/CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .target(
+            name: "TroveHEIF", dependencies: ["TroveCore", "CHEIF"],
+            path: "Plugins/TroveHEIF", swiftSettings: swift6),
         .target(
             name: "TroveTransformers", dependencies: ["TroveCore"],
             path: "Modules/TroveTransformers", swiftSettings: swift6),
@@ -159,6 +168,7 @@ let package = Package(
             dependencies: [
                 "Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
                 "FixtureServer", "TroveServer", "CTroveSupport",
+                "TroveHEIF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             path: "Tools/trove", swiftSettings: swift6),
@@ -215,6 +225,10 @@ let package = Package(
             path: "Tests/TroveAVIFTests",
             swiftSettings: swift6),
         .testTarget(
+            name: "TroveHEIFTests", dependencies: ["TroveHEIF", "TroveAVIF", "TroveCodec", "TroveTestSupport"],
+            path: "Tests/TroveHEIFTests",
+            swiftSettings: swift6),
+        .testTarget(
             name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec", "TroveTestSupport"],
             path: "Tests/TroveTransformersTests", swiftSettings: swift6),
         .testTarget(
@@ -249,6 +263,7 @@ let package = Package(
             dependencies: [
                 "TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis", "FixtureServer",
                 "TroveTestSupport",
+                "TroveHEIF",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird")
             ],

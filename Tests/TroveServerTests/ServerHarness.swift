@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import Trove
 import TroveAVIF
+import TroveHEIF
 import TroveJPEG
 import TroveServer
 import TroveWebP
@@ -41,12 +42,13 @@ struct ServerHarness {
         return ServerHarness(server: server, origin: origin, port: port, cacheDirectory: cacheDirectory)
     }
 
-    /// The standard registry with the JPEG, WebP and AVIF plugins, as the CLI's.
+    /// The standard registry with the JPEG, WebP, AVIF and HEIF plugins, as the CLI's.
     static func registry() throws -> PluginRegistry {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
         try registry.install(TroveWebPPlugin())
         try registry.install(TroveAVIFPlugin())
+        try registry.install(TroveHEIFPlugin())
         return registry
     }
 

@@ -33,6 +33,10 @@ let package = Package(
         .target(
             name: "TroveAVIF", dependencies: ["TroveCore", "CAVIF"], path: "Trove/Plugins/TroveAVIF",
             swiftSettings: swift6),
+        .systemLibrary(name: "CHEIF", path: "Trove/Plugins/CHEIF", pkgConfig: "libheif"),
+        .target(
+            name: "TroveHEIF", dependencies: ["TroveCore", "CHEIF"], path: "Trove/Plugins/TroveHEIF",
+            swiftSettings: swift6),
         // The checks and the libFuzzer hand-off every decoder target shares.
         .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
         .executableTarget(
@@ -49,6 +53,9 @@ let package = Package(
             swiftSettings: swift6),
         .executableTarget(
             name: "FuzzAVIF", dependencies: ["FuzzDriver", "TroveAVIF"], path: "FuzzAVIF",
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "FuzzHEIF", dependencies: ["FuzzDriver", "TroveHEIF"], path: "FuzzHEIF",
             swiftSettings: swift6)
     ]
 )

@@ -5,6 +5,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 check='from PIL import features; import sys; sys.exit(0 if features.check("webp") and features.check("avif") else 1)'
+# pillow-heif (on its own libheif wheel) too: it writes the HEIC fixtures and decodes their references.
+check="import pillow_heif; $check"
 if python3 -c "$check" 2>/dev/null; then
     exec python3 "$@"
 fi
@@ -13,5 +15,6 @@ if ! "$venv/bin/python" -c "$check" 2>/dev/null; then
     echo "Installing Pillow into $venv ..." >&2
     python3 -m venv "$venv" >&2
     "$venv/bin/pip" install --quiet "pillow>=12" >&2
+    "$venv/bin/pip" install --quiet "pillow-heif>=1" >&2
 fi
 exec "$venv/bin/python" "$@"
