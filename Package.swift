@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TroveWebP", targets: ["TroveWebP"]),
         .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
         .library(name: "TroveJXL", targets: ["TroveJXL"]),
+        .library(name: "TroveHEIF", targets: ["TroveHEIF"]),
         // The image proxy: imgproxy's URL language, and the Hummingbird server `trove serve` runs, to embed in an app.
         .library(name: "TroveImgproxy", targets: ["TroveImgproxy"]),
         .library(name: "TroveServer", targets: ["TroveServer"]),
@@ -123,6 +124,14 @@ let package = Package(
         .target(
             name: "TroveJXL", dependencies: ["TroveCore", "CJXL"],
             path: "Plugins/TroveJXL", swiftSettings: swift6),
+        // HEIC through libheif (Debian's 1.15: libde265 decodes, x265 encodes when linked); libheif reports
+        // errors as structs, no C shim needed.
+        .systemLibrary(
+            name: "CHEIF", path: "Plugins/CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .target(
+            name: "TroveHEIF", dependencies: ["TroveCore", "CHEIF"],
+            path: "Plugins/TroveHEIF", swiftSettings: swift6),
         .target(
             name: "TroveTransformers", dependencies: ["TroveCore"],
             path: "Modules/TroveTransformers", swiftSettings: swift6),
@@ -176,6 +185,7 @@ let package = Package(
                 "Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
                 "TroveJXL",
                 "FixtureServer", "TroveServer", "CTroveSupport",
+                "TroveHEIF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             path: "Tools/trove", swiftSettings: swift6),
@@ -236,6 +246,10 @@ let package = Package(
             path: "Tests/TroveJXLTests",
             swiftSettings: swift6),
         .testTarget(
+            name: "TroveHEIFTests", dependencies: ["TroveHEIF", "TroveAVIF", "TroveCodec", "TroveTestSupport"],
+            path: "Tests/TroveHEIFTests",
+            swiftSettings: swift6),
+        .testTarget(
             name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec", "TroveTestSupport"],
             path: "Tests/TroveTransformersTests", swiftSettings: swift6),
         .testTarget(
@@ -271,6 +285,7 @@ let package = Package(
                 "TroveServer", "TroveImgproxy", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis", "FixtureServer",
                 "TroveJXL",
                 "TroveTestSupport",
+                "TroveHEIF",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird")
             ],

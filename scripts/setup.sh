@@ -7,6 +7,7 @@ missing=()
 [ -f /usr/include/webp/demux.h ] || missing+=(libwebp-dev)
 [ -f /usr/include/avif/avif.h ] || missing+=(libavif-dev)
 [ -f /usr/include/jxl/decode.h ] || missing+=(libjxl-dev)
+compgen -G '/usr/include/*/libheif/heif.h' >/dev/null || [ -f /usr/include/libheif/heif.h ] || missing+=(libheif-dev)
 [ -f /usr/include/libdeflate.h ] || missing+=(libdeflate-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 # The Redis shared-tier tests start their own redis-server on loopback.

@@ -50,7 +50,8 @@ import TroveTestSupport
             ["convert", source, work.appendingPathComponent("x.bmp").path, "--format", "bmp"])
         #expect(result.status == 2)
         #expect(
-            result.stderr.contains("no encoder writes format 'bmp'; formats with an encoder: avif, jpeg, png, webp"),
+            result.stderr.contains(
+                "no encoder writes format 'bmp'; formats with an encoder: avif, heic, jpeg, jxl, png, webp"),
             "stderr: \(result.stderr)")
     }
 }

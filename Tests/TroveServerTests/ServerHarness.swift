@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import Trove
 import TroveAVIF
+import TroveHEIF
 import TroveJPEG
 import TroveJXL
 import TroveServer
@@ -43,13 +44,14 @@ struct ServerHarness {
         return ServerHarness(server: server, origin: origin, port: port, cacheDirectory: cacheDirectory)
     }
 
-    /// The standard registry with the JPEG, WebP, AVIF and JPEG XL plugins, as the CLI's.
+    /// The standard registry with the JPEG, WebP, AVIF, JPEG XL and HEIF plugins, as the CLI's.
     static func registry() throws -> PluginRegistry {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
         try registry.install(TroveWebPPlugin())
         try registry.install(TroveAVIFPlugin())
         try registry.install(TroveJXLPlugin())
+        try registry.install(TroveHEIFPlugin())
         return registry
     }
 

@@ -37,6 +37,10 @@ let package = Package(
         .target(
             name: "TroveJXL", dependencies: ["TroveCore", "CJXL"], path: "Trove/Plugins/TroveJXL",
             swiftSettings: swift6),
+        .systemLibrary(name: "CHEIF", path: "Trove/Plugins/CHEIF", pkgConfig: "libheif"),
+        .target(
+            name: "TroveHEIF", dependencies: ["TroveCore", "CHEIF"], path: "Trove/Plugins/TroveHEIF",
+            swiftSettings: swift6),
         // The checks and the libFuzzer hand-off every decoder target shares.
         .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
         .executableTarget(
@@ -56,6 +60,9 @@ let package = Package(
             swiftSettings: swift6),
         .executableTarget(
             name: "FuzzJXL", dependencies: ["FuzzDriver", "TroveJXL"], path: "FuzzJXL",
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "FuzzHEIF", dependencies: ["FuzzDriver", "TroveHEIF"], path: "FuzzHEIF",
             swiftSettings: swift6)
     ]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Trove
+import TroveHEIF
 
 struct PluginsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,6 +30,9 @@ struct PluginsCommand: AsyncParsableCommand {
             }
             for plugin in registry.installedPlugins {
                 print("installed plugin: \(plugin.name) \(plugin.version)")
+            }
+            if !TroveHEIFPlugin.canEncode {
+                print("note: heic decodes only: this machine's libheif has no HEVC encoder (x265)")
             }
         }
     }

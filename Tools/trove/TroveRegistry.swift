@@ -1,5 +1,6 @@
 import Trove
 import TroveAVIF
+import TroveHEIF
 import TroveJPEG
 import TroveJXL
 import TroveRedis
@@ -14,6 +15,7 @@ enum TroveRegistry {
         try registry.install(TroveWebPPlugin())
         try registry.install(TroveAVIFPlugin())
         try registry.install(TroveJXLPlugin())
+        try registry.install(TroveHEIFPlugin())
         return registry
     }
 }

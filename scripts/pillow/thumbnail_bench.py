@@ -1,6 +1,7 @@
 """Helpers for scripts/thumbnail-bench, run through scripts/pillow/python.sh.
 
-    make-inputs DIR          write DIR/big.jpg (q90) and DIR/big.png: 6000x4000 photo-like images, once
+    make-inputs DIR          write DIR/big.jpg (q90) and DIR/big.png: 6000x4000 photo-like images, and
+                             DIR/big.heic: 4032x3024 (12 MP) of the same, q90 in 512 px grid tiles, once
     thumbnail IN OUT         Pillow's thumbnail((320, 320), LANCZOS): the baseline, as one process
     psnr REF IN...           PSNR (dB, RGB) of each IN against REF
     reference IN OUT W H     Pillow's full-resolution LANCZOS resize (reducing_gap=None) to W x H
@@ -8,7 +9,10 @@
 import os
 import sys
 
+import pillow_heif
 from PIL import Image
+
+pillow_heif.register_heif_opener()
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHOTOS = os.path.join(HERE, "..", "..", "Tests", "Fixtures", "images")
@@ -20,6 +24,7 @@ def make_inputs(folder):
     os.makedirs(folder, exist_ok=True)
     jpeg, png = os.path.join(folder, "big.jpg"), os.path.join(folder, "big.png")
     if os.path.exists(jpeg) and os.path.exists(png):
+        make_heic(folder, png)
         return
     # A real photo enlarged to 24 MP, with fine detail added back: grain and a faint high-frequency pattern,
     # so neither codec sees a smooth, easily compressed upscale.
@@ -32,6 +37,16 @@ def make_inputs(folder):
     image = Image.fromarray(np.clip(pixels + 0.5, 0, 255).astype(np.uint8), "RGB")
     image.save(jpeg, quality=90)
     image.save(png, compress_level=6)
+    make_heic(folder, png)
+
+
+def make_heic(folder, png):
+    """A phone-sized HEIC (4032x3024, as an iPhone's 12 MP photo) cut from the PNG input, in grid tiles."""
+    heic = os.path.join(folder, "big.heic")
+    if os.path.exists(heic):
+        return
+    pillow_heif.options.GRID_TILE_SIZE = 512
+    Image.open(png).convert("RGB").crop((0, 0, 4032, 3024)).save(heic, quality=90)
 
 
 def thumbnail(source, target):
