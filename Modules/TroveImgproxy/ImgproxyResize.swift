@@ -307,22 +307,9 @@ struct ImgproxyResizePlan: Equatable {
         var output = image
         var region = self.region
         if smartRegion, region.width < image.width || region.height < image.height {
-            // Chosen on a small copy: the choice needs the layout, not the detail.
-            let probeScale = min(1, 256 / Double(max(image.width, image.height)))
-            var probe = image
-            if probeScale < 1 {
-                probe = try ResizeTransformer(
-                    width: max(1, Int(Double(image.width) * probeScale)),
-                    height: max(1, Int(Double(image.height) * probeScale)), mode: .stretch, filter: .bilinear
-                ).transform(image)
-            }
-            let scaleX = Double(probe.width) / Double(image.width)
-            let scaleY = Double(probe.height) / Double(image.height)
-            let origin = AttentionRegion.origin(
-                in: probe, width: Int((Double(region.width) * scaleX).rounded()),
-                height: Int((Double(region.height) * scaleY).rounded()))
-            region.x = min(max(Int((Double(origin.x) / scaleX).rounded()), 0), image.width - region.width)
-            region.y = min(max(Int((Double(origin.y) / scaleY).rounded()), 0), image.height - region.height)
+            let origin = AttentionRegion.origin(in: image, width: region.width, height: region.height)
+            region.x = origin.x
+            region.y = origin.y
         }
         if region != PixelRect(x: 0, y: 0, width: image.width, height: image.height) {
             output = try CropTransformer(x: region.x, y: region.y, width: region.width, height: region.height)

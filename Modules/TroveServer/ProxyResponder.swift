@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Trove
+import TroveImgproxy
 
 /// Answers image requests (any path `ProxyRouter` does not route elsewhere, as an imgproxy URL) and
 /// `/metrics`. One value shared by every connection; it holds no per-request state.
@@ -141,6 +142,7 @@ struct ProxyResponder: Sendable {
             // imgproxy skips only when the result would be in the source's own format.
             let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: requestOptions))
             if options.skipProcessing.contains(source.format), plan.format == nil || plan.format == source.format {
+                try checkSourceFileSize(source.data.count, plan: plan)
                 return packed(source.data, format: source.format, plan: plan, varies: false)
             }
         }
@@ -166,7 +168,15 @@ struct ProxyResponder: Sendable {
     private func sourceBytes(_ plan: ProxyPlan) async throws -> ServedResult {
         let options: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
         let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: options))
+        try checkSourceFileSize(source.data.count, plan: plan)
         return packed(source.data, format: source.format, plan: plan, varies: false)
+    }
+
+    /// The URL's `max_src_file_size`, where the source's bytes are at hand (`raw`, `skip_processing`).
+    private func checkSourceFileSize(_ count: Int, plan: ProxyPlan) throws {
+        guard let most = plan.url.options.limits.maxSourceFileSize, most > 0, count > most else { return }
+        throw ImgproxyURLError(
+            status: 422, message: "the source is \(count) bytes, over the URL's max_src_file_size of \(most)")
     }
 
     private func packed(_ data: Data, format: ImageFormat, plan: ProxyPlan, varies: Bool) -> ServedResult {

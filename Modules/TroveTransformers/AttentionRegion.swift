@@ -9,6 +9,9 @@ import TroveCore
 package enum AttentionRegion {
     /// The grid's longer side, in cells: fine enough to place a window within a percent or so.
     static let gridCells = 96
+    /// Past this many pixels on the longer side, only every n-th row and column is scored (each against
+    /// its direct neighbours, so fine detail still counts): the choice needs the layout, not every pixel.
+    static let sampledSide = 512
 
     /// The top-left corner of the `width x height` window (clipped to the image) that holds the most
     /// interest.
@@ -22,13 +25,14 @@ package enum AttentionRegion {
         let step = max(1, (max(imageWidth, imageHeight) + gridCells - 1) / gridCells)
         let columns = (imageWidth + step - 1) / step, rows = (imageHeight + step - 1) / step
         var cells = [Double](repeating: 0, count: columns * rows)
+        let stride = max(1, max(imageWidth, imageHeight) / sampledSide)
         rgba.pixels.withUnsafeBufferPointer { pixels in
             @inline(__always) func luma(_ i: Int) -> Int {
                 (Int(pixels[i]) * 77 + Int(pixels[i + 1]) * 150 + Int(pixels[i + 2]) * 29) >> 8
             }
-            for y in 0..<imageHeight {
+            for y in Swift.stride(from: 0, to: imageHeight, by: stride) {
                 let cellRow = (y / step) * columns
-                for x in 0..<imageWidth {
+                for x in Swift.stride(from: 0, to: imageWidth, by: stride) {
                     let i = (y * imageWidth + x) * 4
                     let alpha = Int(pixels[i + 3])
                     guard alpha > 0 else { continue }

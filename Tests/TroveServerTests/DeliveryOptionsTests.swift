@@ -116,5 +116,12 @@ import TroveServer
         #expect(scaled.status == .ok)
         let image = try PNGDecoder().decode(scaled.bytes, limits: .default)
         #expect(max(image.width, image.height) == 50)
+        // max_src_file_size is checked where the source's bytes are served as they are.
+        let rocket = source(allowed, "rocket.jpg")
+        let size = try fixture("rocket.jpg").count
+        let tooLarge = try await allowed.request(Self.signer.signed("/raw:1/msfs:\(size - 1)/plain/\(rocket)"))
+        #expect(tooLarge.status.code == 422)
+        let fits = try await allowed.request(Self.signer.signed("/raw:1/msfs:\(size)/plain/\(rocket)"))
+        #expect(fits.status == .ok)
     }
 }
