@@ -43,13 +43,14 @@ public struct ImgproxyURL: Sendable {
     ///   - availableFormats: formats the server can encode; an explicit format outside them is a 400.
     ///     Nil accepts every format imgproxy names.
     ///   - allowSecurityOptions: whether `max_src_resolution` and the other security options may be set.
+    ///   - defaults: the options a URL starts from (a server's `auto_rotate` default, say), before presets.
     ///   - now: the moment `expires` is checked against.
     /// - Throws: 403 for a wrong or missing signature; 400 naming the option, argument or preset at fault,
     ///   or for a source that cannot be decoded; 404 for an expired URL.
     public static func parse(
         path: String, signature: ImgproxySignature, presets: ImgproxyPresets = .none,
         availableFormats: Set<ImageFormat>? = nil, allowSecurityOptions: Bool = false,
-        now: Date = Date()
+        defaults: ImgproxyOptions = ImgproxyOptions(), now: Date = Date()
     ) throws(ImgproxyURLError) -> ImgproxyURL {
         guard path.hasPrefix("/") else { throw .forbidden }
         let afterSlash = path.dropFirst()
@@ -66,7 +67,7 @@ public struct ImgproxyURL: Sendable {
         }
         let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
-        var options = ImgproxyOptions()
+        var options = defaults
         var expanding = [String]()
         if presets.options(named: "default") != nil {
             try options.applyPreset(

@@ -15,6 +15,8 @@ struct ImgproxyRoute: Sendable {
     let formatQualities: [ImageFormat: Int]
     /// Whether URLs may carry imgproxy's security options.
     let allowSecurityOptions: Bool
+    /// What every URL's options start from: the server's `auto_rotate` default.
+    let defaultOptions: ImgproxyOptions
     /// The decoded `--watermark` image, if one was given.
     let watermarkImage: Image?
 
@@ -36,6 +38,9 @@ struct ImgproxyRoute: Sendable {
         maxResultDimension = configuration.maxResultDimension
         formatQualities = configuration.formatQualities
         allowSecurityOptions = configuration.allowSecurityOptions
+        var defaultOptions = ImgproxyOptions()
+        defaultOptions.autoRotate = configuration.autoRotate
+        self.defaultOptions = defaultOptions
         watermarkImage = try configuration.watermarkFile.map { try Self.loadWatermark($0, registry: registry) }
     }
 
@@ -58,7 +63,8 @@ struct ImgproxyRoute: Sendable {
     func plan(forPath path: String) throws -> ProxyPlan {
         let url = try ImgproxyURL.parse(
             path: path, signature: signature, presets: presets,
-            availableFormats: availableFormats, allowSecurityOptions: allowSecurityOptions)
+            availableFormats: availableFormats, allowSecurityOptions: allowSecurityOptions,
+            defaults: defaultOptions)
         try checkRequestedSize(url.options)
         if url.options.watermark != nil, watermarkImage == nil {
             throw ImgproxyURLError(

@@ -69,6 +69,8 @@ public struct ServerConfiguration: Sendable {
     /// Quality by output format when a URL names none (imgproxy's `IMGPROXY_FORMAT_QUALITY` defaults: AVIF
     /// and WebP compress better than JPEG at the same number); a format not listed keeps the encoder's.
     public var formatQualities: [ImageFormat: Int] = [.avif: 63, .webp: 79, .jxl: 77]
+    /// Whether results are turned upright by their EXIF orientation when a URL does not say (`auto_rotate`).
+    public var autoRotate = true
     /// Accept imgproxy's security options (`max_src_resolution`, `max_result_dimension`, ...) in URLs.
     public var allowSecurityOptions = false
     /// The image `watermark`/`wm` lays over results; without one a URL's watermark is refused.

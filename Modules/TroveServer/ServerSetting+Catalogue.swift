@@ -218,6 +218,11 @@ extension ServerSetting {
                 }.joined(separator: ",")
             }),
         ServerSetting(
+            flag: "auto-rotate", key: "autoRotate",
+            environment: [Variable("TROVE_AUTO_ROTATE"), Variable("IMGPROXY_AUTO_ROTATE")],
+            help: "true or false: turn results upright by their EXIF orientation unless a URL says otherwise.",
+            write: flag(\.autoRotate), read: { "\($0.autoRotate)" }),
+        ServerSetting(
             flag: "max-bytes-quality-floor", key: "maxBytesQualityFloor",
             environment: [Variable("TROVE_MAX_BYTES_QUALITY_FLOOR")],
             help: "The lowest quality max_bytes may choose.", write: integer(\.maxBytesQualityFloor, in: 1...100),

@@ -287,6 +287,13 @@ import Trove
         #expect(plain.transforms(encodingAs: .jpeg).map(\.identifier) == ["flatten(r=255,g=255,b=255)"])
         #expect(plain.transforms(encodingAs: .webp).isEmpty)
         #expect(plain.transforms(encodingAs: nil).isEmpty)
+        // A server whose default is no auto-rotation (IMGPROXY_AUTO_ROTATE=false): off unless the URL says ar:1.
+        var noTurn = ImgproxyOptions()
+        noTurn.autoRotate = false
+        let unturned = try ImgproxyURL.parse(path: "/_/plain/\(Self.source)", signature: .disabled, defaults: noTurn)
+        #expect(!unturned.options.autoRotate && unturned.transforms.isEmpty)
+        let asked = try ImgproxyURL.parse(path: "/_/ar:1/plain/\(Self.source)", signature: .disabled, defaults: noTurn)
+        #expect(asked.transforms.map(\.identifier) == ["orient"])
     }
 
     @Test func aSignedURLMakesAnImageOfTheRightSizeAndPixels() throws {

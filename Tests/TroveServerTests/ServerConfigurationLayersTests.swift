@@ -116,7 +116,9 @@ import TroveServer
             "IMGPROXY_BIND": ":9090", "IMGPROXY_WORKERS": "3", "IMGPROXY_MAX_SRC_RESOLUTION": "16.8",
             "IMGPROXY_MAX_SRC_FILE_SIZE": "0", "IMGPROXY_TTL": "3600", "IMGPROXY_SIGNATURE_SIZE": "8",
             "IMGPROXY_PRESETS": "thumb=rs:fit:100:100,wide=rs:fill:800:400", "IMGPROXY_ONLY_PRESETS": "true",
-            "IMGPROXY_LOG_LEVEL": "warn", "IMGPROXY_ALLOWED_SOURCES": "https://a.example/"
+            "IMGPROXY_LOG_LEVEL": "warn", "IMGPROXY_ALLOWED_SOURCES": "https://a.example/",
+            "IMGPROXY_AUTO_ROTATE": "false", "IMGPROXY_QUALITY": "70", "IMGPROXY_FORMAT_QUALITY": "avif=40,jpeg=75",
+            "IMGPROXY_ALLOW_SECURITY_OPTIONS": "true", "IMGPROXY_WATERMARK_PATH": "/srv/wm.png"
         ])
         #expect(imgproxy.keys == ["943b421c9eb07c83"] && imgproxy.salts == ["520f986b998545b4"])
         #expect(imgproxy.host == "0.0.0.0" && imgproxy.port == 9090)
@@ -127,6 +129,10 @@ import TroveServer
         #expect(imgproxy.resultMaxAge == 3600 && imgproxy.signatureSize == 8)
         #expect(imgproxy.presets == ["thumb": "rs:fit:100:100", "wide": "rs:fill:800:400"] && imgproxy.presetsOnly)
         #expect(imgproxy.logLevel == .warning && imgproxy.allowedSources == ["https://a.example/"])
+        #expect(!imgproxy.autoRotate && imgproxy.pipeline.encodingOptions.quality == 0.7)
+        // Formats the variable names change; the others keep their defaults.
+        #expect(imgproxy.formatQualities == [.avif: 40, .jpeg: 75, .webp: 79, .jxl: 77])
+        #expect(imgproxy.allowSecurityOptions && imgproxy.watermarkFile == "/srv/wm.png")
 
         let both = try ServerConfiguration(
             environment: ["IMGPROXY_WORKERS": "3", "TROVE_MAX_CONCURRENCY": "5", "IMGPROXY_BIND": "0.0.0.0:9090"],
