@@ -452,7 +452,7 @@ final class RawDataLoader: Sendable {
             let finalRequest = fetchRequest
             // A POST (or PATCH) is not repeated on its own: the origin may have acted on the first one.
             let retries = request.isIdempotent ? configuration.retryPolicy : .none
-            return try await withRetries(retries) { attemptNumber in
+            return try await withRetries(retries, deadline: deadline) { attemptNumber in
                 if attemptNumber > 0 {
                     self.logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attemptNumber)"])
                 }

@@ -87,7 +87,7 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .malformedURL(url, reason):
             "\(url) cannot be fetched: \(reason); fix the URL"
         case let .timedOut(url, after):
-            "timed out fetching \(url): nothing received for \(after); raise the timeout or check the server"
+            "timed out fetching \(url): the origin sent nothing for \(after); raise the timeout or check the server"
         case let .deadlineExceeded(url, after):
             "\(url) did not finish within its deadline of \(after), retries included; raise the deadline or check the server"
         case let .tooLarge(url, limit):
