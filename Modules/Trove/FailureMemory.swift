@@ -45,7 +45,7 @@ final class FailureMemory: Sendable {
         limits.maxAge = ttl
         // Without a store the memory is per process; the data cache works either way.
         diskCache = cacheDirectory.flatMap {
-            try? DiskCache(directory: $0.appendingPathComponent("failed-urls"), configuration: limits)
+            try? DiskCache(directory: Self.storeDirectory(in: $0), configuration: limits)
         }
     }
 
@@ -100,8 +100,27 @@ final class FailureMemory: Sendable {
         }
     }
 
-    func forget(_ key: String) async {
-        _ = records.withLock { $0.removeValue(forKey: key) }
-        _ = try? await diskCache?.removeEntry(forKey: key)
+    /// Forgets the failure of `key`; returns whether one was remembered (in this process or on disk).
+    @discardableResult
+    func forget(_ key: String) async -> Bool {
+        let inMemory = records.withLock { $0.removeValue(forKey: key) } != nil
+        let onDisk = (try? await diskCache?.removeEntry(forKey: key)) ?? false
+        return inMemory || onDisk
+    }
+
+    /// Where the failures of a cache directory are kept.
+    static func storeDirectory(in cacheDirectory: URL) -> URL {
+        cacheDirectory.appendingPathComponent("failed-urls", isDirectory: true)
+    }
+
+    /// Forgets the failures persisted in `cacheDirectory`: all of them, or those recorded before `date`.
+    /// Returns how many; a directory that never remembered one is left as it is.
+    static func removeAll(in cacheDirectory: URL, recordedBefore date: Date? = nil) async throws -> Int {
+        let store = storeDirectory(in: cacheDirectory)
+        guard FileManager.default.fileExists(atPath: store.path) else { return 0 }
+        let cache = try DiskCache(directory: store)
+        if let date { return try await cache.removeEntries(createdBefore: date) }
+        await cache.waitForIndex()
+        return try await cache.removeAll()
     }
 }

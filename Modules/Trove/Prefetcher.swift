@@ -53,16 +53,21 @@ public struct Prefetcher: Sendable {
     public var priority: RequestPriority
     /// Disk only (the default), or memory too.
     public var destination: PrefetchDestination
+    /// Fetch URLs remembered as failing for a lasting reason (404, not an image) again, instead of counting
+    /// them failed at once (`previouslyFailed`).
+    public var retryFailed: Bool
 
-    /// Defaults: 6 URLs at once (values below 1 become 1), `.low` priority, disk only.
+    /// Defaults: 6 URLs at once (values below 1 become 1), `.low` priority, disk only, remembered failures
+    /// not retried.
     public init(
         pipeline: any PrefetchTarget, concurrency: Int = 6, priority: RequestPriority = .low,
-        destination: PrefetchDestination = .disk
+        destination: PrefetchDestination = .disk, retryFailed: Bool = false
     ) {
         self.pipeline = pipeline
         self.concurrency = max(1, concurrency)
         self.priority = priority
         self.destination = destination
+        self.retryFailed = retryFailed
     }
 
     /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes (one call at a
@@ -75,7 +80,7 @@ public struct Prefetcher: Sendable {
         // paused terminal) holds up only that task, never the workers or the threads they run on.
         let (reports, reporter) = AsyncStream.makeStream(of: PrefetchProgress.self)
         let tally = PrefetchTally(total: urls.count, reporter: reporter)
-        let (pipeline, priority, destination) = (pipeline, priority, destination)
+        let (pipeline, priority, destination, retryFailed) = (pipeline, priority, destination, retryFailed)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await report in reports { progress(report) }
@@ -90,7 +95,8 @@ public struct Prefetcher: Sendable {
                             do {
                                 result = .success(
                                     try await pipeline.prefetch(
-                                        urls[index], priority: priority, destination: destination))
+                                        urls[index], priority: priority, destination: destination,
+                                        retryFailed: retryFailed))
                             } catch {
                                 result = .failure(error)
                             }

@@ -128,7 +128,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .cancelled:
             "the request was cancelled"
         case let .previouslyFailed(url, cause, ago):
-            "\(url) failed \(Self.spoken(ago)) ago with \(cause); pass retryFailed (trove: --retry-failed) to try again"
+            "\(url) failed \(Self.spoken(ago)) ago with \(cause); pass retryFailed (trove get or prefetch: "
+                + "--retry-failed) to try again, or forget the URL (trove cache forget)"
         case let .fetchDeclined(url):
             "the pipeline's delegate declined to fetch \(url)"
         case let .notCached(key):

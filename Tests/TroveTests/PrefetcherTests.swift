@@ -29,8 +29,8 @@ private final class ScriptedTarget: PrefetchTarget {
         state.withLock { $0.gate = count }
     }
 
-    func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
-        -> PrefetchedItem
+    func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination, retryFailed: Bool)
+        async throws -> PrefetchedItem
     {
         state.withLock { state in
             state.running += 1

@@ -24,6 +24,9 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Flag(help: "Warm plain data (any bytes) instead of images (bytes no decoder recognises are refused).")
     var data = false
 
+    @Flag(name: .customLong("retry-failed"), help: "Fetch even URLs that failed recently for a lasting reason.")
+    var retryFailed = false
+
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
     }
@@ -61,7 +64,8 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let bar = TerminalProgress()
-        let summary = await Prefetcher(pipeline: pipeline, concurrency: concurrency).prefetch(urls) { progress in
+        let prefetcher = Prefetcher(pipeline: pipeline, concurrency: concurrency, retryFailed: retryFailed)
+        let summary = await prefetcher.prefetch(urls) { progress in
             bar.update("prefetch \(progress.done)/\(progress.total)  \(TerminalProgress.bytes(Int64(progress.bytes)))")
         }
         bar.finish()
