@@ -128,7 +128,7 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .cancelled:
             "the request was cancelled"
         case let .previouslyFailed(url, cause, ago):
-            "\(url) failed \(Self.spoken(ago)) ago with \(cause); pass retryFailed (trove get or prefetch: "
+            "\(url) failed \(Self.spoken(ago)) ago with \(cause); pass retryFailed (trove get, fetch or prefetch: "
                 + "--retry-failed) to try again, or forget the URL (trove cache forget)"
         case let .fetchDeclined(url):
             "the pipeline's delegate declined to fetch \(url)"
