@@ -256,7 +256,7 @@ final class RawDataLoader: Sendable {
         } catch {
             writer.discard()
             metrics.record(.failure(FailureKind(error)))
-            await failures.record(error, forKey: request.key)
+            await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
             throw error
         }
         let (expires, storable) = freshness(of: metadata)
@@ -469,7 +469,9 @@ final class RawDataLoader: Sendable {
             }
         } catch {
             metrics.record(.failure(FailureKind(error)))
-            if request.usesCaches, await failures.record(error, forKey: request.key) {
+            if request.usesCaches,
+                await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
+            {
                 logger.info("remembering lasting failure", metadata: ["url": "\(url)", "error": "\(error)"])
             }
             throw error
@@ -482,7 +484,7 @@ final class RawDataLoader: Sendable {
             try accept?(data, request.url)
         } catch {
             metrics.record(.failure(FailureKind(error)))
-            await failures.record(error, forKey: request.key)
+            await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
             throw error
         }
         var (expires, storable) = freshness(of: metadata)

@@ -77,4 +77,26 @@ import TroveTestSupport
         #expect(after.stderr.contains("HTTP 404 for \(url)"), "\(after.stderr)")
         #expect(server.requestCount(for: "/missing.png") == 2)
     }
+
+    @Test func aMemoryOnlyGetLeavesNoFileInTheCacheDirectory() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cache = work.appendingPathComponent("cache")
+        let cli = CLIRunner(cacheDirectory: cache)
+        let found = server.url("/badge.png").absoluteString, missing = server.url("/nope.png").absoluteString
+
+        let ok = try await cli.run(["get", found, "--memory-only", "--json"])
+        let failed = try await cli.run(["get", missing, "--memory-only"])
+        let again = try await cli.run(["get", missing, "--memory-only"])
+        await server.stop()
+
+        #expect(ok.status == 0 && ok.jsonLines.first?["source"] as? String == "network", "\(ok.stderr)")
+        #expect(failed.status == 1 && failed.stderr.contains("HTTP 404"))
+        // Nothing remembered across processes: the second run asked the origin again.
+        #expect(again.stderr.contains("HTTP 404 for \(missing)") && server.requestCount(for: "/nope.png") == 2)
+        let files = FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? []
+        #expect(files.isEmpty, "\(files)")
+    }
 }
