@@ -36,6 +36,11 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(name: .customLong("retry-failed"), help: "Fetch even URLs that failed recently for a lasting reason.")
     var retryFailed = false
 
+    @Option(
+        help:
+            "Scheduling priority while a fetch waits for a slot: very-low, low, normal (the default), high, very-high.")
+    var priority: PriorityArgument = .normal
+
     @OptionGroup var cache: CacheOptions
 
     @OptionGroup var compression: CompressionOption
@@ -71,7 +76,7 @@ struct GetCommand: AsyncParsableCommand {
         }
         let requests = try urls.map { text in
             ImageRequest(
-                url: try Self.url(from: text), transforms: transforms,
+                url: try Self.url(from: text), transforms: transforms, priority: priority.requestPriority,
                 cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy,
                 options: retryFailed ? [.retryFailed] : [], outputFormat: outputFormat)
         }
