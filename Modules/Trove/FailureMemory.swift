@@ -7,10 +7,14 @@ import TroveDiskCache
 /// fast for a while instead of hitting the origin again. Transient failures are never recorded.
 /// With a cache directory the memory persists as expiring entries in its own small store
 /// (`<cache>/failed-urls/`, apart from the data), so a second process (a second `trove prefetch` run)
-/// fails fast too.
+/// fails fast too. The store is opened only once a failure is persisted or one is there to read, so a
+/// memory-only run (`CachePolicy.memoryOnly`, whose failures stay in the process) creates no file.
 final class FailureMemory: Sendable {
     private let ttl: Duration
-    private let diskCache: DiskCache?
+    private let storeDirectory: URL?
+    private let limits: DiskCacheConfiguration
+    /// Nil until opened (see above).
+    private let openedStore = Mutex<DiskCache?>(nil)
     private let now: @Sendable () -> ContinuousClock.Instant
     private let records = Mutex<[String: Record]>([:])
 
@@ -43,15 +47,27 @@ final class FailureMemory: Sendable {
         limits.byteLimit = 8 << 20
         limits.countLimit = 20_000
         limits.maxAge = ttl
-        // Without a store the memory is per process; the data cache works either way.
-        diskCache = cacheDirectory.flatMap {
-            try? DiskCache(directory: $0.appendingPathComponent("failed-urls"), configuration: limits)
+        self.limits = limits
+        storeDirectory = cacheDirectory.map { Self.storeDirectory(in: $0) }
+    }
+
+    /// The persisted store: opened (and with `creating`, made) on first use. Nil without a cache directory,
+    /// when it does not exist and is not to be made, or when it cannot be opened: then the memory is per
+    /// process, and the data cache works either way.
+    private func store(creating: Bool) -> DiskCache? {
+        guard let storeDirectory else { return nil }
+        return openedStore.withLock { opened in
+            if let opened { return opened }
+            guard creating || FileManager.default.fileExists(atPath: storeDirectory.path) else { return nil }
+            opened = try? DiskCache(directory: storeDirectory, configuration: limits)
+            return opened
         }
     }
 
-    /// Records the failure when it is lasting; returns whether it did.
+    /// Records the failure when it is lasting; returns whether it did. With `persists` false it is kept in
+    /// this process only (a memory-only request writes nothing to disk).
     @discardableResult
-    func record(_ error: any Error, forKey key: String) async -> Bool {
+    func record(_ error: any Error, forKey key: String, persists: Bool = true) async -> Bool {
         guard ttl > .zero, let error = error as? TroveError, error.isLasting else { return false }
         let at = now()
         let isAboutContent = Self.isAboutContent(error)
@@ -62,7 +78,8 @@ final class FailureMemory: Sendable {
             contentType: "text/plain", expires: Date().addingTimeInterval(ttl.timeInterval))
         let payload = (isAboutContent ? Self.contentMark : Self.transportMark) + error.cause
         // Written before the failure is reported, so another process already fails fast.
-        _ = try? await diskCache?.storeNow(Data(payload.utf8), forKey: key, metadata: metadata)
+        guard persists else { return true }
+        _ = try? await store(creating: true)?.storeNow(Data(payload.utf8), forKey: key, metadata: metadata)
         return true
     }
 
@@ -79,7 +96,7 @@ final class FailureMemory: Sendable {
         }
         if let remembered { return remembered }
         // No process has persisted a failure here (the usual case): no read for the miss.
-        guard let diskCache, !diskCache.holdsNoEntries else { return nil }
+        guard let diskCache = store(creating: false), !diskCache.holdsNoEntries else { return nil }
         // Expired entries read as misses, so presence alone means "still failing"; the entry's date says when.
         guard let entry = try? await diskCache.entry(forKey: key) else { return nil }
         let ago = Date().timeIntervalSince(entry.metadata.created)
@@ -100,8 +117,27 @@ final class FailureMemory: Sendable {
         }
     }
 
-    func forget(_ key: String) async {
-        _ = records.withLock { $0.removeValue(forKey: key) }
-        _ = try? await diskCache?.removeEntry(forKey: key)
+    /// Forgets the failure of `key`; returns whether one was remembered (in this process or on disk).
+    @discardableResult
+    func forget(_ key: String) async -> Bool {
+        let inMemory = records.withLock { $0.removeValue(forKey: key) } != nil
+        let onDisk = (try? await store(creating: false)?.removeEntry(forKey: key)) ?? false
+        return inMemory || onDisk
+    }
+
+    /// Where the failures of a cache directory are kept.
+    static func storeDirectory(in cacheDirectory: URL) -> URL {
+        cacheDirectory.appendingPathComponent("failed-urls", isDirectory: true)
+    }
+
+    /// Forgets the failures persisted in `cacheDirectory`: all of them, or those recorded before `date`.
+    /// Returns how many; a directory that never remembered one is left as it is.
+    static func removeAll(in cacheDirectory: URL, recordedBefore date: Date? = nil) async throws -> Int {
+        let store = storeDirectory(in: cacheDirectory)
+        guard FileManager.default.fileExists(atPath: store.path) else { return 0 }
+        let cache = try DiskCache(directory: store)
+        if let date { return try await cache.removeEntries(createdBefore: date) }
+        await cache.waitForIndex()
+        return try await cache.removeAll()
     }
 }

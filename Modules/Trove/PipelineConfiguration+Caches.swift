@@ -1,3 +1,4 @@
+import Foundation
 import TroveCore
 import TroveDiskCache
 import TroveMemoryCache
@@ -28,5 +29,15 @@ extension PipelineConfiguration {
     public func makeSharedTier(registry: PluginRegistry) throws -> (any SharedCacheTier)? {
         guard let sharedCache else { return nil }
         return try registry.sharedTier(for: sharedCache).makeTier(url: sharedCache, options: sharedTierOptions)
+    }
+
+    /// Forgets the lasting failures (404, 410, not an image) remembered in `cacheDirectory`, all of them or
+    /// those recorded before `date`, so those URLs are fetched again; returns how many. `trove cache clear`
+    /// does this along with the entries. Pipelines open on the directory keep their own copy until restarted
+    /// (`forget(url:)` removes one URL's from a running pipeline).
+    public static func removeRememberedFailures(in cacheDirectory: URL, recordedBefore date: Date? = nil)
+        async throws -> Int
+    {
+        try await FailureMemory.removeAll(in: cacheDirectory, recordedBefore: date)
     }
 }

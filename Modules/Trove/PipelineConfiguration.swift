@@ -47,11 +47,13 @@ public struct PipelineConfiguration: Sendable {
     /// How long past its freshness a cached copy may still be delivered, marked stale, when revalidating it
     /// fails for a transient reason (stale-if-error); stale copies are kept on disk this long.
     public var staleIfErrorBound: Duration = .seconds(24 * 3600)
-    /// The idle timeout of one fetch: it fails when the origin sends nothing for this long.
+    /// The idle timeout of one fetch: it fails with `timedOut` when the origin sends nothing for this long.
     public var fetchTimeout: Duration = .seconds(15)
     /// The whole request's time, queueing and retries included; past it the request fails with
-    /// `deadlineExceeded` (or is answered by a stale copy, when one is cached).
-    public var requestDeadline: Duration = .seconds(60)
+    /// `deadlineExceeded` (or is answered by a stale copy, when one is cached). A failure is retried only
+    /// when the retry can finish in time: an idle timeout only when a whole `fetchTimeout` still fits before
+    /// the deadline, so with the defaults (15 s, 20 s) an origin that never answers fails once, after 15 s.
+    public var requestDeadline: Duration = .seconds(20)
     /// Largest body accepted from a fetch.
     public var maxBytes: Int = 50 << 20
     /// Bounds on pixels, decoded bytes and frames; an image past them fails (`imageTooLarge`, `tooManyFrames`).

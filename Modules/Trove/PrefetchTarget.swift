@@ -26,9 +26,10 @@ public struct PrefetchedItem: Sendable, Equatable {
 /// A pipeline a `Prefetcher` can warm: `ImagePipeline` and `DataPipeline`.
 public protocol PrefetchTarget: Sendable {
     /// Makes sure the URL's bytes are cached (on disk, or in memory too for `.memory`), fetching them at
-    /// `priority` when they are not. A URL already fresh on disk is answered from the disk's index.
-    func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
-        -> PrefetchedItem
+    /// `priority` when they are not. A URL already fresh on disk is answered from the disk's index. With
+    /// `retryFailed`, a URL remembered as failing for a lasting reason is fetched again.
+    func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination, retryFailed: Bool)
+        async throws -> PrefetchedItem
 
     /// Waits until the stores queued for the disk have been written (disk writes are write-behind).
     func flush() async
@@ -38,13 +39,15 @@ extension RawDataLoader {
     /// Warms the raw entry for `url` without decoding: the disk's index answers when it is there and fresh,
     /// else the bytes are loaded (revalidated or fetched) and stored, a fetched body straight into its disk
     /// entry as it arrives.
-    func prefetch(_ url: URL, key: String, priority: RequestPriority) async throws -> PrefetchedItem {
+    func prefetch(_ url: URL, key: String, priority: RequestPriority, retryFailed: Bool) async throws
+        -> PrefetchedItem
+    {
         if let size = await diskCache?.freshEntrySize(forKey: key) {
             metrics.record(.hit(.disk))
             return PrefetchedItem(source: .disk, bytes: size)
         }
         var request = RawRequest(
-            url: url, key: key, policy: .useCache, retryFailed: false, headers: [:],
+            url: url, key: key, policy: .useCache, retryFailed: retryFailed, headers: [:],
             priority: priority, waiter: WaiterID.next(), progress: { _ in })
         // Memory stays flat however large the batch: each body goes to its disk entry as it arrives. The
         // shared tier stores whole values, so with one the bytes are collected as any load collects them.
@@ -64,29 +67,29 @@ extension RawDataLoader {
 extension ImagePipeline: PrefetchTarget {
     /// Warms `url`: `.disk` answers from the disk index or loads the bytes undecoded (refusing bytes no decoder
     /// claims); `.memory` loads the image as `image(for:)` does. Throws what that load throws.
-    public func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
-        -> PrefetchedItem
-    {
-        let request = ImageRequest(url: url, priority: priority)
+    public func prefetch(
+        _ url: URL, priority: RequestPriority, destination: PrefetchDestination, retryFailed: Bool
+    ) async throws -> PrefetchedItem {
+        let request = ImageRequest(url: url, priority: priority, options: retryFailed ? [.retryFailed] : [])
         if destination == .memory {
             let response = try await image(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)
         }
-        return try await loader.prefetch(url, key: request.cacheKey.raw, priority: priority)
+        return try await loader.prefetch(url, key: request.cacheKey.raw, priority: priority, retryFailed: retryFailed)
     }
 }
 
 extension DataPipeline: PrefetchTarget {
     /// Warms `url`: `.disk` answers from the disk index or loads the bytes; `.memory` loads them as `data(for:)`
     /// does. Throws what that load throws.
-    public func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
-        -> PrefetchedItem
-    {
-        let request = DataRequest(url: url, priority: priority)
+    public func prefetch(
+        _ url: URL, priority: RequestPriority, destination: PrefetchDestination, retryFailed: Bool
+    ) async throws -> PrefetchedItem {
+        let request = DataRequest(url: url, retryFailed: retryFailed, priority: priority)
         if destination == .memory {
             let response = try await data(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)
         }
-        return try await loader.prefetch(url, key: request.cacheKey, priority: priority)
+        return try await loader.prefetch(url, key: request.cacheKey, priority: priority, retryFailed: retryFailed)
     }
 }

@@ -11,6 +11,20 @@ public struct PrefetchProgress: Sendable, Equatable {
     public var total: Int
     /// Bytes so far: fetched bodies plus the stored sizes of entries already cached.
     public var bytes: Int
+    /// The URL whose finishing this report is for.
+    public var finished: PrefetchedURL
+}
+
+/// One URL of a prefetch, finished: where its bytes came from, or why it failed, and how long it took.
+public struct PrefetchedURL: Sendable, Equatable {
+    /// The URL as given.
+    public var url: URL
+    /// Where the bytes were found and how many; nil when it failed.
+    public var item: PrefetchedItem?
+    /// The error's description when it failed (a `TroveError`'s message when it is one); nil otherwise.
+    public var error: String?
+    /// From the URL's start to its end, waiting for a fetch slot included.
+    public var duration: Duration
 }
 
 /// What a prefetch did: each URL counts once, as fetched (from the network), cached (already in memory or
@@ -53,20 +67,25 @@ public struct Prefetcher: Sendable {
     public var priority: RequestPriority
     /// Disk only (the default), or memory too.
     public var destination: PrefetchDestination
+    /// Fetch URLs remembered as failing for a lasting reason (404, not an image) again, instead of counting
+    /// them failed at once (`previouslyFailed`).
+    public var retryFailed: Bool
 
-    /// Defaults: 6 URLs at once (values below 1 become 1), `.low` priority, disk only.
+    /// Defaults: 6 URLs at once (values below 1 become 1), `.low` priority, disk only, remembered failures
+    /// not retried.
     public init(
         pipeline: any PrefetchTarget, concurrency: Int = 6, priority: RequestPriority = .low,
-        destination: PrefetchDestination = .disk
+        destination: PrefetchDestination = .disk, retryFailed: Bool = false
     ) {
         self.pipeline = pipeline
         self.concurrency = max(1, concurrency)
         self.priority = priority
         self.destination = destination
+        self.retryFailed = retryFailed
     }
 
     /// Warms every URL, `concurrency` at a time, calling `progress` after each one finishes (one call at a
-    /// time, `done` counting up, all before it returns), and returns once what it stored is on disk (it
+    /// time, `done` counting up, naming the URL that finished, all before it returns), and returns once what it stored is on disk (it
     /// flushes the pipeline). Never throws: failures are in the summary. Once cancelled, it starts no more URLs.
     public func prefetch(_ urls: [URL], progress: @escaping @Sendable (PrefetchProgress) -> Void = { _ in })
         async -> PrefetchSummary
@@ -75,7 +94,7 @@ public struct Prefetcher: Sendable {
         // paused terminal) holds up only that task, never the workers or the threads they run on.
         let (reports, reporter) = AsyncStream.makeStream(of: PrefetchProgress.self)
         let tally = PrefetchTally(total: urls.count, reporter: reporter)
-        let (pipeline, priority, destination) = (pipeline, priority, destination)
+        let (pipeline, priority, destination, retryFailed) = (pipeline, priority, destination, retryFailed)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await report in reports { progress(report) }
@@ -86,15 +105,17 @@ public struct Prefetcher: Sendable {
                 for _ in 0..<min(concurrency, urls.count) {
                     workers.addTask {
                         while !Task.isCancelled, let index = tally.takeNext() {
+                            let start = ContinuousClock.now
                             let result: Result<PrefetchedItem, any Error>
                             do {
                                 result = .success(
                                     try await pipeline.prefetch(
-                                        urls[index], priority: priority, destination: destination))
+                                        urls[index], priority: priority, destination: destination,
+                                        retryFailed: retryFailed))
                             } catch {
                                 result = .failure(error)
                             }
-                            tally.record(result, of: urls[index], at: index)
+                            tally.record(result, of: urls[index], at: index, took: ContinuousClock.now - start)
                         }
                     }
                 }
@@ -134,20 +155,25 @@ private final class PrefetchTally: Sendable {
     }
 
     /// Counts one finished URL and sends its progress report; under the lock, so reports queue in order.
-    func record(_ result: Result<PrefetchedItem, any Error>, of url: URL, at index: Int) {
+    func record(_ result: Result<PrefetchedItem, any Error>, of url: URL, at index: Int, took duration: Duration) {
         state.withLock { state in
             state.done += 1
+            var finished = PrefetchedURL(url: url, duration: duration)
             switch result {
             case let .success(item):
                 if item.source == .network { state.summary.fetched += 1 } else { state.summary.cached += 1 }
                 if item.source == .shared { state.summary.shared += 1 }
                 state.summary.bytes += item.bytes
+                finished.item = item
             case let .failure(error):
                 state.summary.failed += 1
                 let message = (error as? TroveError)?.description ?? String(describing: error)
                 state.failures.append((index, .init(url: url.absoluteString, error: message)))
+                finished.error = message
             }
-            reporter.yield(PrefetchProgress(done: state.done, total: state.summary.total, bytes: state.summary.bytes))
+            reporter.yield(
+                PrefetchProgress(
+                    done: state.done, total: state.summary.total, bytes: state.summary.bytes, finished: finished))
         }
     }
 

@@ -256,7 +256,7 @@ final class RawDataLoader: Sendable {
         } catch {
             writer.discard()
             metrics.record(.failure(FailureKind(error)))
-            await failures.record(error, forKey: request.key)
+            await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
             throw error
         }
         let (expires, storable) = freshness(of: metadata)
@@ -452,7 +452,7 @@ final class RawDataLoader: Sendable {
             let finalRequest = fetchRequest
             // A POST (or PATCH) is not repeated on its own: the origin may have acted on the first one.
             let retries = request.isIdempotent ? configuration.retryPolicy : .none
-            return try await withRetries(retries) { attemptNumber in
+            return try await withRetries(retries, deadline: deadline) { attemptNumber in
                 if attemptNumber > 0 {
                     self.logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attemptNumber)"])
                 }
@@ -469,7 +469,9 @@ final class RawDataLoader: Sendable {
             }
         } catch {
             metrics.record(.failure(FailureKind(error)))
-            if request.usesCaches, await failures.record(error, forKey: request.key) {
+            if request.usesCaches,
+                await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
+            {
                 logger.info("remembering lasting failure", metadata: ["url": "\(url)", "error": "\(error)"])
             }
             throw error
@@ -482,7 +484,7 @@ final class RawDataLoader: Sendable {
             try accept?(data, request.url)
         } catch {
             metrics.record(.failure(FailureKind(error)))
-            await failures.record(error, forKey: request.key)
+            await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
             throw error
         }
         var (expires, storable) = freshness(of: metadata)

@@ -108,6 +108,14 @@ final class SharedTierAccess: Sendable {
         _ = try await call("SET", key: key, { try await self.tier.set(key, value: value, ttl: ttl) })
     }
 
+    /// Deletes the value stored under `key`; returns whether there was one. An unavailable tier removes nothing.
+    func remove(forKey key: String) async -> Bool {
+        guard let value = try? await call("GET", key: key, { try await self.tier.get(key) }), value != nil else {
+            return false
+        }
+        return (try? await call("DEL", key: key, { try await self.tier.delete(key) })) != nil
+    }
+
     /// Takes the fleet-wide lease on `key`.
     func acquireLease(on key: String) async throws -> LeaseAttempt {
         guard

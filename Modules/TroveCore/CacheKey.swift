@@ -71,6 +71,29 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         return encoded
     }
 
+    /// The source a storage key belongs to: a raw key's source, or the source part of a processed or request
+    /// key (`request(method:bodyDigest:source:)`); nil for a string no key spells. Forgetting a URL removes
+    /// every entry whose key gives its source.
+    package static func source(ofStorageKey key: String) -> String? {
+        let bytes = Array(key.utf8)
+        guard bytes.first == 0 else { return key }
+        // A raw key of a source that itself begins with NUL carries a second one.
+        if bytes.count > 1, bytes[1] == 0 { return String(decoding: bytes[1...], as: UTF8.self) }
+        var index = 1
+        while index < bytes.count {
+            let tag = bytes[index]
+            index += 1
+            guard let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")),
+                let length = Int(String(decoding: bytes[index..<colon], as: UTF8.self)), length >= 0,
+                length <= bytes.count - colon - 1
+            else { return nil }
+            let text = bytes[(colon + 1)..<(colon + 1 + length)]
+            if tag == UInt8(ascii: "s") { return String(decoding: text, as: UTF8.self) }
+            index = colon + 1 + length
+        }
+        return nil
+    }
+
     /// One length-prefixed part: the tag, the UTF-8 length, a colon, the text.
     private static func append(_ tag: Character, _ text: String, to encoded: inout String) {
         encoded.append(tag)

@@ -87,7 +87,7 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .malformedURL(url, reason):
             "\(url) cannot be fetched: \(reason); fix the URL"
         case let .timedOut(url, after):
-            "timed out fetching \(url): nothing received for \(after); raise the timeout or check the server"
+            "timed out fetching \(url): the origin sent nothing for \(after); raise the timeout or check the server"
         case let .deadlineExceeded(url, after):
             "\(url) did not finish within its deadline of \(after), retries included; raise the deadline or check the server"
         case let .tooLarge(url, limit):
@@ -128,7 +128,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .cancelled:
             "the request was cancelled"
         case let .previouslyFailed(url, cause, ago):
-            "\(url) failed \(Self.spoken(ago)) ago with \(cause); pass retryFailed (trove: --retry-failed) to try again"
+            "\(url) failed \(Self.spoken(ago)) ago with \(cause); pass retryFailed (trove get, fetch or prefetch: "
+                + "--retry-failed) to try again, or forget the URL (trove cache forget)"
         case let .fetchDeclined(url):
             "the pipeline's delegate declined to fetch \(url)"
         case let .notCached(key):

@@ -60,6 +60,18 @@ extension DiskCache {
         }
     }
 
+    /// Removes every entry whose full key satisfies `predicate`, expired ones included; returns how many.
+    /// Queued stores are written first; the index is read to find them, so no file is opened for the search.
+    @discardableResult
+    public func removeEntries(whereKey predicate: (String) -> Bool) async throws -> Int {
+        await flush()
+        await waitForIndex()
+        let keys = state.withLock { state in state.index.records.values.map(\.key).filter(predicate) }
+        var removed = 0
+        for key in keys where try await removeEntry(forKey: key) { removed += 1 }
+        return removed
+    }
+
     /// Removes every entry created before `date` (as `trove cache clear --older-than` does); returns how many.
     /// Queued stores are written first, so an old one cannot land after the sweep.
     @discardableResult

@@ -40,6 +40,22 @@ public struct RetryPolicy: Sendable, Equatable {
         }
     }
 
+    /// Whether the failure of attempt `attempt` (0-based) is retried after waiting `delay`, with `remaining`
+    /// left before the request's deadline (nil: no deadline). A retry must be able to finish in time: an
+    /// idle timeout is retried only when a whole idle timeout still fits after the wait, any other transient
+    /// failure only when the wait ends before the deadline. So with a 15 s idle timeout and a 20 s deadline
+    /// a stalled origin is tried once and fails after 15 s.
+    package func shouldRetry(
+        _ error: any Error, afterAttempt attempt: Int, delay: Duration, remaining: Duration?
+    ) -> Bool {
+        guard attempt < maxRetries, Self.isTransient(error) else { return false }
+        guard let remaining else { return true }
+        if case let .timedOut(_, idleTimeout) = error as? TroveError {
+            return delay + idleTimeout <= remaining
+        }
+        return delay < remaining
+    }
+
     /// The wait before retry number `attempt + 1` after `error`: the server's Retry-After when it gave one
     /// (capped at `maxDelay`, no jitter: it said when), else the jittered exponential backoff.
     public func delay(afterAttempt attempt: Int, error: any Error) -> Duration {

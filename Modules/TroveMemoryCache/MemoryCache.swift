@@ -291,6 +291,26 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
         return removed
     }
 
+    /// Removes every entry whose key satisfies `predicate`; returns how many. Visits every entry, so it is
+    /// for maintenance (forgetting one URL's results), not for a request's path.
+    @discardableResult
+    public func removeValues(where predicate: (Key) -> Bool) -> Int {
+        var removed = 0
+        for index in 0..<shardCount {
+            removed += shardAt(index).pointee.withLock { state in
+                var count = 0
+                for slot in 0..<state.table.slotCapacity {
+                    guard let key = state.table.key(at: slot), predicate(key) else { continue }
+                    state.policy.remove(slot)
+                    state.release(slot)
+                    count += 1
+                }
+                return count
+            }
+        }
+        return removed
+    }
+
     /// Drops every entry (counters keep counting).
     public func removeAll() {
         for index in 0..<shardCount {

@@ -57,7 +57,7 @@ import TroveTestSupport
         #expect(
             deadline.stderr.contains("did not finish within its deadline of 0.5 seconds"), "stderr: \(deadline.stderr)")
         #expect(idle.status == 1)
-        #expect(idle.stderr.contains("nothing received for 0.5 seconds"), "stderr: \(idle.stderr)")
+        #expect(idle.stderr.contains("the origin sent nothing for 0.5 seconds"), "stderr: \(idle.stderr)")
         let bad = try await CLIRunner(cacheDirectory: work).run(["get", url, "--deadline", "0"])
         #expect(bad.status == 2 && bad.stderr.contains("--deadline must be more than 0 seconds"))
     }

@@ -8,6 +8,23 @@ import TroveTestSupport
     /// Disk writes are write-behind; `trove get` flushes them before it exits. Each entry is fsynced here,
     /// and a processed result is stored just before it is delivered, so without that flush the process
     /// would end with writes still queued.
+    @Test func aPriorityIsAcceptedByNameAndAnUnknownOneIsBadUsage() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cli = CLIRunner(cacheDirectory: work)
+        let url = server.url("/badge.png").absoluteString
+
+        let urgent = try await cli.run(["get", url, "--priority", "very-high", "--json"])
+        let unknown = try await cli.run(["get", url, "--priority", "urgent"])
+        await server.stop()
+
+        #expect(urgent.status == 0 && urgent.jsonLines.first?["source"] as? String == "network", "\(urgent.stderr)")
+        #expect(unknown.status == 2 && unknown.stderr.contains("very-high"), "\(unknown.stderr)")
+        #expect(server.requestCount(for: "/badge.png") == 1)
+    }
+
     @Test func everyEntryIsOnDiskWhenGetExits() async throws {
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()

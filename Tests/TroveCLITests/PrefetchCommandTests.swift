@@ -39,6 +39,38 @@ import TroveTestSupport
         #expect(server.requests.count == requestsAfterFirst)
     }
 
+    @Test func progressJSONGivesOneLinePerURLThenTheSummary() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let list = work.appendingPathComponent("urls.txt")
+        let urls = ["badge.png", "tiles.png", "nope.png"].map { server.url("/\($0)").absoluteString }
+        try urls.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+
+        let run = try await cli.run(["prefetch", list.path, "--progress", "json"])
+        await server.stop()
+
+        #expect(run.status == 1)
+        let lines = run.jsonLines
+        #expect(lines.count == 4 && run.stdout.split(separator: "\n").count == 4, "\(run.stdout)")
+        let perURL = lines.dropLast()
+        #expect(perURL.compactMap { $0["url"] as? String }.sorted() == urls.sorted())
+        for line in perURL {
+            let failed = line["url"] as? String == urls[2]
+            #expect(line["status"] as? String == (failed ? "failed" : "ok"))
+            #expect(line["ms"] is Double)
+            if failed {
+                #expect((line["error"] as? String)?.contains("HTTP 404") == true && line["source"] == nil)
+            } else {
+                #expect(line["source"] as? String == "network" && (line["bytes"] as? Int ?? 0) > 0)
+            }
+        }
+        let summary = try #require(lines.last)
+        #expect(summary["total"] as? Int == 3 && summary["fetched"] as? Int == 2 && summary["failed"] as? Int == 1)
+    }
+
     @Test func readsStandardInputAndRejectsBadConcurrency() async throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

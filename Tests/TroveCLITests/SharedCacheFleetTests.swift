@@ -147,7 +147,7 @@ import TroveTestSupport
             #expect(sources == ["network", "shared"])
             // The dead holder's request, then exactly one more once its lease ran out.
             #expect(origin.requestCount(for: "/slow.png") == 2)
-            // Lease (2 s) plus one fetch (1 s), with room for starting processes; far below the 60 s deadline.
+            // Lease (2 s) plus one fetch (1 s), with room for starting processes; far below the 20 s deadline.
             #expect(elapsed < .seconds(12), "took \(elapsed)")
             gate.open()
             while holder.isRunning { try await Task.sleep(for: .milliseconds(10)) }

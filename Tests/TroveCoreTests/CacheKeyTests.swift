@@ -9,6 +9,22 @@ private struct Named: ImageTransformer {
 }
 
 @Suite struct CacheKeyTests {
+    @Test func everyStorageKeyGivesBackItsSource() {
+        let source = "https://example.com/a.png?x=1"
+        let processed = CacheKey(source: source, transforms: ["resize(w=2)", "grayscale"], encoding: .png)
+        #expect(CacheKey.source(ofStorageKey: CacheKey(source: source).raw) == source)
+        #expect(CacheKey.source(ofStorageKey: processed.processed) == source)
+        let post = CacheKey.request(method: "POST", bodyDigest: "abc", source: source)
+        #expect(CacheKey.source(ofStorageKey: post) == source)
+        let odd = "\u{0}custom:é"
+        #expect(CacheKey.source(ofStorageKey: CacheKey(source: odd).raw) == odd)
+        #expect(CacheKey.source(ofStorageKey: CacheKey(source: odd, transforms: ["t"]).processed) == odd)
+        // A source that looks like a part is still one source.
+        let tricky = "s3:abc"
+        #expect(CacheKey.source(ofStorageKey: CacheKey(source: tricky, transforms: ["t"]).processed) == tricky)
+        #expect(CacheKey.source(ofStorageKey: "\u{0}s99:short") == nil)
+    }
+
     @Test func normalisesSchemeHostDefaultPortAndFragment() {
         let a = CacheKey.normalized(URL(string: "HTTP://Example.COM:80/a/B.png?x=1#frag")!)
         #expect(a == "http://example.com/a/B.png?x=1")

@@ -137,6 +137,66 @@ struct RetryTests {
         }
     }
 
+    @Test func aStallIsNotRetriedWhenAWholeIdleTimeoutNoLongerFitsBeforeTheDeadline() async throws {
+        let never = FixtureGate()
+        try await withServer(["/stalled": .gated(Data("late".utf8), contentType: "text/plain", gate: never)]) {
+            server in
+            let url = server.url("/stalled")
+            // 0.9 s of silence leaves at most 0.6 s of a 1.5 s deadline: less than another idle timeout.
+            let error = await caughtError {
+                _ = try await withRetries(Self.quick, deadline: RequestDeadline(budget: .milliseconds(1500))) { _ in
+                    try await fetchData(url, timeout: .milliseconds(900))
+                }
+            }
+            never.open()
+            #expect(error as? TroveError == .timedOut(url: url.absoluteString, after: .milliseconds(900)))
+            #expect("\(error.map { "\($0)" } ?? "")".contains("the origin sent nothing for 0.9 seconds"))
+            #expect(server.requestCount(for: "/stalled") == 1)
+        }
+    }
+
+    @Test func otherTransientFailuresStillRetryWithinTheDeadline() async throws {
+        try await withServer(["/down": .status(503)]) { server in
+            let url = server.url("/down")
+            await #expect(throws: TroveError.httpStatus(503, url: url.absoluteString)) {
+                _ = try await withRetries(Self.quick, deadline: RequestDeadline(budget: .seconds(30))) { _ in
+                    try await fetchData(url)
+                }
+            }
+            #expect(server.requestCount(for: "/down") == 3)
+        }
+    }
+
+    @Test func theRetryDecisionAtTheDefaultTimeouts() {
+        let policy = RetryPolicy()
+        let idle = Duration.seconds(15), deadline = Duration.seconds(20)
+        let stall = TroveError.timedOut(url: "u", after: idle)
+        let backoff = policy.backoff(afterAttempt: 0, random: 0)
+        // The first attempt heard nothing for 15 s: 5 s are left, less than another idle timeout.
+        #expect(!policy.shouldRetry(stall, afterAttempt: 0, delay: backoff, remaining: deadline - idle))
+        // A stall that came early (the connection took a while to fail) is retried when 15 s still fit.
+        #expect(policy.shouldRetry(stall, afterAttempt: 0, delay: backoff, remaining: idle + backoff))
+        #expect(!policy.shouldRetry(stall, afterAttempt: 0, delay: backoff, remaining: idle))
+        // A refused connection, a 5xx and a 429 retry while the wait ends before the deadline.
+        let refused = TroveError.connectionFailed(url: "u", reason: "connection refused")
+        #expect(policy.shouldRetry(refused, afterAttempt: 0, delay: backoff, remaining: .seconds(19)))
+        #expect(
+            policy.shouldRetry(
+                TroveError.httpStatus(503, url: "u"), afterAttempt: 1, delay: backoff, remaining: .seconds(1)))
+        #expect(
+            !policy.shouldRetry(
+                TroveError.httpStatus(503, url: "u"), afterAttempt: 1, delay: backoff, remaining: backoff))
+        let busy = TroveError.serverBusy(status: 429, url: "u", retryAfter: .seconds(8))
+        #expect(!policy.shouldRetry(busy, afterAttempt: 0, delay: .seconds(8), remaining: .seconds(5)))
+        #expect(policy.shouldRetry(busy, afterAttempt: 0, delay: .seconds(8), remaining: .seconds(9)))
+        // Out of retries, a lasting failure, and no deadline at all.
+        #expect(!policy.shouldRetry(refused, afterAttempt: 2, delay: backoff, remaining: .seconds(19)))
+        #expect(
+            !policy.shouldRetry(
+                TroveError.httpStatus(404, url: "u"), afterAttempt: 0, delay: backoff, remaining: .seconds(19)))
+        #expect(policy.shouldRetry(stall, afterAttempt: 0, delay: backoff, remaining: nil))
+    }
+
     @Test func refusedConnectionsAreRetriedThenReported() async throws {
         let server = FixtureServer()
         let port = try await server.start()

@@ -29,8 +29,8 @@ private final class ScriptedTarget: PrefetchTarget {
         state.withLock { $0.gate = count }
     }
 
-    func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination) async throws
-        -> PrefetchedItem
+    func prefetch(_ url: URL, priority: RequestPriority, destination: PrefetchDestination, retryFailed: Bool)
+        async throws -> PrefetchedItem
     {
         state.withLock { state in
             state.running += 1
@@ -85,6 +85,11 @@ private final class ScriptedTarget: PrefetchTarget {
         let seen = reports.withLock { $0 }
         #expect(seen.map(\.done) == Array(1...40))
         #expect(seen.allSatisfy { $0.total == 40 })
+        // Each report names the URL that finished: every URL once, a failure with its error and no item.
+        #expect(seen.map(\.finished.url.absoluteString).sorted() == urls(paths).map(\.absoluteString).sorted())
+        #expect(seen.filter { $0.finished.error != nil }.count == 10)
+        #expect(seen.allSatisfy { ($0.finished.error == nil) == ($0.finished.item != nil) })
+        #expect(seen.filter { $0.finished.item?.source == .network }.allSatisfy { $0.finished.item?.bytes == 100 })
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.bytes <= $1.bytes } && seen.last?.bytes == summary.bytes)
         // Each URL started once, never more than `concurrency` at a time; then one flush, after them all.
         #expect(target.started.sorted() == urls(paths).map(\.lastPathComponent).sorted())

@@ -9,6 +9,7 @@ struct CacheCommand: AsyncParsableCommand {
         abstract: "Inspect and maintain a disk cache directory; put, get and remove raw data entries.",
         subcommands: [
             CacheStatsCommand.self, CacheListCommand.self, CacheVerifyCommand.self, CacheTrimCommand.self,
-            CacheClearCommand.self, CachePutCommand.self, CacheGetCommand.self, CacheRemoveCommand.self
+            CacheClearCommand.self, CacheForgetCommand.self, CachePutCommand.self, CacheGetCommand.self,
+            CacheRemoveCommand.self
         ])
 }

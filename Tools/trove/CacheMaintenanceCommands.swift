@@ -47,22 +47,29 @@ struct CacheClearCommand: AsyncParsableCommand {
 
     struct Report: Encodable {
         let removed: Int
+        /// Remembered failed URLs forgotten with the entries.
+        let failures: Int
     }
 
     func run() async throws {
-        let removed = try await reportingFailures("clear") {
+        let report = try await reportingFailures("clear") {
             let disk = try cache.openCache(common)
-            if let olderThan {
-                return try await disk.removeEntries(
-                    createdBefore: Date().addingTimeInterval(-Double(olderThan.seconds)))
+            let before = olderThan.map { Date().addingTimeInterval(-Double($0.seconds)) }
+            // The failed-URL memory goes with the entries: a cleared cache fetches every URL again.
+            let failures = try await PipelineConfiguration.removeRememberedFailures(
+                in: disk.directory, recordedBefore: before)
+            if let before {
+                return Report(removed: try await disk.removeEntries(createdBefore: before), failures: failures)
             }
             await disk.waitForIndex()
-            return try await disk.removeAll()
+            return Report(removed: try await disk.removeAll(), failures: failures)
         }
         if common.json {
-            printJSONLine(Report(removed: removed))
+            printJSONLine(report)
         } else {
-            print("removed \(removed) entries")
+            print(
+                "removed \(report.removed) entries"
+                    + (report.failures > 0 ? " and \(report.failures) remembered failed URLs" : ""))
         }
     }
 }

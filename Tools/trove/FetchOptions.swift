@@ -7,7 +7,10 @@ struct FetchOptions: ParsableArguments {
     @Option(help: "Idle timeout in seconds: a fetch fails when the origin sends nothing for this long (default 15).")
     var timeout: Double?
 
-    @Option(help: "Seconds a whole request may take, retries included (default 60).")
+    @Option(
+        help:
+            "Seconds a whole request may take, retries included (default 20); a retry that cannot finish within it is not made."
+    )
     var deadline: Double?
 
     @Option(

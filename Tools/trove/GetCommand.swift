@@ -28,11 +28,18 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached).")
     var policy: PolicyArgument = .useCache
 
-    @Flag(name: .customLong("memory-only"), help: "Write nothing to disk.")
+    @Flag(
+        name: .customLong("memory-only"),
+        help: "Write nothing to disk: no entries, no remembered failures (an existing cache is still read).")
     var memoryOnly = false
 
     @Flag(name: .customLong("retry-failed"), help: "Fetch even URLs that failed recently for a lasting reason.")
     var retryFailed = false
+
+    @Option(
+        help:
+            "Scheduling priority while a fetch waits for a slot: very-low, low, normal (the default), high, very-high.")
+    var priority: PriorityArgument = .normal
 
     @OptionGroup var cache: CacheOptions
 
@@ -53,6 +60,10 @@ struct GetCommand: AsyncParsableCommand {
         encoding.apply(to: &configuration.encodingOptions)
         fetch.apply(to: &configuration)
         try shared.apply(to: &configuration)
+        if memoryOnly, let directory = configuration.cacheDirectory, Self.holdsNothing(directory) {
+            // Opening a cache makes its folders and manifest: with nothing there to read, open none.
+            configuration.cacheDirectory = nil
+        }
         let pipeline: ImagePipeline
         let transforms: [any ImageTransformer]
         let outputFormat: ImageFormat?
@@ -65,7 +76,7 @@ struct GetCommand: AsyncParsableCommand {
         }
         let requests = try urls.map { text in
             ImageRequest(
-                url: try Self.url(from: text), transforms: transforms,
+                url: try Self.url(from: text), transforms: transforms, priority: priority.requestPriority,
                 cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy,
                 options: retryFailed ? [.retryFailed] : [], outputFormat: outputFormat)
         }
@@ -144,6 +155,11 @@ struct GetCommand: AsyncParsableCommand {
             let name = request.url.lastPathComponent.isEmpty ? "result" : request.url.lastPathComponent
             return target.appendingPathComponent("\(index)-\(name)\(ext)")
         }
+    }
+
+    /// Whether `directory` is missing or empty: no cache to read from.
+    static func holdsNothing(_ directory: URL) -> Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty
     }
 
     static func url(from text: String) throws -> URL {

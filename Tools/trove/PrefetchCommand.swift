@@ -24,6 +24,19 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Flag(help: "Warm plain data (any bytes) instead of images (bytes no decoder recognises are refused).")
     var data = false
 
+    @Flag(name: .customLong("retry-failed"), help: "Fetch even URLs that failed recently for a lasting reason.")
+    var retryFailed = false
+
+    @Option(
+        help: ArgumentHelp(
+            "json: one JSON line per URL on stdout as it finishes (url, status, source, bytes, ms; error for a "
+                + "failure), then the summary line. The terminal bar is drawn either way when stderr is a terminal."))
+    var progress: ProgressStyle?
+
+    enum ProgressStyle: String, ExpressibleByArgument, CaseIterable {
+        case json
+    }
+
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
     }
@@ -61,14 +74,18 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let bar = TerminalProgress()
-        let summary = await Prefetcher(pipeline: pipeline, concurrency: concurrency).prefetch(urls) { progress in
+        let linePerURL = progress == .json
+        let prefetcher = Prefetcher(pipeline: pipeline, concurrency: concurrency, retryFailed: retryFailed)
+        let summary = await prefetcher.prefetch(urls) { progress in
+            // Calls come one at a time, in order, so lines never interleave.
+            if linePerURL { writeJSONLineNow(PrefetchLine(progress.finished)) }
             bar.update("prefetch \(progress.done)/\(progress.total)  \(TerminalProgress.bytes(Int64(progress.bytes)))")
         }
         bar.finish()
         // Publishes this process's shared-tier counts for `trove cache stats`.
         await sharedTier?.shutdown()
         for failure in summary.failures { printError("trove prefetch: \(failure.error)") }
-        if common.json {
+        if common.json || linePerURL {
             printJSONLine(summary)
         } else {
             print(
@@ -77,5 +94,24 @@ struct PrefetchCommand: AsyncParsableCommand {
                     + "\(summary.failed) failed (\(TerminalProgress.bytes(Int64(summary.bytes))))")
         }
         if summary.failed > 0 { throw ExitCode(1) }
+    }
+}
+
+/// One `trove prefetch --progress json` line: `status` is ok or failed; a failure has `error` and no source.
+struct PrefetchLine: Encodable {
+    let url: String
+    let status: String
+    let source: String?
+    let bytes: Int?
+    let ms: Double
+    let error: String?
+
+    init(_ finished: PrefetchedURL) {
+        url = finished.url.absoluteString
+        status = finished.error == nil ? "ok" : "failed"
+        source = finished.item?.source.rawValue
+        bytes = finished.item?.bytes
+        ms = finished.duration.milliseconds
+        error = finished.error
     }
 }

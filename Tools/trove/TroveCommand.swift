@@ -8,8 +8,8 @@ struct TroveCommand: AsyncParsableCommand {
         commandName: "trove",
         abstract: "Fetch, cache, decode and transform images from the command line.",
         subcommands: [
-            GetCommand.self, PrefetchCommand.self, DecodeCommand.self, ConvertCommand.self, CacheCommand.self,
-            PluginsCommand.self, SimCommand.self, DemoCommand.self, ServeCommand.self
+            GetCommand.self, FetchCommand.self, PrefetchCommand.self, DecodeCommand.self, ConvertCommand.self,
+            CacheCommand.self, PluginsCommand.self, SimCommand.self, DemoCommand.self, ServeCommand.self
         ])
 
     static func main() async {

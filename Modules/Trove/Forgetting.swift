@@ -1,0 +1,72 @@
+import Foundation
+import TroveCore
+import TroveDiskCache
+import TroveMemoryCache
+
+/// What forgetting a URL removed, per tier: the URL's original bytes and every result made from them.
+public struct ForgetReport: Sendable, Equatable, Codable {
+    /// The URL as given.
+    public var url: String
+    /// Entries removed from the memory cache (processed results, or data responses).
+    public var memory = 0
+    /// Entries removed from the disk cache: the original and every processed variant (and, for data, every
+    /// answer to another method or body).
+    public var disk = 0
+    /// Copies removed from the fleet's shared tier (its original, the only thing kept there).
+    public var shared = 0
+    /// Remembered lasting failures removed (0 or 1).
+    public var failures = 0
+
+    /// Nothing removed yet for `url`.
+    public init(url: String) {
+        self.url = url
+    }
+}
+
+extension RawDataLoader {
+    /// Removes from disk, the shared tier and the failure memory everything keyed by `url`'s source (the
+    /// normalised URL): the raw entry, processed variants and request-keyed answers. A request that used a
+    /// custom cache key is not found by its URL.
+    func forget(_ url: URL) async -> ForgetReport {
+        let source = CacheKey.normalized(url)
+        let raw = CacheKey(source: source).raw
+        var report = ForgetReport(url: url.absoluteString)
+        report.disk =
+            (try? await diskCache?.removeEntries(whereKey: { CacheKey.source(ofStorageKey: $0) == source })) ?? 0
+        if let shared, await shared.remove(forKey: raw) { report.shared = 1 }
+        if await failures.forget(raw) { report.failures = 1 }
+        logger.info("forgot a URL", metadata: ["url": "\(url)", "disk": "\(report.disk)", "shared": "\(report.shared)"])
+        return report
+    }
+}
+
+extension MemoryCache where Key == String {
+    /// Removes every entry whose key belongs to `url`'s source; returns how many.
+    func removeValues(belongingTo url: URL) -> Int {
+        let source = CacheKey.normalized(url)
+        return removeValues { CacheKey.source(ofStorageKey: $0) == source }
+    }
+}
+
+extension ImagePipeline {
+    /// Forgets `url` everywhere this pipeline keeps it: the original bytes and every processed result on disk
+    /// and in memory, the shared tier's copy and a remembered failure, so the next request goes to the
+    /// origin. Requests in flight are not cancelled (`cancel(url:)` does that). Returns what was removed.
+    public func forget(url: URL) async -> ForgetReport {
+        await flush()
+        var report = await loader.forget(url)
+        report.memory = memoryCache.removeValues(belongingTo: url)
+        return report
+    }
+}
+
+extension DataPipeline {
+    /// Forgets `url` everywhere this pipeline keeps it: the cached answers on disk and in memory (every
+    /// method and body), the shared tier's copy and a remembered failure. Returns what was removed.
+    public func forget(url: URL) async -> ForgetReport {
+        await flush()
+        var report = await loader.forget(url)
+        report.memory = memoryCache.removeValues(belongingTo: url)
+        return report
+    }
+}

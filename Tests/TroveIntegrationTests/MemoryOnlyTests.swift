@@ -1,0 +1,29 @@
+import FixtureServer
+import Foundation
+import Testing
+import Trove
+
+/// `CachePolicy.memoryOnly` writes nothing to disk, failures included: they are remembered in memory.
+@Suite struct MemoryOnlyTests {
+    @Test func aMemoryOnlyFailureIsRememberedInMemoryAndNotOnDisk() async throws {
+        try await withServerAndCache(["/404.png": .status(404)]) { server, directory in
+            let pipeline = try makePipeline(directory)
+            let missing = server.url("/404.png")
+            let request = ImageRequest(url: missing, cachePolicy: .memoryOnly)
+            await #expect(throws: TroveError.httpStatus(404, url: missing.absoluteString)) {
+                _ = try await pipeline.image(for: request)
+            }
+            let remembered = await #expect(throws: TroveError.self) { _ = try await pipeline.image(for: request) }
+            guard case .previouslyFailed(missing.absoluteString, "HTTP 404", _)? = remembered else {
+                Issue.record("expected previouslyFailed, got \(String(describing: remembered))"); return
+            }
+            #expect(server.requestCount(for: "/404.png") == 1)
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("failed-urls").path))
+            // Another process on the directory knows nothing of it.
+            await #expect(throws: TroveError.httpStatus(404, url: missing.absoluteString)) {
+                _ = try await makePipeline(directory).image(for: missing)
+            }
+            #expect(server.requestCount(for: "/404.png") == 2)
+        }
+    }
+}
