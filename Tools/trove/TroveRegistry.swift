@@ -1,5 +1,6 @@
 import Trove
 import TroveAVIF
+import TroveColor
 import TroveJPEG
 import TroveRedis
 import TroveWebP
@@ -12,6 +13,7 @@ enum TroveRegistry {
         try registry.install(TroveRedisPlugin())
         try registry.install(TroveWebPPlugin())
         try registry.install(TroveAVIFPlugin())
+        try registry.install(TroveColorPlugin())
         return registry
     }
 }
