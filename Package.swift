@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
         .library(name: "TroveJXL", targets: ["TroveJXL"]),
         .library(name: "TroveHEIF", targets: ["TroveHEIF"]),
+        .library(name: "TroveColor", targets: ["TroveColor"]),
         // The image proxy: imgproxy's URL language, and the Hummingbird server `trove serve` runs, to embed in an app.
         .library(name: "TroveImgproxy", targets: ["TroveImgproxy"]),
         .library(name: "TroveServer", targets: ["TroveServer"]),
@@ -132,6 +133,13 @@ let package = Package(
         .target(
             name: "TroveHEIF", dependencies: ["TroveCore", "CHEIF"],
             path: "Plugins/TroveHEIF", swiftSettings: swift6),
+        // Colour management through LittleCMS 2: embedded ICC profiles, CICP and PNG gAMA/cHRM to sRGB.
+        .systemLibrary(
+            name: "CLCMS2", path: "Plugins/CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
+        .target(
+            name: "TroveColor", dependencies: ["TroveCore", "CLCMS2"],
+            path: "Plugins/TroveColor", swiftSettings: swift6),
         .target(
             name: "TroveTransformers", dependencies: ["TroveCore"],
             path: "Modules/TroveTransformers", swiftSettings: swift6),
@@ -182,7 +190,7 @@ let package = Package(
         .executableTarget(
             name: "trove",
             dependencies: [
-                "Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveRedis",
+                "Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveColor", "TroveRedis",
                 "TroveJXL",
                 "FixtureServer", "TroveServer", "CTroveSupport",
                 "TroveHEIF",
@@ -249,6 +257,10 @@ let package = Package(
             name: "TroveHEIFTests", dependencies: ["TroveHEIF", "TroveAVIF", "TroveCodec", "TroveTestSupport"],
             path: "Tests/TroveHEIFTests",
             swiftSettings: swift6),
+        .testTarget(
+            name: "TroveColorTests",
+            dependencies: ["TroveColor", "CLCMS2", "Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveTestSupport"],
+            path: "Tests/TroveColorTests", swiftSettings: swift6),
         .testTarget(
             name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec", "TroveTestSupport"],
             path: "Tests/TroveTransformersTests", swiftSettings: swift6),

@@ -9,6 +9,11 @@ missing=()
 [ -f /usr/include/jxl/decode.h ] || missing+=(libjxl-dev)
 compgen -G '/usr/include/*/libheif/heif.h' >/dev/null || [ -f /usr/include/libheif/heif.h ] || missing+=(libheif-dev)
 [ -f /usr/include/libdeflate.h ] || missing+=(libdeflate-dev)
+[ -f /usr/include/lcms2.h ] || missing+=(liblcms2-dev)
+# Colour tests: real RGB profiles (colord-data) and Ghostscript's CMYK press profile (libgs-common), which
+# TroveColor also uses at run time for CMYK JPEGs without a profile.
+[ -f /usr/share/color/icc/colord/ProPhotoRGB.icc ] || missing+=(colord-data)
+[ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || missing+=(libgs-common)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 # The Redis shared-tier tests start their own redis-server on loopback.
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)

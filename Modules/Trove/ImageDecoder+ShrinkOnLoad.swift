@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TroveCore
 import TroveTransformers
 
@@ -12,19 +13,44 @@ extension ImageDecoder {
     /// into that resize, which is then done: the result is the resized image, with the same pixels as decoding
     /// it first, and the rest of the transforms. After `orient` this holds for an upright image; a turned one
     /// is decoded whole and gets every transform. `streamsRows: false` keeps the decoded image for a caller
-    /// that must see it before any transform (a delegate's `didDecode`).
+    /// that must see it before any transform (a delegate's `didDecode`). With a `colorConverter` (the registry's
+    /// `colorConverter`), the image is brought to sRGB once decoded and reduced, before those transforms; a
+    /// colour description it cannot use is logged as a warning on `logger` and the pixels are kept as sRGB.
     public func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
-        reducingGap: Double = ShrinkOnLoad.defaultReducingGap, streamsRows: Bool = true
+        reducingGap: Double = ShrinkOnLoad.defaultReducingGap, streamsRows: Bool = true,
+        colorConverter: (any ColorConverter)? = nil, logger: Logger = Logger(label: "trove.color")
     ) throws -> (Image, [any ImageTransformer]) {
+        try decode(
+            data, limits: limits, for: transforms, reducingGap: reducingGap, streamsRows: streamsRows,
+            color: colorConverter.map { ColorStage(converter: $0, logger: logger) })
+    }
+
+    /// As the public `decode(_:limits:for:reducingGap:streamsRows:)`, with the colour stage run on the image as
+    /// decoded and reduced, before the transforms that are left: on each row ahead of a streamed resize, or on
+    /// the decoded image; CMYK samples are converted by the decoder through `color`'s converter.
+    func decode(
+        _ data: Data, limits: DecodingLimits,
+        for transforms: [any ImageTransformer],
+        reducingGap: Double, streamsRows: Bool, color: ColorStage?
+    ) throws -> (Image, [any ImageTransformer]) {
+        func converted(_ image: Image) -> Image {
+            var image = image
+            color?.convert(&image)
+            return image
+        }
+        let converter = color?.decoderConverter
         // A header this decoder cannot read is left for decode to report.
         guard let header = try? self.info(data), header.frameCount == 1 else {
-            return (try decode(data, limits: limits), transforms)
+            return (
+                converted(try decode(data, options: DecodingOptions(limits: limits, colorConverter: converter))),
+                transforms
+            )
         }
         let storedSize = PixelSize(width: header.width, height: header.height)
         let plan = ShrinkOnLoad(transforms: transforms, storedSize: storedSize, reducingGap: reducingGap)
-        let options = DecodingOptions(limits: limits, minimumSize: plan?.minimumSize)
+        let options = DecodingOptions(limits: limits, minimumSize: plan?.minimumSize, colorConverter: converter)
         if streamsRows, let streaming = self as? any RowStreamingImageDecoder {
             let leadingOrient = transforms.first is OrientTransformer
             let index = leadingOrient ? 1 : 0
@@ -33,11 +59,11 @@ extension ImageDecoder {
             {
                 let sink = try resize.makeRowSink(storedSize: storedSize)
                 guard leadingOrient else {
-                    try streaming.decode(data, options: options, into: sink)
+                    try streaming.decode(data, options: options, into: color?.converting(into: sink) ?? sink)
                     return (try sink.result(), Array(transforms.dropFirst()))
                 }
                 let router = UprightRowRouter(resize: sink)
-                try streaming.decode(data, options: options, into: router)
+                try streaming.decode(data, options: options, into: color?.converting(into: router) ?? router)
                 switch try router.result() {
                 case let .resized(image):
                     // `orient` leaves an upright image as it is: both steps are done.
@@ -47,8 +73,8 @@ extension ImageDecoder {
                 }
             }
         }
-        guard let plan else { return (try decode(data, limits: limits), transforms) }
-        let image = try decode(data, options: options)
+        guard let plan else { return (converted(try decode(data, options: options)), transforms) }
+        let image = converted(try decode(data, options: options))
         return (image, plan.transforms(for: image))
     }
 }

@@ -29,6 +29,8 @@ public final class ImagePipeline: Sendable {
     /// What `cancel(url:)` and `cancelAll()` reach.
     let inFlight = InFlightRequests()
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
+    /// Brings decoded images to sRGB; nil when the registry has no colour converter.
+    private let colorStage: ColorStage?
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks,
     /// and `invalidConfiguration` for TLS options that cannot work (`TLSOptions.validate()`), before any
@@ -38,7 +40,8 @@ public final class ImagePipeline: Sendable {
         try configuration.tls.validate()
         self.registry = registry
         self.configuration = configuration
-        keySettings = Self.keySettings(configuration)
+        keySettings = Self.keySettings(configuration, colorConverter: registry.colorConverter)
+        colorStage = registry.colorConverter.map { ColorStage(converter: $0, logger: configuration.logger) }
         memoryCache = try MemoryCache(
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
@@ -76,9 +79,12 @@ public final class ImagePipeline: Sendable {
 
     /// The configuration's settings that change a processed result's bytes and that a request does not name:
     /// its default encoder settings and its shrink-on-load gap, each only when not the default, so pipelines
-    /// on the defaults keep the keys they always had.
-    private static func keySettings(_ configuration: PipelineConfiguration) -> String? {
+    /// on the defaults keep the keys they always had; and the colour converter, which changes the pixels.
+    private static func keySettings(
+        _ configuration: PipelineConfiguration, colorConverter: (any ColorConverter)?
+    ) -> String? {
         var parts: [String] = []
+        if let colorConverter { parts.append("color=\(colorConverter.name)") }
         if configuration.encodingOptions != EncodingOptions() {
             parts.append("encoding(\(configuration.encodingOptions.identifier))")
         }
@@ -334,7 +340,8 @@ public final class ImagePipeline: Sendable {
         let decoder = try Self.decoder(in: registry, for: data, url: url)
         return try decoder.decode(
             data, limits: configuration.decodingLimits, for: transforms,
-            reducingGap: configuration.shrinkOnLoadReducingGap, streamsRows: configuration.delegate == nil)
+            reducingGap: configuration.shrinkOnLoadReducingGap, streamsRows: configuration.delegate == nil,
+            color: colorStage?.forSource(url.absoluteString))
     }
 
     /// The decoder for these bytes, or the error that says why there is none: a known format without a

@@ -44,7 +44,8 @@ final class UprightRowRouter: ImageRowSink {
         return .decoded(
             Image(
                 width: header.width, height: header.height, pixelFormat: .rgba8, pixels: pixels,
-                sourceFormat: header.sourceFormat, orientation: header.orientation))
+                sourceFormat: header.sourceFormat, orientation: header.orientation,
+                colorDescription: header.colorDescription))
     }
 
     /// The two ways a routed decode ends.

@@ -17,7 +17,7 @@ extension PNGDecoder {
         }
         return Image(
             width: width, height: height, pixelFormat: .rgba8, bytesPerRow: rowBytes, pixels: pixels,
-            sourceFormat: .png)
+            sourceFormat: .png, colorDescription: file.colorDescription)
     }
 
     /// Inflates, unfilters and expands one row at a time and hands `deliver` each RGBA8 row of the image

@@ -11,7 +11,10 @@ extension PNGDecoder: RowStreamingImageDecoder {
             let header = file.header
             guard !header.interlaced else {
                 let image = try Self.decodeWhole(bytes, file: file, limits: options.limits)
-                try sink.begin(RowStreamHeader(width: image.width, height: image.height, sourceFormat: .png))
+                try sink.begin(
+                    RowStreamHeader(
+                        width: image.width, height: image.height, sourceFormat: .png,
+                        colorDescription: image.colorDescription))
                 try image.pixels.withUnsafeBufferPointer { pixels in
                     guard let base = pixels.baseAddress else { return }
                     for y in 0..<image.height { try sink.consume(base + y * image.bytesPerRow) }
@@ -25,7 +28,8 @@ extension PNGDecoder: RowStreamingImageDecoder {
             try sink.begin(
                 RowStreamHeader(
                     width: PNGBoxReducer.reducedLength(header.width, shift: shift),
-                    height: PNGBoxReducer.reducedLength(header.height, shift: shift), sourceFormat: .png))
+                    height: PNGBoxReducer.reducedLength(header.height, shift: shift), sourceFormat: .png,
+                    colorDescription: file.colorDescription))
             try Self.streamRows(bytes, file: file, shift: shift) { try sink.consume($0) }
         }
     }

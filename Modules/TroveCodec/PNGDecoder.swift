@@ -2,7 +2,8 @@ import Foundation
 import TroveCore
 
 /// Decodes PNG files of every color type and bit depth, interlaced or not, to straight-alpha RGBA8.
-/// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion).
+/// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion), with
+/// what the iCCP (inflated), sRGB, gAMA and cHRM chunks say in `Image.colorDescription`.
 /// Progressive: while a file arrives, it can show it after each Adam7 pass, or the rows so far.
 public struct PNGDecoder: ProgressiveImageDecoder {
     /// The registry name, "png".
@@ -102,7 +103,8 @@ public struct PNGDecoder: ProgressiveImageDecoder {
         let pixels = try Self.reconstruct(raw, header: file.header, passes: passes, expander: expander)
         return Image(
             width: file.header.width, height: file.header.height, pixelFormat: .rgba8,
-            bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png)
+            bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png,
+            colorDescription: file.colorDescription)
     }
 
     /// The inflated size of all passes' scanlines, each with its filter-type byte.

@@ -11,6 +11,8 @@ struct PNGFileLayout {
     let transparency: Range<Int>?
     /// The IDAT chunks' data: together one zlib stream.
     let imageData: [Range<Int>]
+    /// What the iCCP, sRGB, gAMA and cHRM chunks before the image data say; nil when there are none.
+    let colorDescription: ColorDescription?
 
     init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws {
         let signature = PNGChunkReader.signature
@@ -42,6 +44,7 @@ struct PNGFileLayout {
         var imageData: [Range<Int>] = []
         var imageDataEnded = false
         var sawEnd = false
+        var color = PNGColorChunks()
         chunks: while let chunk = try reader.next() {
             if !imageData.isEmpty && chunk.type != PNGChunk.idat { imageDataEnded = true }
             switch chunk.type {
@@ -58,6 +61,8 @@ struct PNGFileLayout {
                 transparency = chunk.data
             case PNGChunk.ihdr:
                 throw PNGDecoder.failure("second IHDR chunk")
+            case _ where imageData.isEmpty && color.read(chunk, in: bytes):
+                break
             default:
                 // Ancillary chunks (text, gamma, time, ...) do not change the stored pixels.
                 if chunk.isCritical { throw PNGDecoder.failure("unknown critical chunk \(chunk.name)") }
@@ -72,6 +77,7 @@ struct PNGFileLayout {
         self.palette = palette
         self.transparency = transparency
         self.imageData = imageData
+        colorDescription = color.result
     }
 
     private static func checkPalette(_ chunk: PNGChunk, header: PNGHeader, seen: Bool, afterImageData: Bool) throws {

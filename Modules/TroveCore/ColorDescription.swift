@@ -11,17 +11,42 @@ public struct ColorDescription: Sendable, Hashable {
     public var gamma: Double?
     /// PNG's `cHRM`: white point and primaries as CIE xy, used only when there is no ICC profile.
     public var chromaticities: Chromaticities?
+    /// Set when the samples are CMYK (a CMYK or YCCK JPEG); `iccProfile` is then a CMYK profile. Such pixels
+    /// are converted while they are decoded (they are not RGB), so an `Image` never carries this.
+    public var cmyk: CMYK?
 
     /// A description with the given parts; every part defaults to "not said".
     public init(
         iccProfile: [UInt8]? = nil, cicp: CICP? = nil, isSRGB: Bool = false, gamma: Double? = nil,
-        chromaticities: Chromaticities? = nil
+        chromaticities: Chromaticities? = nil, cmyk: CMYK? = nil
     ) {
         self.iccProfile = iccProfile
         self.cicp = cicp
         self.isSRGB = isSRGB
         self.gamma = gamma
         self.chromaticities = chromaticities
+        self.cmyk = cmyk
+    }
+
+    /// Whether the description says nothing a converter could act on: no profile, no CICP, no gamma or
+    /// chromaticities, not CMYK.
+    public var isEmpty: Bool {
+        iccProfile == nil && cicp == nil && !isSRGB && gamma == nil && chromaticities == nil && cmyk == nil
+    }
+
+    /// How a JPEG stores its CMYK samples, from its Adobe APP14 marker.
+    public struct CMYK: Sendable, Hashable {
+        /// Whether the file has an Adobe APP14 marker: Adobe's applications write CMYK inverted (0 = full ink),
+        /// and libjpeg reads every CMYK file with that marker as such.
+        public var isInverted: Bool
+        /// The stored samples were YCCK (Adobe transform 2), which libjpeg has already turned into CMYK.
+        public var wasYCCK: Bool
+
+        /// How the samples are stored.
+        public init(isInverted: Bool, wasYCCK: Bool = false) {
+            self.isInverted = isInverted
+            self.wasYCCK = wasYCCK
+        }
     }
 
     /// CICP code points as ITU-T H.273 numbers them (1 = BT.709/sRGB primaries, 13 = sRGB transfer, ...).

@@ -38,12 +38,26 @@ public struct DecodingOptions: Sendable, Equatable {
     /// When set, the decoder may return a reduced image no smaller than this in either dimension (of the
     /// image as stored, before EXIF orientation). Decoders that cannot reduce ignore it.
     public var minimumSize: PixelSize?
+    /// For samples that are not RGB (a CMYK JPEG's): the converter that brings them to sRGB as they are
+    /// decoded, before any resize. Without one, a decoder uses its own approximation. RGB pixels are left to
+    /// the caller, which converts them once they are reduced.
+    public var colorConverter: (any ColorConverter)?
 
     /// Options with the given limits (default `DecodingLimits.default`); no reduced decode unless `minimumSize`
     /// is set.
-    public init(limits: DecodingLimits = .default, minimumSize: PixelSize? = nil) {
+    public init(
+        limits: DecodingLimits = .default, minimumSize: PixelSize? = nil,
+        colorConverter: (any ColorConverter)? = nil
+    ) {
         self.limits = limits
         self.minimumSize = minimumSize
+        self.colorConverter = colorConverter
+    }
+
+    /// Equal limits and minimum size, and converters of the same name (or none on both sides).
+    public static func == (lhs: DecodingOptions, rhs: DecodingOptions) -> Bool {
+        lhs.limits == rhs.limits && lhs.minimumSize == rhs.minimumSize
+            && lhs.colorConverter?.name == rhs.colorConverter?.name
     }
 }
 

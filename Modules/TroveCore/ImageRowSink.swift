@@ -11,13 +11,20 @@ public struct RowStreamHeader: Sendable, Equatable {
     public var sourceFormat: ImageFormat
     /// The EXIF orientation found; rows arrive as stored, not turned.
     public var orientation: ExifOrientation
+    /// What the source says about the rows' colours (`Image.colorDescription`); nil for sRGB or unknown.
+    public var colorDescription: ColorDescription?
 
-    /// A header for `width x height` rows of `sourceFormat`, stored in `orientation` (default `.up`).
-    public init(width: Int, height: Int, sourceFormat: ImageFormat, orientation: ExifOrientation = .up) {
+    /// A header for `width x height` rows of `sourceFormat`, stored in `orientation` (default `.up`), in the
+    /// colours `colorDescription` describes (default: sRGB or unknown).
+    public init(
+        width: Int, height: Int, sourceFormat: ImageFormat, orientation: ExifOrientation = .up,
+        colorDescription: ColorDescription? = nil
+    ) {
         self.width = width
         self.height = height
         self.sourceFormat = sourceFormat
         self.orientation = orientation
+        self.colorDescription = colorDescription
     }
 }
 

@@ -2,8 +2,8 @@
 public enum PluginKind: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// `fetcher`: a `Fetcher`; `decoder`: an `ImageDecoder`; `encoder`: an `ImageEncoder`; `hasher`: a `KeyHasher`;
     /// `evictionPolicy`: an `EvictionPolicyFactory`; `transformer`: a `TransformerFactory`; `compressor`: a
-    /// `Compressor`; `sharedTier`: a `SharedCacheTierFactory`. The raw value is the case name.
-    case fetcher, decoder, encoder, hasher, evictionPolicy, transformer, compressor, sharedTier
+    /// `Compressor`; `sharedTier`: a `SharedCacheTierFactory`; `colorConverter`: a `ColorConverter`. The raw value is the case name.
+    case fetcher, decoder, encoder, hasher, evictionPolicy, transformer, compressor, sharedTier, colorConverter
 
     /// The case name, e.g. "evictionPolicy".
     public var description: String { rawValue }
@@ -19,6 +19,7 @@ public enum PluginKind: String, Sendable, Codable, CaseIterable, CustomStringCon
         case .transformer: "transformers"
         case .compressor: "compressors"
         case .sharedTier: "sharedTiers"
+        case .colorConverter: "colorConverters"
         }
     }
 }

@@ -16,6 +16,7 @@ public struct PluginRegistry: Sendable {
     private var transformers = NamedTable<TransformerFactory>(kind: .transformer)
     private var compressors = NamedTable<any Compressor>(kind: .compressor)
     private var sharedTiers = NamedTable<any SharedCacheTierFactory>(kind: .sharedTier)
+    private var colorConverters = NamedTable<any ColorConverter>(kind: .colorConverter)
     /// Counts registrations, so lookups by format or scheme can prefer the latest.
     private var sequence = 0
     /// The plugins installed so far, in order.
@@ -84,6 +85,12 @@ public struct PluginRegistry: Sendable {
     /// Adds a shared cache tier factory; it serves its URL schemes from now on, ahead of any registered before it.
     public mutating func register(sharedTier: any SharedCacheTierFactory, replacing: Bool = false) throws {
         try sharedTiers.add(sharedTier, named: sharedTier.name, replacing: replacing, sequence: nextSequence())
+    }
+
+    /// Adds a colour converter; pipelines use the latest registered to bring decoded pixels to sRGB.
+    public mutating func register(colorConverter: any ColorConverter, replacing: Bool = false) throws {
+        try colorConverters.add(
+            colorConverter, named: colorConverter.name, replacing: replacing, sequence: nextSequence())
     }
 
     /// Runs a plugin's registrations as one step: if any fails, or two of its parts claim the same format
@@ -193,6 +200,12 @@ public struct PluginRegistry: Sendable {
         )
     }
 
+    /// The colour converter pipelines use: the latest registered; nil when none is (pixels stay as decoded).
+    public var colorConverter: (any ColorConverter)? { colorConverters.newestFirst.first?.plugin }
+
+    /// The colour converter registered under `name`.
+    public func colorConverter(named name: String) throws -> any ColorConverter { try colorConverters.get(name) }
+
     /// The transformer factory registered under `name`.
     public func transformerFactory(named name: String) throws -> TransformerFactory { try transformers.get(name) }
 
@@ -214,6 +227,7 @@ public struct PluginRegistry: Sendable {
         case .transformer: transformers.names
         case .compressor: compressors.names
         case .sharedTier: sharedTiers.names
+        case .colorConverter: colorConverters.names
         }
     }
 

@@ -22,6 +22,7 @@ public struct FlattenTransformer: ImageTransformer, Equatable {
     /// `flatten(r=R,g=G,b=B)`, part of the cache key.
     public var identifier: String { "flatten(r=\(background.red),g=\(background.green),b=\(background.blue))" }
 
+    /// The image with every pixel laid over the background colour, fully opaque.
     public func transform(_ image: Image) throws -> Image {
         // Gray images carry no alpha: already opaque.
         guard image.pixelFormat == .rgba8 else { return image }

@@ -2,8 +2,23 @@
 public enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
     /// The edges or corner an anchor keeps, by imgproxy's names.
     public enum Anchor: String, Sendable, CaseIterable {
-        case north = "no", south = "so", east = "ea", west = "we"
-        case northEast = "noea", northWest = "nowe", southEast = "soea", southWest = "sowe"
+        /// The top edge, `no`.
+        case north = "no"
+        /// The bottom edge, `so`.
+        case south = "so"
+        /// The right edge, `ea`.
+        case east = "ea"
+        /// The left edge, `we`.
+        case west = "we"
+        /// The top-right corner, `noea`.
+        case northEast = "noea"
+        /// The top-left corner, `nowe`.
+        case northWest = "nowe"
+        /// The bottom-right corner, `soea`.
+        case southEast = "soea"
+        /// The bottom-left corner, `sowe`.
+        case southWest = "sowe"
+        /// The middle, `ce`.
         case center = "ce"
     }
 

@@ -6,11 +6,14 @@ import Trove
 public struct ImgproxyOptions: Sendable, Equatable {
     /// An opaque colour.
     public struct Color: Sendable, Equatable {
-        /// 0...255.
+        /// Red, 0...255.
         public var red: UInt8
+        /// Green, 0...255.
         public var green: UInt8
+        /// Blue, 0...255.
         public var blue: UInt8
 
+        /// A colour from its three channels.
         public init(red: UInt8, green: UInt8, blue: UInt8) {
             self.red = red
             self.green = green
@@ -109,6 +112,7 @@ public struct ImgproxyOptions: Sendable, Equatable {
     /// The first security option the URL or its presets named, checked against the server's permission.
     var securityOptionNamed: String?
 
+    /// imgproxy's defaults: no resize, auto-rotation on, no filters.
     public init() {}
 
     /// The geometry step, or nil when these options keep the image's size.

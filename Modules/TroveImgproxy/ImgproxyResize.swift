@@ -31,6 +31,7 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         /// Nil uses the resize's gravity.
         public var gravity: ImgproxyGravity?
 
+        /// A crop of `width` by `height` placed by `gravity`.
         public init(width: Double, height: Double, gravity: ImgproxyGravity? = nil) {
             self.width = width
             self.height = height
@@ -74,6 +75,7 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     /// nil does not extend.
     public var extendAspectRatio: ImgproxyGravity?
 
+    /// A resize as imgproxy's options describe it; every argument defaults to imgproxy's default.
     public init(
         resizingType: ResizingType = .fit, width: Int = 0, height: Int = 0, enlarge: Bool = false,
         dpr: Double = 1, gravity: ImgproxyGravity = .center, crop: Crop? = nil,
@@ -90,6 +92,7 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         self.maxResultDimension = max(1, maxResultDimension)
     }
 
+    /// Every argument that changes the result, for the cache key.
     public var identifier: String {
         let cropText = crop.map { "\($0.width):\($0.height):\($0.gravity?.description ?? "-")" } ?? "none"
         var text =
@@ -109,10 +112,12 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         return PixelSize(width: plan.result.width, height: plan.result.height)
     }
 
+    /// The image cut and resized as the plan for its size says.
     public func transform(_ image: Image) throws -> Image {
         try plan(for: PixelSize(width: image.width, height: image.height)).apply(to: image, filter: filter)
     }
 
+    /// The smallest reduced decode that still gives the same result, `reducingGap` times the output.
     public func minimumSourceSize(for source: PixelSize, reducingGap: Double) -> PixelSize? {
         guard filter != .nearest, source.width > 0, source.height > 0 else { return nil }
         let plan = plan(for: source)
@@ -132,6 +137,7 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
         return PixelSize(width: max(width, 1), height: max(height, 1))
     }
 
+    /// The same resize for a source decoded reduced: crops and offsets scaled to the reduced size.
     public func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
         guard reduced != source else { return self }
         let plan = plan(for: source).scaled(from: source, to: reduced)

@@ -14,6 +14,7 @@ public struct ImgproxySignature: Sendable {
         /// Bytes put before the path in the signed message.
         public let salt: [UInt8]
 
+        /// A pair from bytes.
         public init(key: [UInt8], salt: [UInt8]) {
             self.key = key
             self.salt = salt

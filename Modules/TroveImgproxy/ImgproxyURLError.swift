@@ -6,11 +6,13 @@ public struct ImgproxyURLError: Error, Sendable, Equatable, CustomStringConverti
     /// What was wrong and what to do, for the response body.
     public let message: String
 
+    /// An error with its status and message.
     public init(status: Int, message: String) {
         self.status = status
         self.message = message
     }
 
+    /// The status and the message.
     public var description: String { "\(status): \(message)" }
 
     /// A 400 for the URL's processing options or source.
@@ -40,9 +42,11 @@ public struct ImgproxyConfigurationError: Error, Sendable, Equatable, CustomStri
     /// What is wrong, naming the setting, and what to give instead.
     public let message: String
 
+    /// An error with its message.
     public init(_ message: String) {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -43,6 +43,9 @@ struct trove_jpeg_decoder {
     long max_memory;
     int max_scans;
     int created;
+    int keep_cmyk;
+    unsigned char *icc;
+    size_t icc_size;
 };
 
 // Progressive files may hold thousands of tiny scans that each cost a pass over the image.
@@ -65,6 +68,34 @@ trove_jpeg_decoder *trove_jpeg_decoder_create(const unsigned char *data, size_t 
     return decoder;
 }
 
+// Joins the APP2 "ICC_PROFILE" markers (12-byte tag, 1-based sequence number, marker count, data) in
+// sequence order into decoder->icc; leaves it NULL when the set is incomplete or inconsistent.
+static void trove_join_icc(trove_jpeg_decoder *decoder) {
+    static const unsigned char tag[12] = "ICC_PROFILE";  // with its NUL: 12 bytes
+    jpeg_saved_marker_ptr parts[256] = { 0 };
+    int count = 0;
+    size_t total = 0;
+    for (jpeg_saved_marker_ptr marker = decoder->cinfo.marker_list; marker; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 2 || marker->data_length < 14 || memcmp(marker->data, tag, 12) != 0) continue;
+        int sequence = marker->data[12], markers = marker->data[13];
+        if (markers == 0 || (count != 0 && markers != count) || sequence < 1 || sequence > markers || parts[sequence]) return;
+        count = markers;
+        parts[sequence] = marker;
+        total += marker->data_length - 14;
+    }
+    if (count == 0 || total == 0) return;
+    for (int sequence = 1; sequence <= count; sequence++) if (!parts[sequence]) return;
+    unsigned char *icc = malloc(total);
+    if (!icc) return;
+    size_t offset = 0;
+    for (int sequence = 1; sequence <= count; sequence++) {
+        memcpy(icc + offset, parts[sequence]->data + 14, parts[sequence]->data_length - 14);
+        offset += parts[sequence]->data_length - 14;
+    }
+    decoder->icc = icc;
+    decoder->icc_size = total;
+}
+
 int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_header *header) {
     trove_install_errors(&decoder->errors);
     decoder->cinfo.err = &decoder->errors.base;
@@ -77,6 +108,7 @@ int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_heade
     decoder->cinfo.progress = &decoder->progress;
     jpeg_mem_src(&decoder->cinfo, decoder->data, (unsigned long)decoder->size);
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&decoder->cinfo, TRUE);
     if (decoder->errors.hit_end_of_file) {
         snprintf(decoder->errors.message, sizeof decoder->errors.message, "the file ends inside its header");
@@ -95,8 +127,15 @@ int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_heade
             break;
         }
     }
+    trove_join_icc(decoder);
+    header->icc = decoder->icc;
+    header->icc_length = decoder->icc ? decoder->icc_size : 0;
+    header->adobe = decoder->cinfo.saw_Adobe_marker ? 1 : 0;
+    header->adobe_transform = decoder->cinfo.Adobe_transform;
     return 0;
 }
+
+void trove_jpeg_decoder_keep_cmyk(trove_jpeg_decoder *decoder) { decoder->keep_cmyk = 1; }
 
 int trove_jpeg_decoder_set_scale(trove_jpeg_decoder *decoder, int scale_num, int *output_width, int *output_height) {
     if (setjmp(decoder->errors.escape)) return -1;
@@ -161,7 +200,7 @@ int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_c
     rgba_row[0] += 4;
     cmyk_row = cmyk ? (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1) : NULL;
     while (cinfo->output_scanline < cinfo->output_height) {
-        if (cmyk) {
+        if (cmyk && !decoder->keep_cmyk) {
             if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
             trove_cmyk_to_rgba(cmyk_row[0], rgba_row[0], cinfo->output_width, cinfo->saw_Adobe_marker);
         } else {
@@ -199,7 +238,7 @@ int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *r
     }
     while (cinfo->output_scanline < cinfo->output_height) {
         unsigned char *row = rgba + row_bytes * cinfo->output_scanline;
-        if (cmyk) {
+        if (cmyk && !decoder->keep_cmyk) {
             if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
             trove_cmyk_to_rgba(cmyk_row[0], row, cinfo->output_width, cinfo->saw_Adobe_marker);
         } else {
@@ -218,6 +257,7 @@ const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder) {
 void trove_jpeg_decoder_destroy(trove_jpeg_decoder *decoder) {
     if (!decoder) return;
     if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder->icc);
     free(decoder);
 }
 

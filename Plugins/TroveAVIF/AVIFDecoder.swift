@@ -38,8 +38,10 @@ public struct AVIFDecoder: ImageDecoder {
             guard count > 0 else { throw Self.failure("the file holds no image") }
             var frames: [AnimationFrame] = []
             var first: [UInt8] = []
+            var colorDescription: ColorDescription?
             for index in 0..<count {
                 let image = try decoder.decodeNextImage()
+                if index == 0 { colorDescription = Self.colorDescription(of: image.pointee) }
                 // The AV1 frame must be what the container promised and the limits allowed.
                 guard Int(image.pointee.width) == size.width, Int(image.pointee.height) == size.height else {
                     throw Self.failure(
@@ -57,8 +59,23 @@ public struct AVIFDecoder: ImageDecoder {
             return Image(
                 width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4,
                 pixels: frames.first?.pixels ?? first, sourceFormat: .avif, frames: frames,
-                orientation: decoder.orientation, loopCount: 0)
+                orientation: decoder.orientation, loopCount: 0, colorDescription: colorDescription)
         }
+    }
+
+    /// What the `colr` boxes say: an ICC profile, and CICP code points unless they are all "unspecified".
+    static func colorDescription(of image: avifImage) -> ColorDescription? {
+        var description = ColorDescription()
+        if let icc = image.icc.data, image.icc.size > 0 {
+            description.iccProfile = [UInt8](UnsafeBufferPointer(start: icc, count: image.icc.size))
+        }
+        let unspecified: UInt16 = 2
+        if image.colorPrimaries != unspecified || image.transferCharacteristics != unspecified {
+            description.cicp = ColorDescription.CICP(
+                primaries: image.colorPrimaries, transfer: image.transferCharacteristics,
+                matrix: image.matrixCoefficients, fullRange: image.yuvRange == AVIF_RANGE_FULL)
+        }
+        return description.isEmpty ? nil : description
     }
 
     /// Size and frame count from the container, without decoding pixels (libavif's default limits apply).

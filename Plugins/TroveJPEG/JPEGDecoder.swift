@@ -3,7 +3,10 @@ import Foundation
 import TroveCore
 
 /// Decodes baseline and progressive JPEGs through libjpeg-turbo to RGBA8 (gray and CMYK/YCCK converted),
-/// reading the EXIF orientation into `Image.orientation` without applying it. Progressive: while a file
+/// reading the EXIF orientation into `Image.orientation` without applying it, and an embedded ICC profile
+/// (APP2 markers joined) into `Image.colorDescription`. CMYK and YCCK samples go through
+/// `DecodingOptions.colorConverter` and their profile (Adobe's inverted inks included) when one is given, else
+/// through a plain ink formula; either way the image is RGB with no colour description. Progressive: while a file
 /// arrives, it can show it after each complete scan, or a baseline file's rows so far.
 public struct JPEGDecoder: ProgressiveImageDecoder {
     /// The registry name, "jpeg".
@@ -40,15 +43,18 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
         let limits = options.limits
         return try withDecoder(data, limits: limits) { decoder, header, lastError in
             let layout = try prepare(decoder, header: header, options: options, lastError: lastError)
+            let cmykTransform = Self.cmykTransform(decoder, header: header, options: options)
             let width = layout.width, height = layout.height
             let pixels = try [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
                 guard let out = buffer.baseAddress else { return }
                 guard trove_jpeg_decoder_decode_rgba(decoder, out, buffer.count) == 0 else { throw lastError() }
+                cmykTransform?.apply(out, count: width * height)
                 initialized = buffer.count
             }
             return Image(
                 width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
-                pixels: pixels, sourceFormat: .jpeg, orientation: layout.orientation)
+                pixels: pixels, sourceFormat: .jpeg, orientation: layout.orientation,
+                colorDescription: layout.colorDescription)
         }
     }
 
@@ -88,7 +94,43 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
             width = Int(scaledWidth)
             height = Int(scaledHeight)
         }
-        return RowStreamHeader(width: width, height: height, sourceFormat: .jpeg, orientation: orientation)
+        return RowStreamHeader(
+            width: width, height: height, sourceFormat: .jpeg, orientation: orientation,
+            colorDescription: Self.isCMYK(header) ? nil : Self.colorDescription(header))
+    }
+
+    /// Whether libjpeg delivers this file's samples as CMYK (a CMYK or YCCK file).
+    static func isCMYK(_ header: trove_jpeg_header) -> Bool {
+        header.color_space == 4 || header.color_space == 5  // JCS_CMYK, JCS_YCCK
+    }
+
+    /// What the header says about colours: the joined ICC profile, and for CMYK how the inks are stored.
+    static func colorDescription(_ header: trove_jpeg_header) -> ColorDescription? {
+        let icc = header.icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: header.icc_length)) }
+        let cmyk =
+            isCMYK(header)
+            ? ColorDescription.CMYK(isInverted: header.adobe != 0, wasYCCK: header.color_space == 5) : nil
+        let description = ColorDescription(iccProfile: icc, cmyk: cmyk)
+        return description.isEmpty ? nil : description
+    }
+
+    /// For a CMYK file and a converter that has a transform for it (the file's profile, else the converter's
+    /// default CMYK profile): the transform, with libjpeg told to hand over CMYK samples unconverted. Nil
+    /// otherwise, and the shim's plain ink formula applies.
+    static func cmykTransform(
+        _ decoder: OpaquePointer, header: trove_jpeg_header, options: DecodingOptions
+    ) -> (any ColorTransform)? {
+        guard isCMYK(header), let converter = options.colorConverter,
+            var description = colorDescription(header)
+        else { return nil }
+        var transform = try? converter.transformToSRGB(from: description, samples: .cmyk8)
+        if transform == nil, description.iccProfile != nil {
+            // A damaged or non-CMYK embedded profile: the converter's default CMYK profile instead.
+            description.iccProfile = nil
+            transform = try? converter.transformToSRGB(from: description, samples: .cmyk8)
+        }
+        if transform != nil { trove_jpeg_decoder_keep_cmyk(decoder) }
+        return transform
     }
 
     /// Runs `body` on a libjpeg decoder whose header has been read, destroying it afterwards.

@@ -35,13 +35,17 @@ public struct WebPDecoder: ImageDecoder {
             try options.limits.check(width: header.width, height: header.height)
             if header.isAnimated {
                 try options.limits.check(frames: header.frameCount, width: header.width, height: header.height)
-                return try WebPAnimationDecoding.decode(bytes, limits: options.limits)
+                var image = try WebPAnimationDecoding.decode(bytes, limits: options.limits)
+                image.colorDescription = WebPColorProfile.description(in: bytes)
+                return image
             }
             let size =
                 options.minimumSize.map {
                     Self.scaledSize(width: header.width, height: header.height, minimum: $0)
                 } ?? PixelSize(width: header.width, height: header.height)
-            return try decodeStill(bytes, header: header, size: size)
+            var image = try decodeStill(bytes, header: header, size: size)
+            image.colorDescription = WebPColorProfile.description(in: bytes)
+            return image
         }
     }
 

@@ -10,8 +10,11 @@ import TroveTestSupport
         #expect(result.status == 0)
         let listing = try #require(result.jsonLines.first)
         let kinds = ["fetchers", "decoders", "encoders", "hashers", "evictionPolicies", "transformers", "compressors"]
-        #expect(Set(listing.keys) == Set(kinds + ["sharedTiers", "formats", "schemes", "installed"]))
+        #expect(
+            Set(listing.keys) == Set(kinds + ["sharedTiers", "colorConverters", "formats", "schemes", "installed"]))
         #expect((listing["sharedTiers"] as? [String]) == ["redis"])
+        // TroveColor is installed by default: decoded images are brought to sRGB.
+        #expect((listing["colorConverters"] as? [String]) == ["lcms"])
         for kind in kinds { #expect((listing[kind] as? [String])?.isEmpty == false, "\(kind) is empty") }
         #expect((listing["fetchers"] as? [String])?.contains("http") == true)
         #expect((listing["decoders"] as? [String])?.contains("png") == true)
@@ -26,5 +29,6 @@ import TroveTestSupport
         #expect(schemes["https"] == ["fetcher": "http"] && schemes["file"] == ["fetcher": "file"])
         let installed = try #require(listing["installed"] as? [[String: String]])
         #expect(installed.contains { $0["name"] == "jpeg" })
+        #expect(installed.contains { $0["name"] == "color" })
     }
 }

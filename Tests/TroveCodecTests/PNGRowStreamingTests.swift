@@ -19,7 +19,12 @@ import TroveTestSupport
             let whole = try decoder.decode(data, options: options)
             let sink = CollectingRowSink()
             try decoder.decode(data, options: options, into: sink)
-            #expect(sink.header == RowStreamHeader(width: whole.width, height: whole.height, sourceFormat: .png))
+            // The header says what the whole decode says, colour description (PngSuite's gAMA) included.
+            #expect(
+                sink.header
+                    == RowStreamHeader(
+                        width: whole.width, height: whole.height, sourceFormat: .png,
+                        colorDescription: whole.colorDescription))
             #expect(sink.rows == whole.height)
             #expect(sink.pixels == whole.pixels, "\(minimum.map(\.description) ?? "full size")")
             if !interlaced { #expect(sink.buffers.count == 1, "one row buffer, reused") }

@@ -71,7 +71,8 @@ struct DecodeCommand: AsyncParsableCommand {
         }
         return try decoder.decode(
             data, limits: configuration.decodingLimits, for: transforms,
-            reducingGap: configuration.shrinkOnLoadReducingGap)
+            reducingGap: configuration.shrinkOnLoadReducingGap, colorConverter: registry.colorConverter,
+            logger: configuration.logger)
     }
 
     static func write(_ data: Data, to url: URL) throws {

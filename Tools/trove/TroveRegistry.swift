@@ -1,5 +1,6 @@
 import Trove
 import TroveAVIF
+import TroveColor
 import TroveHEIF
 import TroveJPEG
 import TroveJXL
@@ -16,6 +17,7 @@ enum TroveRegistry {
         try registry.install(TroveAVIFPlugin())
         try registry.install(TroveJXLPlugin())
         try registry.install(TroveHEIFPlugin())
+        try registry.install(TroveColorPlugin())
         return registry
     }
 }

@@ -20,6 +20,14 @@ typedef struct {
     /// The payload of the first APP1 "Exif" segment (after "Exif\0\0"), or NULL.
     const unsigned char *exif;
     size_t exif_length;
+    /// The ICC profile from the APP2 "ICC_PROFILE" markers, joined in sequence order, or NULL when there is
+    /// none or its markers do not add up (a missing, repeated or out-of-range sequence number).
+    const unsigned char *icc;
+    size_t icc_length;
+    /// Whether an Adobe APP14 marker was seen (libjpeg then reads CMYK as inverted), and its transform flag
+    /// (0 none, 1 YCbCr, 2 YCCK).
+    int adobe;
+    int adobe_transform;
 } trove_jpeg_header;
 
 /// Starts a decoder over `data` (which must outlive it). `max_memory` bounds libjpeg's working memory;
@@ -35,6 +43,10 @@ int trove_jpeg_decoder_set_scale(trove_jpeg_decoder *decoder, int scale_num, int
 /// `rgba`, `output width * 4` bytes a row, converting gray and CMYK/YCCK. A file that ends early is an error.
 /// Returns 0 on success, -1 on failure.
 int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *rgba, size_t capacity);
+/// Makes a CMYK or YCCK file's decode deliver libjpeg's CMYK samples as they are (inverted when the file has
+/// an Adobe marker) instead of converting them to RGBA, for the caller to convert through a colour profile.
+/// Call before decoding; it changes nothing for other files.
+void trove_jpeg_decoder_keep_cmyk(trove_jpeg_decoder *decoder);
 /// Receives one decoded row (`output width * 4` bytes of straight RGBA8, valid only during the call) and the
 /// caller's context. Returns 0 to go on, anything else to stop the decode.
 typedef int (*trove_jpeg_row_callback)(void *context, const unsigned char *rgba_row);

@@ -1,0 +1,93 @@
+import Logging
+import TroveCore
+
+/// The colour stage: brings decoded pixels to sRGB through the registry's `ColorConverter`, on the image as
+/// decoded and reduced (whole, or row by row ahead of a streamed resize), before any other transform. A
+/// description the converter cannot use is logged as a warning and the pixels are used as sRGB: a request
+/// never fails for its colours.
+struct ColorStage: Sendable {
+    let converter: any ColorConverter
+    let logger: Logger
+
+    /// The stage for one source, whose warnings name `source`.
+    func forSource(_ source: String) -> ColorStage {
+        var logger = logger
+        logger[metadataKey: "url"] = "\(source)"
+        return ColorStage(converter: converter, logger: logger)
+    }
+
+    /// What a decoder is handed to convert samples that are not RGB (CMYK) as it decodes them.
+    var decoderConverter: any ColorConverter { WarningColorConverter(wrapped: converter, logger: logger) }
+
+    /// The transform for `description`, or nil when there is nothing to do or it cannot be used (logged).
+    func transform(for description: ColorDescription?) -> (any ColorTransform)? {
+        guard let description, !description.isEmpty else { return nil }
+        return try? decoderConverter.transformToSRGB(from: description, samples: .rgba8)
+    }
+
+    /// Converts a decoded image to sRGB in place; an image without a description is left as it is.
+    func convert(_ image: inout Image) {
+        guard let description = image.colorDescription else { return }
+        if let transform = transform(for: description) {
+            transform.apply(to: &image)
+        } else {
+            image.colorDescription = nil
+        }
+    }
+
+    /// A sink that converts each row to sRGB before `next` sees it.
+    func converting(into next: any ImageRowSink) -> any ImageRowSink {
+        ColorConvertingRowSink(stage: self, next: next)
+    }
+}
+
+/// Logs why a description could not be used, then rethrows.
+private struct WarningColorConverter: ColorConverter {
+    let wrapped: any ColorConverter
+    let logger: Logger
+
+    var name: String { wrapped.name }
+
+    func transformToSRGB(from description: ColorDescription, samples: ColorSamples) throws -> (any ColorTransform)? {
+        do {
+            return try wrapped.transformToSRGB(from: description, samples: samples)
+        } catch {
+            logger.warning("\(error)", metadata: ["converter": "\(wrapped.name)"])
+            throw error
+        }
+    }
+}
+
+/// Rows on their way to a resize (or a router): converted to sRGB in a row buffer of its own, since a
+/// decoder's row is read-only and valid only during the call.
+private final class ColorConvertingRowSink: ImageRowSink {
+    private let stage: ColorStage
+    private let next: any ImageRowSink
+    private var transform: (any ColorTransform)?
+    private var row: [UInt8] = []
+    private var width = 0
+
+    init(stage: ColorStage, next: any ImageRowSink) {
+        self.stage = stage
+        self.next = next
+    }
+
+    func begin(_ header: RowStreamHeader) throws {
+        transform = stage.transform(for: header.colorDescription)
+        width = header.width
+        if transform != nil { row = [UInt8](repeating: 0, count: header.width * 4) }
+        var header = header
+        header.colorDescription = nil
+        try next.begin(header)
+    }
+
+    func consume(_ source: UnsafePointer<UInt8>) throws {
+        guard let transform else { return try next.consume(source) }
+        try row.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            base.update(from: source, count: width * 4)
+            transform.apply(base, count: width)
+            try next.consume(base)
+        }
+    }
+}
