@@ -282,7 +282,9 @@ public final class ImagePipeline: Sendable {
             // Bytes that do not decode must not stay cached as if they were an image.
             if raw.source == .network {
                 _ = try? await diskCache?.removeEntry(forKey: key.raw)
-                await loader.failures.record(error, forKey: key.raw)
+                // A memory-only request keeps its failure in the process: nothing of it reaches the disk.
+                await loader.failures.record(
+                    error, forKey: key.raw, persists: request.cachePolicy != .memoryOnly)
             }
             throw error
         }

@@ -43,9 +43,6 @@ public struct ImageRequest: Sendable {
         /// request with transforms stores its result, and a later one, in any process, reads and decodes
         /// that small result instead of the original.
         public static let skipsProcessedDiskStore = Options(rawValue: 1 << 1)
-        /// Processed results are now stored on disk unless a request opts out; this option changes nothing.
-        @available(*, deprecated, message: "stored on disk by default now; see skipsProcessedDiskStore")
-        public static let storeProcessedOnDisk: Options = []
         /// With no `outputFormat`, encode a processed result in the source's format when an encoder for it
         /// is registered (PNG when none is), as an image proxy does.
         public static let encodesInSourceFormat = Options(rawValue: 1 << 2)
@@ -76,6 +73,7 @@ public struct ImageRequest: Sendable {
         self.maxAge = maxAge
     }
 
-    /// The key its results are cached under: source, transforms and output encoding.
-    public var cacheKey: CacheKey { CacheKey(self) }
+    /// The key its results are cached under, by the request alone: source, transforms and output encoding.
+    /// A pipeline's own settings can change it, so apps ask `ImagePipeline.cacheKey(for:)`.
+    package var cacheKey: CacheKey { CacheKey(self) }
 }
