@@ -80,22 +80,15 @@ struct ProxyResponder: Sendable {
         let workKey = (format?.rawValue ?? "") + "\u{0}" + plan.resultKey
         let served: ServedResult
         do {
-            if plan.url.options.raw {
-                // imgproxy's raw: the source's bytes as they are, outside the transform queue.
-                served = try await requestLimit.withRequest {
-                    try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
-                        try await productions.value(forKey: "raw\u{0}" + plan.resultKey, onJoin: metrics.sharedResult) {
-                            try await sourceBytes(plan)
-                        }
-                    }
-                }
-            } else {
-                served = try await requestLimit.withRequest {
-                    try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
-                        try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) {
-                            try await gate.withAdmission(for: workKey) {
-                                try await produce(plan, format: format)
-                            }
+            // imgproxy's raw: the source's bytes as they are, outside the transform queue.
+            let raw = plan.url.options.raw
+            let productionKey = raw ? "raw\u{0}" + plan.resultKey : workKey
+            served = try await requestLimit.withRequest {
+                try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
+                    try await productions.value(forKey: productionKey, onJoin: metrics.sharedResult) {
+                        if raw { return try await sourceBytes(plan) }
+                        return try await gate.withAdmission(for: workKey) {
+                            try await produce(plan, format: format)
                         }
                     }
                 }
