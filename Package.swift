@@ -259,7 +259,10 @@ let package = Package(
             swiftSettings: swift6),
         .testTarget(
             name: "TroveColorTests",
-            dependencies: ["TroveColor", "CLCMS2", "Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveTestSupport"],
+            dependencies: [
+                "TroveColor", "CLCMS2", "Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveHEIF", "TroveJXL",
+                "TroveTestSupport",
+            ],
             path: "Tests/TroveColorTests", swiftSettings: swift6),
         .testTarget(
             name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec", "TroveTestSupport"],

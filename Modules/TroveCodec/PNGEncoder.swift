@@ -4,7 +4,8 @@ import TroveSupport
 
 /// Encodes RGBA8 and gray8 images as 8-bit, non-interlaced PNG, choosing a filter per row.
 /// RGBA images whose pixels are all opaque are written as RGB (color type 2) to save a quarter of the data.
-/// Only the still image is written; animation frames are not.
+/// Only the still image is written; animation frames are not. An image that still carries its source's ICC
+/// profile (the colour stage kept it) gets it back in an iCCP chunk.
 public struct PNGEncoder: ImageEncoder {
     /// The registry name, "png".
     public let name = "png"
@@ -57,6 +58,9 @@ public struct PNGEncoder: ImageEncoder {
         ihdr.append(bigEndian: UInt32(height))
         ihdr.append(contentsOf: [8, colorType.rawValue, 0, 0, 0])
         out.appendChunk(PNGChunk.ihdr, ihdr)
+        if let profile = image.colorDescription?.embeddableProfile(for: image.pixelFormat) {
+            out.appendChunk(PNGColorChunks.iccp, try Self.iccpChunk(profile, level: level))
+        }
         var start = 0
         repeat {
             let end = min(start + Self.maxChunkData, compressed.count)
@@ -65,6 +69,17 @@ public struct PNGEncoder: ImageEncoder {
         } while start < compressed.count
         out.appendChunk(PNGChunk.iend, Data())
         return out
+    }
+
+    /// An iCCP chunk's data: a profile name, its terminator, compression method 0, the zlib stream.
+    private static func iccpChunk(_ profile: [UInt8], level: Int) throws -> Data {
+        var chunk = Data("ICC profile".utf8)
+        chunk.append(contentsOf: [0, 0])
+        let compressed = try profile.withUnsafeBytes { raw in
+            try ZlibCompressor.deflate(raw, level: max(level, 1)) { Self.failure("zlib could not compress: \($0)") }
+        }
+        chunk.append(contentsOf: compressed)
+        return chunk
     }
 
     private static func isOpaque(_ image: Image) -> Bool {

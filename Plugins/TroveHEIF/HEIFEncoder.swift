@@ -63,6 +63,14 @@ public struct HEIFEncoder: ImageEncoder {
         nclx.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
         nclx.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6
         nclx.full_range_flag = 1
+        if let icc = image.colorDescription?.embeddableProfile(for: .rgba8) {
+            // A profile the colour stage kept goes in a 'colr' ICC box; readers take it over the nclx one.
+            try icc.withUnsafeBytes { bytes in
+                try Self.check(
+                    heif_image_set_raw_color_profile(input, "prof", bytes.baseAddress, bytes.count),
+                    "embedding the \(bytes.count)-byte ICC profile")
+            }
+        }
         try withUnsafeMutablePointer(to: &nclx) { profile in
             // libheif 1.15 takes primaries and transfer from the input image's profile, the matrix from here.
             try Self.check(heif_image_set_nclx_color_profile(input, profile), "tagging the image sRGB")

@@ -3,7 +3,8 @@ import Foundation
 import TroveCore
 
 /// Encodes RGBA8 (alpha dropped: JPEG has none) or gray images as baseline JPEG through libjpeg-turbo.
-/// `EncodingOptions.quality` 0...1 maps to libjpeg's 1...100.
+/// `EncodingOptions.quality` 0...1 maps to libjpeg's 1...100. An image that still carries its source's ICC
+/// profile (the colour stage kept it) gets it back in APP2 markers.
 public struct JPEGEncoder: ImageEncoder {
     /// The registry name, "jpeg".
     public let name = "jpeg"
@@ -42,6 +43,14 @@ public struct JPEGEncoder: ImageEncoder {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw TroveError.encodingFailed(format: .jpeg, reason: reason)
         }
-        return Data(bytes: output, count: Int(size))
+        let encoded = Data(bytes: output, count: Int(size))
+        if let profile = image.colorDescription?.embeddableProfile(for: image.pixelFormat) {
+            guard let tagged = JPEGProfileMarkers.embedding(profile, in: encoded) else {
+                throw TroveError.encodingFailed(
+                    format: .jpeg, reason: "the \(profile.count)-byte ICC profile does not fit in 255 APP2 markers")
+            }
+            return tagged
+        }
+        return encoded
     }
 }

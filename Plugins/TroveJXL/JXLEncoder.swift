@@ -141,7 +141,7 @@ public struct JXLEncoder: ImageEncoder {
     /// Tags the colours: the image's ICC profile when it has one, else sRGB (what Trove's pixels are after
     /// the colour stage, or are assumed to be without one).
     private static func setColor(_ description: ColorDescription?, _ encoder: OpaquePointer) throws {
-        if let profile = description?.iccProfile, !profile.isEmpty {
+        if let profile = description?.embeddableProfile(for: .rgba8) {
             let status = profile.withUnsafeBufferPointer { JxlEncoderSetICCProfile(encoder, $0.baseAddress, $0.count) }
             try check(status, encoder, "embedding the \(profile.count)-byte ICC profile")
             return
