@@ -261,7 +261,7 @@ let package = Package(
             name: "TroveColorTests",
             dependencies: [
                 "TroveColor", "CLCMS2", "Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveHEIF", "TroveJXL",
-                "TroveTestSupport",
+                "TroveTestSupport"
             ],
             path: "Tests/TroveColorTests", swiftSettings: swift6),
         .testTarget(
