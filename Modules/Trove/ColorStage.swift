@@ -4,16 +4,31 @@ import TroveCore
 /// The colour stage: brings decoded pixels to sRGB through the registry's `ColorConverter`, on the image as
 /// decoded and reduced (whole, or row by row ahead of a streamed resize), before any other transform. A
 /// description the converter cannot use is logged as a warning and the pixels are used as sRGB: a request
-/// never fails for its colours.
+/// never fails for its colours. A stage that keeps profiles (`ImageRequest.Options.keepsColorProfile`) leaves
+/// pixels with an RGB or gray ICC profile as they are, profile attached for the encoder to embed; CMYK and
+/// profile-less descriptions (CICP, gamma) are still converted, as no output profile could describe them.
 struct ColorStage: Sendable {
     let converter: any ColorConverter
     let logger: Logger
+    var keepsProfiles = false
 
     /// The stage for one source, whose warnings name `source`.
     func forSource(_ source: String) -> ColorStage {
         var logger = logger
         logger[metadataKey: "url"] = "\(source)"
-        return ColorStage(converter: converter, logger: logger)
+        return ColorStage(converter: converter, logger: logger, keepsProfiles: keepsProfiles)
+    }
+
+    /// This stage, keeping embeddable profiles when `keeps` is set.
+    func keepingProfiles(_ keeps: Bool) -> ColorStage {
+        var stage = self
+        stage.keepsProfiles = keeps
+        return stage
+    }
+
+    /// Whether the pixels under `description` stay as stored, the description with them.
+    func keeps(_ description: ColorDescription?, pixelFormat: PixelFormat) -> Bool {
+        keepsProfiles && description?.embeddableProfile(for: pixelFormat) != nil
     }
 
     /// What a decoder is handed to convert samples that are not RGB (CMYK) as it decodes them.
@@ -27,7 +42,8 @@ struct ColorStage: Sendable {
 
     /// Converts a decoded image to sRGB in place; an image without a description is left as it is.
     func convert(_ image: inout Image) {
-        guard let description = image.colorDescription else { return }
+        guard let description = image.colorDescription, !keeps(description, pixelFormat: image.pixelFormat)
+        else { return }
         if let transform = transform(for: description) {
             transform.apply(to: &image)
         } else {
@@ -35,8 +51,8 @@ struct ColorStage: Sendable {
         }
     }
 
-    /// A sink that converts each row to sRGB before `next` sees it.
-    func converting(into next: any ImageRowSink) -> any ImageRowSink {
+    /// A sink that converts each row to sRGB before `next` sees it (or passes them on, keeping the profile).
+    func converting(into next: any ImageRowSink) -> ColorConvertingRowSink {
         ColorConvertingRowSink(stage: self, next: next)
     }
 }
@@ -59,13 +75,16 @@ private struct WarningColorConverter: ColorConverter {
 }
 
 /// Rows on their way to a resize (or a router): converted to sRGB in a row buffer of its own, since a
-/// decoder's row is read-only and valid only during the call.
-private final class ColorConvertingRowSink: ImageRowSink {
+/// decoder's row is read-only and valid only during the call. Rows under a profile the stage keeps pass
+/// through, and the description is kept for the image the rows make (`keptDescription`).
+final class ColorConvertingRowSink: ImageRowSink {
     private let stage: ColorStage
     private let next: any ImageRowSink
     private var transform: (any ColorTransform)?
     private var row: [UInt8] = []
     private var width = 0
+    /// The source's description when the stage kept it: the caller puts it on the resulting image.
+    private(set) var keptDescription: ColorDescription?
 
     init(stage: ColorStage, next: any ImageRowSink) {
         self.stage = stage
@@ -73,7 +92,11 @@ private final class ColorConvertingRowSink: ImageRowSink {
     }
 
     func begin(_ header: RowStreamHeader) throws {
-        transform = stage.transform(for: header.colorDescription)
+        if stage.keeps(header.colorDescription, pixelFormat: .rgba8) {  // streamed rows are RGBA8
+            keptDescription = header.colorDescription
+        } else {
+            transform = stage.transform(for: header.colorDescription)
+        }
         width = header.width
         if transform != nil { row = [UInt8](repeating: 0, count: header.width * 4) }
         var header = header

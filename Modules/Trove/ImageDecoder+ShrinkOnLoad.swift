@@ -16,15 +16,20 @@ extension ImageDecoder {
     /// that must see it before any transform (a delegate's `didDecode`). With a `colorConverter` (the registry's
     /// `colorConverter`), the image is brought to sRGB once decoded and reduced, before those transforms; a
     /// colour description it cannot use is logged as a warning on `logger` and the pixels are kept as sRGB.
+    /// With `keepsColorProfile`, pixels under an RGB or gray ICC profile stay as stored and the image keeps
+    /// the profile (`ImageRequest.Options.keepsColorProfile`).
     public func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
         reducingGap: Double = ShrinkOnLoad.defaultReducingGap, streamsRows: Bool = true,
-        colorConverter: (any ColorConverter)? = nil, logger: Logger = Logger(label: "trove.color")
+        colorConverter: (any ColorConverter)? = nil, keepsColorProfile: Bool = false,
+        logger: Logger = Logger(label: "trove.color")
     ) throws -> (Image, [any ImageTransformer]) {
         try decode(
             data, limits: limits, for: transforms, reducingGap: reducingGap, streamsRows: streamsRows,
-            color: colorConverter.map { ColorStage(converter: $0, logger: logger) })
+            color: colorConverter.map {
+                ColorStage(converter: $0, logger: logger, keepsProfiles: keepsColorProfile)
+            })
     }
 
     /// As the public `decode(_:limits:for:reducingGap:streamsRows:)`, with the colour stage run on the image as
@@ -38,6 +43,13 @@ extension ImageDecoder {
         func converted(_ image: Image) -> Image {
             var image = image
             color?.convert(&image)
+            return image
+        }
+        // An image made from streamed rows carries the profile the colour stage kept for them.
+        func kept(_ image: Image, _ colorSink: ColorConvertingRowSink?) -> Image {
+            guard let description = colorSink?.keptDescription else { return image }
+            var image = image
+            image.colorDescription = description
             return image
         }
         let converter = color?.decoderConverter
@@ -59,16 +71,19 @@ extension ImageDecoder {
             {
                 let sink = try resize.makeRowSink(storedSize: storedSize)
                 guard leadingOrient else {
-                    try streaming.decode(data, options: options, into: color?.converting(into: sink) ?? sink)
-                    return (try sink.result(), Array(transforms.dropFirst()))
+                    let colorSink = color?.converting(into: sink)
+                    try streaming.decode(data, options: options, into: colorSink ?? sink)
+                    return (kept(try sink.result(), colorSink), Array(transforms.dropFirst()))
                 }
                 let router = UprightRowRouter(resize: sink)
-                try streaming.decode(data, options: options, into: color?.converting(into: router) ?? router)
+                let colorSink = color?.converting(into: router)
+                try streaming.decode(data, options: options, into: colorSink ?? router)
                 switch try router.result() {
                 case let .resized(image):
                     // `orient` leaves an upright image as it is: both steps are done.
-                    return (image, Array(transforms.dropFirst(2)))
+                    return (kept(image, colorSink), Array(transforms.dropFirst(2)))
                 case let .decoded(image):
+                    let image = kept(image, colorSink)
                     return (image, plan?.transforms(for: image) ?? transforms)
                 }
             }

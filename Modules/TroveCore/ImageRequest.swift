@@ -29,7 +29,7 @@ public struct ImageRequest: Sendable {
     public var maxAge: Duration?
 
     /// Per-request switches: retrying recent failures, keeping processed results off the disk, encoding in
-    /// the source's format, previews while the image downloads.
+    /// the source's format, previews while the image downloads, keeping the source's colour profile.
     public struct Options: OptionSet, Sendable, Hashable {
         /// The option bits.
         public let rawValue: Int
@@ -50,6 +50,10 @@ public struct ImageRequest: Sendable {
         /// progressive scan, each Adam7 pass, else the rows so far), at most one per `previewInterval`,
         /// with the request's transforms applied. Previews are never cached.
         public static let deliversPreviews = Options(rawValue: 1 << 3)
+        /// Keep the source's ICC profile instead of converting to sRGB: the pixels stay as stored and the
+        /// encoder embeds the profile (PNG iCCP, JPEG APP2, WebP ICCP, AVIF and HEIC colr). Sources with no
+        /// RGB or gray profile to embed (CMYK, CICP, PNG gamma) are still converted to sRGB.
+        public static let keepsColorProfile = Options(rawValue: 1 << 4)
     }
 
     /// A request for `url`. The defaults: no transforms, normal priority, `.useCache`, no options, the URL as cache

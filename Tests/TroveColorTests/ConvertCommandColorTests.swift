@@ -34,6 +34,38 @@ import TroveTestSupport
         }
     }
 
+    /// With `--keep-color-profile` the output keeps the source's pixels and profile; read through that
+    /// profile it still matches Pillow + ImageCms's sRGB conversion. The CMYK file is converted all the same.
+    @Test func keptProfilesReadThroughTheProfileMatchImageCms() async throws {
+        try await withTemporaryDirectory { directory in
+            let cases = try await ColorCases.make(in: directory)
+            let plain = try ColorCases.registry(color: false)
+            let managed = try ColorCases.registry(color: true)
+            for testCase in cases {
+                let output = directory.appendingPathComponent(testCase.name + ".kept.png")
+                let result = try await runSubprocess(
+                    Self.trove, ["convert", "--keep-color-profile", testCase.file, output.path],
+                    environment: ["TROVE_CACHE_DIR": directory.path])
+                try #require(result.status == 0, "trove convert \(testCase.name): \(result.stderr)")
+                let source = try Data(contentsOf: URL(fileURLWithPath: testCase.file))
+                let sourceImage = try #require(plain.decoder(for: source)).decode(source, limits: .default)
+                let kept = try ColorCases.png(output.path)
+                if testCase.name == "cmyk.jpg" {
+                    #expect(kept.colorDescription?.iccProfile == nil, "a CMYK profile cannot describe RGB output")
+                } else {
+                    #expect(kept.colorDescription?.iccProfile == sourceImage.colorDescription?.iccProfile)
+                    #expect(kept.convertedToRGBA8().pixels == sourceImage.convertedToRGBA8().pixels)
+                }
+                let data = try Data(contentsOf: output)
+                let (throughProfile, _) = try #require(managed.decoder(for: data)).decode(
+                    data, limits: .default, for: [], colorConverter: managed.colorConverter)
+                let keptPSNR = psnr(throughProfile, try ColorCases.png(testCase.reference))
+                let minimum = testCase.name == "cmyk.jpg" ? 33.0 : 38.0
+                #expect(keptPSNR >= minimum, "\(testCase.name) kept, read through its profile: \(keptPSNR) dB")
+            }
+        }
+    }
+
     @Test func damagedProfileIsTreatedAsSRGBWithAWarning() async throws {
         try await withTemporaryDirectory { directory in
             let cases = try await ColorCases.make(in: directory)

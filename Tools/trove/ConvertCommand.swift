@@ -20,6 +20,13 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @OptionGroup var encoding: EncodingArguments
 
+    @Flag(
+        help: """
+            Keep the source's ICC profile, embedded in the output, instead of converting to sRGB \
+            (CMYK sources are still converted).
+            """)
+    var keepColorProfile = false
+
     func run() async throws {
         let registry = try TroveRegistry.make()
         let configuration = try common.pipelineConfiguration()
@@ -33,9 +40,9 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         do {
             let decoded = try DecodeCommand.decode(
-                file: input, registry: registry, for: transforms, configuration: configuration)
-            var image = decoded.image
-            for transformer in decoded.transforms { image = try transformer.transform(image) }
+                file: input, registry: registry, for: transforms, configuration: configuration,
+                keepsColorProfile: keepColorProfile)
+            let image = try decoded.image.transformed(by: decoded.transforms, keepsColorProfile: keepColorProfile)
             var options = configuration.encodingOptions
             encoding.apply(to: &options)
             let data = try encoder.encode(image, options: options)
