@@ -4,6 +4,7 @@ import Testing
 import Trove
 import TroveAVIF
 import TroveColor
+import TroveHEIF
 import TroveJPEG
 import TroveTestSupport
 import TroveWebP
@@ -25,7 +26,7 @@ enum ColorCases {
         var name: String { URL(fileURLWithPath: file).lastPathComponent }
     }
 
-    /// Makes the cases in `directory`: ProPhoto, Adobe RGB and Display P3 in PNG, JPEG, WebP and AVIF, and a
+    /// Makes the cases in `directory`: ProPhoto, Adobe RGB and Display P3 in PNG, JPEG, WebP, AVIF and HEIC, and a
     /// CMYK JPEG embedding the press profile.
     static func make(in directory: URL) async throws -> [Case] {
         let p3 = directory.appendingPathComponent("DisplayP3.icc")
@@ -76,6 +77,7 @@ enum ColorCases {
         try registry.install(TroveJPEGPlugin())
         try registry.install(TroveWebPPlugin())
         try registry.install(TroveAVIFPlugin())
+        try registry.install(TroveHEIFPlugin())
         if color { try registry.install(TroveColorPlugin()) }
         return registry
     }

@@ -11,7 +11,7 @@ import TroveTestSupport
     @Test func taggedPhotosConvertLikeImageCms() async throws {
         try await withTemporaryDirectory { directory in
             let cases = try await ColorCases.make(in: directory)
-            #expect(cases.count == 13)
+            #expect(cases.count == 16)
             let plain = try ColorCases.registry(color: false)
             for testCase in cases {
                 let output = directory.appendingPathComponent(testCase.name + ".trove.png")

@@ -13,7 +13,7 @@ import TroveTestSupport
             let cases = try await ColorCases.make(in: directory)
             let registry = try ColorCases.registry(color: false)
             let adobe = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ColorCases.colord + "AdobeRGB1998.icc")))
-            for ext in ["png", "jpg", "webp", "avif"] {
+            for ext in ["png", "jpg", "webp", "avif", "heic"] {
                 let file = try #require(cases.first { $0.name == "adobergb.\(ext)" }).file
                 let data = try Data(contentsOf: URL(fileURLWithPath: file))
                 let decoder = try #require(registry.decoder(for: data))

@@ -3,8 +3,8 @@
 Usage: make_color_cases.py OUT_DIR NAME=PROFILE.icc [NAME=PROFILE.icc ...] [--cmyk CMYK_PROFILE.icc]
 
 For every RGB profile, a colourful 192x128 test image's pixel values are tagged with the profile (the values
-are read as that space's colours) and saved as NAME.png, NAME.jpg, NAME.webp and NAME.avif, each embedding the
-profile. For each file, Pillow opens it and converts it to sRGB with ImageCms (perceptual intent, its
+are read as that space's colours) and saved as NAME.png, NAME.jpg, NAME.webp, NAME.avif and NAME.heic (through
+pillow-heif), each embedding the profile. For each file, Pillow opens it and converts it to sRGB with ImageCms (perceptual intent, its
 default): NAME.FORMAT.reference.png. With --cmyk, the image is converted to CMYK through that profile and saved
 as cmyk.jpg embedding it (Pillow splits a large profile over several APP2 markers), with its reference too.
 Prints a JSON list of {"file", "reference"}.
@@ -15,7 +15,10 @@ import math
 import os
 import sys
 
+import pillow_heif
 from PIL import Image, ImageCms
+
+pillow_heif.register_heif_opener()
 
 
 def test_image(width=192, height=128):
@@ -45,6 +48,8 @@ def save(image, path, icc):
         image.save(path, lossless=True, icc_profile=icc)
     elif extension == ".avif":
         image.save(path, quality=95, subsampling="4:4:4", icc_profile=icc)
+    elif extension == ".heic":
+        image.save(path, quality=95, chroma=444, icc_profile=icc)
 
 
 def reference(path, out):
@@ -71,7 +76,7 @@ def main():
     for argument in arguments:
         name, profile_path = argument.split("=", 1)
         icc = open(profile_path, "rb").read()
-        for extension in (".png", ".jpg", ".webp", ".avif"):
+        for extension in (".png", ".jpg", ".webp", ".avif", ".heic"):
             path = os.path.join(out_dir, name + extension)
             save(image, path, icc)
             ref = path + ".reference.png"
