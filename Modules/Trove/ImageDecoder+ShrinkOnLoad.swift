@@ -17,25 +17,38 @@ extension ImageDecoder {
     /// `colorConverter`), the image is brought to sRGB once decoded and reduced, before those transforms; a
     /// colour description it cannot use is logged as a warning on `logger` and the pixels are kept as sRGB.
     /// With `keepsColorProfile`, pixels under an RGB or gray ICC profile stay as stored and the image keeps
-    /// the profile (`ImageRequest.Options.keepsColorProfile`).
+    /// the profile (`ImageRequest.Options.keepsColorProfile`). With `keepsCopyright` (the default), the image
+    /// carries the file's EXIF copyright notice for the encoder to write back.
     public func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
         reducingGap: Double = ShrinkOnLoad.defaultReducingGap, streamsRows: Bool = true,
-        colorConverter: (any ColorConverter)? = nil, keepsColorProfile: Bool = false,
+        colorConverter: (any ColorConverter)? = nil, keepsColorProfile: Bool = false, keepsCopyright: Bool = true,
         logger: Logger = Logger(label: "trove.color")
     ) throws -> (Image, [any ImageTransformer]) {
         try decode(
             data, limits: limits, for: transforms, reducingGap: reducingGap, streamsRows: streamsRows,
             color: colorConverter.map {
                 ColorStage(converter: $0, logger: logger, keepsProfiles: keepsColorProfile)
-            })
+            }, keepsCopyright: keepsCopyright)
     }
 
     /// As the public `decode(_:limits:for:reducingGap:streamsRows:)`, with the colour stage run on the image as
     /// decoded and reduced, before the transforms that are left: on each row ahead of a streamed resize, or on
-    /// the decoded image; CMYK samples are converted by the decoder through `color`'s converter.
+    /// the decoded image; CMYK samples are converted by the decoder through `color`'s converter. With
+    /// `keepsCopyright` the image carries the file's copyright notice.
     func decode(
+        _ data: Data, limits: DecodingLimits,
+        for transforms: [any ImageTransformer],
+        reducingGap: Double, streamsRows: Bool, color: ColorStage?, keepsCopyright: Bool = true
+    ) throws -> (Image, [any ImageTransformer]) {
+        var (image, rest) = try decodeReduced(
+            data, limits: limits, for: transforms, reducingGap: reducingGap, streamsRows: streamsRows, color: color)
+        if keepsCopyright { image.copyright = copyrightNotice(data) }
+        return (image, rest)
+    }
+
+    private func decodeReduced(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
         reducingGap: Double, streamsRows: Bool, color: ColorStage?

@@ -8,6 +8,7 @@ struct PNGChunk {
     static let idat: UInt32 = 0x4944_4154
     static let iend: UInt32 = 0x4945_4E44
     static let trns: UInt32 = 0x7452_4E53
+    static let exif: UInt32 = 0x6558_4966
 
     let type: UInt32
     let data: Range<Int>

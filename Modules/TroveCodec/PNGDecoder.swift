@@ -1,5 +1,6 @@
 import Foundation
 import TroveCore
+import TroveSupport
 
 /// Decodes PNG files of every color type and bit depth, interlaced or not, to straight-alpha RGBA8.
 /// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion), with
@@ -53,6 +54,28 @@ public struct PNGDecoder: ProgressiveImageDecoder {
     /// interlaced as its rows so far, refusing a size over `limits` as soon as the header has arrived.
     public func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {
         PNGIncrementalDecoder(limits: limits)
+    }
+
+    /// The data of the eXIf chunk (a TIFF structure), looked for before the image data, where the PNG
+    /// specification places it; nil when there is none, or it is damaged. Only that chunk's CRC is computed.
+    public func exif(_ data: Data) -> [UInt8]? {
+        data.withUnsafeBytes { bytes -> [UInt8]? in
+            guard bytes.starts(with: PNGChunkReader.signature) else { return nil }
+            var offset = PNGChunkReader.signature.count
+            while offset + 12 <= bytes.count {
+                let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian)
+                let type = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).bigEndian
+                let end = offset + 8 + length
+                guard length <= Int(Int32.max), end + 4 <= bytes.count, type != PNGChunk.idat else { return nil }
+                if type == PNGChunk.exif {
+                    let stored = bytes.loadUnaligned(fromByteOffset: end, as: UInt32.self).bigEndian
+                    let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<end]))
+                    return stored == crc ? Array(bytes[(offset + 8)..<end]) : nil
+                }
+                offset = end + 4
+            }
+            return nil
+        }
     }
 
     /// The size from the IHDR chunk, without inflating anything.

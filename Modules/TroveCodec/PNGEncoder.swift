@@ -5,7 +5,7 @@ import TroveSupport
 /// Encodes RGBA8 and gray8 images as 8-bit, non-interlaced PNG, choosing a filter per row.
 /// RGBA images whose pixels are all opaque are written as RGB (color type 2) to save a quarter of the data.
 /// Only the still image is written; animation frames are not. An image that still carries its source's ICC
-/// profile (the colour stage kept it) gets it back in an iCCP chunk.
+/// profile (the colour stage kept it) gets it back in an iCCP chunk, and its copyright notice in eXIf.
 public struct PNGEncoder: ImageEncoder {
     /// The registry name, "png".
     public let name = "png"
@@ -60,6 +60,9 @@ public struct PNGEncoder: ImageEncoder {
         out.appendChunk(PNGChunk.ihdr, ihdr)
         if let profile = image.colorDescription?.embeddableProfile(for: image.pixelFormat) {
             out.appendChunk(PNGColorChunks.iccp, try Self.iccpChunk(profile, level: level))
+        }
+        if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) {
+            out.appendChunk(PNGChunk.exif, Data(tiff))
         }
         var start = 0
         repeat {

@@ -21,13 +21,16 @@ public struct Image: Sendable, Equatable {
     /// What the source said about its colours (ICC profile, CICP, PNG gamma); `nil` means sRGB or unknown.
     /// The colour stage converts the pixels to sRGB and clears it, or leaves both for an encoder to embed.
     public var colorDescription: ColorDescription?
+    /// The source's copyright notice (EXIF Copyright and Artist), which encoders write back; nil for none.
+    public var copyright: CopyrightNotice?
 
     /// An image over `pixels`; `bytesPerRow` defaults to tightly packed rows. Traps when a dimension is negative,
     /// `bytesPerRow` is shorter than a row, or `pixels` holds fewer than `height` rows.
     public init(
         width: Int, height: Int, pixelFormat: PixelFormat = .rgba8, bytesPerRow: Int? = nil,
         pixels: [UInt8], sourceFormat: ImageFormat = .unknown, frames: [AnimationFrame] = [],
-        orientation: ExifOrientation = .up, loopCount: Int = 0, colorDescription: ColorDescription? = nil
+        orientation: ExifOrientation = .up, loopCount: Int = 0, colorDescription: ColorDescription? = nil,
+        copyright: CopyrightNotice? = nil
     ) {
         let rowBytes = bytesPerRow ?? width * pixelFormat.bytesPerPixel
         precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
@@ -43,6 +46,7 @@ public struct Image: Sendable, Equatable {
         self.orientation = orientation
         self.loopCount = loopCount
         self.colorDescription = colorDescription
+        self.copyright = copyright
     }
 
     /// Bytes this image holds in memory: what the memory cache charges for it.
@@ -70,7 +74,8 @@ public struct Image: Sendable, Equatable {
         }
         return Image(
             width: width, height: height, pixelFormat: .rgba8, pixels: out, sourceFormat: sourceFormat,
-            frames: frames, orientation: orientation, loopCount: loopCount, colorDescription: colorDescription)
+            frames: frames, orientation: orientation, loopCount: loopCount, colorDescription: colorDescription,
+            copyright: copyright)
     }
 }
 

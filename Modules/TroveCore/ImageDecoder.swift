@@ -19,6 +19,9 @@ public protocol ImageDecoder: Sendable {
     /// The image's size and frame count read from its header without decoding pixels, so limits can be
     /// checked before any work; nil when this decoder cannot tell cheaply. The default returns nil.
     func info(_ data: Data) throws -> ImageInfo?
+    /// The file's EXIF block as a TIFF structure (from its byte-order mark on), or nil when it has none or
+    /// this decoder does not read it. The pipeline reads the copyright notice from it. The default is nil.
+    func exif(_ data: Data) -> [UInt8]?
 }
 
 extension ImageDecoder {
@@ -29,6 +32,14 @@ extension ImageDecoder {
 
     /// Returns nil (size unknown until decoded); a decoder that can read its header cheaply overrides it.
     public func info(_ data: Data) throws -> ImageInfo? { nil }
+
+    /// Returns nil: no EXIF read. A decoder whose format carries EXIF overrides it.
+    public func exif(_ data: Data) -> [UInt8]? { nil }
+
+    /// The copyright notice in the file's EXIF block, nil when there is none.
+    public func copyrightNotice(_ data: Data) -> CopyrightNotice? {
+        exif(data).flatMap { ExifBlock(tiff: $0)?.copyrightNotice }
+    }
 }
 
 /// What a pipeline asks of a decoder beyond the bytes.

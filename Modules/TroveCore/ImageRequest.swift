@@ -29,7 +29,8 @@ public struct ImageRequest: Sendable {
     public var maxAge: Duration?
 
     /// Per-request switches: retrying recent failures, keeping processed results off the disk, encoding in
-    /// the source's format, previews while the image downloads, keeping the source's colour profile.
+    /// the source's format, previews while the image downloads, keeping the source's colour profile, dropping its
+    /// copyright notice.
     public struct Options: OptionSet, Sendable, Hashable {
         /// The option bits.
         public let rawValue: Int
@@ -54,6 +55,9 @@ public struct ImageRequest: Sendable {
         /// encoder embeds the profile (PNG iCCP, JPEG APP2, WebP ICCP, AVIF and HEIC colr). Sources with no
         /// RGB or gray profile to embed (CMYK, CICP, PNG gamma) are still converted to sRGB.
         public static let keepsColorProfile = Options(rawValue: 1 << 4)
+        /// Leave the source's copyright notice (EXIF Copyright and Artist) out of a processed result. Without
+        /// it the notice is kept, as imgproxy's `keep_copyright` does by default; other metadata never is.
+        public static let dropsCopyright = Options(rawValue: 1 << 5)
     }
 
     /// A request for `url`. The defaults: no transforms, normal priority, `.useCache`, no options, the URL as cache

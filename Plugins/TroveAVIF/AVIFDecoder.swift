@@ -78,6 +78,16 @@ public struct AVIFDecoder: ImageDecoder {
         return description.isEmpty ? nil : description
     }
 
+    /// The TIFF structure of the file's Exif item, read with the container (no pixels); nil when none.
+    public func exif(_ data: Data) -> [UInt8]? {
+        data.withUnsafeBytes { bytes in
+            guard let decoder = try? LibavifDecoder(bytes, limits: nil, maxThreads: maxThreads, readsExif: true),
+                (try? decoder.parse()) != nil
+            else { return nil }
+            return decoder.exif
+        }
+    }
+
     /// Size and frame count from the container, without decoding pixels (libavif's default limits apply).
     public func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in

@@ -6,8 +6,9 @@ import TroveCore
 final class LibavifDecoder {
     let raw: UnsafeMutablePointer<avifDecoder>
 
-    /// A decoder over `bytes` with libavif's own limits taken from `limits` (its defaults when nil).
-    init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits?, maxThreads: Int) throws {
+    /// A decoder over `bytes` with libavif's own limits taken from `limits` (its defaults when nil); it
+    /// reads the Exif item only when `readsExif` is set.
+    init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits?, maxThreads: Int, readsExif: Bool = false) throws {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             throw AVIFDecoder.failure("the file is empty")
         }
@@ -17,8 +18,8 @@ final class LibavifDecoder {
         // Files without a 'pixi' box are common (older encoders) and harmless; the other strict checks
         // (a valid clean aperture, an 'ispe' on the alpha item) stay on.
         raw.pointee.strictFlags = AVIF_STRICT_ENABLED.rawValue & ~AVIF_STRICT_PIXI_REQUIRED.rawValue
-        // Exif and XMP are not surfaced by Trove; skipping them saves a copy.
-        raw.pointee.ignoreExif = AVIF_TRUE
+        // Only the copyright notice is read from Exif, and only when asked; XMP is not surfaced.
+        raw.pointee.ignoreExif = readsExif ? AVIF_FALSE : AVIF_TRUE
         raw.pointee.ignoreXMP = AVIF_TRUE
         if let limits {
             // libavif's first gate, checked while it parses (and by dav1d on the AV1 frame size). libavif
@@ -45,6 +46,13 @@ final class LibavifDecoder {
     /// Width and height the container declares; valid after `parse()`.
     var size: PixelSize {
         PixelSize(width: Int(raw.pointee.image.pointee.width), height: Int(raw.pointee.image.pointee.height))
+    }
+
+    /// The Exif item's TIFF structure, valid after `parse()` of a decoder that reads it; nil when none.
+    var exif: [UInt8]? {
+        let exif = raw.pointee.image.pointee.exif
+        guard let data = exif.data, exif.size > 0 else { return nil }
+        return ExifBlock.tiff(inPayload: [UInt8](UnsafeBufferPointer(start: data, count: exif.size)))
     }
 
     /// Images in the file: 1 for a still image, the frame count of a sequence.

@@ -89,6 +89,14 @@ public struct HEIFDecoder: ImageDecoder {
         }
     }
 
+    /// The TIFF structure of the primary image's Exif item, or nil.
+    public func exif(_ data: Data) -> [UInt8]? {
+        data.withUnsafeBytes { bytes in
+            guard let file = try? open(bytes, limits: .default) else { return nil }
+            return withExtendedLifetime(file) { HEIFExif.tiff(of: file.primary) }
+        }
+    }
+
     /// The EXIF Orientation tag of the primary image, nil when it has no EXIF or no such tag. For display
     /// only: the decoded pixels are already turned by 'irot'/'imir', which the tag merely repeats.
     public func exifOrientation(_ data: Data) throws -> ExifOrientation? {

@@ -75,7 +75,17 @@ public struct HEIFEncoder: ImageEncoder {
             // libheif 1.15 takes primaries and transfer from the input image's profile, the matrix from here.
             try Self.check(heif_image_set_nclx_color_profile(input, profile), "tagging the image sRGB")
             encoding.pointee.output_nclx_profile = profile
-            try Self.check(heif_context_encode_image(context, input, encoder, encoding, nil), "encoding")
+            var handle: OpaquePointer?
+            try Self.check(heif_context_encode_image(context, input, encoder, encoding, &handle), "encoding")
+            defer { heif_image_handle_release(handle) }
+            if let handle, let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) {
+                // libheif writes the 4-byte offset to the TIFF header that HEIF's Exif item starts with.
+                try tiff.withUnsafeBytes { bytes in
+                    try Self.check(
+                        heif_context_add_exif_metadata(context, handle, bytes.baseAddress, Int32(bytes.count)),
+                        "adding the copyright notice")
+                }
+            }
         }
         return try Self.write(context)
     }

@@ -66,6 +66,11 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
         JPEGIncrementalDecoder(limits: limits, maxScans: maxScans)
     }
 
+    /// The TIFF structure of the file's APP1 EXIF marker, or nil.
+    public func exif(_ data: Data) -> [UInt8]? {
+        JPEGSegments.exif(in: data)
+    }
+
     /// The stored size from the header (SOF), without decoding any pixel.
     public func info(_ data: Data) throws -> ImageInfo? {
         try withDecoder(data, limits: .default) { _, header, _ in
@@ -83,7 +88,7 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
         try options.limits.check(width: stored.width, height: stored.height)
         let orientation =
             header.exif.map {
-                ExifOrientationReader.orientation(in: UnsafeRawBufferPointer(start: $0, count: header.exif_length))
+                ExifBlock(tiff: UnsafeRawBufferPointer(start: $0, count: header.exif_length))?.orientation ?? .up
             } ?? .up
         var width = stored.width, height = stored.height
         if let minimum = options.minimumSize {

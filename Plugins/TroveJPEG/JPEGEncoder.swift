@@ -4,7 +4,7 @@ import TroveCore
 
 /// Encodes RGBA8 (alpha dropped: JPEG has none) or gray images as baseline JPEG through libjpeg-turbo.
 /// `EncodingOptions.quality` 0...1 maps to libjpeg's 1...100. An image that still carries its source's ICC
-/// profile (the colour stage kept it) gets it back in APP2 markers.
+/// profile (the colour stage kept it) gets it back in APP2 markers, and its copyright notice in APP1 EXIF.
 public struct JPEGEncoder: ImageEncoder {
     /// The registry name, "jpeg".
     public let name = "jpeg"
@@ -44,13 +44,22 @@ public struct JPEGEncoder: ImageEncoder {
             throw TroveError.encodingFailed(format: .jpeg, reason: reason)
         }
         let encoded = Data(bytes: output, count: Int(size))
+        var segments: [UInt8] = []
+        if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) {
+            // A notice too long for one marker is left out rather than failing the image.
+            segments += JPEGSegments.exifMarker(tiff) ?? []
+        }
         if let profile = image.colorDescription?.embeddableProfile(for: image.pixelFormat) {
-            guard let tagged = JPEGProfileMarkers.embedding(profile, in: encoded) else {
+            guard let markers = JPEGSegments.profileMarkers(profile) else {
                 throw TroveError.encodingFailed(
                     format: .jpeg, reason: "the \(profile.count)-byte ICC profile does not fit in 255 APP2 markers")
             }
-            return tagged
+            segments += markers
         }
-        return encoded
+        guard !segments.isEmpty else { return encoded }
+        guard let tagged = JPEGSegments.inserting(segments, into: encoded) else {
+            throw TroveError.encodingFailed(format: .jpeg, reason: "libjpeg-turbo's output does not start with SOI")
+        }
+        return tagged
     }
 }

@@ -94,7 +94,7 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoder {
             try limits.check(width: Int(read.width), height: Int(read.height))
             orientation =
                 read.exif.map {
-                    ExifOrientationReader.orientation(in: UnsafeRawBufferPointer(start: $0, count: read.exif_length))
+                    ExifBlock(tiff: UnsafeRawBufferPointer(start: $0, count: read.exif_length))?.orientation ?? .up
                 } ?? .up
             header = read
         }

@@ -49,6 +49,11 @@ public struct WebPDecoder: ImageDecoder {
         }
     }
 
+    /// The TIFF structure in the file's EXIF chunk, or nil.
+    public func exif(_ data: Data) -> [UInt8]? {
+        WebPMetadataChunks.exif(in: data)
+    }
+
     /// The size and frame count from the container's headers; no pixel is decoded.
     public func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in

@@ -7,7 +7,8 @@ import TroveCore
 /// `compressionLevel` 0...9, RGB under transparent pixels kept so the round trip is exact). An image with
 /// more than one frame becomes an animated WebP with its frames' delays and its loop count.
 /// `EncodingOptions.speed`, when set, picks libwebp's method (speed 0 is method 6, the slowest; 10 is 0).
-/// An image that still carries its source's ICC profile (the colour stage kept it) gets it in an ICCP chunk.
+/// An image that still carries its source's ICC profile (the colour stage kept it) gets it in an ICCP chunk,
+/// and its copyright notice in an EXIF chunk.
 public struct WebPEncoder: ImageEncoder {
     /// The registry name, "webp".
     public let name = "webp"
@@ -23,8 +24,8 @@ public struct WebPEncoder: ImageEncoder {
     /// Encodes a still image, or an animation when `image.frames` holds more than one frame.
     public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         let encoded = try encodePixels(image, options: options)
-        guard let profile = image.colorDescription?.embeddableProfile(for: .rgba8) else { return encoded }
-        return try WebPColorProfile.embedding(profile, in: encoded)
+        let chunks = WebPMetadataChunks.chunks(for: image)
+        return chunks.isEmpty ? encoded : try WebPMetadataChunks.setting(chunks, in: encoded)
     }
 
     /// The pixels as a WebP file, untagged.

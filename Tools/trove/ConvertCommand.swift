@@ -27,6 +27,9 @@ struct ConvertCommand: AsyncParsableCommand {
             """)
     var keepColorProfile = false
 
+    @Flag(help: "Leave out the source's EXIF copyright notice (Copyright and Artist), which is kept by default.")
+    var dropCopyright = false
+
     func run() async throws {
         let registry = try TroveRegistry.make()
         let configuration = try common.pipelineConfiguration()
@@ -41,7 +44,7 @@ struct ConvertCommand: AsyncParsableCommand {
         do {
             let decoded = try DecodeCommand.decode(
                 file: input, registry: registry, for: transforms, configuration: configuration,
-                keepsColorProfile: keepColorProfile)
+                keepsColorProfile: keepColorProfile, keepsCopyright: !dropCopyright)
             let image = try decoded.image.transformed(by: decoded.transforms, keepsColorProfile: keepColorProfile)
             var options = configuration.encodingOptions
             encoding.apply(to: &options)

@@ -52,10 +52,11 @@ struct DecodeCommand: AsyncParsableCommand {
     /// Reads and decodes one file for `transforms`: at a reduced size when they start by shrinking, with
     /// the transforms to run on that image (see `ImageDecoder.decode(_:limits:for:)`). The decoding limits
     /// and the reducing gap are `configuration`'s (the `--config` file's, or the defaults). With
-    /// `keepsColorProfile` the pixels keep their ICC profile instead of becoming sRGB.
+    /// `keepsColorProfile` the pixels keep their ICC profile instead of becoming sRGB; with `keepsCopyright`
+    /// the image carries the file's copyright notice.
     static func decode(
         file: String, registry: PluginRegistry, for transforms: [any ImageTransformer],
-        configuration: PipelineConfiguration, keepsColorProfile: Bool = false
+        configuration: PipelineConfiguration, keepsColorProfile: Bool = false, keepsCopyright: Bool = true
     ) throws -> (image: Image, transforms: [any ImageTransformer]) {
         let url = URL(fileURLWithPath: file)
         let data: Data
@@ -73,7 +74,7 @@ struct DecodeCommand: AsyncParsableCommand {
         return try decoder.decode(
             data, limits: configuration.decodingLimits, for: transforms,
             reducingGap: configuration.shrinkOnLoadReducingGap, colorConverter: registry.colorConverter,
-            keepsColorProfile: keepsColorProfile, logger: configuration.logger)
+            keepsColorProfile: keepsColorProfile, keepsCopyright: keepsCopyright, logger: configuration.logger)
     }
 
     static func write(_ data: Data, to url: URL) throws {

@@ -1,0 +1,103 @@
+/// IFD0 of an EXIF block, a TIFF structure (byte order, 42, the offset of IFD0): the few tags Trove reads,
+/// and a writer for the ones it keeps. Anything malformed reads as absent: a bad EXIF block never makes a
+/// good picture undecodable.
+package struct ExifBlock: Sendable {
+    /// EXIF Orientation, a SHORT.
+    static let orientationTag = 0x0112
+    /// EXIF Artist, ASCII.
+    static let artistTag = 0x013B
+    /// EXIF Copyright, ASCII.
+    static let copyrightTag = 0x8298
+    /// TIFF's ASCII and SHORT field types.
+    static let asciiType = 2, shortType = 3
+
+    private let bytes: [UInt8]
+    private let littleEndian: Bool
+    /// Tag → (type, count, offset of the 4-byte value field).
+    private var entries: [Int: (type: Int, count: Int, field: Int)] = [:]
+
+    /// The block over `tiff`, which starts at the TIFF header; nil when the header or IFD0 is malformed.
+    package init?(tiff: some Collection<UInt8>) {
+        bytes = Array(tiff)
+        guard bytes.count >= 8 else { return nil }
+        switch (bytes[0], bytes[1]) {
+        case (0x49, 0x49): littleEndian = true
+        case (0x4D, 0x4D): littleEndian = false
+        default: return nil
+        }
+        guard read(2, 2) == 42, let ifd = read(4, 4), let count = read(ifd, 2) else { return nil }
+        for index in 0..<count {
+            let entry = ifd + 2 + 12 * index
+            guard let tag = read(entry, 2), let type = read(entry + 2, 2), let values = read(entry + 4, 4) else {
+                break
+            }
+            entries[tag] = (type, values, entry + 8)
+        }
+    }
+
+    /// The block that follows JPEG's and WebP's "Exif\0\0" identifier, when `payload` starts with it.
+    package init?(exifPayload payload: some Collection<UInt8>) {
+        guard payload.starts(with: Array("Exif".utf8) + [0, 0]) else { return nil }
+        self.init(tiff: payload.dropFirst(6))
+    }
+
+    private func read(_ at: Int, _ length: Int) -> Int? {
+        guard at >= 0, length > 0, at + length <= bytes.count else { return nil }
+        let field = bytes[at..<at + length]
+        return (littleEndian ? field.reversed() : Array(field)).reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// The Orientation tag, when IFD0 has it as a SHORT with a value EXIF defines.
+    package var orientation: ExifOrientation? {
+        guard let entry = entries[Self.orientationTag], entry.type == Self.shortType, let value = read(entry.field, 2)
+        else { return nil }
+        return ExifOrientation(rawValue: value)
+    }
+
+    /// An ASCII tag's text, trailing NULs removed; nil when absent, empty or not ASCII-typed.
+    func ascii(_ tag: Int) -> String? {
+        guard let entry = entries[tag], entry.type == Self.asciiType, entry.count > 0 else { return nil }
+        let start = entry.count <= 4 ? entry.field : read(entry.field, 4) ?? -1
+        guard start >= 0, start + entry.count <= bytes.count else { return nil }
+        var text = bytes[start..<start + entry.count]
+        while text.last == 0 { text = text.dropLast() }
+        return text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
+    }
+
+    /// Copyright and Artist, when IFD0 has either.
+    package var copyrightNotice: CopyrightNotice? {
+        let notice = CopyrightNotice(copyright: ascii(Self.copyrightTag), artist: ascii(Self.artistTag))
+        return notice.copyright == nil && notice.artist == nil ? nil : notice
+    }
+
+    /// A little-endian TIFF structure whose IFD0 holds `notice`'s tags, for an encoder to embed (PNG eXIf,
+    /// WebP EXIF, AVIF and HEIC Exif items; JPEG's APP1 puts "Exif\0\0" before it). Nil when the notice is
+    /// empty.
+    package static func tiff(for notice: CopyrightNotice) -> [UInt8]? {
+        let tags = [(artistTag, notice.artist), (copyrightTag, notice.copyright)].compactMap { tag, text in
+            text.map { (tag, Array($0.utf8) + [0]) }
+        }
+        guard !tags.isEmpty else { return nil }
+        func append(_ value: Int, _ length: Int, to out: inout [UInt8]) {
+            for index in 0..<length { out.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+        }
+        var out: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        append(tags.count, 2, to: &out)
+        var dataOffset = 8 + 2 + 12 * tags.count + 4
+        var data: [UInt8] = []
+        for (tag, text) in tags {
+            append(tag, 2, to: &out)
+            append(asciiType, 2, to: &out)
+            append(text.count, 4, to: &out)
+            if text.count <= 4 {
+                out += text + [UInt8](repeating: 0, count: 4 - text.count)
+            } else {
+                append(dataOffset, 4, to: &out)
+                data += text
+                dataOffset += text.count
+            }
+        }
+        append(0, 4, to: &out)
+        return out + data
+    }
+}
