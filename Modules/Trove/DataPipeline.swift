@@ -199,7 +199,7 @@ public final class DataPipeline: Sendable {
                 isStale: false)
         } else if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key, includingStale: true) {
             // A stale must-revalidate copy is not shown before the origin has confirmed it.
-            if loader.mayDeliverUnrevalidated(entry) { emit(.cached(remember(RawResult(entry), key: raw.key))) }
+            if loader.freshness.mayDeliverUnrevalidated(entry) { emit(.cached(remember(RawResult(entry), key: raw.key))) }
             // The origin down: what the cache had stands, marked stale.
             response = remember(
                 try await loader.deliveringStaleOnFailure(entry, for: raw) {

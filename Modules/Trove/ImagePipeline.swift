@@ -184,7 +184,7 @@ public final class ImagePipeline: Sendable {
     private func loadProcessed(_ request: ImageRequest, key: CacheKey, raw: RawRequest) async throws -> ImageResponse {
         if key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
             let stored = await loader.cached(key.processed),
-            loader.isFresh(stored, maxAge: request.maxAge)
+            loader.freshness.isFresh(stored, maxAge: request.maxAge)
         {
             let image = try decode(stored.data, url: request.url)
             return remember(
@@ -244,7 +244,7 @@ public final class ImagePipeline: Sendable {
             return response
         }
         // A stale must-revalidate copy is not shown before the origin has confirmed it.
-        let mayDeliverCached = entry.map { loader.mayDeliverUnrevalidated($0) } ?? true
+        let mayDeliverCached = entry.map { loader.freshness.mayDeliverUnrevalidated($0) } ?? true
         if mayDeliverCached { emit(.cached(cached)) }
 
         let fresh: ImageResponse
@@ -258,7 +258,7 @@ public final class ImagePipeline: Sendable {
             case nil:  // nothing to revalidate with: fetch it whole
                 fresh = try await process(request, key: key, try await loader.fetch(raw))
             }
-        } catch  where RawDataLoader.isOriginFailure(error) && mayDeliverCached {
+        } catch  where FreshnessPolicy.isOriginFailure(error) && mayDeliverCached {
             // The origin is down: what the cache had stands, marked stale.
             loader.logger.warning(
                 "refresh failed; delivering the cached copy",

@@ -20,6 +20,8 @@ final class RawDataLoader: Sendable {
     let failures: FailureMemory
     let metrics: PipelineMetrics
     let logger: Logger
+    /// The HTTP caching rules every tier is judged by.
+    let freshness: FreshnessPolicy
     private let delegate: (any PipelineDelegate)?
     /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims);
     /// nil accepts any bytes, and then failures about content (not an image) remembered by an image
@@ -44,6 +46,7 @@ final class RawDataLoader: Sendable {
         let metrics = PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
         self.metrics = metrics
         logger = configuration.logger
+        freshness = FreshnessPolicy(configuration)
         shared = sharedTier.map {
             SharedTierAccess(
                 tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
@@ -97,7 +100,7 @@ final class RawDataLoader: Sendable {
             if request.policy == .cacheOnly { throw TroveError.notCached(key: request.key) }
             return try await fetch(request)
         }
-        let fresh = isFresh(entry, maxAge: request.maxAge)
+        let fresh = freshness.isFresh(entry, maxAge: request.maxAge)
         if fresh || request.policy == .cacheOnly { return RawResult(entry, isStale: !fresh) }
         return try await deliveringStaleOnFailure(entry, for: request) {
             switch try await self.revalidate(request, entry: entry) {
@@ -111,13 +114,6 @@ final class RawDataLoader: Sendable {
         }
     }
 
-    /// Whether a cached entry may be used without asking the origin: younger than the request's own max
-    /// age when it has one, else not past the expiry its response set.
-    func isFresh(_ entry: DiskEntry, maxAge: Duration?, now: Date = Date()) -> Bool {
-        if let maxAge { return now.timeIntervalSince(entry.metadata.created) < maxAge.timeInterval }
-        return entry.metadata.expires.map { $0 > now } ?? true
-    }
-
     /// Runs `work` (a revalidation or fetch of a cached entry); if it fails for a transient reason while the
     /// entry is within the staleness bound, delivers the entry marked stale instead of the error. A stale
     /// must-revalidate entry is never delivered so: the origin's error is thrown.
@@ -127,8 +123,8 @@ final class RawDataLoader: Sendable {
     ) async throws -> RawResult {
         do {
             return try await work()
-        } catch  where Self.isOriginFailure(error) && isWithinStaleBound(entry) {
-            guard mayDeliverUnrevalidated(entry) else {
+        } catch  where FreshnessPolicy.isOriginFailure(error) && freshness.isWithinStaleBound(entry) {
+            guard freshness.mayDeliverUnrevalidated(entry) else {
                 logger.info(
                     "origin failed; the cached copy is stale and must-revalidate, so it is not delivered",
                     metadata: ["url": "\(request.url)", "error": "\(error)"])
@@ -140,52 +136,6 @@ final class RawDataLoader: Sendable {
             metrics.record(.staleDelivered)
             return RawResult(entry, isStale: true)
         }
-    }
-
-    /// A failure of the origin that a stale copy may stand in for: what a retry could fix, a request that
-    /// ran out of time, or a certificate that stopped passing its check (an expired one, say). A refused
-    /// handshake carries no bytes, so the copy served is one fetched earlier, under the TLS options of the
-    /// process that fetched it (entries do not record them). Never a lasting answer such as 404, nor a
-    /// cancellation.
-    static func isOriginFailure(_ error: any Error) -> Bool {
-        switch error as? TroveError {
-        case .deadlineExceeded?, .untrustedCertificate?: return true
-        default: return RetryPolicy.isTransient(error)
-        }
-    }
-
-    private func isWithinStaleBound(_ entry: DiskEntry, now: Date = Date()) -> Bool {
-        now.timeIntervalSince(staleSince(entry)) < configuration.staleIfErrorBound.timeInterval
-    }
-
-    /// When the entry's response stops being fresh: its expiry, else the disk's max age.
-    private func staleSince(_ entry: DiskEntry) -> Date {
-        entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(configuration.disk.maxAge.timeInterval)
-    }
-
-    /// Whether the entry may be delivered without a successful revalidation: always while its response is
-    /// fresh, and once stale only when the response did not say must-revalidate (RFC 9111 §4.2.4).
-    func mayDeliverUnrevalidated(_ entry: DiskEntry, now: Date = Date()) -> Bool {
-        !entry.metadata.mustRevalidate || staleSince(entry) > now
-    }
-
-    /// Whether a response received now must be revalidated once stale, by its headers unless the
-    /// configuration ignores them.
-    func mustRevalidate(_ metadata: ResponseMetadata) -> Bool {
-        directives(of: metadata).mustRevalidate
-    }
-
-    /// The response's caching directives as this pipeline hears them: none when it ignores cache headers.
-    private func directives(of metadata: ResponseMetadata) -> CacheDirectives {
-        configuration.ignoresCacheHeaders ? .none : metadata.directives
-    }
-
-    /// When a response received now stops being fresh (nil: never, within the disk's max age), and whether
-    /// it may be stored at all, by its headers unless the configuration ignores them.
-    func freshness(of metadata: ResponseMetadata, now: Date = Date()) -> (expires: Date?, storable: Bool) {
-        let directives = directives(of: metadata)
-        let lifetime = directives.freshness ?? configuration.defaultFreshness
-        return (lifetime.map { now.addingTimeInterval($0.timeInterval) }, !directives.noStore)
     }
 
     /// Fetches (from the shared tier when it has the key, unless reloading or refreshing, else from the
@@ -259,7 +209,7 @@ final class RawDataLoader: Sendable {
             await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
             throw error
         }
-        let (expires, storable) = freshness(of: metadata)
+        let (expires, storable) = freshness.freshness(of: metadata)
         let result = RawResult(
             data: Data(), source: .network, contentType: metadata.contentType, expires: expires, storable: storable,
             streamedLength: length)
@@ -271,9 +221,7 @@ final class RawDataLoader: Sendable {
         }
         // Write-behind, as a store of fetched bytes is: reads of the key wait for it, flush() too.
         await writer.commit(
-            metadata: DiskEntryMetadata(
-                validators: metadata.validators, contentType: metadata.contentType,
-                expires: expires, mustRevalidate: mustRevalidate(metadata)))
+            metadata: freshness.entryMetadata(for: metadata, expires: expires))
         return result
     }
 
@@ -336,7 +284,8 @@ final class RawDataLoader: Sendable {
 
     /// A fresh, verified entry from the shared tier, stored on disk (unless memory-only) on the way.
     private func sharedHit(_ request: RawRequest, _ shared: SharedTierAccess) async throws -> RawResult? {
-        guard let entry = try await shared.entry(forKey: request.key), isFresh(entry, maxAge: request.maxAge) else {
+        guard let entry = try await shared.entry(forKey: request.key), freshness.isFresh(entry, maxAge: request.maxAge)
+        else {
             return nil
         }
         // Another pipeline stored it: bytes this one refuses (no decoder for them) are not served from here.
@@ -364,12 +313,7 @@ final class RawDataLoader: Sendable {
         ) {
             switch try await self.performFetch(request, validators: validators) {
             case let .notModified(response):
-                var refreshed = entry.metadata
-                refreshed.created = Date()
-                refreshed.expires = self.freshness(of: response, now: refreshed.created).expires
-                if !response.validators.isEmpty { refreshed.validators = response.validators }
-                // A 304's Cache-Control replaces the stored one; without one the stored directive stands.
-                if response.cacheControl != nil { refreshed.mustRevalidate = self.mustRevalidate(response) }
+                let refreshed = self.freshness.revalidated(entry.metadata, by: response)
                 _ = try? await self.diskCache?.updateMetadata(forKey: request.key, refreshed)
                 self.logger.debug("revalidated: not modified", metadata: ["url": "\(request.url)"])
                 return .notModified(expires: refreshed.expires)
@@ -487,11 +431,9 @@ final class RawDataLoader: Sendable {
             await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
             throw error
         }
-        var (expires, storable) = freshness(of: metadata)
+        var (expires, storable) = freshness.freshness(of: metadata)
         if !request.usesCaches { storable = false }
-        let entryMetadata = DiskEntryMetadata(
-            validators: metadata.validators, contentType: metadata.contentType,
-            expires: expires, mustRevalidate: mustRevalidate(metadata))
+        let entryMetadata = freshness.entryMetadata(for: metadata, expires: expires)
         if !storable {
             // no-store now: an older copy (a revalidated entry) must not outlive this answer.
             if request.usesCaches { _ = try? await diskCache?.removeEntry(forKey: request.key) }
@@ -504,11 +446,8 @@ final class RawDataLoader: Sendable {
             }
         }
         if storable, request.policy != .memoryOnly, let shared {
-            // Shared for as long as the copy is fresh (no expiry: the disk's max age).
-            let ttl =
-                expires.map { Duration.milliseconds(Int64($0.timeIntervalSinceNow * 1000)) }
-                ?? configuration.disk.maxAge
-            try await shared.store(data, forKey: request.key, metadata: entryMetadata, ttl: ttl)
+            try await shared.store(
+                data, forKey: request.key, metadata: entryMetadata, ttl: freshness.sharedTTL(expires: expires))
         }
         return RawResult(
             data: data, source: .network, contentType: metadata.contentType, expires: expires,
