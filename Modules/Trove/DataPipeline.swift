@@ -199,7 +199,9 @@ public final class DataPipeline: Sendable {
                 isStale: false)
         } else if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key, includingStale: true) {
             // A stale must-revalidate copy is not shown before the origin has confirmed it.
-            if loader.freshness.mayDeliverUnrevalidated(entry) { emit(.cached(remember(RawResult(entry), key: raw.key))) }
+            if loader.freshness.mayDeliverUnrevalidated(entry) {
+                emit(.cached(remember(RawResult(entry), key: raw.key)))
+            }
             // The origin down: what the cache had stands, marked stale.
             response = remember(
                 try await loader.deliveringStaleOnFailure(entry, for: raw) {
@@ -226,7 +228,7 @@ public final class DataPipeline: Sendable {
         let response = DataResponse(
             data: raw.data, source: raw.source, contentType: raw.contentType, cacheKey: key,
             isStale: raw.isStale)
-        if raw.keepsInMemory { memoryCache.setValue(response, forKey: key, cost: raw.data.count, ttl: raw.memoryTTL) }
+        loader.cacheWriter.remember(response, in: memoryCache, forKey: key, cost: raw.data.count, raw)
         return response
     }
 }

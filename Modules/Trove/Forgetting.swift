@@ -29,22 +29,11 @@ extension RawDataLoader {
     /// custom cache key is not found by its URL.
     func forget(_ url: URL) async -> ForgetReport {
         let source = CacheKey.normalized(url)
-        let raw = CacheKey(source: source).raw
         var report = ForgetReport(url: url.absoluteString)
-        report.disk =
-            (try? await diskCache?.removeEntries(whereKey: { CacheKey.source(ofStorageKey: $0) == source })) ?? 0
-        if let shared, await shared.remove(forKey: raw) { report.shared = 1 }
-        if await failures.forget(raw) { report.failures = 1 }
+        (report.disk, report.shared) = await cacheWriter.forget(source: source)
+        if await failures.forget(CacheKey(source: source).raw) { report.failures = 1 }
         logger.info("forgot a URL", metadata: ["url": "\(url)", "disk": "\(report.disk)", "shared": "\(report.shared)"])
         return report
-    }
-}
-
-extension MemoryCache where Key == String {
-    /// Removes every entry whose key belongs to `url`'s source; returns how many.
-    func removeValues(belongingTo url: URL) -> Int {
-        let source = CacheKey.normalized(url)
-        return removeValues { CacheKey.source(ofStorageKey: $0) == source }
     }
 }
 
@@ -55,7 +44,7 @@ extension ImagePipeline {
     public func forget(url: URL) async -> ForgetReport {
         await flush()
         var report = await loader.forget(url)
-        report.memory = memoryCache.removeValues(belongingTo: url)
+        report.memory = loader.cacheWriter.forget(url, in: memoryCache)
         return report
     }
 }
@@ -66,7 +55,7 @@ extension DataPipeline {
     public func forget(url: URL) async -> ForgetReport {
         await flush()
         var report = await loader.forget(url)
-        report.memory = memoryCache.removeValues(belongingTo: url)
+        report.memory = loader.cacheWriter.forget(url, in: memoryCache)
         return report
     }
 }

@@ -281,7 +281,7 @@ public final class ImagePipeline: Sendable {
         } catch {
             // Bytes that do not decode must not stay cached as if they were an image.
             if raw.source == .network {
-                _ = try? await diskCache?.removeEntry(forKey: key.raw)
+                await loader.cacheWriter.removeUndecodable(forKey: key.raw)
                 // A memory-only request keeps its failure in the process: nothing of it reaches the disk.
                 await loader.failures.record(
                     error, forKey: key.raw, persists: request.cachePolicy != .memoryOnly)
@@ -308,9 +308,7 @@ public final class ImagePipeline: Sendable {
             data = try registry.encoder(for: format)
                 .encode(image, options: request.encodingOptions ?? configuration.encodingOptions)
             if !request.options.contains(.skipsProcessedDiskStore), request.cachePolicy != .memoryOnly, raw.storable {
-                _ = try? await diskCache?.store(
-                    data, forKey: key.processed,
-                    metadata: DiskEntryMetadata(expires: raw.expires))
+                await loader.cacheWriter.storeProcessed(data, forKey: key.processed, expires: raw.expires)
             }
         }
         return remember(
@@ -361,11 +359,9 @@ public final class ImagePipeline: Sendable {
     private func remember(_ response: ImageResponse, _ raw: RawResult) -> ImageResponse {
         var response = response
         response.isStale = raw.isStale
-        if raw.keepsInMemory {
-            memoryCache.setValue(
-                response, forKey: response.cacheKey.processed,
-                cost: response.image.cost + response.data.count, ttl: raw.memoryTTL)
-        }
+        loader.cacheWriter.remember(
+            response, in: memoryCache, forKey: response.cacheKey.processed,
+            cost: response.image.cost + response.data.count, raw)
         return response
     }
 }

@@ -22,6 +22,8 @@ final class RawDataLoader: Sendable {
     let logger: Logger
     /// The HTTP caching rules every tier is judged by.
     let freshness: FreshnessPolicy
+    /// The only code that stores or removes an entry, in any tier.
+    let cacheWriter: CacheWriter
     private let delegate: (any PipelineDelegate)?
     /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims);
     /// nil accepts any bytes, and then failures about content (not an image) remembered by an image
@@ -52,6 +54,8 @@ final class RawDataLoader: Sendable {
                 tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
                 fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger)
         }
+        cacheWriter = CacheWriter(
+            diskCache: diskCache, shared: shared, freshness: freshness, logger: configuration.logger)
         self.delegate = configuration.delegate
         self.accept = accept
         scheduler = FetchScheduler(configuration: configuration.scheduler)
@@ -185,7 +189,7 @@ final class RawDataLoader: Sendable {
     /// is write-behind, its failure logged and counted as a store's is.
     private func fetchIntoDisk(_ request: RawRequest, _ diskCache: DiskCache) async throws -> RawResult {
         let (writer, outcome) = try await performFetch(request, validators: nil) { fetcher, fetchRequest, progress in
-            let writer = diskCache.entryWriter(forKey: request.key)
+            let writer = self.cacheWriter.streamingEntry(forKey: request.key, in: diskCache)
             do {
                 let outcome = try await fetcher.fetch(fetchRequest, into: writer, progress: progress)
                 if case let .streamed(_, length) = outcome { self.metrics.record(.bytesFetched(length)) }
@@ -213,15 +217,9 @@ final class RawDataLoader: Sendable {
         let result = RawResult(
             data: Data(), source: .network, contentType: metadata.contentType, expires: expires, storable: storable,
             streamedLength: length)
-        guard storable else {
-            // no-store now: an older copy (a revalidated entry) must not outlive this answer.
-            writer.discard()
-            _ = try? await diskCache.removeEntry(forKey: request.key)
-            return result
-        }
-        // Write-behind, as a store of fetched bytes is: reads of the key wait for it, flush() too.
-        await writer.commit(
-            metadata: freshness.entryMetadata(for: metadata, expires: expires))
+        await cacheWriter.commitStreamed(
+            writer, metadata: storable ? freshness.entryMetadata(for: metadata, expires: expires) : nil,
+            key: request.key)
         return result
     }
 
@@ -290,13 +288,7 @@ final class RawDataLoader: Sendable {
         }
         // Another pipeline stored it: bytes this one refuses (no decoder for them) are not served from here.
         if let accept, (try? accept(entry.data, request.url)) == nil { return nil }
-        if request.policy != .memoryOnly, let diskCache {
-            do {
-                try await diskCache.store(entry.data, forKey: request.key, metadata: entry.metadata)
-            } catch {
-                logger.warning("disk cache write failed", metadata: ["key": "\(request.key)", "error": "\(error)"])
-            }
-        }
+        await cacheWriter.storeFromShared(entry, for: request)
         return RawResult(
             data: entry.data, source: .shared, contentType: entry.metadata.contentType,
             expires: entry.metadata.expires)
@@ -314,7 +306,7 @@ final class RawDataLoader: Sendable {
             switch try await self.performFetch(request, validators: validators) {
             case let .notModified(response):
                 let refreshed = self.freshness.revalidated(entry.metadata, by: response)
-                _ = try? await self.diskCache?.updateMetadata(forKey: request.key, refreshed)
+                await self.cacheWriter.storeRevalidated(refreshed, forKey: request.key)
                 self.logger.debug("revalidated: not modified", metadata: ["url": "\(request.url)"])
                 return .notModified(expires: refreshed.expires)
             case let .data(data, metadata):
@@ -433,22 +425,9 @@ final class RawDataLoader: Sendable {
         }
         var (expires, storable) = freshness.freshness(of: metadata)
         if !request.usesCaches { storable = false }
-        let entryMetadata = freshness.entryMetadata(for: metadata, expires: expires)
-        if !storable {
-            // no-store now: an older copy (a revalidated entry) must not outlive this answer.
-            if request.usesCaches { _ = try? await diskCache?.removeEntry(forKey: request.key) }
-        } else if request.policy != .memoryOnly, let diskCache {
-            do {
-                try await diskCache.store(data, forKey: request.key, metadata: entryMetadata)
-            } catch {
-                // The bytes are good; a full or failing disk must not fail the request.
-                logger.warning("disk cache write failed", metadata: ["key": "\(request.key)", "error": "\(error)"])
-            }
-        }
-        if storable, request.policy != .memoryOnly, let shared {
-            try await shared.store(
-                data, forKey: request.key, metadata: entryMetadata, ttl: freshness.sharedTTL(expires: expires))
-        }
+        try await cacheWriter.storeFetched(
+            data, metadata: freshness.entryMetadata(for: metadata, expires: expires), storable: storable,
+            for: request)
         return RawResult(
             data: data, source: .network, contentType: metadata.contentType, expires: expires,
             storable: storable)
