@@ -23,7 +23,7 @@ public struct ForgetReport: Sendable, Equatable, Codable {
     }
 }
 
-extension RawDataLoader {
+extension PipelineParts {
     /// Removes from disk, the shared tier and the failure memory everything keyed by `url`'s source (the
     /// normalised URL): the raw entry, processed variants and request-keyed answers. A request that used a
     /// custom cache key is not found by its URL.
@@ -43,8 +43,8 @@ extension ImagePipeline {
     /// origin. Requests in flight are not cancelled (`cancel(url:)` does that). Returns what was removed.
     public func forget(url: URL) async -> ForgetReport {
         await flush()
-        var report = await loader.forget(url)
-        report.memory = loader.cacheWriter.forget(url, in: memoryCache)
+        var report = await parts.forget(url)
+        report.memory = parts.cacheWriter.forget(url, in: memoryCache)
         return report
     }
 }
@@ -54,8 +54,8 @@ extension DataPipeline {
     /// method and body), the shared tier's copy and a remembered failure. Returns what was removed.
     public func forget(url: URL) async -> ForgetReport {
         await flush()
-        var report = await loader.forget(url)
-        report.memory = loader.cacheWriter.forget(url, in: memoryCache)
+        var report = await parts.forget(url)
+        report.memory = parts.cacheWriter.forget(url, in: memoryCache)
         return report
     }
 }
