@@ -87,14 +87,18 @@ public final class DataPipeline: Sendable {
     /// Responses by cache key, costed by their byte count, kept while fresh (never no-store ones).
     public let memoryCache: MemoryCache<String, DataResponse>
     /// Nil when the configuration has no cache directory.
-    public var diskCache: DiskCache? { loader.diskCache }
+    public var diskCache: DiskCache? { parts.diskCache }
     /// The queue of network fetches (running and queued counts).
-    public var fetchScheduler: FetchScheduler { loader.scheduler }
+    public var fetchScheduler: FetchScheduler { parts.scheduler }
     /// The fleet's shared tier; nil when the configuration names none.
-    public var sharedTier: (any SharedCacheTier)? { loader.shared?.tier }
+    public var sharedTier: (any SharedCacheTier)? { parts.shared?.tier }
     /// What the shared tier has done and where its circuit breaker stands; nil without a shared tier.
-    public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
-    let loader: RawDataLoader
+    public var sharedTierStatus: SharedTierStatus? { parts.shared?.status }
+    let parts: PipelineParts
+    // The stages, in the order a request meets them: memory, then the original on disk, the fetch (failure
+    // memory, coalescing), the shared tier and the origin; no decode, transform or processed store.
+    let memory: MemoryStage
+    let raw: RawStages
     /// What `cancel(url:)` and `cancelAll()` reach.
     let inFlight = InFlightRequests()
 
@@ -109,17 +113,20 @@ public final class DataPipeline: Sendable {
         memoryCache = try MemoryCache(
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
-        loader = RawDataLoader(
+        let parts = PipelineParts(
             configuration: configuration, registry: registry,
             diskCache: try configuration.makeDiskCache(registry: registry),
             sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)
+        self.parts = parts
+        memory = MemoryStage(parts: parts)
+        raw = RawStages(parts: parts)
     }
 
     /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
     /// in its stats): disk writes are write-behind, so a result is delivered before its entry is on disk.
     /// Call it before handing the cache directory to another process or pipeline, or before exiting.
     public func flush() async {
-        await loader.diskCache?.flush()
+        await parts.diskCache?.flush()
     }
 
     /// Loads the bytes through memory, disk, the shared tier and the network as the request's policy says; with
@@ -164,7 +171,7 @@ public final class DataPipeline: Sendable {
                 return try await self.run(request, waiter: waiter, emit: emit)
             },
             changePriority: { priority in
-                self.loader.setPriority(priority, forKey: request.cacheKey, waiter: waiter)
+                self.parts.setPriority(priority, forKey: request.cacheKey, waiter: waiter)
             })
         inFlight.add(waiter, url: request.url) { task.cancel() }
         return task
@@ -172,7 +179,7 @@ public final class DataPipeline: Sendable {
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
         guard request.usesCaches else { return nil }
-        return loader.memoryHit(
+        return memory.hit(
             memoryCache, key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge)
     }
 
@@ -193,40 +200,27 @@ public final class DataPipeline: Sendable {
             if request.cachePolicy == .cacheOnly { throw TroveError.notCached(key: raw.key) }
             // Straight to the origin, kept nowhere; identical requests in flight share an idempotent
             // method's answer, never a POST's (`RawRequest.fetchKind`).
-            let fetched = try await loader.fetch(raw)
+            let fetched = try await self.raw.fetch.fetch(raw)
             response = DataResponse(
                 data: fetched.data, source: fetched.source, contentType: fetched.contentType, cacheKey: raw.key,
                 isStale: false)
-        } else if request.cachePolicy == .refresh, let entry = await loader.cached(raw.key, includingStale: true) {
-            // A stale must-revalidate copy is not shown before the origin has confirmed it.
-            if loader.mayDeliverUnrevalidated(entry) { emit(.cached(remember(RawResult(entry), key: raw.key))) }
-            // The origin down: what the cache had stands, marked stale.
-            response = remember(
-                try await loader.deliveringStaleOnFailure(entry, for: raw) {
-                    switch try await self.loader.revalidate(raw, entry: entry) {
-                    case let .notModified(expires)?:
-                        var result = RawResult(entry)
-                        result.expires = expires
-                        return result
-                    case let .modified(result)?: return result
-                    case nil: return try await self.loader.fetch(raw)
-                    }
-                }, key: raw.key)
+        } else if request.cachePolicy == .refresh, let refreshed = try await refresh(raw, emit: emit) {
+            response = refreshed
         } else if request.cachePolicy == .reloadIgnoringCache || request.cachePolicy == .refresh {
-            response = remember(try await loader.fetch(raw), key: raw.key)
+            response = remember(try await self.raw.fetch.fetch(raw), key: raw.key)
         } else {
-            response = remember(try await loader.load(raw), key: raw.key)
+            response = remember(try await self.raw.originalDisk.load(raw), key: raw.key)
         }
         emit(.final(response))
         return response
     }
 
     /// The response for these bytes, kept in memory for as long as they are fresh (never for no-store).
-    private func remember(_ raw: RawResult, key: String) -> DataResponse {
+    func remember(_ raw: RawResult, key: String) -> DataResponse {
         let response = DataResponse(
             data: raw.data, source: raw.source, contentType: raw.contentType, cacheKey: key,
             isStale: raw.isStale)
-        if raw.keepsInMemory { memoryCache.setValue(response, forKey: key, cost: raw.data.count, ttl: raw.memoryTTL) }
+        parts.cacheWriter.remember(response, in: memoryCache, forKey: key, cost: raw.data.count, raw)
         return response
     }
 }

@@ -23,28 +23,17 @@ public struct ForgetReport: Sendable, Equatable, Codable {
     }
 }
 
-extension RawDataLoader {
+extension PipelineParts {
     /// Removes from disk, the shared tier and the failure memory everything keyed by `url`'s source (the
     /// normalised URL): the raw entry, processed variants and request-keyed answers. A request that used a
     /// custom cache key is not found by its URL.
     func forget(_ url: URL) async -> ForgetReport {
         let source = CacheKey.normalized(url)
-        let raw = CacheKey(source: source).raw
         var report = ForgetReport(url: url.absoluteString)
-        report.disk =
-            (try? await diskCache?.removeEntries(whereKey: { CacheKey.source(ofStorageKey: $0) == source })) ?? 0
-        if let shared, await shared.remove(forKey: raw) { report.shared = 1 }
-        if await failures.forget(raw) { report.failures = 1 }
+        (report.disk, report.shared) = await cacheWriter.forget(source: source)
+        if await failures.forget(CacheKey(source: source).raw) { report.failures = 1 }
         logger.info("forgot a URL", metadata: ["url": "\(url)", "disk": "\(report.disk)", "shared": "\(report.shared)"])
         return report
-    }
-}
-
-extension MemoryCache where Key == String {
-    /// Removes every entry whose key belongs to `url`'s source; returns how many.
-    func removeValues(belongingTo url: URL) -> Int {
-        let source = CacheKey.normalized(url)
-        return removeValues { CacheKey.source(ofStorageKey: $0) == source }
     }
 }
 
@@ -54,8 +43,8 @@ extension ImagePipeline {
     /// origin. Requests in flight are not cancelled (`cancel(url:)` does that). Returns what was removed.
     public func forget(url: URL) async -> ForgetReport {
         await flush()
-        var report = await loader.forget(url)
-        report.memory = memoryCache.removeValues(belongingTo: url)
+        var report = await parts.forget(url)
+        report.memory = parts.cacheWriter.forget(url, in: memoryCache)
         return report
     }
 }
@@ -65,8 +54,8 @@ extension DataPipeline {
     /// method and body), the shared tier's copy and a remembered failure. Returns what was removed.
     public func forget(url: URL) async -> ForgetReport {
         await flush()
-        var report = await loader.forget(url)
-        report.memory = memoryCache.removeValues(belongingTo: url)
+        var report = await parts.forget(url)
+        report.memory = parts.cacheWriter.forget(url, in: memoryCache)
         return report
     }
 }

@@ -35,15 +35,15 @@ public protocol PrefetchTarget: Sendable {
     func flush() async
 }
 
-extension RawDataLoader {
+extension RawStages {
     /// Warms the raw entry for `url` without decoding: the disk's index answers when it is there and fresh,
     /// else the bytes are loaded (revalidated or fetched) and stored, a fetched body straight into its disk
     /// entry as it arrives.
     func prefetch(_ url: URL, key: String, priority: RequestPriority, retryFailed: Bool) async throws
         -> PrefetchedItem
     {
-        if let size = await diskCache?.freshEntrySize(forKey: key) {
-            metrics.record(.hit(.disk))
+        if let size = await parts.diskCache?.freshEntrySize(forKey: key) {
+            parts.metrics.record(.hit(.disk))
             return PrefetchedItem(source: .disk, bytes: size)
         }
         var request = RawRequest(
@@ -51,14 +51,14 @@ extension RawDataLoader {
             priority: priority, waiter: WaiterID.next(), progress: { _ in })
         // Memory stays flat however large the batch: each body goes to its disk entry as it arrives. The
         // shared tier stores whole values, so with one the bytes are collected as any load collects them.
-        request.streamsToDisk = diskCache != nil && shared == nil
+        request.streamsToDisk = parts.diskCache != nil && parts.shared == nil
         let result: RawResult
-        if let diskCache, !(await diskCache.knowsEntry(forKey: key)) {
+        if let diskCache = parts.diskCache, !(await diskCache.knowsEntry(forKey: key)) {
             // Nothing on disk to deliver or revalidate: straight to the network, without reading for a miss.
-            metrics.record(.miss(.disk))
-            result = try await fetch(request)
+            parts.metrics.record(.miss(.disk))
+            result = try await fetch.fetch(request)
         } else {
-            result = try await load(request)
+            result = try await originalDisk.load(request)
         }
         return PrefetchedItem(source: result.source, bytes: result.streamedLength ?? result.data.count)
     }
@@ -75,7 +75,7 @@ extension ImagePipeline: PrefetchTarget {
             let response = try await image(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)
         }
-        return try await loader.prefetch(url, key: request.cacheKey.raw, priority: priority, retryFailed: retryFailed)
+        return try await raw.prefetch(url, key: request.cacheKey.raw, priority: priority, retryFailed: retryFailed)
     }
 }
 
@@ -90,6 +90,6 @@ extension DataPipeline: PrefetchTarget {
             let response = try await data(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)
         }
-        return try await loader.prefetch(url, key: request.cacheKey, priority: priority, retryFailed: retryFailed)
+        return try await raw.prefetch(url, key: request.cacheKey, priority: priority, retryFailed: retryFailed)
     }
 }

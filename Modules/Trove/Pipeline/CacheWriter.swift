@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import TroveCore
+import TroveDiskCache
+import TroveMemoryCache
+
+/// The only code that stores or removes an entry, in any tier: memory, disk and the shared tier. The stages
+/// decide what to keep; this says how each tier keeps it, so the rules (write-behind, a failing disk never
+/// fails a request, a no-store answer takes the older copy with it, memory only while fresh) are written
+/// once.
+package struct CacheWriter: Sendable {
+    let diskCache: DiskCache?
+    /// Nil when the configuration names no shared tier.
+    let shared: SharedTierAccess?
+    let freshness: FreshnessPolicy
+    let logger: Logger
+
+    // MARK: - Original bytes
+
+    /// Fetched bytes the pipeline accepted: stored on disk (write-behind; unless memory-only) and in the
+    /// shared tier for as long as they are fresh. A no-store answer stores nothing and removes the older
+    /// copy (a revalidated entry must not outlive it). A disk that fails is logged, never thrown: the bytes
+    /// are good. A shared tier configured wrong (a bad password) throws.
+    func storeFetched(
+        _ data: Data, metadata: DiskEntryMetadata, storable: Bool, for request: RawRequest
+    ) async throws {
+        guard storable else {
+            if request.usesCaches { _ = try? await diskCache?.removeEntry(forKey: request.key) }
+            return
+        }
+        guard request.policy != .memoryOnly else { return }
+        await storeOnDisk(data, forKey: request.key, metadata: metadata)
+        if let shared {
+            try await shared.store(
+                data, forKey: request.key, metadata: metadata, ttl: freshness.sharedTTL(expires: metadata.expires))
+        }
+    }
+
+    /// A shared tier's hit, copied to the local disk (unless memory-only) so the next read stays local.
+    func storeFromShared(_ entry: DiskEntry, for request: RawRequest) async {
+        guard request.policy != .memoryOnly else { return }
+        await storeOnDisk(entry.data, forKey: request.key, metadata: entry.metadata)
+    }
+
+    /// The writer a prefetch streams a body into; its entry appears on `commitStreamed`.
+    func streamingEntry(forKey key: String, in diskCache: DiskCache) -> DiskEntryWriter {
+        diskCache.entryWriter(forKey: key)
+    }
+
+    /// Commits a streamed body with its metadata (write-behind, as a store of fetched bytes is: reads of the
+    /// key wait for it, `flush()` too); for a no-store answer (nil metadata) drops it and removes the older
+    /// copy.
+    func commitStreamed(_ writer: DiskEntryWriter, metadata: DiskEntryMetadata?, key: String) async {
+        guard let metadata else {
+            writer.discard()
+            _ = try? await diskCache?.removeEntry(forKey: key)
+            return
+        }
+        await writer.commit(metadata: metadata)
+    }
+
+    /// A 304: the stored entry's dates and validators, without touching its bytes.
+    func storeRevalidated(_ metadata: DiskEntryMetadata, forKey key: String) async {
+        _ = try? await diskCache?.updateMetadata(forKey: key, metadata)
+    }
+
+    /// Bytes that turned out not to decode: they must not stay cached as if they were an image.
+    func removeUndecodable(forKey key: String) async {
+        _ = try? await diskCache?.removeEntry(forKey: key)
+    }
+
+    // MARK: - Processed results
+
+    /// An encoded processed result, on disk under its processed key until its source's expiry.
+    func storeProcessed(_ data: Data, forKey key: String, expires: Date?) async {
+        await storeOnDisk(data, forKey: key, metadata: DiskEntryMetadata(expires: expires))
+    }
+
+    /// Keeps a response in memory for as long as the bytes behind it are fresh (never for no-store, never
+    /// a stale copy).
+    func remember<Response: Sendable>(
+        _ response: Response, in cache: MemoryCache<String, Response>, forKey key: String, cost: Int,
+        _ raw: RawResult
+    ) {
+        guard raw.keepsInMemory else { return }
+        cache.setValue(response, forKey: key, cost: cost, ttl: raw.memoryTTL)
+    }
+
+    // MARK: - Forgetting
+
+    /// Removes from disk every entry keyed by `source` (the original, processed variants, request-keyed
+    /// answers) and the original from the shared tier; returns how many of each went.
+    func forget(source: String) async -> (disk: Int, shared: Int) {
+        let disk =
+            (try? await diskCache?.removeEntries(whereKey: { CacheKey.source(ofStorageKey: $0) == source })) ?? 0
+        let removedShared = await shared?.remove(forKey: CacheKey(source: source).raw) ?? false
+        return (disk, removedShared ? 1 : 0)
+    }
+
+    /// Removes from memory every response whose key belongs to `url`'s source; returns how many.
+    func forget<Response: Sendable>(_ url: URL, in cache: MemoryCache<String, Response>) -> Int {
+        let source = CacheKey.normalized(url)
+        return cache.removeValues { CacheKey.source(ofStorageKey: $0) == source }
+    }
+
+    // MARK: - Disk
+
+    /// Write-behind: queued and returned at once. A full or failing disk must not fail the request.
+    private func storeOnDisk(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) async {
+        guard let diskCache else { return }
+        do {
+            try await diskCache.store(data, forKey: key, metadata: metadata)
+        } catch {
+            logger.warning("disk cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+}

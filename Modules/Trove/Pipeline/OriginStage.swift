@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import TroveCore
+import TroveDiskCache
+import TroveFetcher
+import TroveMemoryCache
+
+/// Stage 6, the origin: one network fetch per call, asked of the delegate, prepared (headers, validators,
+/// timeouts, the deadline, cookies, TLS), retried on transient failures, each attempt in a scheduler slot.
+/// What comes back is accepted (an image pipeline refuses bytes no decoder claims) and handed to the cache
+/// writer; a prefetch's body streams into its disk entry instead.
+package struct OriginStage: Sendable {
+    let parts: PipelineParts
+
+    /// One unconditional origin fetch, accepted and stored.
+    func fetch(_ request: RawRequest) async throws -> RawResult {
+        let outcome = try await performFetch(request, validators: nil)
+        guard case let .data(data, metadata) = outcome else {
+            throw TroveError.connectionFailed(
+                url: request.url.absoluteString,
+                reason: "the server answered 304 Not Modified to a request without validators")
+        }
+        return try await accepted(data, metadata: metadata, for: request)
+    }
+
+    /// One unconditional origin fetch whose body goes into the disk entry as it arrives (a prefetch), never
+    /// held whole in memory; each attempt writes its own temp file, and one that fails leaves nothing. The
+    /// bytes are checked (their first bytes: an image pipeline refuses what no decoder claims) and the
+    /// entry is committed with the response's validators and freshness, or dropped for `no-store`. A disk
+    /// that fails while the body streams fails the fetch (the bytes are nowhere else); the commit after it
+    /// is write-behind, its failure logged and counted as a store's is.
+    func fetchIntoDisk(_ request: RawRequest, _ diskCache: DiskCache) async throws -> RawResult {
+        let (writer, outcome) = try await performFetch(request, validators: nil) { fetcher, fetchRequest, progress in
+            let writer = self.parts.cacheWriter.streamingEntry(forKey: request.key, in: diskCache)
+            do {
+                let outcome = try await fetcher.fetch(fetchRequest, into: writer, progress: progress)
+                if case let .streamed(_, length) = outcome { self.parts.metrics.record(.bytesFetched(length)) }
+                return (writer, outcome)
+            } catch {
+                writer.discard()
+                throw error
+            }
+        }
+        guard case let .streamed(metadata, length) = outcome else {
+            writer.discard()
+            throw TroveError.connectionFailed(
+                url: request.url.absoluteString,
+                reason: "the server answered 304 Not Modified to a request without validators")
+        }
+        do {
+            try parts.accept?(writer.leadingBytes, request.url)
+        } catch {
+            writer.discard()
+            parts.metrics.record(.failure(FailureKind(error)))
+            await parts.failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
+            throw error
+        }
+        let (expires, storable) = parts.freshness.freshness(of: metadata)
+        let result = RawResult(
+            data: Data(), source: .network, contentType: metadata.contentType, expires: expires, storable: storable,
+            streamedLength: length)
+        await parts.cacheWriter.commitStreamed(
+            writer, metadata: storable ? parts.freshness.entryMetadata(for: metadata, expires: expires) : nil,
+            key: request.key)
+        return result
+    }
+
+    /// A conditional fetch with the entry's validators: a 304 refreshes the stored entry's dates (and its
+    /// validators and must-revalidate when the 304 sends them); a 200 is accepted and stored as any fetch.
+    func revalidate(_ request: RawRequest, entry: DiskEntry, validators: Validators) async throws -> Revalidation {
+        switch try await performFetch(request, validators: validators) {
+        case let .notModified(response):
+            let refreshed = parts.freshness.revalidated(entry.metadata, by: response)
+            await parts.cacheWriter.storeRevalidated(refreshed, forKey: request.key)
+            parts.logger.debug("revalidated: not modified", metadata: ["url": "\(request.url)"])
+            return .notModified(expires: refreshed.expires)
+        case let .data(data, metadata):
+            return .modified(try await accepted(data, metadata: metadata, for: request))
+        }
+    }
+
+    /// One network fetch: asks the delegate, then retries transient failures, each attempt in a scheduler slot.
+    private func performFetch(_ request: RawRequest, validators: Validators?) async throws -> FetchOutcome {
+        try await performFetch(request, validators: validators) { fetcher, fetchRequest, progress in
+            let outcome = try await fetcher.fetch(fetchRequest, progress: progress)
+            if case let .data(data, _) = outcome { self.parts.metrics.record(.bytesFetched(data.count)) }
+            return outcome
+        }
+    }
+
+    /// `performFetch` with each attempt made by `attempt` (given the fetcher, the prepared request and
+    /// the progress reporter), e.g. a fetch into a disk entry.
+    private func performFetch<Outcome: Sendable>(
+        _ request: RawRequest, validators: Validators?,
+        attempt:
+            @escaping @Sendable (any Fetcher, FetchRequest, @escaping @Sendable (FetchProgress) -> Void)
+            async throws -> Outcome
+    ) async throws -> Outcome {
+        let url = request.url
+        // A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
+        let jobKey = WorkKey(request.key, validators == nil ? request.fetchKind : .revalidate)
+        do {
+            if let delegate = parts.delegate, !(await delegate.shouldFetch(url)) {
+                throw TroveError.fetchDeclined(url: url.absoluteString)
+            }
+            let fetcher = try parts.registry.fetcher(for: url)
+            let deadline = RequestDeadline(budget: parts.configuration.requestDeadline)
+            var fetchRequest = FetchRequest(
+                url: url, headers: parts.configuration.headers.merging(request.headers) { _, own in own },
+                validators: validators, timeout: parts.configuration.fetchTimeout,
+                maxBytes: parts.configuration.maxBytes,
+                deadline: deadline)
+            fetchRequest.method = request.method
+            fetchRequest.body = request.body
+            fetchRequest.cookieStore = parts.configuration.cookieStore
+            fetchRequest.tls = parts.configuration.tls
+            if let delegate = parts.delegate { fetchRequest = try await delegate.prepare(fetchRequest) }
+            let ticket = parts.jobs.ticket(for: jobKey) ?? SchedulerTicket(priority: request.priority)
+            let host = FetchScheduler.hostKey(for: url)
+            let finalRequest = fetchRequest
+            // A POST (or PATCH) is not repeated on its own: the origin may have acted on the first one.
+            let retries = request.isIdempotent ? parts.configuration.retryPolicy : .none
+            return try await withRetries(retries, deadline: deadline) { attemptNumber in
+                if attemptNumber > 0 {
+                    self.parts.logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attemptNumber)"])
+                }
+                // The wait before a retry may have used up the request's time.
+                guard deadline.remaining > .zero else {
+                    throw TroveError.deadlineExceeded(url: url.absoluteString, after: deadline.budget)
+                }
+                self.parts.metrics.record(.fetch)
+                return try await self.parts.scheduler.run(host: host, ticket: ticket) {
+                    try await self.parts.jobs.observingPreviews(forKey: jobKey, finalRequest) { prepared in
+                        try await attempt(fetcher, prepared) { progress in
+                            self.parts.jobs.report(progress, forKey: jobKey)
+                        }
+                    }
+                }
+            }
+        } catch {
+            parts.metrics.record(.failure(FailureKind(error)))
+            if request.usesCaches,
+                await parts.failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
+            {
+                parts.logger.info("remembering lasting failure", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+            throw error
+        }
+    }
+
+    /// Checks fetched bytes and stores them on disk (unless the policy is memory-only).
+    private func accepted(_ data: Data, metadata: ResponseMetadata, for request: RawRequest) async throws -> RawResult {
+        do {
+            try parts.accept?(data, request.url)
+        } catch {
+            parts.metrics.record(.failure(FailureKind(error)))
+            await parts.failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
+            throw error
+        }
+        var (expires, storable) = parts.freshness.freshness(of: metadata)
+        if !request.usesCaches { storable = false }
+        try await parts.cacheWriter.storeFetched(
+            data, metadata: parts.freshness.entryMetadata(for: metadata, expires: expires), storable: storable,
+            for: request)
+        return RawResult(
+            data: data, source: .network, contentType: metadata.contentType, expires: expires,
+            storable: storable)
+    }
+}

@@ -1,0 +1,85 @@
+import CoreMetrics
+import Foundation
+import Logging
+import TroveCore
+import TroveDiskCache
+import TroveFetcher
+import TroveMemoryCache
+
+/// What every stage of a pipeline shares: the tiers (disk, shared), the scheduler, the failure memory, the
+/// jobs that carry each waiter's progress and priority, the metrics, the freshness rules and the one cache
+/// writer. Built once per pipeline; the stages hold it and add only their own state.
+package final class PipelineParts: Sendable {
+    let configuration: PipelineConfiguration
+    let registry: PluginRegistry
+    let diskCache: DiskCache?
+    /// Nil when the configuration names no shared tier.
+    let shared: SharedTierAccess?
+    let scheduler: FetchScheduler
+    let failures: FailureMemory
+    let metrics: PipelineMetrics
+    let logger: Logger
+    /// The HTTP caching rules every tier is judged by.
+    let freshness: FreshnessPolicy
+    /// The only code that stores or removes an entry, in any tier.
+    let cacheWriter: CacheWriter
+    let delegate: (any PipelineDelegate)?
+    /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims);
+    /// nil accepts any bytes, and then failures about content (not an image) remembered by an image
+    /// pipeline on the same directory do not apply.
+    let accept: (@Sendable (Data, URL) throws -> Void)?
+    let jobs = FetchJobs()
+
+    init(
+        configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
+        sharedTier: (any SharedCacheTier)? = nil, accept: (@Sendable (Data, URL) throws -> Void)?
+    ) {
+        for host in configuration.tls.insecureHosts.sorted() {
+            configuration.logger.warning(
+                "TLS certificates of this host are not verified (tls.insecureHosts)", metadata: ["host": "\(host)"])
+        }
+        self.configuration = configuration
+        self.registry = registry
+        self.diskCache = diskCache
+        let metrics = PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
+        self.metrics = metrics
+        logger = configuration.logger
+        freshness = FreshnessPolicy(configuration)
+        shared = sharedTier.map {
+            SharedTierAccess(
+                tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
+                fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger)
+        }
+        cacheWriter = CacheWriter(
+            diskCache: diskCache, shared: shared, freshness: freshness, logger: configuration.logger)
+        self.delegate = configuration.delegate
+        self.accept = accept
+        scheduler = FetchScheduler(configuration: configuration.scheduler)
+        failures = FailureMemory(ttl: configuration.failedURLTTL, cacheDirectory: diskCache?.directory)
+    }
+
+    /// The cached bytes for a key, or nil. A disk that cannot be read counts as a miss, not a failure:
+    /// the network can still serve the request.
+    func cached(_ key: String, includingStale: Bool = false) async -> DiskEntry? {
+        guard let diskCache else { return nil }
+        do {
+            let entry = try await diskCache.entry(forKey: key, includingStale: includingStale)
+            metrics.record(entry == nil ? .miss(.disk) : .hit(.disk))
+            return entry
+        } catch {
+            logger.warning("disk cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            metrics.record(.miss(.disk))
+            return nil
+        }
+    }
+
+    func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
+        jobs.setPriority(priority, forKey: WorkKey(key), waiter: waiter)
+        jobs.setPriority(priority, forKey: WorkKey(key, .alone(waiter: waiter)), waiter: waiter)
+    }
+
+    /// Counts a caller that joined work already in flight (raw or processed).
+    @Sendable func recordJoin() {
+        metrics.record(.coalescedJoin)
+    }
+}

@@ -1,0 +1,32 @@
+import TroveCore
+import TroveMemoryCache
+
+/// Stage 9, store: a processed result on disk under its processed key (unless the request skips it, is
+/// memory-only, or its source was no-store), and every response in memory for as long as its bytes are
+/// fresh. All through the cache writer.
+package struct StoreStage: Sendable {
+    let parts: PipelineParts
+    let memoryCache: MemoryCache<String, ImageResponse>
+
+    /// Stores a result just made from `raw`, then remembers it.
+    func store(_ response: ImageResponse, for request: ImageRequest, _ raw: RawResult) async -> ImageResponse {
+        let key = response.cacheKey
+        if key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
+            request.cachePolicy != .memoryOnly, raw.storable
+        {
+            await parts.cacheWriter.storeProcessed(response.data, forKey: key.processed, expires: raw.expires)
+        }
+        return remember(response, raw)
+    }
+
+    /// Marks the response stale when its bytes were, and keeps it in memory for as long as they are fresh
+    /// (never for no-store).
+    func remember(_ response: ImageResponse, _ raw: RawResult) -> ImageResponse {
+        var response = response
+        response.isStale = raw.isStale
+        parts.cacheWriter.remember(
+            response, in: memoryCache, forKey: response.cacheKey.processed,
+            cost: response.image.cost + response.data.count, raw)
+        return response
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import TroveCore
+
+/// Stage 8, transform: the delegate's `didDecode`, the transforms the decode left to run, then the result
+/// encoded in its output format (a request without transforms keeps its original bytes).
+package struct TransformStage: Sendable {
+    let parts: PipelineParts
+
+    /// The finished image and its bytes.
+    func transform(
+        _ decoded: Image, remaining: [any ImageTransformer], raw: RawResult, for request: ImageRequest,
+        key: CacheKey
+    ) throws -> (image: Image, data: Data, format: ImageFormat) {
+        var transforms = remaining
+        var image = try parts.configuration.delegate?.didDecode(decoded, for: request) ?? decoded
+        if image.width != decoded.width || image.height != decoded.height {
+            // The delegate changed the geometry the reduced plan was made for: run the transforms as asked.
+            transforms = request.transforms
+        }
+        for transformer in transforms {
+            image = try transformer.transform(image)
+        }
+        if key.processed == key.raw { return (image, raw.data, decoded.sourceFormat) }
+        let format = outputFormat(for: request, source: decoded.sourceFormat)
+        let data = try parts.registry.encoder(for: format)
+            .encode(image, options: request.encodingOptions ?? parts.configuration.encodingOptions)
+        return (image, data, format)
+    }
+
+    /// The format a processed result is encoded in: the request's, else the source's when asked and an
+    /// encoder for it is registered, else PNG.
+    private func outputFormat(for request: ImageRequest, source: ImageFormat) -> ImageFormat {
+        if let format = request.outputFormat { return format }
+        if request.options.contains(.encodesInSourceFormat), parts.registry.encodableFormats.contains(source) {
+            return source
+        }
+        return .png
+    }
+}
