@@ -16,7 +16,7 @@ package struct DecodeStage: Sendable {
         -> (Image, [any ImageTransformer])
     {
         do {
-            return try decode(raw.data, url: request.url, for: request.transforms)
+            return try decode(raw.data, for: request)
         } catch {
             if raw.source == .network {
                 await parts.cacheWriter.removeUndecodable(forKey: key.raw)
@@ -36,17 +36,17 @@ package struct DecodeStage: Sendable {
 
     /// Decodes at a reduced size when the transforms start by shrinking (and the decoder can reduce), and
     /// returns the transforms to run on that image: the same output as from a full-size decode. Rows stream
-    /// into a leading resize unless a delegate's `didDecode` must see the decoded image first.
-    private func decode(
-        _ data: Data, url: URL,
-        for transforms: [any ImageTransformer]
-    ) throws -> (Image, [any ImageTransformer]) {
+    /// into a leading resize unless a delegate's `didDecode` must see the decoded image first. The request's
+    /// options say whether the source's colour profile and copyright notice stay on the image.
+    private func decode(_ data: Data, for request: ImageRequest) throws -> (Image, [any ImageTransformer]) {
         let configuration = parts.configuration
-        let decoder = try Self.decoder(in: parts.registry, for: data, url: url)
+        let decoder = try Self.decoder(in: parts.registry, for: data, url: request.url)
+        let keepsProfile = request.options.contains(.keepsColorProfile)
         return try decoder.decode(
-            data, limits: configuration.decodingLimits, for: transforms,
+            data, limits: configuration.decodingLimits, for: request.transforms,
             reducingGap: configuration.shrinkOnLoadReducingGap, streamsRows: configuration.delegate == nil,
-            color: colorStage?.forSource(url.absoluteString))
+            color: colorStage?.keepingProfiles(keepsProfile).forSource(request.url.absoluteString),
+            keepsCopyright: !request.options.contains(.dropsCopyright))
     }
 
     /// The decoder for these bytes, or the error that says why there is none: a known format without a

@@ -17,9 +17,8 @@ package struct TransformStage: Sendable {
             // The delegate changed the geometry the reduced plan was made for: run the transforms as asked.
             transforms = request.transforms
         }
-        for transformer in transforms {
-            image = try transformer.transform(image)
-        }
+        image = try image.transformed(
+            by: transforms, keepsColorProfile: request.options.contains(.keepsColorProfile))
         if key.processed == key.raw { return (image, raw.data, decoded.sourceFormat) }
         let format = outputFormat(for: request, source: decoded.sourceFormat)
         let data = try parts.registry.encoder(for: format)
