@@ -95,6 +95,8 @@ public final class DataPipeline: Sendable {
     /// What the shared tier has done and where its circuit breaker stands; nil without a shared tier.
     public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
     let loader: RawDataLoader
+    /// Trims `memoryCache` under memory pressure; nil when there is nothing to watch.
+    package let memoryPressureWatch: MemoryPressureWatch?
     /// What `cancel(url:)` and `cancelAll()` reach.
     let inFlight = InFlightRequests()
 
@@ -113,6 +115,8 @@ public final class DataPipeline: Sendable {
             configuration: configuration, registry: registry,
             diskCache: try configuration.makeDiskCache(registry: registry),
             sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)
+        memoryPressureWatch = MemoryPressureWatch(
+            configuration.memoryPressure, cache: memoryCache, logger: configuration.logger, activity: loader.activity)
     }
 
     /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
@@ -125,6 +129,7 @@ public final class DataPipeline: Sendable {
     /// Loads the bytes through memory, disk, the shared tier and the network as the request's policy says; with
     /// `refresh`, returns the revalidated result. Throws a `TroveError`, e.g. `notCached` for a `cacheOnly` miss.
     public func data(for request: DataRequest) async throws -> DataResponse {
+        let request = request.keyed(by: configuration.cacheKeyRule)
         if let hit = memoryHit(request) { return hit }
         return try await inFlight.run(url: request.url) {
             try await self.run(request, waiter: WaiterID.next(), emit: { _ in })
@@ -152,6 +157,7 @@ public final class DataPipeline: Sendable {
 
     /// Starts a request whose progress, cached and final results arrive as events.
     public func task(for request: DataRequest) -> DataTask {
+        let request = request.keyed(by: configuration.cacheKeyRule)
         let waiter = WaiterID.next()
         let inFlight = self.inFlight
         let task = DataTask(

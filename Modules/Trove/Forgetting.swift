@@ -25,10 +25,10 @@ public struct ForgetReport: Sendable, Equatable, Codable {
 
 extension RawDataLoader {
     /// Removes from disk, the shared tier and the failure memory everything keyed by `url`'s source (the
-    /// normalised URL): the raw entry, processed variants and request-keyed answers. A request that used a
-    /// custom cache key is not found by its URL.
+    /// normalised URL under the configuration's `cacheKeyRule`): the raw entry, processed variants and
+    /// request-keyed answers. A request that used a custom cache key is not found by its URL.
     func forget(_ url: URL) async -> ForgetReport {
-        let source = CacheKey.normalized(url)
+        let source = configuration.cacheKeyRule.source(for: url)
         let raw = CacheKey(source: source).raw
         var report = ForgetReport(url: url.absoluteString)
         report.disk =
@@ -41,9 +41,9 @@ extension RawDataLoader {
 }
 
 extension MemoryCache where Key == String {
-    /// Removes every entry whose key belongs to `url`'s source; returns how many.
-    func removeValues(belongingTo url: URL) -> Int {
-        let source = CacheKey.normalized(url)
+    /// Removes every entry whose key belongs to `url`'s source under `rule`; returns how many.
+    func removeValues(belongingTo url: URL, rule: CacheKeyRule) -> Int {
+        let source = rule.source(for: url)
         return removeValues { CacheKey.source(ofStorageKey: $0) == source }
     }
 }
@@ -55,7 +55,7 @@ extension ImagePipeline {
     public func forget(url: URL) async -> ForgetReport {
         await flush()
         var report = await loader.forget(url)
-        report.memory = memoryCache.removeValues(belongingTo: url)
+        report.memory = memoryCache.removeValues(belongingTo: url, rule: configuration.cacheKeyRule)
         return report
     }
 }
@@ -66,7 +66,7 @@ extension DataPipeline {
     public func forget(url: URL) async -> ForgetReport {
         await flush()
         var report = await loader.forget(url)
-        report.memory = memoryCache.removeValues(belongingTo: url)
+        report.memory = memoryCache.removeValues(belongingTo: url, rule: configuration.cacheKeyRule)
         return report
     }
 }

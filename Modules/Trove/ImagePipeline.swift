@@ -24,6 +24,8 @@ public final class ImagePipeline: Sendable {
     public var sharedTierStatus: SharedTierStatus? { loader.shared?.status }
 
     let loader: RawDataLoader
+    /// Trims `memoryCache` under memory pressure; nil when there is nothing to watch.
+    package let memoryPressureWatch: MemoryPressureWatch?
     /// This pipeline's part of every processed key (`CacheKey.pipelineSettings`); nil with the defaults.
     private let keySettings: String?
     /// What `cancel(url:)` and `cancelAll()` reach.
@@ -53,6 +55,8 @@ public final class ImagePipeline: Sendable {
                 // Bytes no decoder claims are not cached as if they were an image.
                 _ = try Self.decoder(in: registry, for: data, url: url)
             })
+        memoryPressureWatch = MemoryPressureWatch(
+            configuration.memoryPressure, cache: memoryCache, logger: configuration.logger, activity: loader.activity)
     }
 
     /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
@@ -74,7 +78,7 @@ public final class ImagePipeline: Sendable {
     /// The key this pipeline caches a request's results under: the request's own parts, plus the settings of
     /// this pipeline that shape a processed result.
     public func cacheKey(for request: ImageRequest) -> CacheKey {
-        CacheKey(request, pipelineSettings: keySettings)
+        CacheKey(request, rule: configuration.cacheKeyRule, pipelineSettings: keySettings)
     }
 
     /// The configuration's settings that change a processed result's bytes and that a request does not name:

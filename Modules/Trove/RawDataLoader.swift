@@ -20,6 +20,8 @@ final class RawDataLoader: Sendable {
     let failures: FailureMemory
     let metrics: PipelineMetrics
     let logger: Logger
+    /// Where `events` come from.
+    let activity: ActivityHub
     private let delegate: (any PipelineDelegate)?
     /// Decides whether fetched bytes may be cached (an image pipeline refuses bytes no decoder claims);
     /// nil accepts any bytes, and then failures about content (not an image) remembered by an image
@@ -38,7 +40,9 @@ final class RawDataLoader: Sendable {
             configuration.logger.warning(
                 "TLS certificates of this host are not verified (tls.insecureHosts)", metadata: ["host": "\(host)"])
         }
-        self.configuration = configuration
+        let activity = ActivityHub()
+        self.activity = activity
+        self.configuration = configuration.seedingCookies()
         self.registry = registry
         self.diskCache = diskCache
         let metrics = PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
@@ -47,7 +51,11 @@ final class RawDataLoader: Sendable {
         shared = sharedTier.map {
             SharedTierAccess(
                 tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
-                fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger)
+                fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger,
+                activity: activity)
+        }
+        diskCache?.observeStores { [activity] key, bytes in
+            activity.send { .stored(cacheKey: key, tier: .disk, bytes: bytes) }
         }
         self.delegate = configuration.delegate
         self.accept = accept
@@ -238,7 +246,10 @@ final class RawDataLoader: Sendable {
             let writer = diskCache.entryWriter(forKey: request.key)
             do {
                 let outcome = try await fetcher.fetch(fetchRequest, into: writer, progress: progress)
-                if case let .streamed(_, length) = outcome { self.metrics.record(.bytesFetched(length)) }
+                if case let .streamed(_, length) = outcome {
+                    self.metrics.record(.bytesFetched(length))
+                    self.activity.downloaded(request.url, key: request.key, bytes: length)
+                }
                 return (writer, outcome)
             } catch {
                 writer.discard()
@@ -417,6 +428,7 @@ final class RawDataLoader: Sendable {
         try await performFetch(request, validators: validators) { fetcher, fetchRequest, progress in
             let outcome = try await fetcher.fetch(fetchRequest, progress: progress)
             if case let .data(data, _) = outcome { self.metrics.record(.bytesFetched(data.count)) }
+            self.activity.finished(request.url, key: request.key, outcome)
             return outcome
         }
     }
@@ -469,6 +481,7 @@ final class RawDataLoader: Sendable {
             }
         } catch {
             metrics.record(.failure(FailureKind(error)))
+            activity.failed(url, key: request.key, error)
             if request.usesCaches,
                 await failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
             {
