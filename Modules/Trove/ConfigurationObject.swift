@@ -122,6 +122,12 @@ struct ConfigurationObject {
         let order: QueueOrder
     }
 
+    /// The cache-key rule as written, its names sorted so the file is the same each time.
+    struct KeyRule: Encodable {
+        let droppedQueryParameters: [String]
+        let sortsQueryParameters: Bool
+    }
+
     /// The shared tier's options as written, durations in seconds.
     struct TierOptions: Encodable {
         let maxValueBytes: Int

@@ -99,6 +99,8 @@ public final class DataPipeline: Sendable {
     // memory, coalescing), the shared tier and the origin; no decode, transform or processed store.
     let memory: MemoryStage
     let raw: RawStages
+    /// Trims `memoryCache` under memory pressure; nil when there is nothing to watch.
+    package let memoryPressureWatch: MemoryPressureWatch?
     /// What `cancel(url:)` and `cancelAll()` reach.
     let inFlight = InFlightRequests()
 
@@ -120,6 +122,8 @@ public final class DataPipeline: Sendable {
         self.parts = parts
         memory = MemoryStage(parts: parts)
         raw = RawStages(parts: parts)
+        memoryPressureWatch = MemoryPressureWatch(
+            configuration.memoryPressure, cache: memoryCache, logger: configuration.logger, activity: parts.activity)
     }
 
     /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
@@ -132,6 +136,7 @@ public final class DataPipeline: Sendable {
     /// Loads the bytes through memory, disk, the shared tier and the network as the request's policy says; with
     /// `refresh`, returns the revalidated result. Throws a `TroveError`, e.g. `notCached` for a `cacheOnly` miss.
     public func data(for request: DataRequest) async throws -> DataResponse {
+        let request = request.keyed(by: configuration.cacheKeyRule)
         if let hit = memoryHit(request) { return hit }
         return try await inFlight.run(url: request.url) {
             try await self.run(request, waiter: WaiterID.next(), emit: { _ in })
@@ -159,6 +164,7 @@ public final class DataPipeline: Sendable {
 
     /// Starts a request whose progress, cached and final results arrive as events.
     public func task(for request: DataRequest) -> DataTask {
+        let request = request.keyed(by: configuration.cacheKeyRule)
         let waiter = WaiterID.next()
         let inFlight = self.inFlight
         let task = DataTask(

@@ -25,10 +25,10 @@ public struct ForgetReport: Sendable, Equatable, Codable {
 
 extension PipelineParts {
     /// Removes from disk, the shared tier and the failure memory everything keyed by `url`'s source (the
-    /// normalised URL): the raw entry, processed variants and request-keyed answers. A request that used a
-    /// custom cache key is not found by its URL.
+    /// normalised URL under the configuration's `cacheKeyRule`): the raw entry, processed variants and
+    /// request-keyed answers. A request that used a custom cache key is not found by its URL.
     func forget(_ url: URL) async -> ForgetReport {
-        let source = CacheKey.normalized(url)
+        let source = configuration.cacheKeyRule.source(for: url)
         var report = ForgetReport(url: url.absoluteString)
         (report.disk, report.shared) = await cacheWriter.forget(source: source)
         if await failures.forget(CacheKey(source: source).raw) { report.failures = 1 }
@@ -44,7 +44,8 @@ extension ImagePipeline {
     public func forget(url: URL) async -> ForgetReport {
         await flush()
         var report = await parts.forget(url)
-        report.memory = parts.cacheWriter.forget(url, in: memoryCache)
+        report.memory = parts.cacheWriter.forget(
+            source: configuration.cacheKeyRule.source(for: url), in: memoryCache)
         return report
     }
 }
@@ -55,7 +56,8 @@ extension DataPipeline {
     public func forget(url: URL) async -> ForgetReport {
         await flush()
         var report = await parts.forget(url)
-        report.memory = parts.cacheWriter.forget(url, in: memoryCache)
+        report.memory = parts.cacheWriter.forget(
+            source: configuration.cacheKeyRule.source(for: url), in: memoryCache)
         return report
     }
 }

@@ -46,6 +46,8 @@ public final class ImagePipeline: Sendable {
     let transform: TransformStage
     let store: StoreStage
 
+    /// Trims `memoryCache` under memory pressure; nil when there is nothing to watch.
+    package let memoryPressureWatch: MemoryPressureWatch?
     /// This pipeline's part of every processed key (`CacheKey.pipelineSettings`); nil with the defaults.
     private let keySettings: String?
     /// What `cancel(url:)` and `cancelAll()` reach.
@@ -82,6 +84,8 @@ public final class ImagePipeline: Sendable {
             colorStage: registry.colorConverter.map { ColorStage(converter: $0, logger: configuration.logger) })
         transform = TransformStage(parts: parts)
         store = StoreStage(parts: parts, memoryCache: memoryCache)
+        memoryPressureWatch = MemoryPressureWatch(
+            configuration.memoryPressure, cache: memoryCache, logger: configuration.logger, activity: parts.activity)
     }
 
     /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
@@ -103,7 +107,7 @@ public final class ImagePipeline: Sendable {
     /// The key this pipeline caches a request's results under: the request's own parts, plus the settings of
     /// this pipeline that shape a processed result.
     public func cacheKey(for request: ImageRequest) -> CacheKey {
-        CacheKey(request, pipelineSettings: keySettings)
+        CacheKey(request, rule: configuration.cacheKeyRule, pipelineSettings: keySettings)
     }
 
     /// The configuration's settings that change a processed result's bytes and that a request does not name:

@@ -9,7 +9,8 @@ import TroveFetcher
 /// flat key of earlier versions (`diskByteLimit`) is refused with its new path. A key left out
 /// keeps its default, so a file says only what it changes (no `cacheDirectory` means the default directory;
 /// `"cacheDirectory": null` means no disk cache); an unknown key, or a value of the wrong type,
-/// is an error that names it. `delegate`, `cookieStore`, `metricsFactory` and `logger` are code (or state),
+/// is an error that names it. `cookies` seeds an in-memory jar. `delegate`, `cookieStore`, `metricsFactory`,
+/// `memoryPressure.source` and `logger` are code (or state),
 /// not configuration, and are neither read nor written.
 extension PipelineConfiguration: Codable {
     /// The defaults (or the configuration under `decodingBase` in the decoder's `userInfo`: a server decodes
@@ -34,6 +35,16 @@ extension PipelineConfiguration: Codable {
         if let disk = try json.object("disk", known: Self.diskKeys) {
             try decodeDisk(disk)
         }
+        if let pressure = try json.object("memoryPressure", known: Self.memoryPressureKeys) {
+            try pressure.set(&memoryPressure.isEnabled, "isEnabled")
+            try pressure.setSeconds(&memoryPressure.pollInterval, "pollInterval")
+            if memoryPressure.pollInterval < .milliseconds(10) {
+                throw pressure.invalid("pollInterval", "must be at least 0.01 seconds")
+            }
+            try pressure.set(&memoryPressure.lowWaterFraction, "lowWaterFraction", in: 0...1)
+            try pressure.set(&memoryPressure.residentFraction, "residentFraction")
+            try pressure.set(&memoryPressure.stallThreshold, "stallThreshold")
+        }
         try json.setSeconds(&defaultFreshness, "defaultFreshness")
         try json.set(&ignoresCacheHeaders, "ignoresCacheHeaders")
         try json.setSeconds(&staleIfErrorBound, "staleIfErrorBound")
@@ -46,6 +57,18 @@ extension PipelineConfiguration: Codable {
             try limits.set(&decodingLimits.maxFrames, "maxFrames", atLeast: 1)
         }
         try json.set(&headers, "headers")
+        if let cookies = try json.value([String: [String]]?.self, "cookies") {
+            do {
+                try cookies.map(Self.checkCookies)
+            } catch let error as TroveError {
+                throw json.invalid("cookies", "has a seed that cannot be used: \(error.reason)")
+            }
+            self.cookies = cookies
+        }
+        if let rule = try json.object("cacheKeyRule", known: ["droppedQueryParameters", "sortsQueryParameters"]) {
+            try rule.set(&cacheKeyRule.droppedQueryParameters, "droppedQueryParameters")
+            try rule.set(&cacheKeyRule.sortsQueryParameters, "sortsQueryParameters")
+        }
         if let encoding = try json.object(
             "encodingOptions", known: ["quality", "compressionLevel", "lossless", "speed"])
         {
@@ -155,6 +178,12 @@ extension PipelineConfiguration: Codable {
         try diskJSON.encode(disk.payloadVerification.rawValue, forKey: .init("payloadVerification"))
         try diskJSON.encode(disk.writeQueueByteLimit, forKey: .init("writeQueueByteLimit"))
         try diskJSON.encode(disk.staleRetention.seconds, forKey: .init("staleRetention"))
+        var pressureJSON = json.nestedContainer(keyedBy: ConfigurationKey.self, forKey: .init("memoryPressure"))
+        try pressureJSON.encode(memoryPressure.isEnabled, forKey: .init("isEnabled"))
+        try pressureJSON.encode(memoryPressure.pollInterval.seconds, forKey: .init("pollInterval"))
+        try pressureJSON.encode(memoryPressure.lowWaterFraction, forKey: .init("lowWaterFraction"))
+        try pressureJSON.encode(memoryPressure.residentFraction, forKey: .init("residentFraction"))
+        try pressureJSON.encode(memoryPressure.stallThreshold, forKey: .init("stallThreshold"))
         try put(seconds(defaultFreshness), "defaultFreshness")
         try put(ignoresCacheHeaders, "ignoresCacheHeaders")
         try put(seconds(staleIfErrorBound), "staleIfErrorBound")
@@ -167,6 +196,11 @@ extension PipelineConfiguration: Codable {
                 "maxFrames": decodingLimits.maxFrames
             ], "decodingLimits")
         try put(headers, "headers")
+        try put(cookies, "cookies")
+        try put(
+            ConfigurationObject.KeyRule(
+                droppedQueryParameters: cacheKeyRule.droppedQueryParameters.sorted(),
+                sortsQueryParameters: cacheKeyRule.sortsQueryParameters), "cacheKeyRule")
         try put(encodingOptions, "encodingOptions")
         try put(
             ConfigurationObject.Scheduler(
@@ -202,15 +236,21 @@ extension PipelineConfiguration: Codable {
 
     /// Every key the JSON form has, in the order it is written.
     static let keys = [
-        "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "disk",
+        "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "memoryPressure", "disk",
         "defaultFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline",
-        "maxBytes", "decodingLimits", "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL",
+        "maxBytes", "decodingLimits", "headers", "cookies", "cacheKeyRule", "encodingOptions", "scheduler",
+        "retryPolicy", "failedURLTTL",
         "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval",
         "tls"
     ]
 
     /// The keys of the `memory` object: `MemoryCacheConfiguration`'s properties.
     static let memoryKeys = ["costLimit", "countLimit", "maxEntryCostFraction", "defaultTTL"]
+
+    /// The keys of the `memoryPressure` object: `MemoryPressureOptions`' settings (its `source` is code).
+    static let memoryPressureKeys = [
+        "isEnabled", "pollInterval", "lowWaterFraction", "residentFraction", "stallThreshold"
+    ]
 
     /// The keys of the `disk` object: `DiskCacheConfiguration`'s properties.
     static let diskKeys = [

@@ -30,6 +30,11 @@ public struct PipelineConfiguration: Sendable {
     /// response set no expiry (no max-age or Expires, and no `defaultFreshness`) stays in memory; nil (the
     /// default) keeps it until evicted. A result with an expiry leaves memory at it.
     public var memory = MemoryCacheConfiguration()
+    /// When the memory tier gives memory back on its own: the pipeline polls the process's cgroup (v2
+    /// `memory.events` high and max counts, `memory.pressure`) and its resident memory against the container's
+    /// limit every 2 s, and on pressure trims the memory cache to half its limits. The disk is untouched. See
+    /// `MemoryPressureOptions`.
+    public var memoryPressure = MemoryPressureOptions()
     /// The disk tier's own settings: `byteLimit` (500 MiB, headers included), `countLimit` (none), `maxAge`
     /// (7 days; also the freshness of a response whose headers give none when `defaultFreshness` is nil),
     /// `compressionLevel` (the compressor's default; one it rejects fails the pipeline's creation naming the
@@ -66,6 +71,10 @@ public struct PipelineConfiguration: Sendable {
     /// The least time between two previews of one download, for requests with `.deliversPreviews`; default
     /// 100 ms. Each preview is an image decode, so this bounds their cost.
     public var previewInterval: Duration = .milliseconds(100)
+    /// How URLs become cache keys beyond the standard normalisation: query parameters to drop by name (a CDN's
+    /// expiring signature) and whether to sort the rest. Every tier and `forget(url:)` use it; the default
+    /// changes nothing. See `CacheKeyRule`.
+    public var cacheKeyRule = CacheKeyRule()
     /// Sent with every fetch; a request's own headers win.
     public var headers: [String: String] = [:]
     /// Encoding options for processed results.
@@ -89,6 +98,12 @@ public struct PipelineConfiguration: Sendable {
     /// its URL, and every response's `Set-Cookie` goes into the store. nil (the default) sends and keeps none.
     /// `CookieJar` keeps them in memory. Cached results are keyed by URL alone, cookies or not.
     public var cookieStore: (any CookieStore)?
+    /// Cookies to start with, and the switch for an in-memory jar: `Set-Cookie` header values by the URL
+    /// they count as coming from (`["https://example.com/": ["session=abc; Path=/"]]`). When set (even to
+    /// `[:]`), a pipeline keeps cookies in `cookieStore`, or in a new `CookieJar` when that is nil, seeded with
+    /// these: each fetch sends the cookies for its host and path, and keeps what responses set. nil (the
+    /// default) adds nothing. `checkCookies` says what is wrong with a seed; a config file is checked as read.
+    public var cookies: [String: [String]]?
     /// How https certificates are checked: the system's trust store by default; a CA bundle of your own, and
     /// hosts whose certificates are not checked at all (logged at warning when a pipeline starts). Making a
     /// pipeline throws `invalidConfiguration` when the CA bundle is not a readable PEM file.

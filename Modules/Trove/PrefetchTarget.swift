@@ -75,7 +75,8 @@ extension ImagePipeline: PrefetchTarget {
             let response = try await image(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)
         }
-        return try await raw.prefetch(url, key: request.cacheKey.raw, priority: priority, retryFailed: retryFailed)
+        return try await raw.prefetch(
+            url, key: cacheKey(for: request).raw, priority: priority, retryFailed: retryFailed)
     }
 }
 
@@ -86,6 +87,7 @@ extension DataPipeline: PrefetchTarget {
         _ url: URL, priority: RequestPriority, destination: PrefetchDestination, retryFailed: Bool
     ) async throws -> PrefetchedItem {
         let request = DataRequest(url: url, retryFailed: retryFailed, priority: priority)
+            .keyed(by: configuration.cacheKeyRule)
         if destination == .memory {
             let response = try await data(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)

@@ -1,7 +1,7 @@
 import Foundation
 import TroveCore
 
-/// What the raw-data loader needs to know about one request, whether it came as an image or a data request.
+/// What the stages before decode need to know about one request, whether it came as an image or a data request.
 struct RawRequest: Sendable {
     let url: URL
     /// The raw cache key (normalised URL or the custom key).

@@ -20,7 +20,7 @@ public struct SharedTierStatus: Sendable, Equatable, Codable {
     public var leaseWaits: Int
 }
 
-/// The shared tier as the loader uses it: entries in Trove's entry format, every call through the circuit
+/// The shared tier as the stages use it: entries in Trove's entry format, every call through the circuit
 /// breaker, an unavailable tier turned into "go on without it" (logged at a bounded rate, counted), and a
 /// configuration error (a wrong password) passed on to fail the request.
 final class SharedTierAccess: Sendable {
@@ -39,6 +39,8 @@ final class SharedTierAccess: Sendable {
     private let breaker: CircuitBreaker
     private let metrics: PipelineMetrics
     private let logger: Logger
+    /// Told of every value stored; nil tells no one.
+    private let activity: ActivityHub?
     private let warnings = Mutex<(last: ContinuousClock.Instant?, suppressed: Int)>((nil, 0))
     private let unavailable = Atomic<Int>(0)
     private let bypassed = Atomic<Int>(0)
@@ -47,8 +49,9 @@ final class SharedTierAccess: Sendable {
 
     init(
         tier: any SharedCacheTier, options: SharedTierOptions, policy: SharedTierPolicy, fetchTimeout: Duration,
-        metrics: PipelineMetrics, logger: Logger
+        metrics: PipelineMetrics, logger: Logger, activity: ActivityHub? = nil
     ) {
+        self.activity = activity
         self.tier = tier
         self.options = options
         self.policy = policy
@@ -105,7 +108,9 @@ final class SharedTierAccess: Sendable {
             logger.debug("not storing in the shared tier", metadata: ["key": "\(key)", "error": "\(error)"])
             return
         }
-        _ = try await call("SET", key: key, { try await self.tier.set(key, value: value, ttl: ttl) })
+        if try await call("SET", key: key, { try await self.tier.set(key, value: value, ttl: ttl) }) != nil {
+            activity?.send { .stored(cacheKey: key, tier: .shared, bytes: value.count) }
+        }
     }
 
     /// Deletes the value stored under `key`; returns whether there was one. An unavailable tier removes nothing.

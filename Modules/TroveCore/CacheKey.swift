@@ -103,18 +103,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key of an image request, with the settings of the pipeline that runs it (see `pipelineSettings`).
-    /// A request that keeps its colour profile or drops its copyright notice adds that to those settings:
-    /// both change the encoded result.
     public init(_ request: ImageRequest, pipelineSettings: String? = nil) {
-        var settings = pipelineSettings.map { [$0] } ?? []
-        if request.options.contains(.keepsColorProfile) { settings.append("profile=keep") }
-        if request.options.contains(.dropsCopyright) { settings.append("copyright=drop") }
-        self.init(
-            source: request.customCacheKey ?? CacheKey.normalized(request.url),
-            transforms: request.transforms.map(\.identifier), encoding: request.outputFormat,
-            encodingOptions: request.encodingOptions,
-            encodesInSourceFormat: request.options.contains(.encodesInSourceFormat),
-            pipelineSettings: settings.isEmpty ? nil : settings.joined(separator: ","))
+        self.init(request, rule: CacheKeyRule(), pipelineSettings: pipelineSettings)
     }
 
     /// The source, then each transform and the encoding, for people (not for storage).

@@ -43,6 +43,8 @@ public final class DiskCache: Sendable {
     let locations = BoundedMemo<String, EntryLocation>(capacity: 4096)
     /// Payload checksums computed by reads and `verify` (tests count them).
     let payloadChecksums = Atomic<Int>(0)
+    /// Told of every entry put in place (`observeStores`).
+    let storeObservers = Mutex<[@Sendable (String, Int) -> Void]>([])
 
     /// Opens (creating if needed) a cache directory. Returns at once: the index is built in the background,
     /// and until it is complete a lookup simply checks the entry's file.
@@ -473,6 +475,7 @@ public final class DiskCache: Sendable {
             throw error
         }
         if configuration.fsync { try files.syncDirectory(shards.inner) }
+        notifyStored(record)
         return true
     }
 

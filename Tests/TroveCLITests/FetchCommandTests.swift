@@ -34,6 +34,41 @@ import TroveTestSupport
         #expect((missing.jsonLines.first?["error"] as? String)?.contains("HTTP 404") == true)
     }
 
+    @Test func cookiesAreSeededByTheFlagAndWhatResponsesSetGoesBack() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/images/")
+        server.setRoute("/shop/login", .settingCookies(["session=abc; Path=/shop"], .echo))
+        server.setRoute("/shop/cart", .echo)
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
+        let origin = server.url("/").absoluteString
+        let seed = ["--cookies", "\(origin) theme=dark; Path=/"]
+
+        let fetch = try await cli.run(
+            ["fetch", server.url("/shop/login").absoluteString, server.url("/shop/cart").absoluteString] + seed)
+        let get = try await cli.run(["get", server.url("/images/badge.png").absoluteString, "--json"] + seed)
+        let list = work.appendingPathComponent("urls.txt")
+        try Data((server.url("/images/chelsea.png").absoluteString + "\n").utf8).write(to: list)
+        let prefetch = try await cli.run(["prefetch", list.path] + seed)
+        let without = try await cli.run(["fetch", server.url("/shop/cart?again").absoluteString])
+        let bad = try await cli.run(["fetch", server.url("/shop/cart").absoluteString, "--cookies", "example.com a=1"])
+        await server.stop()
+
+        #expect(fetch.status == 0 && get.status == 0 && prefetch.status == 0, "\(fetch.stderr)\(get.stderr)")
+        #expect(without.status == 0, "\(without.stderr)\(prefetch.stderr)")
+        let cookies = server.requestLog.map { ($0.path, $0.header("cookie")) }
+        try #require(cookies.count == 5, "\(cookies)")
+        // The seed goes everywhere on the host; the session set by /shop/login goes back to /shop in that run.
+        #expect(cookies[0] == ("/shop/login", "theme=dark"))
+        #expect(cookies[1] == ("/shop/cart", "session=abc; theme=dark"))
+        #expect(cookies[2] == ("/images/badge.png", "theme=dark"))
+        #expect(cookies[3] == ("/images/chelsea.png", "theme=dark"))
+        // A run without --cookies sends none: nothing outlives the run.
+        #expect(cookies[4] == ("/shop/cart", nil))
+        #expect(bad.status == 2 && bad.stderr.contains("--cookies: cookies are given by the URL"), "\(bad.stderr)")
+    }
+
     @Test func aCachedPostReachesTheOriginOncePerBody() async throws {
         let server = FixtureServer()
         server.setRoute("/search", .echo)

@@ -25,6 +25,28 @@ import TroveTestSupport
         #expect(server.requestCount(for: "/badge.png") == 1)
     }
 
+    @Test func dropQueryMakesSignedURLsShareOneEntry() async throws {
+        let server = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cli = CLIRunner(cacheDirectory: work)
+        let signed = ["aaa", "bbb"].map { server.url("/badge.png?sig=\($0)").absoluteString }
+
+        let first = try await cli.run(["get", signed[0], "--drop-query", "sig", "--json"])
+        let second = try await cli.run(["get", signed[1], "--drop-query", "sig", "--json"])
+        let plain = try await cli.run(["get", signed[1], "--json"])
+        let bad = try await cli.run(["get", signed[1], "--drop-query", "*"])
+        await server.stop()
+
+        #expect(first.jsonLines.first?["source"] as? String == "network", "\(first.stderr)")
+        #expect(second.jsonLines.first?["source"] as? String == "disk", "\(second.stderr)")
+        // Without the flag the signature is part of the key: a miss.
+        #expect(plain.jsonLines.first?["source"] as? String == "network")
+        #expect(server.requestCount(for: "/badge.png") == 2)
+        #expect(bad.status == 2 && bad.stderr.contains("--drop-query needs a parameter name"), "\(bad.stderr)")
+    }
+
     @Test func everyEntryIsOnDiskWhenGetExits() async throws {
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()

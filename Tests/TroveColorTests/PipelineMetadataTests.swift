@@ -30,7 +30,9 @@ import TroveTestSupport
 
             let kept = try await result(camera, [])
             let dropped = try await result(camera, .dropsCopyright)
-            #expect(PNGDecoder().copyrightNotice(kept.data) == CopyrightNotice(copyright: "(c) 2026 Ana Lima", artist: "Ana Lima"))
+            #expect(
+                PNGDecoder().copyrightNotice(kept.data)
+                    == CopyrightNotice(copyright: "(c) 2026 Ana Lima", artist: "Ana Lima"))
             #expect(PNGDecoder().copyrightNotice(dropped.data) == nil)
             #expect(kept.cacheKey.processed != dropped.cacheKey.processed)
 

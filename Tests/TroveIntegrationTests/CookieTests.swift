@@ -47,6 +47,38 @@ import TroveTestSupport
         }
     }
 
+    @Test func seededCookiesTurnOnAJarThatAlsoKeepsWhatResponsesSet() async throws {
+        try await withServerAndCache(Self.routes) { server, _ in
+            var configuration = PipelineConfiguration.memoryOnly
+            configuration.cookies = [server.url("/").absoluteString: ["theme=dark; Path=/shop"]]
+            let pipeline = try DataPipeline(configuration: configuration)
+            _ = try await pipeline.data(for: server.url("/shop/login"))
+            _ = try await pipeline.data(for: server.url("/shop/cart"))
+            _ = try await pipeline.data(for: server.url("/admin/panel"))
+            #expect(cookiesSent(to: "/shop/login", on: server) == ["theme=dark"])
+            // Equal paths: the one stored first goes first.
+            #expect(cookiesSent(to: "/shop/cart", on: server) == ["theme=dark; session=abc"])
+            #expect(cookiesSent(to: "/admin/panel", on: server) == ["admin=1"])
+        }
+    }
+
+    @Test func aSeedAClientWouldNotKeepIsRefusedByName() throws {
+        #expect(
+            throws: TroveError.invalidConfiguration(
+                "the cookie 'a=1; Domain=other.example' for http://127.0.0.1:8080/ is not one a client keeps: give "
+                    + "'name=value', with a Domain (if any) that 127.0.0.1 is in")
+        ) {
+            try PipelineConfiguration.checkCookies(["http://127.0.0.1:8080/": ["a=1; Domain=other.example"]])
+        }
+        #expect(
+            throws: TroveError.invalidConfiguration(
+                "cookies are given by the URL they are sent to, such as https://example.com/, not 'example.com'")
+        ) {
+            try PipelineConfiguration.checkCookies(["example.com": ["a=1"]])
+        }
+        try PipelineConfiguration.checkCookies(["https://example.com/": ["a=1; Path=/; Secure", "b=2"]])
+    }
+
     @Test func maxAgeZeroFromTheOriginDeletesACookie() async throws {
         try await withServerAndCache(Self.routes) { server, _ in
             let pipeline = try pipeline(cookieStore: CookieJar())

@@ -55,6 +55,36 @@ import TroveTestSupport
         }
     }
 
+    @Test func theCacheKeyRuleIsReadAndAMisspeltFieldIsNamed() throws {
+        let configuration = try decode(#"{"cacheKeyRule": {"droppedQueryParameters": ["Signature", "Expires"]}}"#)
+        #expect(configuration.cacheKeyRule.droppedQueryParameters == ["Signature", "Expires"])
+        #expect(!configuration.cacheKeyRule.sortsQueryParameters)
+        #expect(try decode("{}").cacheKeyRule.isIdentity)
+        #expect {
+            try decode(#"{"cacheKeyRule": {"dropQuery": ["sig"]}}"#)
+        } throws: { error in
+            "\(error)".contains("'cacheKeyRule.dropQuery'") && "\(error)".contains("droppedQueryParameters")
+        }
+    }
+
+    @Test func cookieSeedsAndPressureSettingsAreCheckedAsRead() throws {
+        let configuration = try decode(
+            #"{"cookies": {"http://127.0.0.1:8080/": ["a=1"]}, "memoryPressure": {"isEnabled": false}}"#)
+        #expect(configuration.cookies == ["http://127.0.0.1:8080/": ["a=1"]])
+        #expect(!configuration.memoryPressure.isEnabled && configuration.memoryPressure.pollInterval == .seconds(2))
+        #expect(try decode("{}").cookies == nil)
+        #expect {
+            try decode(#"{"cookies": {"example.com": ["a=1"]}}"#)
+        } throws: { error in
+            "\(error)".contains("'cookies' has a seed that cannot be used") && "\(error)".contains("'example.com'")
+        }
+        #expect {
+            try decode(#"{"memoryPressure": {"lowWaterFraction": 2}}"#)
+        } throws: { error in
+            "\(error)".contains("'memoryPressure.lowWaterFraction' must be from 0.0 to 1.0, not 2.0")
+        }
+    }
+
     @Test func pluginNamesAreTypedConstantsOrLiteralsAndPlainStringsInJSON() throws {
         var configuration = PipelineConfiguration.memoryOnly
         configuration.hasher = .md5
@@ -89,6 +119,12 @@ import TroveTestSupport
         configuration.memory.defaultTTL = .milliseconds(2500)
         configuration.memory.costLimit = 12345
         configuration.tls = TLSOptions(caBundle: "/etc/ssl/ours.pem", insecureHosts: ["dev.local", "10.0.0.5"])
+        configuration.cacheKeyRule = CacheKeyRule(
+            droppedQueryParameters: ["sig", "X-Amz-*"], sortsQueryParameters: true)
+        configuration.cookies = ["https://example.com/": ["session=abc; Path=/", "theme=dark"]]
+        configuration.memoryPressure.pollInterval = .milliseconds(500)
+        configuration.memoryPressure.residentFraction = nil
+        configuration.memoryPressure.lowWaterFraction = 0.25
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let first = try encoder.encode(configuration)
@@ -107,6 +143,14 @@ import TroveTestSupport
         #expect(decoded.previewInterval == .milliseconds(250) && object["previewInterval"] as? Double == 0.25)
         #expect(memory["defaultTTL"] as? Double == 2.5 && decoded.memory.defaultTTL == .milliseconds(2500))
         #expect(decoded.tls == configuration.tls)
+        #expect(decoded.cacheKeyRule == configuration.cacheKeyRule)
+        #expect(decoded.cookies == configuration.cookies)
+        #expect(decoded.memoryPressure.pollInterval == .milliseconds(500))
+        #expect(decoded.memoryPressure.residentFraction == nil && decoded.memoryPressure.lowWaterFraction == 0.25)
+        #expect(decoded.memoryPressure.stallThreshold == 10 && decoded.memoryPressure.isEnabled)
+        let rule = try #require(object["cacheKeyRule"] as? [String: Any])
+        #expect(rule["droppedQueryParameters"] as? [String] == ["X-Amz-*", "sig"])
+        #expect(rule["sortsQueryParameters"] as? Bool == true)
         let tls = try #require(object["tls"] as? [String: Any])
         #expect(tls["caBundle"] as? String == "/etc/ssl/ours.pem")
         #expect(tls["insecureHosts"] as? [String] == ["10.0.0.5", "dev.local"])

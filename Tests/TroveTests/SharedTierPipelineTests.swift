@@ -26,6 +26,9 @@ final class CountingOrigin: Fetcher {
 
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
 
+    /// Fetches of exactly this URL.
+    func count(for url: URL) -> Int { counts.withLock { $0[url.absoluteString] ?? 0 } }
+
     func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
     {
@@ -48,7 +51,7 @@ final class CountingOrigin: Fetcher {
         options: SharedTierOptions = SharedTierOptions(
             connectTimeout: .milliseconds(300),
             commandTimeout: .milliseconds(300)),
-        policy: SharedTierPolicy = SharedTierPolicy()
+        policy: SharedTierPolicy = SharedTierPolicy(), keyRule: CacheKeyRule = CacheKeyRule()
     ) throws -> DataPipeline {
         var registry = PluginRegistry.standard
         try registry.install(TroveRedisPlugin())
@@ -58,6 +61,7 @@ final class CountingOrigin: Fetcher {
         configuration.sharedTierOptions = options
         configuration.sharedTierPolicy = policy
         configuration.retryPolicy = RetryPolicy(maxRetries: 0)
+        configuration.cacheKeyRule = keyRule
         return try DataPipeline(registry: registry, configuration: configuration)
     }
 
@@ -88,6 +92,34 @@ final class CountingOrigin: Fetcher {
                 #expect(try await second.data(for: url).source == .memory)
                 #expect(second.sharedTierStatus?.tier.hits == 1)
                 #expect(second.sharedTierStatus?.breaker == .closed)
+                await first.sharedTier?.shutdown()
+                await second.sharedTier?.shutdown()
+            }
+        }
+    }
+
+    @Test func aSignedURLUnderAnotherSignatureIsAHitInTheSharedTier() async throws {
+        try await withRedisServer { server in
+            try await withTemporaryDirectory { directory in
+                let origin = CountingOrigin()
+                let rule = CacheKeyRule(droppedQueryParameters: ["Signature", "Expires"])
+                let first = try Self.pipeline(
+                    directory.appendingPathComponent("a"), sharedCache: server.url(), origin: origin, keyRule: rule)
+                let second = try Self.pipeline(
+                    directory.appendingPathComponent("b"), sharedCache: server.url(), origin: origin, keyRule: rule)
+                let signed = URL(string: "origin://fixture/cat.bin?Expires=100&Signature=aaa")!
+                let resigned = URL(string: "origin://fixture/cat.bin?Expires=200&Signature=bbb")!
+
+                #expect(try await first.data(for: signed).source == .network)
+                let shared = try await second.data(for: resigned)
+                #expect(shared.source == .shared)
+                // The bytes of the first signature's fetch, the only one the origin saw.
+                #expect(shared.data == CountingOrigin.body(for: signed))
+                #expect(origin.total == 1 && origin.count(for: signed) == 1)
+                #expect(shared.cacheKey == "origin://fixture/cat.bin")
+                // Forgetting under a third signature removes the shared copy too.
+                let report = await second.forget(url: URL(string: "origin://fixture/cat.bin?Signature=ccc")!)
+                #expect(report.shared == 1 && report.disk == 1 && report.memory == 1)
                 await first.sharedTier?.shutdown()
                 await second.sharedTier?.shutdown()
             }

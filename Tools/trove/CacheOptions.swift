@@ -18,13 +18,26 @@ struct CacheOptions: ParsableArguments {
     )
     var eviction: String?
 
+    @Option(
+        name: .customLong("drop-query"),
+        help: ArgumentHelp(
+            "A query parameter left out of cache keys (a CDN's signature or expiry), so URLs differing only in it "
+                + "share one entry; repeat for more. A trailing * drops every name that begins with the rest.",
+            valueName: "name"))
+    var droppedQueryParameters: [String] = []
+
     func validate() throws {
+        if let empty = droppedQueryParameters.first(where: { $0.isEmpty || $0 == "*" }) {
+            throw ValidationError("--drop-query needs a parameter name (or a prefix and *), got '\(empty)'")
+        }
         if let hasher { try PluginNameCheck.check(hasher, option: "--hasher", kind: .hasher) }
         if let eviction { try PluginNameCheck.check(eviction, option: "--eviction", kind: .evictionPolicy) }
     }
 
-    /// Sets what was given: the hasher and both caches' eviction policy.
+    /// Sets what was given: the hasher, both caches' eviction policy and the parameters keys leave out (on
+    /// top of a `--config` file's).
     func apply(to configuration: inout PipelineConfiguration) {
+        configuration.cacheKeyRule.droppedQueryParameters.formUnion(droppedQueryParameters)
         if let hasher { configuration.hasher = HasherName(hasher) }
         if let eviction {
             configuration.memoryEviction = EvictionPolicyName(eviction)

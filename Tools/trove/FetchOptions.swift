@@ -27,7 +27,16 @@ struct FetchOptions: ParsableArguments {
                 + "one); repeat for more hosts. Logged at warning.", valueName: "host"))
     var insecureHosts: [String] = []
 
+    @Option(
+        name: .customLong("cookies"),
+        help: ArgumentHelp(
+            "Keep cookies for this run in memory, starting with this one: 'URL name=value[; attributes]' (as a "
+                + "Set-Cookie from URL would set it; a bare URL adds none). Cookies responses set go back to their "
+                + "host and path. Repeat for more.", valueName: "url cookie"))
+    var cookies: [String] = []
+
     func validate() throws {
+        _ = try seedCookies()
         if let timeout, !(timeout > 0) {
             throw ValidationError("--timeout must be more than 0 seconds, got \(timeout)")
         }
@@ -42,5 +51,23 @@ struct FetchOptions: ParsableArguments {
         if let deadline { configuration.requestDeadline = .milliseconds(Int64(deadline * 1000)) }
         if let caBundle { configuration.tls.caBundle = caBundle }
         configuration.tls.insecureHosts.formUnion(insecureHosts)
+        guard !cookies.isEmpty, let seeds = try? seedCookies() else { return }
+        configuration.cookies = (configuration.cookies ?? [:]).merging(seeds) { $0 + $1 }
+    }
+
+    /// `--cookies` as seeds by URL; bad usage names a value that cannot be used.
+    func seedCookies() throws -> [String: [String]] {
+        var seeds: [String: [String]] = [:]
+        for value in cookies {
+            let parts = value.split(separator: " ", maxSplits: 1).map(String.init)
+            let url = parts.first ?? ""
+            seeds[url, default: []] += parts.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        do {
+            try PipelineConfiguration.checkCookies(seeds)
+        } catch let TroveError.invalidConfiguration(reason) {
+            throw ValidationError("--cookies: \(reason)")
+        }
+        return seeds
     }
 }

@@ -97,10 +97,9 @@ package struct CacheWriter: Sendable {
         return (disk, removedShared ? 1 : 0)
     }
 
-    /// Removes from memory every response whose key belongs to `url`'s source; returns how many.
-    func forget<Response: Sendable>(_ url: URL, in cache: MemoryCache<String, Response>) -> Int {
-        let source = CacheKey.normalized(url)
-        return cache.removeValues { CacheKey.source(ofStorageKey: $0) == source }
+    /// Removes from memory every response whose key belongs to `source`; returns how many.
+    func forget<Response: Sendable>(source: String, in cache: MemoryCache<String, Response>) -> Int {
+        cache.removeValues { CacheKey.source(ofStorageKey: $0) == source }
     }
 
     // MARK: - Disk

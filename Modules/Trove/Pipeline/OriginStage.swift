@@ -34,7 +34,10 @@ package struct OriginStage: Sendable {
             let writer = self.parts.cacheWriter.streamingEntry(forKey: request.key, in: diskCache)
             do {
                 let outcome = try await fetcher.fetch(fetchRequest, into: writer, progress: progress)
-                if case let .streamed(_, length) = outcome { self.parts.metrics.record(.bytesFetched(length)) }
+                if case let .streamed(_, length) = outcome {
+                    self.parts.metrics.record(.bytesFetched(length))
+                    self.parts.activity.downloaded(request.url, key: request.key, bytes: length)
+                }
                 return (writer, outcome)
             } catch {
                 writer.discard()
@@ -84,6 +87,7 @@ package struct OriginStage: Sendable {
         try await performFetch(request, validators: validators) { fetcher, fetchRequest, progress in
             let outcome = try await fetcher.fetch(fetchRequest, progress: progress)
             if case let .data(data, _) = outcome { self.parts.metrics.record(.bytesFetched(data.count)) }
+            self.parts.activity.finished(request.url, key: request.key, outcome)
             return outcome
         }
     }
@@ -139,6 +143,7 @@ package struct OriginStage: Sendable {
             }
         } catch {
             parts.metrics.record(.failure(FailureKind(error)))
+            parts.activity.failed(url, key: request.key, error)
             if request.usesCaches,
                 await parts.failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
             {

@@ -29,6 +29,8 @@ package final class PipelineParts: Sendable {
     /// pipeline on the same directory do not apply.
     let accept: (@Sendable (Data, URL) throws -> Void)?
     let jobs = FetchJobs()
+    /// Where `events` come from.
+    let activity: ActivityHub
 
     init(
         configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
@@ -38,17 +40,23 @@ package final class PipelineParts: Sendable {
             configuration.logger.warning(
                 "TLS certificates of this host are not verified (tls.insecureHosts)", metadata: ["host": "\(host)"])
         }
-        self.configuration = configuration
+        self.configuration = configuration.seedingCookies()
         self.registry = registry
         self.diskCache = diskCache
         let metrics = PipelineMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
         self.metrics = metrics
         logger = configuration.logger
         freshness = FreshnessPolicy(configuration)
+        let activity = ActivityHub()
+        self.activity = activity
         shared = sharedTier.map {
             SharedTierAccess(
                 tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
-                fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger)
+                fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger,
+                activity: activity)
+        }
+        diskCache?.observeStores { [activity] key, bytes in
+            activity.send { .stored(cacheKey: key, tier: .disk, bytes: bytes) }
         }
         cacheWriter = CacheWriter(
             diskCache: diskCache, shared: shared, freshness: freshness, logger: configuration.logger)
