@@ -31,6 +31,8 @@ public final class ImagePipeline: Sendable {
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
     /// Brings decoded images to sRGB; nil when the registry has no colour converter.
     private let colorStage: ColorStage?
+    /// Bounds the memory decodes hold at once; nil when the configuration sets no budget.
+    package let decodeBudget: DecodeMemoryBudget?
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks,
     /// and `invalidConfiguration` for TLS options that cannot work (`TLSOptions.validate()`), before any
@@ -42,6 +44,9 @@ public final class ImagePipeline: Sendable {
         self.configuration = configuration
         keySettings = Self.keySettings(configuration, colorConverter: registry.colorConverter)
         colorStage = registry.colorConverter.map { ColorStage(converter: $0, logger: configuration.logger) }
+        decodeBudget = configuration.decodeMemoryBudget.map {
+            DecodeMemoryBudget(capacity: $0, queueLimit: configuration.decodeMemoryQueueLimit)
+        }
         memoryCache = try MemoryCache(
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
@@ -276,6 +281,9 @@ public final class ImagePipeline: Sendable {
     private func process(_ request: ImageRequest, key: CacheKey, _ raw: RawResult) async throws -> ImageResponse {
         let decoded: Image
         var transforms = request.transforms
+        let reservation = try await reserveDecodeMemory(
+            for: raw.data, key: key.processed, transforms: request.transforms)
+        defer { reservation?.release() }
         do {
             (decoded, transforms) = try decode(raw.data, url: request.url, for: request.transforms)
         } catch {

@@ -45,6 +45,12 @@ extension PipelineConfiguration: Codable {
             try limits.set(&decodingLimits.maxDecodedBytes, "maxDecodedBytes", atLeast: 1)
             try limits.set(&decodingLimits.maxFrames, "maxFrames", atLeast: 1)
         }
+        if let budget = try json.value(Int?.self, "decodeMemoryBudget") {
+            guard (budget ?? 1) > 0 else {
+                throw json.invalid("decodeMemoryBudget", "must be a number of bytes above 0, or null for no budget")
+            }
+            decodeMemoryBudget = budget
+        }
         try json.set(&headers, "headers")
         if let encoding = try json.object(
             "encodingOptions", known: ["quality", "compressionLevel", "lossless", "speed"])
@@ -166,6 +172,7 @@ extension PipelineConfiguration: Codable {
                 "maxPixels": decodingLimits.maxPixels, "maxDecodedBytes": decodingLimits.maxDecodedBytes,
                 "maxFrames": decodingLimits.maxFrames
             ], "decodingLimits")
+        try put(decodeMemoryBudget, "decodeMemoryBudget")
         try put(headers, "headers")
         try put(encodingOptions, "encodingOptions")
         try put(
@@ -204,7 +211,8 @@ extension PipelineConfiguration: Codable {
     static let keys = [
         "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "disk",
         "defaultFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline",
-        "maxBytes", "decodingLimits", "headers", "encodingOptions", "scheduler", "retryPolicy", "failedURLTTL",
+        "maxBytes", "decodingLimits", "decodeMemoryBudget", "headers", "encodingOptions", "scheduler", "retryPolicy",
+        "failedURLTTL",
         "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval",
         "tls"
     ]

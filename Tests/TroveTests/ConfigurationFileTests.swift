@@ -89,6 +89,7 @@ import TroveTestSupport
         configuration.memory.defaultTTL = .milliseconds(2500)
         configuration.memory.costLimit = 12345
         configuration.tls = TLSOptions(caBundle: "/etc/ssl/ours.pem", insecureHosts: ["dev.local", "10.0.0.5"])
+        configuration.decodeMemoryBudget = 256 << 20
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let first = try encoder.encode(configuration)
@@ -107,6 +108,7 @@ import TroveTestSupport
         #expect(decoded.previewInterval == .milliseconds(250) && object["previewInterval"] as? Double == 0.25)
         #expect(memory["defaultTTL"] as? Double == 2.5 && decoded.memory.defaultTTL == .milliseconds(2500))
         #expect(decoded.tls == configuration.tls)
+        #expect(decoded.decodeMemoryBudget == 256 << 20 && object["decodeMemoryBudget"] as? Int == 256 << 20)
         let tls = try #require(object["tls"] as? [String: Any])
         #expect(tls["caBundle"] as? String == "/etc/ssl/ours.pem")
         #expect(tls["insecureHosts"] as? [String] == ["10.0.0.5", "dev.local"])
@@ -117,6 +119,13 @@ import TroveTestSupport
         #expect((unsetObject["disk"] as? [String: Any])?["countLimit"] is NSNull)
         let unsetDecoded = try JSONDecoder().decode(PipelineConfiguration.self, from: unset)
         #expect(unsetDecoded.memory.defaultTTL == nil && unsetDecoded.disk.countLimit == nil)
+        #expect(unsetObject["decodeMemoryBudget"] is NSNull && unsetDecoded.decodeMemoryBudget == nil)
+        #expect(
+            throws: TroveError.invalidConfiguration(
+                "'decodeMemoryBudget' must be a number of bytes above 0, or null for no budget")
+        ) {
+            _ = try decode(#"{"decodeMemoryBudget": 0}"#)
+        }
     }
 
     @Test(arguments: [
