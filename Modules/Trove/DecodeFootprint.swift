@@ -8,7 +8,8 @@ import TroveTransformers
 ///   make of it; after a leading `orient`, a turned image falls back to a whole reduced decode, so that is
 ///   counted too;
 /// - **whole image**: every frame kept at full size, the canvas the frames are composed on, a byte a pixel
-///   of decoder scratch (GIF's palette indices), and each transform's output, all frames of it.
+///   of decoder scratch (GIF's palette indices), and each transform's output, all frames of it (`orient`
+///   copies only a turned image, and a GIF is never turned).
 /// Pixels count 4 bytes (RGBA8). The estimate errs high where the decoder's choice is unknown: a whole
 /// decode is counted at full size even when a JPEG or WebP decoder might reduce it.
 package struct DecodeFootprint: Sendable, Equatable {
@@ -58,7 +59,9 @@ package struct DecodeFootprint: Sendable, Equatable {
                 rest: Array(transforms.dropFirst(index + 1)), reducingGap: reducingGap)
         } else {
             route = .wholeImage
-            bytes = Self.wholeBytes(stored: stored, frames: max(1, info.frameCount), transforms: transforms)
+            // GIF has no orientation: `orient` hands its image back as it is.
+            let held = info.format == .gif ? transforms.filter { !($0 is OrientTransformer) } : transforms
+            bytes = Self.wholeBytes(stored: stored, frames: max(1, info.frameCount), transforms: held)
         }
     }
 

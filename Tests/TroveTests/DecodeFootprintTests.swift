@@ -50,6 +50,17 @@ import Trove
         #expect(footprint.bytes == 100 * 50 * 4 + 100 * 50 + 100 * 50 * 4)
     }
 
+    @Test func orientCopiesAJPEGThatMayBeTurnedButNeverAGIF() {
+        func footprint(_ format: ImageFormat) -> Int {
+            DecodeFootprint(
+                info: ImageInfo(format: format, width: 100, height: 50), transforms: [OrientTransformer()],
+                streams: false, reducingGap: 1, limits: .default
+            ).bytes
+        }
+        #expect(footprint(.gif) == 100 * 50 * 4 + 100 * 50)
+        #expect(footprint(.jpeg) == 100 * 50 * 4 + 100 * 50 + 100 * 50 * 4)
+    }
+
     @Test func anUnreadableHeaderCostsTheDecodersOwnLimit() {
         let footprint = DecodeFootprint(
             info: nil, transforms: [], streams: true, reducingGap: 1, limits: DecodingLimits(maxDecodedBytes: 12345))
@@ -62,7 +73,10 @@ import Trove
     }
 
     @Test func the49MegapixelGIFFitsA256MiBBudgetAndThe25FrameAnimationOnly512MiB() {
-        let gif = Self.footprint(7000, 7000, [ResizeTransformer(width: 300, height: 300)])
+        let gif = DecodeFootprint(
+            info: ImageInfo(format: .gif, width: 7000, height: 7000),
+            transforms: [OrientTransformer(), ResizeTransformer(width: 300, height: 300)], streams: false,
+            reducingGap: 1, limits: .default)
         #expect(gif.bytes <= 256 << 20)
         let animation = Self.footprint(2000, 2000, frames: 25, [ResizeTransformer(width: 300, height: 300)])
         #expect(animation.bytes > 256 << 20 && animation.bytes <= 512 << 20)
