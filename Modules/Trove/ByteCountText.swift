@@ -21,4 +21,16 @@ package enum ByteCountText {
         let (bytes, overflow) = value.multipliedReportingOverflow(by: scale)
         return overflow ? nil : bytes
     }
+
+    /// The count as a person reads it, in binary units: "512 bytes", "64 KiB", "256 MiB", "1.5 GiB" (one
+    /// decimal where the count is not whole in its unit).
+    package static func text(_ bytes: Int) -> String {
+        let units: [(String, Int)] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+        for (name, size) in units where bytes >= size {
+            if bytes % size == 0 { return "\(bytes / size) \(name)" }
+            let tenths = (bytes / size) * 10 + ((bytes % size) * 10 + size / 2) / size
+            return tenths % 10 == 0 ? "\(tenths / 10) \(name)" : "\(tenths / 10).\(tenths % 10) \(name)"
+        }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+    }
 }

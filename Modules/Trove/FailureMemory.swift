@@ -112,7 +112,7 @@ final class FailureMemory: Sendable {
     /// Failures about the bytes themselves, which only a pipeline that decodes cares about.
     private static func isAboutContent(_ error: TroveError) -> Bool {
         switch error {
-        case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .tooManyFrames: true
+        case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .tooManyFrames, .tooLargeToDecode: true
         default: false
         }
     }

@@ -54,6 +54,8 @@ public final class ImagePipeline: Sendable {
     let inFlight = InFlightRequests()
     /// One decode and transform per processed key however many ask.
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
+    /// Bounds the memory decodes hold at once; nil when the configuration sets no budget.
+    package let decodeBudget: DecodeMemoryBudget?
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a name the registry lacks,
     /// and `invalidConfiguration` for TLS options that cannot work (`TLSOptions.validate()`), before any
@@ -64,6 +66,9 @@ public final class ImagePipeline: Sendable {
         self.registry = registry
         self.configuration = configuration
         keySettings = Self.keySettings(configuration, colorConverter: registry.colorConverter)
+        decodeBudget = configuration.decodeMemoryBudget.map {
+            DecodeMemoryBudget(capacity: $0, queueLimit: configuration.decodeMemoryQueueLimit)
+        }
         memoryCache = try MemoryCache(
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
@@ -229,6 +234,10 @@ public final class ImagePipeline: Sendable {
 
     /// Stages 7 to 9: decode, transform, store.
     func process(_ request: ImageRequest, key: CacheKey, _ raw: RawResult) async throws -> ImageResponse {
+        // With a decode memory budget, the decode waits for room for what it and the transforms will hold.
+        let reservation = try await reserveDecodeMemory(
+            for: raw.data, key: key.processed, transforms: request.transforms)
+        defer { reservation?.release() }
         let (decoded, remaining) = try await decode.decode(raw, for: request, key: key)
         try Task.checkCancellation()
         let result = try transform.transform(decoded, remaining: remaining, raw: raw, for: request, key: key)

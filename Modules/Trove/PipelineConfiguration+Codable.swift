@@ -56,6 +56,12 @@ extension PipelineConfiguration: Codable {
             try limits.set(&decodingLimits.maxDecodedBytes, "maxDecodedBytes", atLeast: 1)
             try limits.set(&decodingLimits.maxFrames, "maxFrames", atLeast: 1)
         }
+        if let budget = try json.value(Int?.self, "decodeMemoryBudget") {
+            guard (budget ?? 1) > 0 else {
+                throw json.invalid("decodeMemoryBudget", "must be a number of bytes above 0, or null for no budget")
+            }
+            decodeMemoryBudget = budget
+        }
         try json.set(&headers, "headers")
         if let cookies = try json.value([String: [String]]?.self, "cookies") {
             do {
@@ -195,6 +201,7 @@ extension PipelineConfiguration: Codable {
                 "maxPixels": decodingLimits.maxPixels, "maxDecodedBytes": decodingLimits.maxDecodedBytes,
                 "maxFrames": decodingLimits.maxFrames
             ], "decodingLimits")
+        try put(decodeMemoryBudget, "decodeMemoryBudget")
         try put(headers, "headers")
         try put(cookies, "cookies")
         try put(
@@ -238,8 +245,8 @@ extension PipelineConfiguration: Codable {
     static let keys = [
         "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "memoryPressure", "disk",
         "defaultFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline",
-        "maxBytes", "decodingLimits", "headers", "cookies", "cacheKeyRule", "encodingOptions", "scheduler",
-        "retryPolicy", "failedURLTTL",
+        "maxBytes", "decodingLimits", "decodeMemoryBudget", "headers", "cookies", "cacheKeyRule", "encodingOptions",
+        "scheduler", "retryPolicy", "failedURLTTL",
         "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval",
         "tls"
     ]

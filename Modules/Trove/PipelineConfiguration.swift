@@ -63,6 +63,15 @@ public struct PipelineConfiguration: Sendable {
     public var maxBytes: Int = 50 << 20
     /// Bounds on pixels, decoded bytes and frames; an image past them fails (`imageTooLarge`, `tooManyFrames`).
     public var decodingLimits: DecodingLimits = .default
+    /// The most bytes all decodes at once may hold (decoded frames and transform buffers, worked out from
+    /// each source's header before decoding); nil (the default) for no bound. A decode that does not fit
+    /// waits its turn, first in, first out, until `requestDeadline` (`decodeMemoryWaitExpired`); a source
+    /// that alone needs more is refused at once (`tooLargeToDecode`). Bounds a batch of `trove get` or a
+    /// server's memory by what it decodes, not by how many requests it runs.
+    public var decodeMemoryBudget: Int?
+    /// Most requests waiting for room in `decodeMemoryBudget`; past it they fail with `decodeMemoryBusy`.
+    /// The server sets its `maxQueue`; a library waits without a bound.
+    package var decodeMemoryQueueLimit = Int.max
     /// How much larger than a downscaling transform's output a decoder's reduced image must stay, per axis
     /// (Pillow's `reducing_gap`): 2 (the default, as Pillow's `thumbnail()` and libvips) keeps results
     /// within a hair of a full-size resize; 1 reduces as far as the output size, as thumbor's

@@ -19,9 +19,26 @@ public struct GIFDecoder: ImageDecoder {
         header.starts(with: "GIF87a".utf8) || header.starts(with: "GIF89a".utf8)
     }
 
+    /// The logical screen's size and the number of frames, from the file's layout (no pixel is decoded).
+    public func info(_ data: Data) throws -> ImageInfo? {
+        try data.withUnsafeBytes { bytes in
+            let layout = try GIFLayout(bytes)
+            return ImageInfo(
+                format: .gif, width: layout.screenWidth, height: layout.screenHeight,
+                frameCount: max(1, layout.frames.count))
+        }
+    }
+
+    /// The bytes every frame of an animation takes at full size (Int.max on overflow).
+    static func decodedBytes(width: Int, height: Int, frames: Int) -> Int {
+        let (frameBytes, overflowA) = (width * 4).multipliedReportingOverflow(by: height)
+        let (total, overflowB) = frameBytes.multipliedReportingOverflow(by: max(frames, 1))
+        return overflowA || overflowB ? Int.max : total
+    }
+
     /// Decodes every frame at full size (GIF has no reduced decode). Throws `imageTooLarge` when the screen or
-    /// a frame is over `limits`, `tooManyFrames` for more frames than `maxFrames`, and `decodingFailed` for a
-    /// damaged file or an animation over `maxDecodedBytes`.
+    /// a frame is over `limits`, `tooManyFrames` for more frames than `maxFrames`, `tooLargeToDecode` for an
+    /// animation over `maxDecodedBytes`, and `decodingFailed` for a damaged file.
     public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let layout = try GIFLayout(bytes)
@@ -34,15 +51,10 @@ public struct GIFDecoder: ImageDecoder {
                 throw TroveError.tooManyFrames(frames: layout.frames.count, limit: limits.maxFrames)
             }
             // Every frame is kept at full size, so the whole animation must fit the byte limit.
-            let frameBytes = width * height * 4
-            let (animationBytes, overflow) = frameBytes.multipliedReportingOverflow(by: layout.frames.count)
-            guard !overflow && animationBytes <= limits.maxDecodedBytes else {
-                throw TroveError.decodingFailed(
-                    format: .gif,
-                    reason: "\(layout.frames.count) frames of "
-                        + "\(width)x\(height) need \(overflow ? "more than Int.max" : "\(animationBytes)") bytes, "
-                        + "over the limit of \(limits.maxDecodedBytes); raise DecodingLimits.maxDecodedBytes if trusted"
-                )
+            let needed = Self.decodedBytes(width: width, height: height, frames: layout.frames.count)
+            guard needed <= limits.maxDecodedBytes else {
+                throw TroveError.tooLargeToDecode(
+                    needed: needed, limit: limits.maxDecodedBytes, setting: "DecodingLimits.maxDecodedBytes")
             }
             var canvas = GIFCanvas(width: width, height: height)
             var frames: [AnimationFrame] = []
@@ -57,7 +69,9 @@ public struct GIFDecoder: ImageDecoder {
                     AnimationFrame(
                         pixels: canvas.pixels,
                         delay: .milliseconds(frame.delayCentiseconds * 10)))
-                canvas.dispose(frame)
+                // After the last frame the canvas is not needed: left alone, it shares its pixels with that
+                // frame instead of being copied for a disposal nobody sees.
+                if index < layout.frames.count - 1 { canvas.dispose(frame) }
             }
             let first = frames[0].pixels
             return Image(

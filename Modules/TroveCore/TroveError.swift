@@ -42,6 +42,13 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case imageTooLarge(width: Int, height: Int, limit: Int)
     /// An animation with more frames than `DecodingLimits` allows.
     case tooManyFrames(frames: Int, limit: Int)
+    /// Decoding this source would hold `needed` bytes, more than `limit`, the bound named by `setting`
+    /// (`DecodingLimits.maxDecodedBytes`, or the pipeline's `decodeMemoryBudget`); refused before decoding.
+    case tooLargeToDecode(needed: Int, limit: Int, setting: String)
+    /// The decode memory budget was full and so was its queue of `waiting` requests: try again shortly.
+    case decodeMemoryBusy(needed: Int, budget: Int, waiting: Int)
+    /// The request waited `waited` for `needed` bytes of the decode memory budget and its deadline passed.
+    case decodeMemoryWaitExpired(needed: Int, budget: Int, waited: Duration)
     /// The shared cache tier could not answer (down, slow, refusing writes); the pipeline goes on without it.
     case sharedTierUnavailable(reason: String)
     /// A disk entry's payload would not decompress with `compressor`; the entry is deleted and read as a miss.
@@ -121,6 +128,14 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "image of \(width)x\(height) pixels exceeds the limit of \(limit) pixels; raise DecodingLimits.maxPixels if it is trusted"
         case let .tooManyFrames(frames, limit):
             "animation of \(frames) frames exceeds the limit of \(limit) frames; raise DecodingLimits.maxFrames if it is trusted"
+        case let .tooLargeToDecode(needed, limit, setting):
+            "decoding needs \(needed) bytes, over the limit of \(limit) bytes (\(setting)); raise it if the source is trusted"
+        case let .decodeMemoryBusy(needed, budget, waiting):
+            "the decode memory budget of \(budget) bytes is in use and \(waiting) requests already wait for it; "
+                + "this one needs \(needed) bytes; try again shortly or raise decodeMemoryBudget"
+        case let .decodeMemoryWaitExpired(needed, budget, waited):
+            "waited \(waited) for \(needed) bytes of the decode memory budget of \(budget) bytes and the deadline "
+                + "passed; try again shortly or raise decodeMemoryBudget"
         case let .sharedTierUnavailable(reason):
             "the shared cache tier is unavailable: \(reason); continuing with the local caches and the origin"
         case let .decompressionFailed(compressor, reason):
@@ -173,7 +188,9 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     public var isLasting: Bool {
         switch self {
         case let .httpStatus(status, _): status == 404 || status == 410
-        case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .tooManyFrames, .malformedURL: true
+        case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .tooManyFrames, .tooLargeToDecode,
+            .malformedURL:
+            true
         default: false
         }
     }

@@ -10,11 +10,12 @@ struct FailureResponses: Sendable {
         errorCacheControl = "public, max-age=\(errorMaxAge)"
     }
 
-    /// A failure's answer. Client errors may be cached briefly; 429 and server errors are not cached.
+    /// A failure's answer. Client errors may be cached briefly; 429 and server errors are not cached. A
+    /// refusal that will pass (429, the decode budget's 503) says when to come back in `Retry-After`.
     func response(for failure: ProxyFailure, head: Bool) -> Response {
         let cacheControl = failure.status == 429 || failure.status >= 500 ? "no-store" : errorCacheControl
         var response = Self.text(failure.status, failure.message + "\n", head: head, cacheControl: cacheControl)
-        if failure.status == 429 { response.headers[.retryAfter] = "1" }
+        if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
     }
 

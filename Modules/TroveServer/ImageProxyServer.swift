@@ -71,6 +71,8 @@ public final class ImageProxyServer: Sendable {
         var pipelineConfiguration = configuration.pipeline
         // The server keeps encoded results itself; decoded pixels in memory would only cost.
         pipelineConfiguration.memory.countLimit = 0
+        // Waiting for decode memory is bounded like waiting for a transform slot.
+        pipelineConfiguration.decodeMemoryQueueLimit = configuration.maxQueue
         pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
         pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
         pipelineConfiguration.logger = logger

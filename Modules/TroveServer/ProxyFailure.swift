@@ -7,11 +7,18 @@ import Trove
 struct ProxyFailure: Error, Sendable, Equatable {
     let status: Int
     let message: String
+    /// Seconds for `Retry-After`, for a refusal that will pass (429 always has one).
+    let retryAfter: Int?
 
-    init(status: Int, _ message: String) {
+    init(status: Int, _ message: String, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
+        self.retryAfter = retryAfter ?? (status == 429 ? 1 : nil)
     }
+
+    /// Seconds a client is asked to wait after the decode memory budget's deadline passed: long enough for
+    /// a few decodes to finish, so clients do not come back all at once into the same full budget.
+    static let budgetRetryAfter = 5
 
     static let busy = ProxyFailure(status: 429, "too many requests in progress; try again shortly")
     static let notFound = ProxyFailure(status: 404, "not found")
@@ -67,6 +74,14 @@ struct ProxyFailure: Error, Sendable, Equatable {
             self.init(status: 422, "the source image of \(width)x\(height) pixels is over the limit of \(limit) pixels")
         case let .tooManyFrames(frames, limit):
             self.init(status: 422, "the source animation of \(frames) frames is over the limit of \(limit) frames")
+        case let .tooLargeToDecode(_, limit, _):
+            self.init(status: 422, "the source is too large to decode within \(ByteCountText.text(limit))")
+        case .decodeMemoryBusy:
+            self.init(status: 429, "too many large images in progress; try again shortly")
+        case .decodeMemoryWaitExpired:
+            self.init(
+                status: 503, "no memory to decode the source came free within the request deadline; try again later",
+                retryAfter: Self.budgetRetryAfter)
         case .invalidTransformSpec, .invalidTransformParameter:
             self.init(status: 400, "invalid processing options")
         case let .encodingFailed(format, _):

@@ -84,11 +84,16 @@ struct ProxyResponder: Sendable {
             let raw = plan.url.options.raw
             let productionKey = raw ? "raw\u{0}" + plan.resultKey : workKey
             served = try await requestLimit.withRequest {
-                try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
-                    try await productions.value(forKey: productionKey, onJoin: metrics.sharedResult) {
-                        if raw { return try await sourceBytes(plan) }
-                        return try await gate.withAdmission(for: workKey) {
-                            try await produce(plan, format: format)
+                let deadline = configuration.pipeline.requestDeadline
+                return try await DecodeMemoryBudget.$waitDeadline.withValue(
+                    WholeRequestDeadline.decodeMemoryWaitEnd(within: deadline)
+                ) {
+                    try await WholeRequestDeadline.run(within: deadline) { [self] in
+                        try await productions.value(forKey: productionKey, onJoin: metrics.sharedResult) {
+                            if raw { return try await sourceBytes(plan) }
+                            return try await gate.withAdmission(for: workKey) {
+                                try await produce(plan, format: format)
+                            }
                         }
                     }
                 }
@@ -200,7 +205,7 @@ struct ProxyResponder: Sendable {
     // MARK: - Other answers
 
     func metricsResponse(head: Bool) -> Response {
-        let bytes = metrics.exposition()
+        let bytes = metrics.exposition() + DecodeBudgetMetrics.exposition(pipeline.decodeBudget?.snapshot)
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"

@@ -80,8 +80,9 @@ public struct ServerConfiguration: Sendable {
     /// The least level a log line needs; `info` writes one access-log line per request.
     public var logLevel = Logger.Level.info
     /// The pipeline every request runs through. The server's own defaults differ from a library pipeline's
-    /// in four places: 50 megapixels and 100 frames per source, a 30 s request deadline, and a reducing gap
-    /// of 1 (decode reduced down to the output size, as thumbor's JPEG loading does). The server sets its
+    /// in five places: 50 megapixels and 100 frames per source, a 30 s request deadline, a reducing gap
+    /// of 1 (decode reduced down to the output size, as thumbor's JPEG loading does), and a decode memory
+    /// budget of half the container's memory limit when it has one (`defaultDecodeMemoryBudget`). The server sets its
     /// scheduler and memory count limit itself (`ServerSetting.serverOwnedPipelineKeys`).
     public var pipeline: PipelineConfiguration
 
@@ -92,6 +93,15 @@ public struct ServerConfiguration: Sendable {
         pipeline.decodingLimits.maxFrames = 100
         pipeline.requestDeadline = .seconds(30)
         pipeline.shrinkOnLoadReducingGap = 1
+        pipeline.decodeMemoryBudget = Self.defaultDecodeMemoryBudget(containerLimit: ContainerMemoryLimit.bytes())
+    }
+
+    /// Half of the container's memory limit; nil (no budget) outside a container with a limit. The other
+    /// half is for what the budget does not count: the result cache (a fifth of the limit by default), the
+    /// fetched sources and encoded results in flight, the runtime and the allocator's slack, which measured
+    /// about 150 MB above the budget at its peak (docs/BENCHMARKS.md).
+    static func defaultDecodeMemoryBudget(containerLimit: Int?) -> Int? {
+        containerLimit.map { max(1, $0 / 2) }
     }
 
     /// Whether URLs must be signed.

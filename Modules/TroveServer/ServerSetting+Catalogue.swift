@@ -163,6 +163,23 @@ extension ServerSetting {
             help: "Most animation frames decoded.", write: integer(\.pipeline.decodingLimits.maxFrames),
             read: { "\($0.pipeline.decodingLimits.maxFrames)" }),
         ServerSetting(
+            flag: "memory-budget", key: nil, environment: [Variable("TROVE_MEMORY_BUDGET")],
+            help: "Bytes all decodes may hold at once (256M, 2G; none for no bound), from each source's header: "
+                + "a decode that does not fit waits (429 past the queue, 503 past the deadline), a source "
+                + "larger than the budget gets 422. Default: half the container's memory limit, else none.",
+            write: { configuration, values, name in
+                let text = values.last ?? ""
+                if ["none", "off"].contains(text.lowercased()) {
+                    configuration.pipeline.decodeMemoryBudget = nil
+                    return
+                }
+                guard let bytes = ByteCountText.parse(text), bytes > 0 else {
+                    throw ServerConfigurationError(
+                        "\(given(name, text)) is not a byte count; give one like 256M or 2G, or none")
+                }
+                configuration.pipeline.decodeMemoryBudget = bytes
+            }, read: { $0.pipeline.decodeMemoryBudget.map { ByteCountText.text($0) } ?? "none" }),
+        ServerSetting(
             flag: "max-result-dimension", key: "maxResultDimension",
             environment: [
                 Variable("TROVE_MAX_RESULT_DIMENSION"), Variable("IMGPROXY_MAX_RESULT_DIMENSION", convert: positive)

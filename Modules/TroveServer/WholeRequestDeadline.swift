@@ -5,6 +5,14 @@ enum WholeRequestDeadline {
     /// The client's answer when the deadline passes first.
     static let exceeded = ProxyFailure(status: 504, "the image was not ready within the request deadline")
 
+    /// When a wait for decode memory gives up (503) for a request that starts now: a tenth of the
+    /// deadline (at most a second) before the whole request's 504, so the budget's answer comes first.
+    static func decodeMemoryWaitEnd(
+        within limit: Duration, from start: ContinuousClock.Instant = .now
+    ) -> ContinuousClock.Instant {
+        start + limit - min(.seconds(1), limit / 10)
+    }
+
     /// The result of `body`, or `exceeded` thrown once `limit` has passed; `body` is then cancelled.
     static func run<T: Sendable>(
         within limit: Duration, _ body: @escaping @Sendable () async throws -> T

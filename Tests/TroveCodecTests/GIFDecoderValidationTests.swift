@@ -69,12 +69,20 @@ import TroveTestSupport
         }
     }
 
-    @Test func animationOverTheByteLimitIsRefused() throws {
+    @Test func animationOverTheByteLimitIsRefusedAsTooLargeNotDamaged() throws {
         let gif = try Fixtures.gif("animated")  // 5 frames of 24x20: 9600 bytes
-        let message = reason([UInt8](gif), limits: DecodingLimits(maxDecodedBytes: 9000))
         #expect(
-            message == "5 frames of 24x20 need 9600 bytes, over the limit of 9000; "
-                + "raise DecodingLimits.maxDecodedBytes if trusted")
+            throws: TroveError.tooLargeToDecode(needed: 9600, limit: 9000, setting: "DecodingLimits.maxDecodedBytes")
+        ) {
+            try GIFDecoder().decode(gif, limits: DecodingLimits(maxDecodedBytes: 9000))
+        }
+        #expect(try GIFDecoder().decode(gif, limits: DecodingLimits(maxDecodedBytes: 9600)).frames.count == 5)
+    }
+
+    @Test func infoReadsTheScreenAndFrameCountWithoutDecoding() throws {
+        let info = try GIFDecoder().info(try Fixtures.gif("animated"))
+        #expect(info == ImageInfo(format: .gif, width: 24, height: 20, frameCount: 5))
+        #expect(try GIFDecoder().info(try Fixtures.gif("still"))?.frameCount == 1)
     }
 
     @Test func animationOverTheFrameLimitIsRefusedBeforeDecoding() throws {

@@ -125,6 +125,7 @@ import TroveTestSupport
         configuration.memoryPressure.pollInterval = .milliseconds(500)
         configuration.memoryPressure.residentFraction = nil
         configuration.memoryPressure.lowWaterFraction = 0.25
+        configuration.decodeMemoryBudget = 256 << 20
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let first = try encoder.encode(configuration)
@@ -151,6 +152,7 @@ import TroveTestSupport
         let rule = try #require(object["cacheKeyRule"] as? [String: Any])
         #expect(rule["droppedQueryParameters"] as? [String] == ["X-Amz-*", "sig"])
         #expect(rule["sortsQueryParameters"] as? Bool == true)
+        #expect(decoded.decodeMemoryBudget == 256 << 20 && object["decodeMemoryBudget"] as? Int == 256 << 20)
         let tls = try #require(object["tls"] as? [String: Any])
         #expect(tls["caBundle"] as? String == "/etc/ssl/ours.pem")
         #expect(tls["insecureHosts"] as? [String] == ["10.0.0.5", "dev.local"])
@@ -161,6 +163,13 @@ import TroveTestSupport
         #expect((unsetObject["disk"] as? [String: Any])?["countLimit"] is NSNull)
         let unsetDecoded = try JSONDecoder().decode(PipelineConfiguration.self, from: unset)
         #expect(unsetDecoded.memory.defaultTTL == nil && unsetDecoded.disk.countLimit == nil)
+        #expect(unsetObject["decodeMemoryBudget"] is NSNull && unsetDecoded.decodeMemoryBudget == nil)
+        #expect(
+            throws: TroveError.invalidConfiguration(
+                "'decodeMemoryBudget' must be a number of bytes above 0, or null for no budget")
+        ) {
+            _ = try decode(#"{"decodeMemoryBudget": 0}"#)
+        }
     }
 
     @Test(arguments: [

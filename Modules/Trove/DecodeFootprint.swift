@@ -1,0 +1,130 @@
+import TroveCore
+import TroveTransformers
+
+/// The memory a decode and its transforms will hold at their peak, worked out from the header before any
+/// pixel is decoded, by the route `ImageDecoder.decode(_:limits:for:...)` will take:
+/// - **streamed rows** (a still, a row-streaming decoder, a leading shrinking resize): the decoder's strip of
+///   stored-width rows, the resize's window of output-width rows, the output, and what later transforms
+///   make of it; after a leading `orient`, a turned image falls back to a whole reduced decode, so that is
+///   counted too;
+/// - **whole image**: every frame kept at full size, the canvas the frames are composed on, a byte a pixel
+///   of decoder scratch (GIF's palette indices), and each transform's output, all frames of it (`orient`
+///   copies only a turned image, and a GIF is never turned).
+/// Pixels count 4 bytes (RGBA8). The estimate errs high where the decoder's choice is unknown: a whole
+/// decode is counted at full size even when a JPEG or WebP decoder might reduce it.
+package struct DecodeFootprint: Sendable, Equatable {
+    /// Which way the decode goes.
+    package enum Route: Sendable, Equatable {
+        /// Rows stream into a leading resize; the image is never held whole.
+        case streamedRows
+        /// The image (every frame) is decoded whole, then transformed.
+        case wholeImage
+        /// The header could not be read: the decode's own limit is all that is known.
+        case unknownHeader
+    }
+
+    /// The route the decode will take.
+    package let route: Route
+    /// Bytes held at the peak.
+    package let bytes: Int
+
+    private static let bytesPerPixel = 4
+    /// Rows a decoder delivers at once at most (a JPEG MCU row of 4:2:0), at up to 8 bytes a pixel.
+    private static let decoderStripBytesPerColumn = 16 * 8
+    /// A convolving resize's window: float RGBA rows, about 6 input rows per output row (Lanczos 3) for
+    /// each step of reduction.
+    private static let windowBytesPerColumn = 16
+
+    /// The footprint of decoding an image whose header says `info` for `transforms`; `streams` when the
+    /// decoder streams rows and the pipeline lets it (no delegate must see the decoded image); `limits` bound
+    /// what an unreadable header may cost.
+    package init(
+        info: ImageInfo?, transforms: [any ImageTransformer], streams: Bool, reducingGap: Double,
+        limits: DecodingLimits
+    ) {
+        guard let info, info.width > 0, info.height > 0 else {
+            route = .unknownHeader
+            bytes = limits.maxDecodedBytes
+            return
+        }
+        let stored = PixelSize(width: info.width, height: info.height)
+        let leadingOrient = transforms.first is OrientTransformer
+        let index = leadingOrient ? 1 : 0
+        if streams, info.frameCount == 1, index < transforms.count,
+            let resize = transforms[index] as? any RowStreamingResize, resize.streamsRows(from: stored)
+        {
+            route = .streamedRows
+            bytes = Self.streamedBytes(
+                stored: stored, resize: resize, leadingOrient: leadingOrient,
+                rest: Array(transforms.dropFirst(index + 1)), reducingGap: reducingGap)
+        } else {
+            route = .wholeImage
+            // GIF has no orientation: `orient` hands its image back as it is.
+            let held = info.format == .gif ? transforms.filter { !($0 is OrientTransformer) } : transforms
+            bytes = Self.wholeBytes(stored: stored, frames: max(1, info.frameCount), transforms: held)
+        }
+    }
+
+    private static func streamedBytes(
+        stored: PixelSize, resize: any RowStreamingResize, leadingOrient: Bool, rest: [any ImageTransformer],
+        reducingGap: Double
+    ) -> Int {
+        let output = outputSize(of: resize, from: stored)
+        let reduction = max(1, (stored.height + output.height - 1) / max(1, output.height))
+        var total = saturating(stored.width, decoderStripBytesPerColumn)
+        total = adding(total, saturating(output.width * windowBytesPerColumn, 6 * reduction + 2))
+        total = adding(total, area(output))
+        if leadingOrient {
+            // A turned image is collected whole at the reduced size (at most twice the minimum per axis).
+            let minimum =
+                ShrinkOnLoad(transforms: [resize], storedSize: stored, reducingGap: reducingGap)?.minimumSize ?? stored
+            let reduced = PixelSize(
+                width: min(stored.width, minimum.width * 2), height: min(stored.height, minimum.height * 2))
+            total = adding(total, area(reduced))
+        }
+        return adding(total, transformBytes(rest, from: output, frames: 1))
+    }
+
+    private static func wholeBytes(stored: PixelSize, frames: Int, transforms: [any ImageTransformer]) -> Int {
+        let canvas = area(stored)
+        // Every frame, plus the canvas they are composed on when there are several.
+        var total = saturating(canvas, frames > 1 ? frames + 1 : 1)
+        total = adding(total, saturating(stored.width, stored.height))
+        return adding(total, transformBytes(transforms, from: stored, frames: frames))
+    }
+
+    /// Each transform's output for every frame, all counted as held at once (an input is often still
+    /// referenced while the next output is made).
+    private static func transformBytes(_ transforms: [any ImageTransformer], from size: PixelSize, frames: Int) -> Int {
+        var size = size
+        var total = 0
+        for transform in transforms {
+            if let downscaler = transform as? any DownscalingTransformer {
+                size = outputSize(of: downscaler, from: size)
+            }
+            total = adding(total, saturating(area(size), frames))
+        }
+        return total
+    }
+
+    /// A shrinking transform's output size: the least source it could be reduced to with no gap at all.
+    private static func outputSize(of downscaler: any DownscalingTransformer, from source: PixelSize) -> PixelSize {
+        let output = downscaler.minimumSourceSize(for: source, reducingGap: 1) ?? source
+        return PixelSize(
+            width: max(1, min(output.width, source.width)), height: max(1, min(output.height, source.height)))
+    }
+
+    private static func area(_ size: PixelSize) -> Int {
+        saturating(saturating(size.width, size.height), bytesPerPixel)
+    }
+
+    private static func saturating(_ a: Int, _ b: Int) -> Int {
+        let (product, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? .max : product
+    }
+
+    private static func adding(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
+    }
+}
