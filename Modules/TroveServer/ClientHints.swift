@@ -42,11 +42,14 @@ struct ClientHints: Sendable, Equatable {
     var key: String { "ch:\(dpr.map { "\($0)" } ?? "-"):\(width.map(String.init) ?? "-")" }
 
     /// A URL's defaults with the hints applied: the DPR as `dpr`, and the physical width divided by the
-    /// DPR (rounded) as `width`, which the URL's dpr multiplies back.
-    func applied(to defaults: ImgproxyOptions) -> ImgproxyOptions {
+    /// DPR (rounded) as `width`, which the URL's dpr multiplies back. A hinted width past `maxSide` is
+    /// taken as `maxSide`: a hint may not make a request the server refuses.
+    func applied(to defaults: ImgproxyOptions, maxSide: Int) -> ImgproxyOptions {
         var defaults = defaults
         if let dpr { defaults.dpr = dpr }
-        if let width { defaults.width = max(1, Int((Double(width) / defaults.dpr).rounded())) }
+        if let width {
+            defaults.width = max(1, Int((Double(min(width, maxSide)) / defaults.dpr).rounded(.down)))
+        }
         return defaults
     }
 

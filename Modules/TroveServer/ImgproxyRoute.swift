@@ -98,7 +98,7 @@ struct ImgproxyRoute: Sendable {
         let url = try ImgproxyURL.parse(
             path: path, signature: signature, presets: presets,
             availableFormats: availableFormats, allowSecurityOptions: allowSecurityOptions,
-            defaults: hints.map { $0.applied(to: defaultOptions) } ?? defaultOptions)
+            defaults: hints.map { $0.applied(to: defaultOptions, maxSide: maxResultDimension) } ?? defaultOptions)
         try checkRequestedSize(url.options)
         if url.options.watermark != nil, watermarkImage == nil {
             throw ImgproxyURLError(

@@ -51,6 +51,10 @@ import TroveServer
         // Asked again, each is answered from the result cache under its own hints.
         #expect(try width(try await harness.request(bare, headers: [HTTPField.Name("Sec-CH-Width")!: "200"])) == 200)
         #expect(try width(try await harness.request(bare)) == 600)
+        // A width past the server's limit is taken as the limit, not refused: fit does not enlarge 600 px.
+        let huge = try await harness.request(bare, headers: [HTTPField.Name("Sec-CH-Width")!: "100000"])
+        #expect(huge.status == .ok)
+        #expect(try width(huge) == 600)
         // Out-of-range hints count as not sent.
         let wild = try await harness.request(sized, headers: [HTTPField.Name("Sec-CH-DPR")!: "40"])
         #expect(try width(wild) == 100)
