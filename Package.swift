@@ -301,6 +301,7 @@ let package = Package(
                 "TroveJXL",
                 "TroveTestSupport",
                 "TroveHEIF",
+                "TroveColor",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird")
             ],

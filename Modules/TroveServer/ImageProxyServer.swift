@@ -65,8 +65,15 @@ public final class ImageProxyServer: Sendable {
         // Link-local stays refused: it is where cloud metadata services answer.
         let addressPolicy = AddressPolicy(
             allowLoopback: configuration.allowLoopbackSources, allowPrivate: configuration.allowPrivateSources)
-        try registry.registerGuarded(
-            GuardedHTTPFetcher(addressPolicy: addressPolicy, sourcePolicy: sourcePolicy, resolver: resolver))
+        let guarded = GuardedHTTPFetcher(addressPolicy: addressPolicy, sourcePolicy: sourcePolicy, resolver: resolver)
+        try registry.registerGuarded(guarded)
+        // Sources' Last-Modified, Cache-Control and Expires are kept only when a setting sends them on.
+        let sourceHeaders =
+            configuration.useLastModified || configuration.cacheControlPassthrough ? SourceHeaders() : nil
+        if let sourceHeaders {
+            try registry.register(
+                fetcher: HeaderRecordingFetcher(inner: guarded, headers: sourceHeaders), replacing: true)
+        }
 
         var pipelineConfiguration = configuration.pipeline
         // The server keeps encoded results itself; decoded pixels in memory would only cost.
@@ -91,7 +98,8 @@ public final class ImageProxyServer: Sendable {
             pipeline: pipeline, route: route, sourcePolicy: sourcePolicy, addressPolicy: addressPolicy,
             gate: AdmissionGate(limit: configuration.maxConcurrency, queueLimit: configuration.maxQueue),
             requestLimit: RequestLimit(limit: configuration.maxRequests),
-            results: results, metrics: metrics, configuration: configuration, logger: logger)
+            results: results, metrics: metrics, configuration: configuration, logger: logger,
+            sourceHeaders: sourceHeaders)
         let accessLog =
             configuration.logLevel <= .info
             ? AccessLog(onDrop: metrics.accessLogLineDropped) : nil

@@ -17,8 +17,18 @@ struct ImgproxyRoute: Sendable {
     let allowSecurityOptions: Bool
     /// What every URL's options start from: the server's `auto_rotate` default.
     let defaultOptions: ImgproxyOptions
-    /// The decoded `--watermark` image, if one was given.
+    /// The decoded `--watermark` image, if one was given, its alpha scaled by `--watermark-opacity`.
     let watermarkImage: Image?
+    /// The registry the server was made with, for reading sources' headers (`/info`).
+    let registry: PluginRegistry
+    /// `--enforce-*` formats an encoder is registered for.
+    let enforcedFormats: Set<ImageFormat>
+    /// `--preferred-format`, in order; every one has an encoder.
+    let preferredFormats: [ImageFormat]
+    /// `--skip-processing-format`: added to every URL's `skip_processing`.
+    let skipProcessingFormats: Set<ImageFormat>
+    /// Whether client hints give URLs' default dpr and width.
+    let clientHints: Bool
 
     /// Throws `ServerConfigurationError` for a key or salt that is not hex, unpaired keys and salts, or a
     /// preset that does not parse (naming it).
@@ -40,8 +50,33 @@ struct ImgproxyRoute: Sendable {
         allowSecurityOptions = configuration.allowSecurityOptions
         var defaultOptions = ImgproxyOptions()
         defaultOptions.autoRotate = configuration.autoRotate
+        defaultOptions.stripColorProfile = !configuration.keepsColorProfile
+        defaultOptions.keepCopyright = !configuration.dropsCopyright
         self.defaultOptions = defaultOptions
-        watermarkImage = try configuration.watermarkFile.map { try Self.loadWatermark($0, registry: registry) }
+        watermarkImage = try configuration.watermarkFile.map {
+            Self.scaledAlpha(try Self.loadWatermark($0, registry: registry), by: configuration.watermarkOpacity)
+        }
+        self.registry = registry
+        let encodable = availableFormats
+        enforcedFormats = configuration.enforcedFormats.intersection(encodable)
+        if let missing = configuration.preferredFormats.first(where: { !encodable.contains($0) }) {
+            throw ServerConfigurationError(
+                "preferred format '\(missing.rawValue)' has no encoder in this server; use one of "
+                    + encodable.map(\.rawValue).sorted().joined(separator: ", "))
+        }
+        preferredFormats = configuration.preferredFormats
+        skipProcessingFormats = configuration.skipProcessingFormats
+        clientHints = configuration.clientHints
+    }
+
+    /// The watermark with its alpha times `opacity`: the same as multiplying every URL's opacity by it.
+    private static func scaledAlpha(_ image: Image, by opacity: Double) -> Image {
+        guard opacity < 1 else { return image }
+        var image = image.convertedToRGBA8()
+        for index in stride(from: 3, to: image.pixels.count, by: 4) {
+            image.pixels[index] = UInt8((Double(image.pixels[index]) * opacity).rounded())
+        }
+        return image
     }
 
     /// Reads and decodes the watermark file once, at start-up.
@@ -59,12 +94,13 @@ struct ImgproxyRoute: Sendable {
         }
     }
 
-    /// The plan for a request path; throws `ImgproxyURLError` (400, 403 or 404 with a safe message).
-    func plan(forPath path: String) throws -> ProxyPlan {
+    /// The plan for a request path, with the client's hints (when they are read) as its default dpr and
+    /// width; throws `ImgproxyURLError` (400, 403 or 404 with a safe message).
+    func plan(forPath path: String, hints: ClientHints? = nil) throws -> ProxyPlan {
         let url = try ImgproxyURL.parse(
             path: path, signature: signature, presets: presets,
             availableFormats: availableFormats, allowSecurityOptions: allowSecurityOptions,
-            defaults: defaultOptions)
+            defaults: hints.map { $0.applied(to: defaultOptions, maxSide: maxResultDimension) } ?? defaultOptions)
         try checkRequestedSize(url.options)
         if url.options.watermark != nil, watermarkImage == nil {
             throw ImgproxyURLError(
@@ -73,7 +109,9 @@ struct ImgproxyRoute: Sendable {
             )
         }
         let afterSignature = path.dropFirst().firstIndex(of: "/").map { String(path[$0...]) } ?? ""
-        return ProxyPlan(url: url, resultKey: afterSignature)
+        // Hints change the result as options do, so they are part of its key.
+        guard let hints, !hints.isEmpty else { return ProxyPlan(url: url, resultKey: afterSignature) }
+        return ProxyPlan(url: url, resultKey: hints.key + afterSignature)
     }
 
     /// The size a URL names, times its dpr, must fit the server's limit; what the source's size makes of
@@ -98,6 +136,43 @@ struct ImgproxyRoute: Sendable {
     /// AVIF, then WebP, when the client accepts them and an encoder is registered; nil keeps the source's format.
     func preferredFormat(accept: String?) -> ImageFormat? {
         FormatNegotiation.preferredFormat(accept: accept, available: availableFormats)
+    }
+
+    /// The enforced format the client accepts, if any: it wins over a format the URL names.
+    func enforcedFormat(accept: String?) -> ImageFormat? {
+        enforcedFormats.isEmpty ? nil : FormatNegotiation.preferredFormat(accept: accept, available: enforcedFormats)
+    }
+
+    /// Formats an animation can be encoded in.
+    private static let animatedFormats: Set<ImageFormat> = [.gif, .webp]
+
+    /// The format a result made in its source's format is encoded in instead, by `--preferred-format`, or nil
+    /// to keep it: the source's format when it is preferred, else the first preferred one that can hold the
+    /// image's transparency and animation, else the first preferred one (imgproxy's rules).
+    func preferredFormat(for response: ImageResponse) -> ImageFormat? {
+        guard let first = preferredFormats.first else { return nil }
+        let source = response.image.sourceFormat == .unknown ? response.format : response.image.sourceFormat
+        if preferredFormats.contains(source), response.format == source { return nil }
+        let animated = !response.image.frames.isEmpty
+        let transparent = Self.hasTransparency(response.image)
+        let fitting = preferredFormats.first { format in
+            (!animated || Self.animatedFormats.contains(format))
+                && (!transparent || !ImgproxyOptions.formatsWithoutAlpha.contains(format))
+        }
+        let target = fitting ?? first
+        return target == response.format ? nil : target
+    }
+
+    /// Whether any pixel is less than opaque.
+    private static func hasTransparency(_ image: Image) -> Bool {
+        guard image.pixelFormat == .rgba8 else { return false }
+        for row in 0..<image.height {
+            let start = row * image.bytesPerRow
+            for index in stride(from: start + 3, to: start + image.width * 4, by: 4) where image.pixels[index] < 255 {
+                return true
+            }
+        }
+        return false
     }
 
     /// Where the proxy's sources are cached: their URLs under a prefix of their own. Entries there were only
@@ -125,6 +200,8 @@ struct ImgproxyRoute: Sendable {
             request.encodingOptions = encoding
         }
         if format == nil { request.options.insert(.encodesInSourceFormat) }
+        if plan.url.options.stripColorProfile == false { request.options.insert(.keepsColorProfile) }
+        if plan.url.options.keepCopyright == false { request.options.insert(.dropsCopyright) }
         return request
     }
 }

@@ -27,6 +27,8 @@ struct ProxyResponder: Sendable {
     let logger: Logger
     /// Error answers and their caching rules.
     let failures: FailureResponses
+    /// Sources' caching headers, when `--use-last-modified` or `--cache-control-passthrough` needs them.
+    let sourceHeaders: SourceHeaders?
 
     private let resultCacheControl: String
     private let resultMaxAge: Int
@@ -34,8 +36,9 @@ struct ProxyResponder: Sendable {
     init(
         pipeline: ImagePipeline, route: ImgproxyRoute, sourcePolicy: SourcePolicy, addressPolicy: AddressPolicy,
         gate: AdmissionGate, requestLimit: RequestLimit, results: MemoryCache<String, ServedResult>?,
-        metrics: ServerMetrics, configuration: ServerConfiguration, logger: Logger
+        metrics: ServerMetrics, configuration: ServerConfiguration, logger: Logger, sourceHeaders: SourceHeaders? = nil
     ) {
+        self.sourceHeaders = sourceHeaders
         self.pipeline = pipeline
         self.route = route
         self.sourcePolicy = sourcePolicy
@@ -54,19 +57,24 @@ struct ProxyResponder: Sendable {
     // MARK: - Images
 
     func image(path: String, request: Request, head: Bool) async -> Response {
-        // The best format the client accepts, for a URL that names none.
-        let accepted = route.preferredFormat(accept: request.headers[.accept])
+        // The best format the client accepts, for a URL that names none; an enforced one it accepts, for any.
+        let acceptHeader = request.headers[.accept]
+        let accepted = route.preferredFormat(accept: acceptHeader)
+        let enforced = route.enforcedFormat(accept: acceptHeader)
+        let hints = route.clientHints ? ClientHints(headers: request.headers) : nil
         // A result is cached under the exact path it was asked by (signature included) and what the
-        // client accepts, so a hit is answered without reading the URL again: only a path that was read,
-        // checked and served before can be found.
-        let cacheKey = (accepted?.rawValue ?? "") + "\u{0}" + path
+        // client accepts and hints, so a hit is answered without reading the URL again: only a path that
+        // was read, checked and served before can be found.
+        var cacheKey = (accepted?.rawValue ?? "") + "\u{0}" + path
+        if let enforced { cacheKey = enforced.rawValue + "\u{1}" + cacheKey }
+        if let hints, !hints.isEmpty { cacheKey = hints.key + "\u{1}" + cacheKey }
         if let hit = results?.value(forKey: cacheKey) {
             metrics.resultCacheHit()
             return answer(hit, request: request, head: head)
         }
         let plan: ProxyPlan
         do {
-            plan = try route.plan(forPath: path)
+            plan = try route.plan(forPath: path, hints: hints)
             try sourcePolicy.check(plan.source)
             try checkWrittenAddress(of: plan.source)
         } catch {
@@ -74,7 +82,7 @@ struct ProxyResponder: Sendable {
         }
         // An explicit format wins (the reader refused one no encoder writes); otherwise the negotiated one,
         // else (nil) the source's own format.
-        let format = plan.format ?? accepted
+        let format = enforced ?? plan.format ?? accepted
         // Requests for the same result share one production: one admission, one transform, one copy of the
         // bytes and one entity tag, however many ask at once.
         let workKey = (format?.rawValue ?? "") + "\u{0}" + plan.resultKey
@@ -106,8 +114,14 @@ struct ProxyResponder: Sendable {
             }
             return self.failure(failure, head: head)
         }
-        // A URL that expires (`exp:`) must stop working then: its result is not kept, and caches in front
-        // may keep it only until that moment.
+        return finish(served, plan: plan, cacheKey: cacheKey, request: request, head: head)
+    }
+
+    /// Keeps a result and answers it. A URL that expires (`exp:`) must stop working then: its result is not
+    /// kept, and caches in front may keep it only until that moment.
+    private func finish(
+        _ served: ServedResult, plan: ProxyPlan, cacheKey: String, request: Request, head: Bool
+    ) -> Response {
         guard let expires = plan.url.options.expires else {
             results?.setValue(served, forKey: cacheKey, cost: served.cost)
             return answer(served, request: request, head: head)
@@ -136,16 +150,28 @@ struct ProxyResponder: Sendable {
     private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
         let options = plan.url.options
         let requestOptions: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
-        if !options.skipProcessing.isEmpty {
+        let skipProcessing = options.skipProcessing.union(route.skipProcessingFormats)
+        if !skipProcessing.isEmpty {
             // imgproxy skips only when the result would be in the source's own format.
             let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: requestOptions))
-            if options.skipProcessing.contains(source.format), plan.format == nil || plan.format == source.format {
+            if skipProcessing.contains(source.format), plan.format == nil || plan.format == source.format {
                 try checkSourceFileSize(source.data.count, plan: plan)
                 return packed(source.data, format: source.format, plan: plan, varies: false)
             }
         }
+        var format = format
+        // With preferred formats, a result in its source's format is only a first try: it is never kept on
+        // disk, where a later read could not tell which format its source was.
+        let firstOptions =
+            format == nil && !route.preferredFormats.isEmpty
+            ? requestOptions.union(.skipsProcessedDiskStore) : requestOptions
         var response = try await pipeline.image(
-            for: route.imageRequest(for: plan, format: format, options: requestOptions))
+            for: route.imageRequest(for: plan, format: format, options: firstOptions))
+        if format == nil, let preferred = route.preferredFormat(for: response) {
+            format = preferred
+            response = try await pipeline.image(
+                for: route.imageRequest(for: plan, format: preferred, options: requestOptions))
+        }
         if options.maxBytes > 0, response.data.count > options.maxBytes,
             MaxBytesSearch.formats.contains(response.format)
         {
@@ -159,7 +185,9 @@ struct ProxyResponder: Sendable {
                     for: route.imageRequest(for: plan, format: format, options: requestOptions, quality: quality))
             }
         }
-        return packed(response.data, format: response.format, plan: plan, varies: plan.format == nil)
+        return packed(
+            response.data, format: response.format, plan: plan,
+            varies: plan.format == nil || !route.enforcedFormats.isEmpty)
     }
 
     /// The source's bytes as fetched (imgproxy's `raw`): no decoding checks, no transforms.
@@ -177,22 +205,50 @@ struct ProxyResponder: Sendable {
             status: 422, message: "the source is \(count) bytes, over the URL's max_src_file_size of \(most)")
     }
 
-    private func packed(_ data: Data, format: ImageFormat, plan: ProxyPlan, varies: Bool) -> ServedResult {
+    private func packed(
+        _ data: Data, format: ImageFormat, plan: ProxyPlan, varies: Bool, contentType: String? = nil
+    ) -> ServedResult {
         ServedResult(
             body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
-            contentType: format.mediaType, varies: varies,
-            contentDisposition: ContentDisposition.value(
-                filename: plan.url.options.filename, source: plan.source, format: format,
-                attachment: plan.url.options.returnAttachment))
+            contentType: contentType ?? format.mediaType, varies: varies,
+            contentDisposition: contentType != nil
+                ? nil
+                : ContentDisposition.value(
+                    filename: plan.url.options.filename, source: plan.source, format: format,
+                    attachment: plan.url.options.returnAttachment),
+            source: sourceHeaders?.entry(for: plan.source))
     }
 
     private func answer(_ served: ServedResult, request: Request, head: Bool, cacheControl: String? = nil) -> Response {
         var headers = HTTPFields()
         headers.reserveCapacity(6)
-        headers[.eTag] = served.entityTag
-        headers[.cacheControl] = cacheControl ?? resultCacheControl
-        if served.varies { headers[.vary] = "Accept" }
-        if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: served.entityTag) {
+        if configuration.useEntityTags { headers[.eTag] = served.entityTag }
+        if let cacheControl {
+            headers[.cacheControl] = cacheControl
+        } else if configuration.cacheControlPassthrough, let source = served.source,
+            source.cacheControl != nil || source.expires != nil
+        {
+            // imgproxy's passthrough: the source's own Cache-Control and Expires, whichever it sent.
+            if let value = source.cacheControl { headers[.cacheControl] = value }
+            if let value = source.expires { headers[.expires] = value }
+        } else {
+            headers[.cacheControl] = resultCacheControl
+        }
+        if route.clientHints {
+            headers[.vary] = served.varies ? "Accept, " + ClientHints.varyNames : ClientHints.varyNames
+        } else if served.varies {
+            headers[.vary] = "Accept"
+        }
+        let lastModified = configuration.useLastModified ? served.source?.lastModified : nil
+        if let lastModified { headers[.lastModified] = lastModified }
+        // If-None-Match decides when it is sent and read; If-Modified-Since only without it (RFC 9110 §13.2.2).
+        if configuration.useEntityTags, let condition = request.headers[.ifNoneMatch] {
+            if EntityTag.ifNoneMatch(condition, matches: served.entityTag) {
+                return Response(status: .notModified, headers: headers)
+            }
+        } else if let lastModified, let since = request.headers[.ifModifiedSince],
+            HTTPDateText.notModified(lastModified: lastModified, ifModifiedSince: since)
+        {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = served.contentType
@@ -200,6 +256,53 @@ struct ProxyResponder: Sendable {
         if let disposition = served.contentDisposition { headers[.contentDisposition] = disposition }
         return Response(
             status: .ok, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: served.body))
+    }
+
+    // MARK: - Info
+
+    /// `/info/SIGNATURE/OPTIONS/plain/SOURCE` (`path` is what follows `/info`): the source's `SourceInfo` as
+    /// JSON, signed and checked as an image URL is; kept in the result cache as results are.
+    func info(path: String, request: Request, head: Bool) async -> Response {
+        let cacheKey = "info\u{0}" + path
+        if let hit = results?.value(forKey: cacheKey) {
+            metrics.resultCacheHit()
+            return answer(hit, request: request, head: head)
+        }
+        let plan: ProxyPlan
+        do {
+            plan = try route.plan(forPath: path)
+            try sourcePolicy.check(plan.source)
+            try checkWrittenAddress(of: plan.source)
+        } catch {
+            return failure(ProxyFailure(error), head: head)
+        }
+        let workKey = "info\u{0}" + plan.resultKey
+        let served: ServedResult
+        do {
+            served = try await requestLimit.withRequest {
+                try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
+                    try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) {
+                        try await gate.withAdmission(for: workKey) { try await sourceInfo(plan) }
+                    }
+                }
+            }
+        } catch {
+            let failure = ProxyFailure(error)
+            if failure.status >= 500 || failure.status == 404 || failure.status == 422 {
+                logger.notice("info request failed", metadata: ["status": "\(failure.status)", "error": "\(error)"])
+            }
+            return self.failure(failure, head: head)
+        }
+        return finish(served, plan: plan, cacheKey: cacheKey, request: request, head: head)
+    }
+
+    /// Reads the source's header (and, for formats without a row-streaming header, its pixels) for `/info`.
+    private func sourceInfo(_ plan: ProxyPlan) async throws -> ServedResult {
+        let options: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
+        let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: options))
+        let info = try SourceInfo.read(
+            source.data, registry: route.registry, limits: configuration.pipeline.decodingLimits)
+        return packed(info.json(), format: source.format, plan: plan, varies: false, contentType: "application/json")
     }
 
     // MARK: - Other answers
@@ -224,6 +327,7 @@ struct ProxyResponder: Sendable {
     /// The path with its first segment (the signature) replaced, so logs never hold a valid signed URL's
     /// signature.
     static func redacted(_ path: String) -> String {
+        if path.hasPrefix("/info/") { return "/info" + redacted(String(path.dropFirst(5))) }
         let segments = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard segments.count == 2, segments[0].isEmpty else { return path }
         let rest = segments[1]

@@ -24,6 +24,11 @@ enum ProxyRouter {
         for path in ["/", "/favicon.ico", "/robots.txt"] {
             router.get(RouterPath(path)) { _, _ -> Response in throw ProxyFailure.notFound }
         }
+        router.get("/info/**") { request, _ in
+            await responder.info(
+                path: String(request.uri.path.dropFirst("/info".count)), request: request,
+                head: request.method == .head)
+        }
         router.get("**") { request, _ in
             await responder.image(path: request.uri.path, request: request, head: request.method == .head)
         }

@@ -12,8 +12,15 @@ struct ServedResult: Sendable {
     let varies: Bool
     /// `inline` or `attachment`, with the file name (imgproxy's `filename` and `return_attachment`).
     let contentDisposition: String?
+    /// The source's caching headers as recorded when the result was made, for `--use-last-modified` and
+    /// `--cache-control-passthrough`; nil when neither is on or the source was not fetched since the start.
+    let source: SourceHeaders.Entry?
 
-    init(body: ByteBuffer, entityTag: String, contentType: String, varies: Bool, contentDisposition: String? = nil) {
+    init(
+        body: ByteBuffer, entityTag: String, contentType: String, varies: Bool, contentDisposition: String? = nil,
+        source: SourceHeaders.Entry? = nil
+    ) {
+        self.source = source
         self.body = body
         self.entityTag = entityTag
         self.contentType = contentType

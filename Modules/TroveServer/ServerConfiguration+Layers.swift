@@ -17,11 +17,15 @@ extension ServerConfiguration {
         for (setting, values) in flags.values { try setting.write(&self, values, "--\(setting.flag ?? "")") }
     }
 
-    /// The `IMGPROXY_*` variables in `environment` that `trove serve` does not read, sorted; the server names
-    /// them at start so that nothing is ignored in silence.
+    /// The `IMGPROXY_*` variables in `environment` that `trove serve` does not read, sorted, and those that
+    /// ask for what Trove cannot do (`IMGPROXY_STRIP_METADATA=false`: results keep no metadata but the
+    /// copyright notice); the server
+    /// names them at start so that nothing is ignored in silence.
     public static func ignoredVariables(in environment: [String: String]) -> [String] {
         let read = Set(ServerSetting.all.flatMap { $0.environment.map(\.name) })
-        return environment.keys.filter { $0.hasPrefix("IMGPROXY_") && !read.contains($0) }.sorted()
+        return environment.filter { name, value in
+            name.hasPrefix("IMGPROXY_") && !read.contains(name) && !ImgproxyFixedBehaviour.honours(name, value)
+        }.keys.sorted()
     }
 
     /// Pipeline keys the server sets itself, with what to write instead.

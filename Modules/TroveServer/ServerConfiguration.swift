@@ -77,6 +77,37 @@ public struct ServerConfiguration: Sendable {
     public var watermarkFile: String?
     /// The quality `max_bytes` never goes below.
     public var maxBytesQualityFloor = 10
+    // Delivery: how results are chosen and sent (`ServerSetting.delivery`).
+    /// Formats answered to every client whose `Accept` lists them, even over a format the URL names
+    /// (imgproxy's `IMGPROXY_ENFORCE_AVIF`/`WEBP`/`JXL`); AVIF first, then WebP, then JPEG XL.
+    package var enforcedFormats: Set<ImageFormat> = []
+    /// Formats a result may be in when neither its URL nor the client's `Accept` picks one (imgproxy's
+    /// `IMGPROXY_PREFERRED_FORMATS`): a source in one of them keeps its format, any other is encoded in the
+    /// first that can hold it (transparency, animation). Empty keeps every source's format.
+    package var preferredFormats: [ImageFormat] = []
+    /// Source formats answered as they are when the result would be in the same format, as if every URL
+    /// said `skp` for them (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`).
+    package var skipProcessingFormats: Set<ImageFormat> = []
+    /// Send strong ETags and answer a matching `If-None-Match` with 304 (imgproxy's `IMGPROXY_USE_ETAG`).
+    package var useEntityTags = true
+    /// Send the source's `Last-Modified` with results, and answer `If-Modified-Since` with 304 when the
+    /// source is not newer (imgproxy's `IMGPROXY_USE_LAST_MODIFIED`).
+    package var useLastModified = false
+    /// Send the source's `Cache-Control` and `Expires`, when it had them, in place of `resultMaxAge`
+    /// (imgproxy's `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`).
+    package var cacheControlPassthrough = false
+    /// The watermark's base opacity, 0 to 1, which a URL's watermark opacity multiplies (imgproxy's
+    /// `IMGPROXY_WATERMARK_OPACITY`).
+    package var watermarkOpacity = 1.0
+    /// Keep a source's ICC profile, embedded in the result, instead of converting to sRGB (imgproxy's
+    /// `IMGPROXY_STRIP_COLOR_PROFILE=false`); a URL's `strip_color_profile` overrides it.
+    package var keepsColorProfile = false
+    /// Leave the source's EXIF copyright notice out of results (imgproxy's `IMGPROXY_KEEP_COPYRIGHT=false`);
+    /// a URL's `keep_copyright` overrides it.
+    package var dropsCopyright = false
+    /// Read the client hints `Sec-CH-DPR`/`DPR` and `Sec-CH-Width`/`Width` as a URL's default dpr and width;
+    /// answers then vary by them (imgproxy's `IMGPROXY_ENABLE_CLIENT_HINTS`).
+    package var clientHints = false
     /// The least level a log line needs; `info` writes one access-log line per request.
     public var logLevel = Logger.Level.info
     /// The pipeline every request runs through. The server's own defaults differ from a library pipeline's

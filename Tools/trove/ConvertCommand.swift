@@ -30,6 +30,17 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(help: "Leave out the source's EXIF copyright notice (Copyright and Artist), which is kept by default.")
     var dropCopyright = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Decode, transform and encode this many times in this process and report the seconds taken "
+                + "(scripts/serve-bench's floor: the work of a request without HTTP).",
+            valueName: "N"))
+    var `repeat` = 1
+
+    func validate() throws {
+        guard `repeat` >= 1 else { throw ValidationError("--repeat must be 1 or more, not \(`repeat`)") }
+    }
+
     func run() async throws {
         let registry = try TroveRegistry.make()
         let configuration = try common.pipelineConfiguration()
@@ -42,19 +53,33 @@ struct ConvertCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         do {
-            let decoded = try DecodeCommand.decode(
-                file: input, registry: registry, for: transforms, configuration: configuration,
-                keepsColorProfile: keepColorProfile, keepsCopyright: !dropCopyright)
-            let image = try decoded.image.transformed(by: decoded.transforms, keepsColorProfile: keepColorProfile)
             var options = configuration.encodingOptions
             encoding.apply(to: &options)
-            let data = try encoder.encode(image, options: options)
+            let clock = ContinuousClock()
+            let start = clock.now
+            var image: Image
+            var data: Data
+            var round = 0
+            repeat {
+                let decoded = try DecodeCommand.decode(
+                    file: input, registry: registry, for: transforms, configuration: configuration,
+                    keepsColorProfile: keepColorProfile, keepsCopyright: !dropCopyright)
+                image = try decoded.image.transformed(by: decoded.transforms, keepsColorProfile: keepColorProfile)
+                data = try encoder.encode(image, options: options)
+                round += 1
+            } while round < `repeat`
+            let elapsed = clock.now - start
             try DecodeCommand.write(data, to: URL(fileURLWithPath: output))
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let report = ConvertReport(
                 width: image.width, height: image.height, format: encoder.format.rawValue,
-                bytes: data.count)
+                bytes: data.count, repeats: `repeat` > 1 ? `repeat` : nil, seconds: `repeat` > 1 ? seconds : nil)
             if common.json {
                 printJSONLine(report)
+            } else if `repeat` > 1 {
+                print(
+                    "\(output): \(report.format) \(report.width)x\(report.height), \(report.bytes) B; "
+                        + "\(`repeat`) times in \(String(format: "%.3f", seconds)) s")
             } else {
                 print("\(output): \(report.format) \(report.width)x\(report.height), \(report.bytes) B")
             }
@@ -78,4 +103,7 @@ struct ConvertReport: Encodable {
     let height: Int
     let format: String
     let bytes: Int
+    /// With `--repeat`: how many times, and the seconds they took together.
+    var repeats: Int?
+    var seconds: Double?
 }
