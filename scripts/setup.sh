@@ -19,6 +19,8 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 # The CLI's HTTP checks start their own nginx on loopback (Debian installs it in /usr/sbin).
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+# scripts/soak drives `trove serve` with wrk and a Lua URL list.
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   SUDO=""

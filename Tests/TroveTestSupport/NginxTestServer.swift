@@ -96,7 +96,10 @@ public actor NginxTestServer {
         for _ in 0..<8 {
             let server = NginxTestServer(port: try freeLoopbackPort(), certificate: certificate)
             do {
-                if try await server.launch(executable, root: root, locations: locations) { return server }
+                let configuration = Self.configuration(
+                    port: server.port, directory: server.directory, root: root, locations: locations,
+                    certificate: certificate)
+                if try await server.launch(executable, configuration: configuration) { return server }
                 lastError = await server.errorLog()
             } catch {
                 await server.stop()
@@ -105,6 +108,34 @@ public actor NginxTestServer {
             await server.stop()
         }
         throw TestServerError(description: "nginx did not start; its error log says: \(lastError)")
+    }
+
+    /// Starts nginx on a free port as a load balancer in front of `upstreams` (loopback ports): each is
+    /// taken out for `failTimeout` after one failure, and a request whose upstream refuses the connection,
+    /// times out or answers 502, 503 or 504 goes to the next one, so a server that is killed or stops
+    /// listening while draining costs no client a failed request. Its access log records the status each
+    /// upstream gave (`upstreamStatus`), so a test sees which answers were retried.
+    public static func startBalancer(upstreams: [Int], failTimeout: Duration = .seconds(2)) async throws
+        -> NginxTestServer
+    {
+        guard let executable else {
+            throw TestServerError(description: "nginx is not installed (scripts/setup.sh installs it)")
+        }
+        var lastError = ""
+        for _ in 0..<8 {
+            let server = NginxTestServer(port: try freeLoopbackPort(), certificate: nil)
+            let configuration = Self.balancerConfiguration(
+                port: server.port, directory: server.directory, upstreams: upstreams, failTimeout: failTimeout)
+            do {
+                if try await server.launch(executable, configuration: configuration) { return server }
+                lastError = await server.errorLog()
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
+        }
+        throw TestServerError(description: "nginx did not start as a balancer; its error log says: \(lastError)")
     }
 
     /// `http://127.0.0.1:port` + `path`; https when the server has a certificate.
@@ -128,7 +159,6 @@ public actor NginxTestServer {
             }
             servedLocations += "        }\n"
         }
-        let temporary = directory.appendingPathComponent("tmp").path
         let listen =
             certificate.map {
                 """
@@ -137,23 +167,8 @@ public actor NginxTestServer {
                         ssl_certificate_key \(quoted($0.key.path));
                 """
             } ?? "listen 127.0.0.1:\(port);"
-        return """
-            daemon off;
-            master_process off;
-            worker_processes 1;
-            pid \(quoted(directory.appendingPathComponent("nginx.pid").path));
-            error_log \(quoted(directory.appendingPathComponent("error.log").path)) info;
-            events { worker_connections 64; }
-            http {
-                default_type application/octet-stream;
-                types { image/png png; image/jpeg jpg; image/gif gif; image/webp webp; }
-                log_format trove escape=none "$request_method\\t$request_uri\\t$status\\t$http_if_none_match\\t$http_if_modified_since";
-                access_log \(quoted(directory.appendingPathComponent("access.log").path)) trove;
-                client_body_temp_path \(quoted(temporary + "/body"));
-                proxy_temp_path \(quoted(temporary + "/proxy"));
-                fastcgi_temp_path \(quoted(temporary + "/fastcgi"));
-                uwsgi_temp_path \(quoted(temporary + "/uwsgi"));
-                scgi_temp_path \(quoted(temporary + "/scgi"));
+        return preamble(directory: directory, connections: 64, logged: "$http_if_none_match\\t$http_if_modified_since")
+            + """
                 server {
                     \(listen)
                     server_name localhost;
@@ -164,17 +179,67 @@ public actor NginxTestServer {
             """
     }
 
+    /// The balancer's configuration: one upstream group of `upstreams`, passive failure detection
+    /// (`max_fails=1`), and retries on the next server for failures that happened before any answer reached
+    /// the client. The access log's last fields are the upstream status(es) and address(es) tried.
+    static func balancerConfiguration(port: Int, directory: URL, upstreams: [Int], failTimeout: Duration) -> String {
+        let seconds = max(1, Int(failTimeout.components.seconds))
+        let servers = upstreams.map { "        server 127.0.0.1:\($0) max_fails=1 fail_timeout=\(seconds)s;" }
+            .joined(separator: "\n")
+        return preamble(directory: directory, connections: 512, logged: "$upstream_status\\t$upstream_addr")
+            + """
+                upstream trove {
+            \(servers)
+                }
+                server {
+                    listen 127.0.0.1:\(port);
+                    location / {
+                        proxy_pass http://trove;
+                        proxy_next_upstream error timeout http_502 http_503 http_504;
+                        proxy_next_upstream_tries 0;
+                        proxy_connect_timeout 1s;
+                        proxy_read_timeout 60s;
+                    }
+                }
+            }
+
+            """
+    }
+
+    /// The process settings and the start of the `http` block, logging method, URI, status and `logged`.
+    static func preamble(directory: URL, connections: Int, logged: String) -> String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        let temporary = directory.appendingPathComponent("tmp").path
+        return """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(quoted(directory.appendingPathComponent("nginx.pid").path));
+            error_log \(quoted(directory.appendingPathComponent("error.log").path)) info;
+            events { worker_connections \(connections); }
+            http {
+                default_type application/octet-stream;
+                types { image/png png; image/jpeg jpg; image/gif gif; image/webp webp; }
+                log_format trove escape=none "$request_method\\t$request_uri\\t$status\\t\(logged)";
+                access_log \(quoted(directory.appendingPathComponent("access.log").path)) trove;
+                client_body_temp_path \(quoted(temporary + "/body"));
+                proxy_temp_path \(quoted(temporary + "/proxy"));
+                fastcgi_temp_path \(quoted(temporary + "/fastcgi"));
+                uwsgi_temp_path \(quoted(temporary + "/uwsgi"));
+                scgi_temp_path \(quoted(temporary + "/scgi"));
+
+            """
+    }
+
     /// Writes the configuration and runs nginx; true once it accepts connections, false if it exited (the
     /// port was taken meanwhile).
-    private func launch(_ executable: URL, root: URL, locations: [String: [String: String]]) async throws -> Bool {
+    private func launch(_ executable: URL, configuration: String) async throws -> Bool {
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("nginx.conf")
-        try Data(
-            Self.configuration(
-                port: port, directory: directory, root: root, locations: locations, certificate: certificate
-            ).utf8
-        ).write(to: config)
+        try Data(configuration.utf8).write(to: config)
         // -e: nginx opens its compiled-in error log before reading the config; keep that one here too.
         // Ready once the port accepts; a bare connect is not logged as a request.
         let (process, ready) = try await launchServerProcess(
@@ -192,6 +257,15 @@ public actor NginxTestServer {
         if let finalLog { return finalLog }
         return Self.parse(
             (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? "")
+    }
+
+    /// Every access log line so far as its tab-separated fields: method, URI, status, then the two fields of
+    /// the server's kind (a balancer's: the upstream statuses and addresses tried, comma-separated).
+    public func accessLogFields() -> [[String]] {
+        let log = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
     }
 
     /// The requests for one URI.

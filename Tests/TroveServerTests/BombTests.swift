@@ -1,0 +1,126 @@
+import FixtureServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Trove
+import TroveServer
+import TroveTestSupport
+
+/// Decompression bombs and an impostor, each served by a loopback origin: the decoder refuses it from its
+/// header (or, for the PNG, at the header's size) with an error naming what was wrong and the limit, the
+/// server answers 422 saying the same, and nothing is kept as a success.
+@Suite struct BombTests {
+    /// One hostile source: its bytes, what the decoder must throw, and what the server must say.
+    struct Bomb: Sendable, CustomStringConvertible {
+        let name: String
+        let bytes: Data
+        let contentType: String
+        /// The decoder's error, checked before any pixels exist: the header's size or frame count against
+        /// `DecodingLimits.default`. Nil for bytes no decoder claims.
+        let decoderError: TroveError?
+        /// A part of the server's 422 message, under the server's own limits (50 megapixels, 100 frames).
+        let message: String
+
+        var description: String { name }
+    }
+
+    static let bombs: [Bomb] = [
+        Bomb(
+            name: "png-idat", bytes: Bombs.pngInflatingPastItsHeader(), contentType: "image/png",
+            decoderError: .decodingFailed(
+                format: .png,
+                reason: "image data is longer than the \(Bombs.pngHeaderBytes) bytes its IHDR implies"),
+            message: "damaged png image"),
+        Bomb(
+            name: "gif-frames", bytes: Bombs.gifWithFrames(10_000), contentType: "image/gif",
+            decoderError: .tooManyFrames(frames: 10_000, limit: 1000),
+            message: "animation of 10000 frames is over the limit of 100 frames"),
+        Bomb(
+            name: "gif-screen", bytes: Bombs.gifWithScreen(width: 60_000, height: 60_000), contentType: "image/gif",
+            decoderError: .imageTooLarge(width: 60_000, height: 60_000, limit: 100_000_000),
+            message: "image of 60000x60000 pixels is over the limit of 50000000 pixels"),
+        Bomb(
+            name: "webp", bytes: Bombs.webpHeader(width: 100_000, height: 100_000), contentType: "image/webp",
+            decoderError: .imageTooLarge(width: 100_000, height: 100_000, limit: 100_000_000),
+            message: "image of 100000x100000 pixels is over the limit of 50000000 pixels"),
+        // TODO: an AVIF whose 'ispe' declares 60000x50000 is refused by libavif's own size gate while the
+        // container is read, so AVIFDecoder throws decodingFailed ("damaged avif") rather than imageTooLarge;
+        // it belongs here once the decoder names the size (Bombs.isobmff builds it from avif/photo.avif).
+        Bomb(
+            name: "heic",
+            bytes: Bombs.isobmff(
+                try! Data(contentsOf: Fixtures.url("heic/large.heic")), declaringWidth: 60_000, height: 50_000,
+                replacing: (4032, 3024)),
+            contentType: "image/heic",
+            decoderError: .imageTooLarge(width: 60_000, height: 50_000, limit: 100_000_000),
+            message: "image of 60000x50000 pixels is over the limit of 50000000 pixels"),
+        Bomb(
+            name: "jxl", bytes: Bombs.jxlHeader(width: 1 << 30, height: 1 << 30), contentType: "image/jxl",
+            decoderError: .imageTooLarge(width: 1 << 30, height: 1 << 30, limit: 100_000_000),
+            message: "image of 1073741824x1073741824 pixels is over the limit of 50000000 pixels"),
+        Bomb(
+            name: "jpeg",
+            bytes: Bombs.jpeg(
+                try! Data(contentsOf: Fixtures.url("jpeg/baseline.jpg")), declaringWidth: 65_000, height: 65_000),
+            contentType: "image/jpeg",
+            decoderError: .imageTooLarge(width: 65_000, height: 65_000, limit: 100_000_000),
+            message: "image of 65000x65000 pixels is over the limit of 50000000 pixels"),
+        Bomb(
+            name: "svg", bytes: Bombs.svg, contentType: "image/svg+xml", decoderError: nil,
+            message: "not an image this server can decode")
+    ]
+
+    @Test(arguments: bombs) func theDecoderRefusesFromTheHeader(bomb: Bomb) throws {
+        let registry = try ServerHarness.registry()
+        guard let expected = bomb.decoderError else {
+            #expect(registry.decoder(for: bomb.bytes) == nil, "an SVG is no decoder's format")
+            return
+        }
+        let decoder = try #require(registry.decoder(for: bomb.bytes), "no decoder claims the \(bomb.name) bomb")
+        // The default limits are the server's; the error is the header check's (no pixels were decoded: the
+        // bodies are far too short to hold what they declare), or for the PNG the full inflate buffer's end.
+        #expect(throws: expected) { try decoder.decode(bomb.bytes, limits: .default) }
+        // The route the server takes for a shrinking resize: a reduced or row-streamed decode.
+        let options = DecodingOptions(minimumSize: PixelSize(width: 100, height: 100))
+        #expect(throws: expected) { try decoder.decode(bomb.bytes, options: options) }
+        if let streaming = decoder as? any RowStreamingImageDecoder {
+            #expect(throws: expected) {
+                try streaming.decode(bomb.bytes, options: options, into: CollectingRowSink())
+            }
+        }
+    }
+
+    @Test(arguments: bombs) func theServerAnswers422NamingTheLimitAndKeepsNothing(bomb: Bomb) async throws {
+        let signer = URLSigner.test
+        let origin = FixtureServer(routes: ["/bomb": .file(bomb.bytes, contentType: bomb.contentType)])
+        let harness = try await ServerHarness.start(origin: origin) {
+            $0.keys = [signer.key]
+            $0.salts = [signer.salt]
+        }
+        defer { Task { await harness.stop() } }
+        let path = signer.signed("/rs:fit:100:100/plain/\(origin.url("/bomb"))@png")
+
+        let first = try await harness.request(path)
+        #expect(first.status.code == 422, "\(bomb.name): \(first.status) \(first.text)")
+        #expect(first.text.contains(bomb.message), "\(bomb.name): \(first.text)")
+        #expect(first.header(.contentType) == "text/plain; charset=utf-8")
+        #expect(first.header(.eTag) == nil)
+        // Asked again, it is still refused: no result and no source bytes were kept as a success.
+        let second = try await harness.request(path)
+        #expect(second.status.code != 200, "\(bomb.name): \(second.status) \(second.text)")
+        #expect(second.header(.contentType) == "text/plain; charset=utf-8")
+        #expect(try storedEntries(under: harness.cacheDirectory).isEmpty, "\(bomb.name) left a cache entry")
+    }
+
+    /// The entry files in a cache directory (none before anything was stored).
+    func storedEntries(under directory: URL) throws -> [URL] {
+        let entries = directory.appendingPathComponent("entries")
+        guard let walker = FileManager.default.enumerator(at: entries, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return [] }
+        return walker.compactMap { $0 as? URL }.filter {
+            (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        }
+    }
+}

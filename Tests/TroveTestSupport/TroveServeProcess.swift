@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `trove serve` child process on a fixed loopback port, so it can be killed or stopped and started again
+/// where a load balancer expects it. Its output is discarded.
+package actor TroveServeProcess {
+    /// The loopback port it listens on.
+    package nonisolated let port: Int
+    private let arguments: [String]
+    private var process: Process?
+
+    /// A server that `start()` runs as `trove serve --port PORT` + `arguments`.
+    package init(port: Int, arguments: [String]) {
+        self.port = port
+        self.arguments = arguments
+    }
+
+    /// Starts the server and waits until its `/health` answers 200; retries for a while when the port is
+    /// still held (by the previous process's sockets, say).
+    package func start() async throws {
+        let binary = productsDirectory().appendingPathComponent("trove")
+        for _ in 0..<20 {
+            let port = port
+            let (process, ready) = try await launchServerProcess(
+                binary, arguments: ["serve", "--port", String(port)] + arguments, name: "trove serve", port: port,
+                readiness: "answer /health",
+                isReady: { loopbackGet(port: port, path: "/health", timeout: 2)?.status == 200 })
+            if ready {
+                self.process = process
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestServerError(description: "trove serve did not start on port \(port)")
+    }
+
+    /// Sends `signal` (SIGKILL: a crash; SIGTERM: a drain) to the running server.
+    package func signal(_ signal: Int32) {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits up to `bound` for the server to exit and returns its exit status; nil if it is still running.
+    package func waitForExit(within bound: Duration = .seconds(30)) async -> Int32? {
+        guard let process else { return nil }
+        let deadline = ContinuousClock.now + bound
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Kills the server if it still runs and waits for it to be gone.
+    package func stop() async {
+        signal(SIGKILL)
+        _ = await waitForExit(within: .seconds(10))
+        process = nil
+    }
+}
