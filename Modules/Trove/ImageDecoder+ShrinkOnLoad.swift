@@ -16,7 +16,7 @@ extension ImageDecoder {
     /// that must see it before any transform (a delegate's `didDecode`). With a `colorConverter` (the registry's
     /// `colorConverter`), the image is brought to sRGB once decoded and reduced, before those transforms; a
     /// colour description it cannot use is logged as a warning on `logger` and the pixels are kept as sRGB.
-    public func decode(
+    package func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
         reducingGap: Double = ShrinkOnLoad.defaultReducingGap, streamsRows: Bool = true,

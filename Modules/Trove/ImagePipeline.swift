@@ -3,6 +3,7 @@ import TroveCore
 import TroveDiskCache
 import TroveFetcher
 import TroveMemoryCache
+import TroveTransformers
 
 /// Loads images: memory, then disk, then the network, with duplicate work coalesced at the raw
 /// (fetched bytes) and processed (transformed result) levels. Composed from a registry and a
@@ -17,7 +18,7 @@ public final class ImagePipeline: Sendable {
     /// Nil when the configuration has no cache directory.
     public var diskCache: DiskCache? { loader.diskCache }
     /// The queue of network fetches (running and queued counts).
-    public var fetchScheduler: FetchScheduler { loader.scheduler }
+    package var fetchScheduler: FetchScheduler { loader.scheduler }
     /// The fleet's shared tier; nil when the configuration names none.
     public var sharedTier: (any SharedCacheTier)? { loader.shared?.tier }
     /// What the shared tier has done and where its circuit breaker stands; nil without a shared tier.

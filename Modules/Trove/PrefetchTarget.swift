@@ -75,7 +75,7 @@ extension ImagePipeline: PrefetchTarget {
             let response = try await image(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)
         }
-        return try await loader.prefetch(url, key: request.cacheKey.raw, priority: priority, retryFailed: retryFailed)
+        return try await loader.prefetch(url, key: CacheKey(request).raw, priority: priority, retryFailed: retryFailed)
     }
 }
 

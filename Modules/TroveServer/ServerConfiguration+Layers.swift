@@ -19,7 +19,7 @@ extension ServerConfiguration {
 
     /// The `IMGPROXY_*` variables in `environment` that `trove serve` does not read, sorted; the server names
     /// them at start so that nothing is ignored in silence.
-    public static func ignoredVariables(in environment: [String: String]) -> [String] {
+    package static func ignoredVariables(in environment: [String: String]) -> [String] {
         let read = Set(ServerSetting.all.flatMap { $0.environment.map(\.name) })
         return environment.keys.filter { $0.hasPrefix("IMGPROXY_") && !read.contains($0) }.sorted()
     }

@@ -7,20 +7,20 @@ import TroveCore
 /// `compressionLevel` 0...9, RGB under transparent pixels kept so the round trip is exact). An image with
 /// more than one frame becomes an animated WebP with its frames' delays and its loop count.
 /// `EncodingOptions.speed`, when set, picks libwebp's method (speed 0 is method 6, the slowest; 10 is 0).
-public struct WebPEncoder: ImageEncoder {
+package struct WebPEncoder: ImageEncoder {
     /// The registry name, "webp".
-    public let name = "webp"
+    package let name = "webp"
     /// `.webp`.
-    public let format = ImageFormat.webp
+    package let format = ImageFormat.webp
 
     /// The largest side WebP can store.
     static let maxDimension = 16383
 
     /// An encoder; every setting comes from `EncodingOptions`.
-    public init() {}
+    package init() {}
 
     /// Encodes a still image, or an animation when `image.frames` holds more than one frame.
-    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+    package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         guard (1...Self.maxDimension).contains(image.width), (1...Self.maxDimension).contains(image.height) else {
             throw WebPErrors.encoding(
                 "WebP sides must be 1...\(Self.maxDimension) pixels; "
