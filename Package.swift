@@ -13,7 +13,6 @@ let package = Package(
     products: [
         .library(name: "Trove", targets: ["Trove"]),
         .library(name: "TroveCore", targets: ["TroveCore"]),
-        .library(name: "TroveEviction", targets: ["TroveEviction"]),
         .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
         .library(name: "TroveRedis", targets: ["TroveRedis"]),
         .library(name: "TroveWebP", targets: ["TroveWebP"]),

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import TroveCore
 import TroveDiskCache
+import TroveFetcher
 import TroveMemoryCache
 
 /// A request for plain bytes (JSON, any file): the image pipeline's flow without decoding.
@@ -59,7 +60,7 @@ public struct DataRequest: Sendable {
 
     /// Whether the caches may keep and give this request's answer: GET and HEAD, or another method that
     /// opted in (`cachesOtherMethods`).
-    public var usesCaches: Bool { method == "GET" || method == "HEAD" || cachesOtherMethods }
+    package var usesCaches: Bool { method == "GET" || method == "HEAD" || cachesOtherMethods }
 }
 
 /// What a `DataPipeline` hands back: the bytes, where they came from, and their content type.
@@ -89,7 +90,7 @@ public final class DataPipeline: Sendable {
     /// Nil when the configuration has no cache directory.
     public var diskCache: DiskCache? { parts.diskCache }
     /// The queue of network fetches (running and queued counts).
-    public var fetchScheduler: FetchScheduler { parts.scheduler }
+    package var fetchScheduler: FetchScheduler { parts.scheduler }
     /// The fleet's shared tier; nil when the configuration names none.
     public var sharedTier: (any SharedCacheTier)? { parts.shared?.tier }
     /// What the shared tier has done and where its circuit breaker stands; nil without a shared tier.

@@ -1,8 +1,86 @@
-// `import Trove` is all an app needs: the umbrella re-exports the vocabulary and the standard plugins.
-@_exported import TroveCodec
-@_exported import TroveCore
-@_exported import TroveDiskCache
-@_exported import TroveEviction
-@_exported import TroveFetcher
-@_exported import TroveMemoryCache
-@_exported import TroveTransformers
+// `import Trove` is all an app needs. The umbrella re-exports, one by one (as Hummingbird does), the symbols an
+// app or a plugin author names: requests, responses, policies and errors; images and their formats; the
+// registry, the plugin protocols and the values they exchange; the caches' settings and statistics; the fetch
+// scheduler's settings; the standard transformers. Whole modules are not re-exported: what they share only
+// with each other is `package`, and anything public left out here stays behind its own module's import.
+
+@_exported import struct TroveCore.AnimationFrame
+@_exported import struct TroveCore.CacheDirectives
+@_exported import struct TroveCore.CacheKey
+@_exported import enum TroveCore.CachePolicy
+@_exported import protocol TroveCore.ColorConverter
+@_exported import struct TroveCore.ColorDescription
+@_exported import enum TroveCore.ColorSamples
+@_exported import protocol TroveCore.ColorTransform
+@_exported import protocol TroveCore.Compressor
+@_exported import typealias TroveCore.CompressorName
+@_exported import protocol TroveCore.CookieStore
+@_exported import struct TroveCore.DecodingLimits
+@_exported import struct TroveCore.DecodingOptions
+@_exported import struct TroveCore.EncodingOptions
+@_exported import protocol TroveCore.EvictionPolicy
+@_exported import protocol TroveCore.EvictionPolicyFactory
+@_exported import typealias TroveCore.EvictionPolicyName
+@_exported import enum TroveCore.ExifOrientation
+@_exported import enum TroveCore.FetchOutcome
+@_exported import struct TroveCore.FetchProgress
+@_exported import struct TroveCore.FetchRequest
+@_exported import protocol TroveCore.Fetcher
+@_exported import typealias TroveCore.HasherName
+@_exported import struct TroveCore.Image
+@_exported import protocol TroveCore.ImageDecoder
+@_exported import protocol TroveCore.ImageEncoder
+@_exported import struct TroveCore.ImageFormat
+@_exported import struct TroveCore.ImageInfo
+@_exported import struct TroveCore.ImageRequest
+@_exported import protocol TroveCore.ImageTransformer
+@_exported import protocol TroveCore.KeyHasher
+@_exported import enum TroveCore.PixelFormat
+@_exported import struct TroveCore.PixelSize
+@_exported import struct TroveCore.PluginInfo
+@_exported import enum TroveCore.PluginKind
+@_exported import struct TroveCore.PluginName
+@_exported import struct TroveCore.PluginRegistry
+@_exported import struct TroveCore.RequestDeadline
+@_exported import enum TroveCore.RequestPriority
+@_exported import struct TroveCore.ResponseMetadata
+@_exported import enum TroveCore.ResultSource
+@_exported import protocol TroveCore.SharedCacheTier
+@_exported import protocol TroveCore.SharedCacheTierFactory
+@_exported import struct TroveCore.SharedTierLease
+@_exported import struct TroveCore.SharedTierOptions
+@_exported import struct TroveCore.SharedTierStatistics
+@_exported import struct TroveCore.TLSOptions
+@_exported import struct TroveCore.TransformerFactory
+@_exported import enum TroveCore.TroveError
+@_exported import protocol TroveCore.TrovePlugin
+@_exported import struct TroveCore.Validators
+@_exported import class TroveDiskCache.DiskCache
+@_exported import struct TroveDiskCache.DiskCacheConfiguration
+@_exported import struct TroveDiskCache.DiskCacheStats
+@_exported import enum TroveDiskCache.PayloadVerification
+@_exported import struct TroveFetcher.FetchSchedulerConfiguration
+@_exported import enum TroveFetcher.QueueOrder
+@_exported import struct TroveFetcher.RetryPolicy
+@_exported import class TroveMemoryCache.MemoryCache
+@_exported import struct TroveMemoryCache.MemoryCacheConfiguration
+@_exported import struct TroveMemoryCache.MemoryCacheStats
+@_exported import protocol TroveMemoryCache.TroveClock
+@_exported import struct TroveTransformers.BlurTransformer
+@_exported import struct TroveTransformers.CircleTransformer
+@_exported import struct TroveTransformers.CropTransformer
+@_exported import struct TroveTransformers.EmbedTransformer
+@_exported import struct TroveTransformers.FillColor
+@_exported import struct TroveTransformers.FlipTransformer
+@_exported import struct TroveTransformers.GrayscaleTransformer
+@_exported import struct TroveTransformers.OpacityTransformer
+@_exported import struct TroveTransformers.OrientTransformer
+@_exported import struct TroveTransformers.PaddingTransformer
+@_exported import struct TroveTransformers.PixelateTransformer
+@_exported import struct TroveTransformers.ResizeTransformer
+@_exported import struct TroveTransformers.RotateTransformer
+@_exported import struct TroveTransformers.RoundedCornersTransformer
+@_exported import struct TroveTransformers.SharpenTransformer
+@_exported import struct TroveTransformers.TintTransformer
+@_exported import struct TroveTransformers.TrimTransformer
+@_exported import struct TroveTransformers.WatermarkTransformer

@@ -3,6 +3,7 @@ import TroveCore
 import TroveDiskCache
 import TroveFetcher
 import TroveMemoryCache
+import TroveTransformers
 
 /// Loads images: memory, then disk, then the network, with duplicate work coalesced at the raw
 /// (fetched bytes) and processed (transformed result) levels. Composed from a registry and a
@@ -30,7 +31,7 @@ public final class ImagePipeline: Sendable {
     /// Nil when the configuration has no cache directory.
     public var diskCache: DiskCache? { parts.diskCache }
     /// The queue of network fetches (running and queued counts).
-    public var fetchScheduler: FetchScheduler { parts.scheduler }
+    package var fetchScheduler: FetchScheduler { parts.scheduler }
     /// The fleet's shared tier; nil when the configuration names none.
     public var sharedTier: (any SharedCacheTier)? { parts.shared?.tier }
     /// What the shared tier has done and where its circuit breaker stands; nil without a shared tier.

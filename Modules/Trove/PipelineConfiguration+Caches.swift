@@ -13,7 +13,7 @@ extension PipelineConfiguration {
 
     /// The disk cache this configuration names, built from the registry's plugins; nil without a directory.
     /// Resolves every plugin name even then, so a typo fails at build time either way.
-    public func makeDiskCache(registry: PluginRegistry) throws -> DiskCache? {
+    package func makeDiskCache(registry: PluginRegistry) throws -> DiskCache? {
         let hasher = try registry.hasher(named: hasher.rawValue)
         let eviction = try registry.evictionPolicy(named: diskEviction.rawValue)
         let compressor = try registry.compressor(named: compressor.rawValue)
@@ -26,7 +26,7 @@ extension PipelineConfiguration {
 
     /// The shared tier `sharedCache` names, made by the registry's factory for its scheme; nil without one.
     /// Throws `invalidConfiguration` listing the known schemes for a scheme no factory serves.
-    public func makeSharedTier(registry: PluginRegistry) throws -> (any SharedCacheTier)? {
+    package func makeSharedTier(registry: PluginRegistry) throws -> (any SharedCacheTier)? {
         guard let sharedCache else { return nil }
         return try registry.sharedTier(for: sharedCache).makeTier(url: sharedCache, options: sharedTierOptions)
     }
@@ -35,7 +35,7 @@ extension PipelineConfiguration {
     /// those recorded before `date`, so those URLs are fetched again; returns how many. `trove cache clear`
     /// does this along with the entries. Pipelines open on the directory keep their own copy until restarted
     /// (`forget(url:)` removes one URL's from a running pipeline).
-    public static func removeRememberedFailures(in cacheDirectory: URL, recordedBefore date: Date? = nil)
+    package static func removeRememberedFailures(in cacheDirectory: URL, recordedBefore date: Date? = nil)
         async throws -> Int
     {
         try await FailureMemory.removeAll(in: cacheDirectory, recordedBefore: date)

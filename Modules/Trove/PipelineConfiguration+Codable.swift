@@ -267,7 +267,7 @@ extension PipelineConfiguration: Codable {
 
     /// A `userInfo` key whose value, a `PipelineConfiguration`, is what decoding starts from instead of the
     /// defaults, so a key the JSON leaves out keeps that value.
-    public static let decodingBase = CodingUserInfoKey(rawValue: "trove.pipelineConfiguration.base")!
+    package static let decodingBase = CodingUserInfoKey(rawValue: "trove.pipelineConfiguration.base")!
 
     /// Where the flat keys of earlier versions went, so an old file's error says what to write instead.
     static let movedKeys = [

@@ -1,5 +1,6 @@
 import Foundation
 import TroveCore
+import TroveDiskCache
 
 /// What the stages before decode need to know about one request, whether it came as an image or a data request.
 struct RawRequest: Sendable {

@@ -5,22 +5,22 @@ import TroveCore
 /// (honouring transparency, delay and disposal) the way browsers show it: the canvas starts transparent and
 /// "restore to background" clears to transparent. The image's own pixels are the first frame; `frames`
 /// holds every frame when there is more than one.
-public struct GIFDecoder: ImageDecoder {
+package struct GIFDecoder: ImageDecoder {
     /// The registry name, "gif".
-    public let name = "gif"
+    package let name = "gif"
     /// `.gif`.
-    public let format = ImageFormat.gif
+    package let format = ImageFormat.gif
 
     /// The GIF decoder; it has no settings.
-    public init() {}
+    package init() {}
 
     /// "GIF87a" or "GIF89a".
-    public func canDecode(_ header: Data) -> Bool {
+    package func canDecode(_ header: Data) -> Bool {
         header.starts(with: "GIF87a".utf8) || header.starts(with: "GIF89a".utf8)
     }
 
     /// The logical screen's size and the number of frames, from the file's layout (no pixel is decoded).
-    public func info(_ data: Data) throws -> ImageInfo? {
+    package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let layout = try GIFLayout(bytes)
             return ImageInfo(
@@ -39,7 +39,7 @@ public struct GIFDecoder: ImageDecoder {
     /// Decodes every frame at full size (GIF has no reduced decode). Throws `imageTooLarge` when the screen or
     /// a frame is over `limits`, `tooManyFrames` for more frames than `maxFrames`, `tooLargeToDecode` for an
     /// animation over `maxDecodedBytes`, and `decodingFailed` for a damaged file.
-    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+    package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let layout = try GIFLayout(bytes)
             let width = layout.screenWidth, height = layout.screenHeight

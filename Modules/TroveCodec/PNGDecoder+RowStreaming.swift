@@ -5,7 +5,7 @@ extension PNGDecoder: RowStreamingImageDecoder {
     /// Hands the rows to `sink` as they are unfiltered, box-reduced as `decode(_:options:)` reduces them, so
     /// no image-sized buffer exists at either size. Adam7 files, whose rows come in seven passes, are decoded
     /// whole at full size first.
-    public func decode(_ data: Data, options: DecodingOptions, into sink: any ImageRowSink) throws {
+    package func decode(_ data: Data, options: DecodingOptions, into sink: any ImageRowSink) throws {
         try data.withUnsafeBytes { bytes in
             let file = try PNGFileLayout(bytes, limits: options.limits)
             let header = file.header

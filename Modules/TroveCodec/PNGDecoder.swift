@@ -6,17 +6,17 @@ import TroveSupport
 /// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion), with
 /// what the iCCP (inflated), sRGB, gAMA and cHRM chunks say in `Image.colorDescription`.
 /// Progressive: while a file arrives, it can show it after each Adam7 pass, or the rows so far.
-public struct PNGDecoder: ProgressiveImageDecoder {
+package struct PNGDecoder: ProgressiveImageDecoder {
     /// The registry name, "png".
-    public let name = "png"
+    package let name = "png"
     /// `.png`.
-    public let format = ImageFormat.png
+    package let format = ImageFormat.png
 
     /// The PNG decoder; it has no settings.
-    public init() {}
+    package init() {}
 
     /// The eight-byte PNG signature.
-    public func canDecode(_ header: Data) -> Bool {
+    package func canDecode(_ header: Data) -> Bool {
         header.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
@@ -26,7 +26,7 @@ public struct PNGDecoder: ProgressiveImageDecoder {
 
     /// Decodes at full size. Throws `imageTooLarge` when the header's size is over `limits`, and
     /// `decodingFailed` for a damaged file (a bad critical-chunk CRC, a truncated or corrupt stream, ...).
-    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+    package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             try Self.decodeWhole(bytes, file: try PNGFileLayout(bytes, limits: limits), limits: limits)
         }
@@ -36,7 +36,7 @@ public struct PNGDecoder: ProgressiveImageDecoder {
     /// largest k that keeps both sides at least that size (a partial block at an edge counts as one pixel),
     /// so the full-size image is never allocated. Adam7 files, whose rows come in seven passes, decode at
     /// full size. Limits apply to the stored size.
-    public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
+    package func decode(_ data: Data, options: DecodingOptions) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let file = try PNGFileLayout(bytes, limits: options.limits)
             let shift =
@@ -52,7 +52,7 @@ public struct PNGDecoder: ProgressiveImageDecoder {
 
     /// An incremental decode that shows an interlaced file after each Adam7 pass, and one that is not
     /// interlaced as its rows so far, refusing a size over `limits` as soon as the header has arrived.
-    public func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {
+    package func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {
         PNGIncrementalDecoder(limits: limits)
     }
 
@@ -79,7 +79,7 @@ public struct PNGDecoder: ProgressiveImageDecoder {
     }
 
     /// The size from the IHDR chunk, without inflating anything.
-    public func info(_ data: Data) throws -> ImageInfo? {
+    package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             guard bytes.starts(with: PNGChunkReader.signature) else {
                 throw Self.failure("invalid PNG signature; not a PNG file")

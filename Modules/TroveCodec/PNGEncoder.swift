@@ -6,17 +6,17 @@ import TroveSupport
 /// RGBA images whose pixels are all opaque are written as RGB (color type 2) to save a quarter of the data.
 /// Only the still image is written; animation frames are not. An image that still carries its source's ICC
 /// profile (the colour stage kept it) gets it back in an iCCP chunk, and its copyright notice in eXIf.
-public struct PNGEncoder: ImageEncoder {
+package struct PNGEncoder: ImageEncoder {
     /// The registry name, "png".
-    public let name = "png"
+    package let name = "png"
     /// `.png`.
-    public let format = ImageFormat.png
+    package let format = ImageFormat.png
 
     /// IDAT chunks are cut at this size so no single chunk grows unbounded with the image.
     static let maxChunkData = 1 << 20
 
     /// The PNG encoder; its only setting comes per call (`EncodingOptions.compressionLevel`).
-    public init() {}
+    package init() {}
 
     static func failure(_ reason: String) -> TroveError {
         TroveError.encodingFailed(format: .png, reason: reason)
@@ -24,7 +24,7 @@ public struct PNGEncoder: ImageEncoder {
 
     /// Writes the image as PNG at zlib level `options.compressionLevel` (0...9; quality is ignored). Throws
     /// `encodingFailed` for a level out of range, an empty image, or a pixel buffer shorter than its size.
-    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+    package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         let level = options.compressionLevel
         guard (0...9).contains(level) else {
             throw Self.failure("compression level \(level) is out of range 0...9")

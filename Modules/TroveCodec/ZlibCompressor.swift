@@ -3,13 +3,13 @@ import Foundation
 import TroveCore
 
 /// Compresses disk entries in the zlib format (deflate with a zlib header and Adler-32 trailer), by libdeflate.
-public struct ZlibCompressor: Compressor {
+package struct ZlibCompressor: Compressor {
     /// The registry name, "zlib".
-    public let name = "zlib"
+    package let name = "zlib"
     /// Entry-header id 1.
-    public let id: UInt8 = 1
+    package let id: UInt8 = 1
     /// The zlib level (0...9) used when `compress` is called with a nil level.
-    public let defaultLevel: Int
+    package let defaultLevel: Int
 
     /// Deflate cannot expand data more than about 1032:1, so a longer claimed length is corrupt
     /// and must not be allocated.
@@ -17,13 +17,13 @@ public struct ZlibCompressor: Compressor {
 
     /// A compressor using `defaultLevel` (0 stores, 9 is smallest; default 6) when no level is given. Not checked
     /// here: a level outside 0...9 makes `compress` throw.
-    public init(defaultLevel: Int = 6) {
+    package init(defaultLevel: Int = 6) {
         self.defaultLevel = defaultLevel
     }
 
     /// Deflates `data` at `level`, or `defaultLevel` when nil. Throws `invalidConfiguration` for a level outside
     /// 0...9 or when zlib fails (out of memory).
-    public func compress(_ data: Data, level: Int?) throws -> Data {
+    package func compress(_ data: Data, level: Int?) throws -> Data {
         let level = level ?? defaultLevel
         guard (0...9).contains(level) else {
             throw TroveError.invalidConfiguration("zlib compression level \(level) is out of range 0...9")
@@ -37,7 +37,7 @@ public struct ZlibCompressor: Compressor {
 
     /// Inflates exactly `originalLength` bytes. Throws `decompressionFailed` for a corrupt or truncated stream,
     /// a length that differs, or an `originalLength` no deflate stream of this size could produce.
-    public func decompress(_ data: Data, originalLength: Int) throws -> Data {
+    package func decompress(_ data: Data, originalLength: Int) throws -> Data {
         func failure(_ reason: String) -> TroveError {
             TroveError.decompressionFailed(compressor: name, reason: reason)
         }

@@ -10,18 +10,18 @@ import Foundation
 /// no source can spell (a custom key that itself begins with NUL gets a second one in `raw`).
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The normalised URL, or the request's custom key.
-    public let source: String
+    package let source: String
     /// The transform identifiers, in the order they run.
-    public let transforms: [String]
+    package let transforms: [String]
     /// The requested output format, if any.
-    public let encoding: ImageFormat?
+    package let encoding: ImageFormat?
     /// The request's own encoder settings, if any.
-    public let encodingOptions: EncodingOptions?
+    package let encodingOptions: EncodingOptions?
     /// True when a processed result is encoded in the source's format (no `encoding` given).
-    public let encodesInSourceFormat: Bool
+    package let encodesInSourceFormat: Bool
     /// Settings of the pipeline, not of the request, that shape a processed result (its default encoder
     /// settings, a non-default shrink-on-load gap), so two pipelines configured differently never share one.
-    public let pipelineSettings: String?
+    package let pipelineSettings: String?
     /// The storage key of the fetched bytes.
     public let raw: String
     /// The storage key of the processed result: `raw` when there is nothing to process.
@@ -29,7 +29,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The key for a source, transforms and encoding; `pipelineSettings` counts only when there is something
     /// to process.
-    public init(
+    package init(
         source: String, transforms: [String] = [], encoding: ImageFormat? = nil,
         encodingOptions: EncodingOptions? = nil, encodesInSourceFormat: Bool = false,
         pipelineSettings: String? = nil
@@ -63,7 +63,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// source, each length-prefixed. No raw key (a leading NUL is doubled there) and no processed key (whose
     /// first part is the source, `s`) can spell it, so a POST never shares an entry with a GET or with a
     /// POST of another body.
-    public static func request(method: String, bodyDigest: String, source: String) -> String {
+    package static func request(method: String, bodyDigest: String, source: String) -> String {
         var encoded = "\u{0}"
         append("m", method, to: &encoded)
         append("b", bodyDigest, to: &encoded)
@@ -103,7 +103,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key of an image request, with the settings of the pipeline that runs it (see `pipelineSettings`).
-    public init(_ request: ImageRequest, pipelineSettings: String? = nil) {
+    package init(_ request: ImageRequest, pipelineSettings: String? = nil) {
         self.init(request, rule: CacheKeyRule(), pipelineSettings: pipelineSettings)
     }
 
@@ -118,7 +118,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Lowercases scheme and host, drops a default port and the fragment; keeps path and query as sent.
-    public static func normalized(_ url: URL) -> String {
+    package static func normalized(_ url: URL) -> String {
         let text = url.absoluteString
         // Most URLs are already in this form; proving it by a scan costs far less than taking them apart.
         return isAlreadyNormalized(text) ? text : normalizedByComponents(url)

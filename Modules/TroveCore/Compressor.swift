@@ -14,20 +14,20 @@ public protocol Compressor: Sendable {
 }
 
 /// Stores bytes as they are.
-public struct NoCompressor: Compressor {
+@usableFromInline package struct NoCompressor: Compressor {
     /// The registry name, "none".
-    public let name = "none"
+    @usableFromInline package let name = "none"
     /// Entry-header id 0, the one reserved for uncompressed entries.
-    public let id: UInt8 = 0
+    @usableFromInline package let id: UInt8 = 0
 
     /// The pass-through compressor.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// Returns `data` unchanged; `level` is ignored.
-    public func compress(_ data: Data, level: Int?) throws -> Data { data }
+    @usableFromInline package func compress(_ data: Data, level: Int?) throws -> Data { data }
 
     /// Returns `data` unchanged; throws `TroveError.decompressionFailed` unless it is exactly `originalLength` bytes.
-    public func decompress(_ data: Data, originalLength: Int) throws -> Data {
+    @usableFromInline package func decompress(_ data: Data, originalLength: Int) throws -> Data {
         guard data.count == originalLength else {
             throw TroveError.decompressionFailed(
                 compressor: name,

@@ -2,7 +2,7 @@ import Foundation
 
 extension Duration {
     /// The duration in seconds as a `TimeInterval`, for arithmetic with `Date`.
-    public var timeInterval: TimeInterval {
+    package var timeInterval: TimeInterval {
         TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
     }
 }

@@ -28,14 +28,23 @@ public protocol EvictionPolicyFactory: Sendable {
     var name: String { get }
     /// A keyed policy for a cache of `capacity` cost units.
     func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key>
-    /// The same policy working on slot numbers the owner hands out, for owners (the memory cache)
-    /// that already map keys to slots and should not pay for a second hash lookup per hit.
+}
+
+/// A factory that also makes its policy working on slot numbers the owner hands out, for owners (the memory
+/// cache) that already map keys to slots and should not pay for a second hash lookup per hit. The built-in
+/// factories are; a third-party one need not be.
+package protocol SlotEvictionPolicyFactory: EvictionPolicyFactory {
+    /// The slot-numbered policy for a cache of `capacity` cost units.
     func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy
 }
 
 extension EvictionPolicyFactory {
-    /// A third-party factory that only makes keyed policies still works: slot numbers become its keys.
-    public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy {
-        SlotsOverKeyedPolicy(make(capacity: capacity, keyType: Int.self))
+    /// The factory's slot policy, or for a third-party factory that only makes keyed policies, its keyed
+    /// policy with slot numbers as keys.
+    package func slotPolicy(capacity: Int) -> any SlotEvictionPolicy {
+        if let slotted = self as? any SlotEvictionPolicyFactory {
+            return slotted.makeSlotPolicy(capacity: capacity)
+        }
+        return SlotsOverKeyedPolicy(make(capacity: capacity, keyType: Int.self))
     }
 }

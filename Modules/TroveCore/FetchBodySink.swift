@@ -8,7 +8,7 @@ import Foundation
 /// reaches the sink. Calls come one at a time, on the fetcher's own thread (for HTTP, a network event
 /// loop), so each must be quick. A sink that throws ends the fetch with its error. One sink serves one
 /// attempt: a retried fetch starts over with a new one, and the caller discards a sink whose fetch failed.
-public protocol FetchBodySink: Sendable {
+package protocol FetchBodySink: Sendable {
     /// The response's body is about to arrive; nothing has been written yet.
     func begin(_ response: ResponseMetadata) throws
     /// The next piece of the body.
@@ -17,7 +17,7 @@ public protocol FetchBodySink: Sendable {
 
 /// What a fetch into a `FetchBodySink` produced: a body (in the sink), or word that the cached copy is
 /// still current.
-public enum StreamedFetchOutcome: Sendable {
+package enum StreamedFetchOutcome: Sendable {
     /// The whole body went to the sink: `length` bytes, with the response's metadata.
     case streamed(ResponseMetadata, length: Int)
     /// 304: the cached copy is still current; the sink got nothing.

@@ -10,22 +10,30 @@ public protocol Fetcher: Sendable {
     /// may come back `.notModified`.
     func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
-    /// Fetches the body into `sink` as it arrives instead of collecting it (see `FetchBodySink`), calling
-    /// `progress` as bytes arrive; the outcome carries the body's length, not its bytes. A conditional
-    /// request may come back `.notModified`, with nothing given to the sink. Fetchers that get their body all
-    /// at once need not implement it: by default the whole body goes to the sink in one piece.
-    func fetch(
+}
+
+/// A fetcher that hands its body to a `FetchBodySink` as it arrives instead of collecting it (the HTTP
+/// fetchers), so a body on its way to disk is never held whole in memory.
+package protocol StreamingFetcher: Fetcher {
+    /// Fetches the body into `sink` as it arrives, calling `progress` as bytes arrive; the outcome carries
+    /// the body's length, not its bytes. A conditional request may come back `.notModified`, with nothing
+    /// given to the sink.
+    func fetchStreaming(
         _ request: FetchRequest, into sink: any FetchBodySink,
         progress: @escaping @Sendable (FetchProgress) -> Void
     ) async throws -> StreamedFetchOutcome
 }
 
 extension Fetcher {
-    /// Fetches the whole body with `fetch(_:progress:)`, then hands it to the sink in one piece.
-    public func fetch(
+    /// Fetches the body into `sink`: as it arrives from a `StreamingFetcher`; from any other fetcher, the
+    /// whole body from `fetch(_:progress:)` in one piece.
+    package func fetch(
         _ request: FetchRequest, into sink: any FetchBodySink,
         progress: @escaping @Sendable (FetchProgress) -> Void
     ) async throws -> StreamedFetchOutcome {
+        if let streaming = self as? any StreamingFetcher {
+            return try await streaming.fetchStreaming(request, into: sink, progress: progress)
+        }
         switch try await fetch(request, progress: progress) {
         case let .data(data, metadata):
             try sink.begin(metadata)
@@ -37,7 +45,7 @@ extension Fetcher {
     }
 
     /// Fetches the body into `sink` without progress reports.
-    public func fetch(_ request: FetchRequest, into sink: any FetchBodySink) async throws -> StreamedFetchOutcome {
+    package func fetch(_ request: FetchRequest, into sink: any FetchBodySink) async throws -> StreamedFetchOutcome {
         try await fetch(request, into: sink, progress: { _ in })
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// and the two obsolete forms a recipient must still accept (RFC 850's "Sunday, 06-Nov-94 08:49:37 GMT"
 /// and asctime's "Sun Nov  6 08:49:37 1994"). Written by hand over the UTF-8 bytes: no formatter, no lock,
 /// no locale, and no string made per token, since every response's Date (and often Expires) passes here.
-public enum HTTPDate {
+package enum HTTPDate {
     /// The three-letter month names in lower case, packed one a UInt32 ("jan" is j | a << 8 | n << 16).
     private static let months: [UInt32] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"
@@ -12,7 +12,7 @@ public enum HTTPDate {
     .map { name in name.utf8.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
 
     /// The date, or nil when the text is none of the three forms.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(bytes: $0) }
     }

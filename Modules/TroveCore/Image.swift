@@ -50,7 +50,7 @@ public struct Image: Sendable, Equatable {
     }
 
     /// Bytes this image holds in memory: what the memory cache charges for it.
-    public var cost: Int {
+    package var cost: Int {
         frames.reduce(pixels.count) { $0 + $1.pixels.count }
     }
 

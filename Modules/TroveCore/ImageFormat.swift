@@ -55,7 +55,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     }
 
     /// The usual file extension, without the dot.
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
         default: rawValue
@@ -63,7 +63,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     }
 
     /// The format a file extension or `--format` name means: "jpg" is `.jpeg`, "tif" is "tiff".
-    public init(fileExtension: String) {
+    package init(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "jpg", "jpe": self = .jpeg
         case "tif": self = "tiff"
@@ -72,11 +72,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     }
 
     /// The number of leading bytes decoders are shown to recognise their format.
-    public static let sniffLength = 32
+    package static let sniffLength = 32
 
     /// A hint for messages and heuristics only: the well-known format whose signature these bytes start with,
     /// whether or not a decoder for it is registered. It never picks a decoder; the registry asks the decoders.
-    public static func wellKnown(sniffing bytes: some Collection<UInt8>) -> ImageFormat? {
+    package static func wellKnown(sniffing bytes: some Collection<UInt8>) -> ImageFormat? {
         let b = Array(bytes.prefix(sniffLength))
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             b.count >= offset + magic.count && b[offset..<offset + magic.count].elementsEqual(magic)

@@ -80,8 +80,4 @@ public struct ImageRequest: Sendable {
         self.userInfo = userInfo
         self.maxAge = maxAge
     }
-
-    /// The key its results are cached under, by the request alone: source, transforms and output encoding.
-    /// A pipeline's own settings can change it, so apps ask `ImagePipeline.cacheKey(for:)`.
-    package var cacheKey: CacheKey { CacheKey(self) }
 }

@@ -26,16 +26,16 @@ public struct TransformerFactory: Sendable {
 }
 
 /// One parsed step of a transform spec: a name, its parameters, and where it starts in the spec.
-public struct TransformStep: Sendable, Equatable {
+package struct TransformStep: Sendable, Equatable {
     /// The transformer's name, e.g. "resize".
-    public var name: String
+    package var name: String
     /// Its `key=value` parameters, e.g. `["w": "200"]`; empty when the step has none.
-    public var parameters: [String: String]
+    package var parameters: [String: String]
     /// Offset (in characters) of this step within the spec string, for error messages.
-    public var position: Int
+    package var position: Int
 
     /// A step; `position` is 0 unless a parser says where the step starts.
-    public init(name: String, parameters: [String: String] = [:], position: Int = 0) {
+    package init(name: String, parameters: [String: String] = [:], position: Int = 0) {
         self.name = name
         self.parameters = parameters
         self.position = position

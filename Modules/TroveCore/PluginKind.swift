@@ -9,7 +9,7 @@ public enum PluginKind: String, Sendable, Codable, CaseIterable, CustomStringCon
     public var description: String { rawValue }
 
     /// The plural used in listings, e.g. `trove plugins --json`.
-    public var plural: String {
+    package var plural: String {
         switch self {
         case .fetcher: "fetchers"
         case .decoder: "decoders"

@@ -136,7 +136,7 @@ public struct PluginRegistry: Sendable {
     // MARK: Looking up
 
     /// The fetcher for the URL's scheme: the latest registered that declares it.
-    public func fetcher(for url: URL) throws -> any Fetcher {
+    package func fetcher(for url: URL) throws -> any Fetcher {
         let scheme = url.scheme?.lowercased() ?? ""
         if let match = fetchers.newestFirst.first(where: { $0.plugin.schemes.contains(scheme) }) {
             return match.plugin
@@ -146,19 +146,19 @@ public struct PluginRegistry: Sendable {
     }
 
     /// The fetcher registered under `name`.
-    public func fetcher(named name: String) throws -> any Fetcher { try fetchers.get(name) }
+    package func fetcher(named name: String) throws -> any Fetcher { try fetchers.get(name) }
 
     /// The decoder for these bytes: the latest registered decoder that recognises their leading bytes.
-    public func decoder(for data: Data) -> (any ImageDecoder)? {
+    package func decoder(for data: Data) -> (any ImageDecoder)? {
         let header = data.prefix(ImageFormat.sniffLength)
         return decoders.newestFirst.first { $0.plugin.canDecode(header) }?.plugin
     }
 
     /// The format of these bytes, as the registered decoders recognise it; nil when none does.
-    public func format(of data: Data) -> ImageFormat? { decoder(for: data)?.format }
+    package func format(of data: Data) -> ImageFormat? { decoder(for: data)?.format }
 
     /// The decoder for a format: the latest registered that reads it.
-    public func decoder(for format: ImageFormat) throws -> any ImageDecoder {
+    package func decoder(for format: ImageFormat) throws -> any ImageDecoder {
         if let match = decoders.newestFirst.first(where: { $0.plugin.format == format }) { return match.plugin }
         throw TroveError.unknownPlugin(kind: .decoder, name: format.rawValue, known: decodableFormats.map(\.rawValue))
     }
@@ -167,7 +167,7 @@ public struct PluginRegistry: Sendable {
     public func decoder(named name: String) throws -> any ImageDecoder { try decoders.get(name) }
 
     /// The encoder for a format, e.g. `.png`: the latest registered that writes it.
-    public func encoder(for format: ImageFormat) throws -> any ImageEncoder {
+    package func encoder(for format: ImageFormat) throws -> any ImageEncoder {
         if let match = encoders.newestFirst.first(where: { $0.plugin.format == format }) { return match.plugin }
         throw TroveError.unknownPlugin(kind: .encoder, name: format.rawValue, known: encodableFormats.map(\.rawValue))
     }
@@ -175,21 +175,21 @@ public struct PluginRegistry: Sendable {
     /// The encoder registered under `name`.
     public func encoder(named name: String) throws -> any ImageEncoder { try encoders.get(name) }
     /// The key hasher registered under `name`.
-    public func hasher(named name: String) throws -> any KeyHasher { try hashers.get(name) }
+    package func hasher(named name: String) throws -> any KeyHasher { try hashers.get(name) }
     /// The eviction policy registered under `name`.
     public func evictionPolicy(named name: String) throws -> any EvictionPolicyFactory {
         try evictionPolicies.get(name)
     }
     /// The compressor registered under `name`.
-    public func compressor(named name: String) throws -> any Compressor { try compressors.get(name) }
+    package func compressor(named name: String) throws -> any Compressor { try compressors.get(name) }
 
     /// The compressor whose id an entry header names, if registered.
-    public func compressor(id: UInt8) -> (any Compressor)? {
+    package func compressor(id: UInt8) -> (any Compressor)? {
         compressors.items.values.first { $0.id == id }
     }
 
     /// The shared tier factory for the URL's scheme: the latest registered that declares it.
-    public func sharedTier(for url: URL) throws -> any SharedCacheTierFactory {
+    package func sharedTier(for url: URL) throws -> any SharedCacheTierFactory {
         let scheme = url.scheme?.lowercased() ?? ""
         if let match = sharedTiers.newestFirst.first(where: { $0.plugin.schemes.contains(scheme) }) {
             return match.plugin
@@ -201,13 +201,13 @@ public struct PluginRegistry: Sendable {
     }
 
     /// The colour converter pipelines use: the latest registered; nil when none is (pixels stay as decoded).
-    public var colorConverter: (any ColorConverter)? { colorConverters.newestFirst.first?.plugin }
+    package var colorConverter: (any ColorConverter)? { colorConverters.newestFirst.first?.plugin }
 
     /// The colour converter registered under `name`.
-    public func colorConverter(named name: String) throws -> any ColorConverter { try colorConverters.get(name) }
+    package func colorConverter(named name: String) throws -> any ColorConverter { try colorConverters.get(name) }
 
     /// The transformer factory registered under `name`.
-    public func transformerFactory(named name: String) throws -> TransformerFactory { try transformers.get(name) }
+    package func transformerFactory(named name: String) throws -> TransformerFactory { try transformers.get(name) }
 
     /// Builds one transformer from a parsed spec step.
     public func transformer(named name: String, parameters: [String: String] = [:]) throws -> any ImageTransformer {
@@ -232,23 +232,23 @@ public struct PluginRegistry: Sendable {
     }
 
     /// Every kind with its names, as `trove plugins` shows them.
-    public var listing: [PluginKind: [String]] {
+    package var listing: [PluginKind: [String]] {
         Dictionary(uniqueKeysWithValues: PluginKind.allCases.map { ($0, names(of: $0)) })
     }
 
     /// Formats some registered decoder reads, sorted by name.
-    public var decodableFormats: [ImageFormat] {
+    package var decodableFormats: [ImageFormat] {
         Set(decoders.items.values.map(\.format)).sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Formats some registered encoder writes, sorted by name.
-    public var encodableFormats: [ImageFormat] {
+    package var encodableFormats: [ImageFormat] {
         Set(encoders.items.values.map(\.format)).sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Per format, the decoder and encoder that will be used (by name); per URL scheme, the fetcher and
     /// shared tier. This is what `trove plugins --json` shows as `formats` and `schemes`.
-    public var routing: PluginRouting {
+    package var routing: PluginRouting {
         var formats: [String: PluginRouting.FormatRoute] = [:]
         for format in Set(decodableFormats + encodableFormats) {
             formats[format.rawValue] = PluginRouting.FormatRoute(
@@ -271,37 +271,37 @@ public struct PluginRegistry: Sendable {
 }
 
 /// Which plugin serves each format and scheme (`PluginRegistry.routing`).
-public struct PluginRouting: Sendable, Equatable, Codable {
+package struct PluginRouting: Sendable, Equatable, Codable {
     /// The decoder and encoder (registry names) used for one format; nil where none is registered.
-    public struct FormatRoute: Sendable, Equatable, Codable {
+    package struct FormatRoute: Sendable, Equatable, Codable {
         /// Registry name of the decoder used for this format; nil when none reads it.
-        public var decoder: String?
+        package var decoder: String?
         /// Registry name of the encoder used for this format; nil when none writes it.
-        public var encoder: String?
+        package var encoder: String?
 
         /// A route naming the decoder and encoder.
-        public init(decoder: String?, encoder: String?) {
+        package init(decoder: String?, encoder: String?) {
             self.decoder = decoder
             self.encoder = encoder
         }
     }
 
     /// The fetcher and shared tier (registry names) used for one URL scheme; nil where none is registered.
-    public struct SchemeRoute: Sendable, Equatable, Codable {
+    package struct SchemeRoute: Sendable, Equatable, Codable {
         /// Registry name of the fetcher used for this scheme; nil when none serves it.
-        public var fetcher: String?
+        package var fetcher: String?
         /// Registry name of the shared tier factory used for this scheme; nil when none serves it.
-        public var sharedTier: String?
+        package var sharedTier: String?
 
         /// A route naming the fetcher and shared tier.
-        public init(fetcher: String?, sharedTier: String?) {
+        package init(fetcher: String?, sharedTier: String?) {
             self.fetcher = fetcher
             self.sharedTier = sharedTier
         }
     }
 
     /// Keyed by format name.
-    public var formats: [String: FormatRoute]
+    package var formats: [String: FormatRoute]
     /// Keyed by lowercase URL scheme.
-    public var schemes: [String: SchemeRoute]
+    package var schemes: [String: SchemeRoute]
 }

@@ -1,7 +1,7 @@
 /// The slot-level form of an eviction policy. The owner gives every stored entry a small integer
 /// slot (reused only after the entry is gone) and the policy keeps its order in arrays indexed by
 /// slot, so a hit costs no hashing at all. Not thread-safe: the owner calls it under its lock.
-public protocol SlotEvictionPolicy: AnyObject {
+@usableFromInline package protocol SlotEvictionPolicy: AnyObject {
     /// Slots tracked now.
     var count: Int { get }
     /// Starts tracking `slot` (not tracked now). `keyHash` identifies the key beyond the slot's

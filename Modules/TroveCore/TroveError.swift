@@ -77,7 +77,7 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case invalidConfiguration(String)
 
     /// The `untrustedCertificate` reason when the certificate passed its issuer's check but names other hosts.
-    public static let certificateNameMismatch = "the certificate is for another host name"
+    package static let certificateNameMismatch = "the certificate is for another host name"
 
     /// One line for a person: what failed, for which URL, key or file, and what to do.
     public var description: String {
@@ -170,7 +170,7 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     public var errorDescription: String? { description }
 
     /// A short cause for messages about an earlier failure: "HTTP 404", else the whole description.
-    public var cause: String {
+    package var cause: String {
         if case let .httpStatus(status, _) = self { return "HTTP \(status)" }
         return description
     }
@@ -185,7 +185,7 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
 
     /// Whether this failure will happen again if retried soon (404, 410, undecodable data, a malformed URL): such URLs are
     /// remembered and fail fast. Timeouts, lost connections, 5xx and 429 are transient.
-    public var isLasting: Bool {
+    package var isLasting: Bool {
         switch self {
         case let .httpStatus(status, _): status == 404 || status == 410
         case .unsupportedFormat, .noDecoder, .decodingFailed, .imageTooLarge, .tooManyFrames, .tooLargeToDecode,

@@ -1,16 +1,16 @@
 import Foundation
 
 /// What `DiskCache.verify()` found (the fields of `trove cache verify --json`).
-public struct DiskCacheVerification: Sendable, Equatable, Codable {
+package struct DiskCacheVerification: Sendable, Equatable, Codable {
     /// Entry files examined.
-    public var checked: Int
+    package var checked: Int
     /// Files whose header, key, decompression or CRC failed.
-    public var corrupt: Int
+    package var corrupt: Int
     /// Files deleted: the corrupt ones plus expired ones and ones no lookup could reach.
-    public var removed: Int
+    package var removed: Int
 
     /// A report with the given counts (all zero by default).
-    public init(checked: Int = 0, corrupt: Int = 0, removed: Int = 0) {
+    package init(checked: Int = 0, corrupt: Int = 0, removed: Int = 0) {
         self.checked = checked
         self.corrupt = corrupt
         self.removed = removed
@@ -22,7 +22,7 @@ extension DiskCache {
     /// the opening scan or lookups already deleted since the last verify are counted in the report too
     /// (as checked, corrupt and removed), so damage is reported however it was found. Queued stores are
     /// written first.
-    public func verify() async throws -> DiskCacheVerification {
+    package func verify() async throws -> DiskCacheVerification {
         await flush()
         await waitForIndex()
         return await io.run {

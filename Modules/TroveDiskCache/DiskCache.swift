@@ -19,7 +19,7 @@ public final class DiskCache: Sendable {
     /// The limits and behaviour it was opened with.
     public let configuration: DiskCacheConfiguration
     /// Names entry files after keys; opening a directory written with another hasher refiles its entries.
-    public let hasher: any KeyHasher
+    package let hasher: any KeyHasher
     let compressor: any Compressor
     /// Decompressors by the id stored in entry headers.
     let decompressors: [UInt8: any Compressor]
@@ -130,7 +130,7 @@ public final class DiskCache: Sendable {
     /// With `includingStale`, an entry past its `expires` date but within `staleRetention` is returned too
     /// (its metadata says it is stale); otherwise it reads as a miss.
     /// An entry whose store is still queued is answered from the queue.
-    public func entry(forKey key: String, includingStale: Bool = false) async throws -> DiskEntry? {
+    package func entry(forKey key: String, includingStale: Bool = false) async throws -> DiskEntry? {
         if let queued = writes.queued(key) { return queuedEntry(queued, includingStale: includingStale) }
         await waitForCommit(ofKey: key)
         if state.withLock({ $0.refiling }) { await waitForIndex() }
@@ -166,7 +166,7 @@ public final class DiskCache: Sendable {
     }
 
     /// The file an entry for `key` lives in: `<root>/entries/<2 hex>/<2 hex>/<hash>`.
-    public func fileURL(forKey key: String) -> URL {
+    package func fileURL(forKey key: String) -> URL {
         URL(fileURLWithPath: location(forKey: key).path)
     }
 
@@ -301,7 +301,12 @@ public final class DiskCache: Sendable {
     /// `DiskCacheStats.failedWrites`, and leaves the previous entry as it was; a crash loses queued stores,
     /// never an entry's integrity. Throws only for an entry no write could store (too large a payload or
     /// header field), before queueing it.
-    public func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
+    public func store(_ data: Data, forKey key: String) async throws {
+        try await store(data, forKey: key, metadata: DiskEntryMetadata())
+    }
+
+    /// As `store(_:forKey:)`, with the entry's metadata (validators, content type, dates) given.
+    package func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) async throws {
         try checkStorable(data, forKey: key, metadata: metadata)
         await waitForCommit(ofKey: key)
         if await writes.enqueue(.init(key: key, data: data, metadata: metadata)) {
@@ -313,7 +318,12 @@ public final class DiskCache: Sendable {
     /// queued store of `key`) atomically. If the write fails (`diskFull`, `ioFailed`) it throws, the
     /// previous entry is left as it was and no partial file remains.
     /// An entry whose file would exceed the byte limit is not kept (and the previous entry is removed).
-    public func storeNow(_ data: Data, forKey key: String, metadata: DiskEntryMetadata = .init()) async throws {
+    public func storeNow(_ data: Data, forKey key: String) async throws {
+        try await storeNow(data, forKey: key, metadata: DiskEntryMetadata())
+    }
+
+    /// As `storeNow(_:forKey:)`, with the entry's metadata (validators, content type, dates) given.
+    package func storeNow(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) async throws {
         try checkStorable(data, forKey: key, metadata: metadata)
         await waitForCommit(ofKey: key)
         _ = await writes.cancel(key)
@@ -483,7 +493,7 @@ public final class DiskCache: Sendable {
     /// HTTP 304. A queued store of `key` takes the new metadata before it is written. Returns false if
     /// there is no valid entry for `key`.
     @discardableResult
-    public func updateMetadata(forKey key: String, _ metadata: DiskEntryMetadata) async throws -> Bool {
+    package func updateMetadata(forKey key: String, _ metadata: DiskEntryMetadata) async throws -> Bool {
         await waitForCommit(ofKey: key)
         if writes.updateMetadata(ofKey: key, metadata) { return true }
         await writes.waitForWrite(ofKey: key)
@@ -590,7 +600,7 @@ public final class DiskCache: Sendable {
     /// The size on disk of `key`'s entry when the index knows it and it is fresh (not past its `expires`
     /// date), without reading the file: what a prefetch needs to skip a URL. Nil otherwise.
     /// A fresh queued store counts, at its payload's size.
-    public func freshEntrySize(forKey key: String) async -> Int? {
+    package func freshEntrySize(forKey key: String) async -> Int? {
         if let queued = writes.queued(key) {
             return isReadable(queued.metadata, includingStale: false, now: Date()) ? queued.data.count : nil
         }
@@ -612,7 +622,7 @@ public final class DiskCache: Sendable {
     /// one `stat` of that folder, whose link count counts its subfolders on ext4, XFS, tmpfs and the like;
     /// on a file system that does not count them (btrfs) it is always false. Lets a lookup that is nearly
     /// always a miss (the failed-URL memory) skip reading for it.
-    public var holdsNoEntries: Bool {
+    package var holdsNoEntries: Bool {
         guard writes.isIdle, commits.isIdle else { return false }
         return files.linkCount(of: layout.entries) == 2
     }
@@ -620,7 +630,7 @@ public final class DiskCache: Sendable {
     /// Whether the index (or the write queue) has an entry for `key`, fresh or stale, without reading its
     /// file (waits for the open-time scan): false means there is nothing to read or revalidate, unless
     /// another process stored it since this cache was opened.
-    public func knowsEntry(forKey key: String) async -> Bool {
+    package func knowsEntry(forKey key: String) async -> Bool {
         if writes.queued(key) != nil { return true }
         await waitForCommit(ofKey: key)
         await waitForIndex()
@@ -654,7 +664,7 @@ public final class DiskCache: Sendable {
     }
 
     /// The full keys of the entries the index holds that have not expired, sorted (waits for the scan).
-    public func keys() async throws -> [String] {
+    package func keys() async throws -> [String] {
         await waitForIndex()
         let now = Date()
         let keys = state.withLock { state in

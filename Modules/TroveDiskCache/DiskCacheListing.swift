@@ -1,20 +1,20 @@
 import Foundation
 
 /// One entry as `DiskCache.listing()` reports it (the lines of `trove cache list`), from the index.
-public struct DiskCacheListing: Sendable, Equatable {
+package struct DiskCacheListing: Sendable, Equatable {
     /// The entry's full cache key.
-    public var key: String
+    package var key: String
     /// What the entry file takes on disk, header included.
-    public var bytes: Int
+    package var bytes: Int
     /// Whether the payload is stored compressed.
-    public var compressed: Bool
+    package var compressed: Bool
     /// When the bytes were fetched or last revalidated.
-    public var created: Date
+    package var created: Date
     /// When the entry stops being fresh; nil: only `maxAge` applies.
-    public var expires: Date?
+    package var expires: Date?
 
     /// A listing line from its fields.
-    public init(key: String, bytes: Int, compressed: Bool, created: Date, expires: Date?) {
+    package init(key: String, bytes: Int, compressed: Bool, created: Date, expires: Date?) {
         self.key = key
         self.bytes = bytes
         self.compressed = compressed
@@ -25,7 +25,7 @@ public struct DiskCacheListing: Sendable, Equatable {
 
 extension DiskCache {
     /// The unexpired entries the index holds, sorted by key (waits for the open-time scan).
-    public func listing() async -> [DiskCacheListing] {
+    package func listing() async -> [DiskCacheListing] {
         await waitForIndex()
         let now = Date()
         let entries = state.withLock { state in

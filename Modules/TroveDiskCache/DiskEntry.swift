@@ -2,22 +2,22 @@ import Foundation
 import TroveCore
 
 /// What is stored beside an entry's bytes: HTTP validators for revalidation, content type, and dates.
-public struct DiskEntryMetadata: Sendable, Equatable {
+package struct DiskEntryMetadata: Sendable, Equatable {
     /// ETag and Last-Modified of the response, sent back when revalidating.
-    public var validators: Validators
+    package var validators: Validators
     /// The Content-Type the origin sent; nil when it sent none.
-    public var contentType: String?
+    package var contentType: String?
     /// When the bytes were fetched or last revalidated; `maxAge` counts from here.
-    public var created: Date
+    package var created: Date
     /// After this the entry reads as a miss (nil: only `maxAge` applies).
-    public var expires: Date?
+    package var expires: Date?
     /// The response said `must-revalidate` (RFC 9111 §5.2.2.2): once past `expires` the entry may not stand
     /// in for a failed origin. Entries of format version 1, which did not keep it, read as false.
-    public var mustRevalidate: Bool
+    package var mustRevalidate: Bool
 
     /// Metadata from its parts; by default no validators or content type, created now, no `expires`, not
     /// must-revalidate.
-    public init(
+    package init(
         validators: Validators = .init(), contentType: String? = nil, created: Date = Date(),
         expires: Date? = nil, mustRevalidate: Bool = false
     ) {
@@ -30,21 +30,21 @@ public struct DiskEntryMetadata: Sendable, Equatable {
 }
 
 /// One verified entry read from disk.
-public struct DiskEntry: Sendable {
+package struct DiskEntry: Sendable {
     /// The entry's full key, as checked against the file's header.
-    public var key: String
+    package var key: String
     /// The original bytes, checked against the stored CRC (on this read, or on an earlier read of the
     /// same, unchanged file under `PayloadVerification.whenFileChanges`).
-    public var data: Data
+    package var data: Data
     /// Validators, content type and dates stored with the bytes.
-    public var metadata: DiskEntryMetadata
+    package var metadata: DiskEntryMetadata
     /// Bytes the payload takes in the file (the compressed size when `compressed`).
-    public var storedBytes: Int
+    package var storedBytes: Int
     /// Whether the payload is stored compressed (`data` is already decompressed).
-    public var compressed: Bool
+    package var compressed: Bool
 
     /// An entry from its parts.
-    public init(key: String, data: Data, metadata: DiskEntryMetadata, storedBytes: Int, compressed: Bool) {
+    package init(key: String, data: Data, metadata: DiskEntryMetadata, storedBytes: Int, compressed: Bool) {
         self.key = key
         self.data = data
         self.metadata = metadata

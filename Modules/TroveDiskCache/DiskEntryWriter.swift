@@ -27,7 +27,7 @@ import TroveSupport
 ///
 /// Streamed entries are stored as is. When the cache's compressor would try the payload (it is not a
 /// compressed image format) and it is at most 1 MiB, committing reads it back and stores it as `store` would.
-public final class DiskEntryWriter: FetchBodySink {
+package final class DiskEntryWriter: FetchBodySink {
     private struct State {
         /// The temp file, once `begin` made it.
         var temporary: String?
@@ -43,7 +43,7 @@ public final class DiskEntryWriter: FetchBodySink {
     }
 
     /// The key the entry is stored under.
-    public let key: String
+    package let key: String
     private let cache: DiskCache
     private let name: String
     private let state = Mutex(State())
@@ -55,7 +55,7 @@ public final class DiskEntryWriter: FetchBodySink {
     static let largestCommitOnCallersThread = 1 << 20
 
     /// How many leading payload bytes `leadingBytes` keeps: as many as decoders are shown to recognise a format.
-    public static let leadingByteCount = ImageFormat.sniffLength
+    package static let leadingByteCount = ImageFormat.sniffLength
 
     init(cache: DiskCache, key: String) {
         self.cache = cache
@@ -68,14 +68,14 @@ public final class DiskEntryWriter: FetchBodySink {
     }
 
     /// Payload bytes written so far.
-    public var bytesWritten: Int { state.withLock { $0.length } }
+    package var bytesWritten: Int { state.withLock { $0.length } }
 
     /// The payload's first `leadingByteCount` bytes (fewer when it is shorter): enough to tell its format.
-    public var leadingBytes: Data { state.withLock { $0.leading } }
+    package var leadingBytes: Data { state.withLock { $0.leading } }
 
     /// Creates the temp file, with room for a header carrying the response's validators and content type.
     /// Throws `ioFailed` when one of them is too long for the format, or the file cannot be made.
-    public func begin(_ response: ResponseMetadata) throws {
+    package func begin(_ response: ResponseMetadata) throws {
         let header = EntryHeader(
             compressorID: 0, storedLength: 0, originalLength: 0, payloadCRC: 0, created: Date(), expires: nil,
             key: key, etag: response.validators.etag, lastModified: response.validators.lastModified,
@@ -104,7 +104,7 @@ public final class DiskEntryWriter: FetchBodySink {
     /// Appends a piece of the payload to the temp file. Throws `diskFull` or `ioFailed` when it cannot be
     /// written, `ioFailed` past the format's 1 GiB payload limit, and `cancelled` once the writer was
     /// discarded (a piece that raced a cancelled fetch's cleanup).
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         try state.withLock { state throws in
             if state.finished { throw TroveError.cancelled }
             guard let temporary = state.temporary else {
@@ -129,7 +129,7 @@ public final class DiskEntryWriter: FetchBodySink {
     /// of the key); from then on reads of the key wait for it and see the entry. A commit that fails
     /// (`diskFull`, `ioFailed`) is logged and counted in `DiskCacheStats.failedWrites`, and leaves the
     /// previous entry as it was and no temp file.
-    public func commit(metadata: DiskEntryMetadata) async {
+    package func commit(metadata: DiskEntryMetadata) async {
         await cache.commits.start(key)
         _ = await cache.writes.cancel(key)
         // Writing the header and renaming take microseconds: done on this thread, they spare a batch the
@@ -168,7 +168,7 @@ public final class DiskEntryWriter: FetchBodySink {
     /// store of it) atomically; returns once it is on disk. An entry whose file would exceed the cache's
     /// byte limit is not kept (and the previous entry is removed), as with `storeNow`. If anything fails it
     /// throws, the previous entry is left as it was, and no temp file remains.
-    public func commitNow(metadata: DiskEntryMetadata) async throws {
+    package func commitNow(metadata: DiskEntryMetadata) async throws {
         await cache.waitForCommit(ofKey: key)
         _ = await cache.writes.cancel(key)
         try await cache.io.run {
@@ -257,7 +257,7 @@ public final class DiskEntryWriter: FetchBodySink {
 
     /// Drops what was written: the temp file goes, no entry changes. Does nothing after `commit` or a
     /// first `discard`.
-    public func discard() {
+    package func discard() {
         let taken = state.withLock { state -> State? in
             guard !state.finished else { return nil }
             state.finished = true
@@ -272,7 +272,7 @@ public final class DiskEntryWriter: FetchBodySink {
 extension DiskCache {
     /// A writer that stores `key`'s entry as its payload arrives (see `DiskEntryWriter`): hand it to a fetch
     /// as its body sink, then `commit` it with the entry's metadata, or `discard` it.
-    public func entryWriter(forKey key: String) -> DiskEntryWriter {
+    package func entryWriter(forKey key: String) -> DiskEntryWriter {
         DiskEntryWriter(cache: self, key: key)
     }
 }

@@ -8,10 +8,10 @@ import TroveSupport
 ///
 /// The bytes are exactly an uncompressed entry file (see `EntryHeader`), made and checked by the same
 /// header code the disk cache uses.
-public enum EntryCodec {
+package enum EntryCodec {
     /// `data` and its metadata as one entry. Throws `invalidConfiguration` when a field is too long for the
     /// format (a key or validator over 64 KiB) or the payload is over the format's 1 GiB limit.
-    public static func encode(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws -> Data {
+    package static func encode(_ data: Data, forKey key: String, metadata: DiskEntryMetadata) throws -> Data {
         guard data.count <= EntryHeader.maxPayloadBytes else {
             throw TroveError.invalidConfiguration(
                 "an entry of \(data.count) bytes is over the \(EntryHeader.maxPayloadBytes)-byte entry limit")
@@ -31,7 +31,7 @@ public enum EntryCodec {
     /// The entry in `value`, checked: magic and version, header CRC, lengths, that it was stored under
     /// `expectedKey` (not a value written for another key or by another program), and the payload's CRC.
     /// Throws `EntryRejected` naming what was wrong.
-    public static func decode(_ value: Data, expectedKey: String) throws(EntryRejected) -> DiskEntry {
+    package static func decode(_ value: Data, expectedKey: String) throws(EntryRejected) -> DiskEntry {
         let parsed = value.withUnsafeBytes { bytes -> Result<(EntryHeader, Int), EntryCorruption> in
             do throws(EntryCorruption) {
                 let length = try EntryHeader.headerLength(fromPrefix: bytes)
@@ -84,13 +84,13 @@ public enum EntryCodec {
 }
 
 /// Why `EntryCodec.decode` refused a value: damaged, foreign (not Trove's format), or stored for another key.
-public struct EntryRejected: Error, Sendable, Equatable, CustomStringConvertible {
+package struct EntryRejected: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong, e.g. "bad magic" or "payload checksum mismatch".
-    public let reason: String
+    package let reason: String
 
     /// A rejection for `reason`.
-    public init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
 
     /// "not a valid Trove entry: <reason>".
-    public var description: String { "not a valid Trove entry: \(reason)" }
+    package var description: String { "not a valid Trove entry: \(reason)" }
 }

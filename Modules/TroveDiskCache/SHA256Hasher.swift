@@ -4,15 +4,15 @@ import TroveCore
 import TroveSupport
 
 /// The default key hasher: lowercase hex of the SHA-256 of the key's UTF-8 bytes (64 characters).
-public struct SHA256Hasher: KeyHasher {
+@usableFromInline package struct SHA256Hasher: KeyHasher {
     /// The registry name, "sha256".
-    public let name = "sha256"
+    @usableFromInline package let name = "sha256"
 
     /// The hasher; it keeps no state.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// 64 lowercase hex characters: the SHA-256 of the key's UTF-8 bytes.
-    public func hash(_ key: String) -> String {
+    @usableFromInline package func hash(_ key: String) -> String {
         var key = key
         return key.withUTF8 {
             SHA256.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexEncoding.lowercase($0) }

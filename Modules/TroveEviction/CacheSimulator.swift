@@ -4,25 +4,25 @@ import TroveCore
 /// does: a request for a key the cache holds is a hit; any other request is a miss, the first one
 /// for a key included, and stores the key after evicting until its size fits. A key larger than the
 /// whole capacity is counted as a miss and never stored. `trove sim` and the policy tests use this.
-public struct CacheSimulator {
+package struct CacheSimulator {
     /// What a replay counted.
-    public struct Result: Sendable, Equatable, Codable {
+    package struct Result: Sendable, Equatable, Codable {
         /// Requests replayed.
-        public var requests = 0
+        package var requests = 0
         /// Requests for a key the cache held.
-        public var hits = 0
+        package var hits = 0
         /// Every other request, the first one for each key included.
-        public var misses = 0
+        package var misses = 0
         /// Misses over requests; 0 before any request.
-        public var missRatio: Double { requests == 0 ? 0 : Double(misses) / Double(requests) }
+        package var missRatio: Double { requests == 0 ? 0 : Double(misses) / Double(requests) }
 
         /// Nothing counted yet.
-        public init() {}
+        package init() {}
 
         private enum CodingKeys: String, CodingKey { case requests, hits, misses, missRatio }
 
         /// Reads the counts (the stored miss ratio is derived, so it is not read back).
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             requests = try container.decode(Int.self, forKey: .requests)
             hits = try container.decode(Int.self, forKey: .hits)
@@ -30,7 +30,7 @@ public struct CacheSimulator {
         }
 
         /// Writes the counts and the miss ratio.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(requests, forKey: .requests)
             try container.encode(hits, forKey: .hits)
@@ -40,11 +40,11 @@ public struct CacheSimulator {
     }
 
     /// The capacity the simulator was made with.
-    public let capacity: Int
+    package let capacity: Int
     /// What the replay counted so far.
-    public private(set) var result = Result()
+    package private(set) var result = Result()
     /// Cost currently stored.
-    public private(set) var occupied = 0
+    package private(set) var occupied = 0
 
     private let policy: any SlotEvictionPolicy
     private var table = SlotTable<String>()
@@ -52,20 +52,20 @@ public struct CacheSimulator {
     private var sizes: [Int] = []
 
     /// `capacity` is in the unit of the sizes given to `request` (1 per key when sizes are not known).
-    public init(factory: any EvictionPolicyFactory, capacity: Int) {
+    package init(factory: any EvictionPolicyFactory, capacity: Int) {
         self.capacity = capacity
-        policy = factory.makeSlotPolicy(capacity: capacity)
+        policy = factory.slotPolicy(capacity: capacity)
     }
 
     /// Keys stored now.
-    public var count: Int { table.count }
+    package var count: Int { table.count }
 
     /// Whether `key` is stored now.
-    public func contains(_ key: String) -> Bool { table.slot(for: key) != nil }
+    package func contains(_ key: String) -> Bool { table.slot(for: key) != nil }
 
     /// Replays one request; returns true on a hit.
     @discardableResult
-    public mutating func request(_ key: String, size: Int = 1) -> Bool {
+    package mutating func request(_ key: String, size: Int = 1) -> Bool {
         result.requests += 1
         let hash = key.hashValue
         if let slot = table.slot(for: key, hash: hash) {

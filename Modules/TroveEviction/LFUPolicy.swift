@@ -6,7 +6,7 @@ import TroveCore
 /// O(1) per operation with frequency buckets (Shah, Mitra and Matani, 2010): a list of buckets in
 /// increasing frequency, each holding its slots in arrival order. A hit moves a slot to the next
 /// bucket, creating it when the next frequency has none.
-public final class LFUSlotPolicy: SlotEvictionPolicy {
+package final class LFUSlotPolicy: SlotEvictionPolicy {
     private struct State {
         var links = SlotLinks()
         /// The bucket each tracked slot sits in.
@@ -88,51 +88,51 @@ public final class LFUSlotPolicy: SlotEvictionPolicy {
     private var state = State()
 
     /// An empty policy.
-    public init() {}
+    package init() {}
 
     /// Slots tracked now.
-    public var count: Int { state.count }
+    package var count: Int { state.count }
 
     /// Starts tracking `slot`; a slot tracked already counts as a hit.
-    public func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot) }
+    package func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot) }
 
     /// Records a hit on `slot`; no-op when untracked.
-    public func access(_ slot: Int) {
+    package func access(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.access(slot)
     }
 
     /// Stops tracking `slot`; no-op when untracked.
-    public func remove(_ slot: Int) {
+    package func remove(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.remove(slot)
     }
 
     /// Chooses the victim, stops tracking it and returns it; nil when nothing is tracked.
-    public func evict() -> Int? { state.evict() }
+    package func evict() -> Int? { state.evict() }
 
     /// Stops tracking every slot.
-    public func removeAll() { state = State() }
+    package func removeAll() { state = State() }
 }
 
 /// The keyed LFU policy, e.g. `LFUPolicy<String>()`.
-public typealias LFUPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, LFUSlotPolicy>
+package typealias LFUPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, LFUSlotPolicy>
 
 extension KeyedEvictionPolicy where Core == LFUSlotPolicy {
     /// A keyed LFU policy tracking nothing yet.
-    public convenience init() { self.init(core: LFUSlotPolicy()) }
+    package convenience init() { self.init(core: LFUSlotPolicy()) }
 }
 
 /// Makes LFU policies; registered as "lfu".
-public struct LFUPolicyFactory: EvictionPolicyFactory {
+package struct LFUPolicyFactory: SlotEvictionPolicyFactory {
     /// The registry name.
-    public let name = "lfu"
+    package let name = "lfu"
     /// The factory (it holds no state).
-    public init() {}
+    package init() {}
     /// A keyed LFU policy for a cache of `capacity` cost units.
-    public func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
+    package func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
         LFUPolicy<Key>()
     }
     /// The slot form of LFU, for owners that map keys to slots themselves.
-    public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { LFUSlotPolicy() }
+    package func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { LFUSlotPolicy() }
 }

@@ -9,7 +9,7 @@ import TroveCore
 ///
 /// The queue shares are taken from the cost tracked when an eviction is asked for (the owner is
 /// full then), so the policy stays right when a count limit, not the cost limit, is what binds.
-public final class S3FIFOSlotPolicy: SlotEvictionPolicy {
+package final class S3FIFOSlotPolicy: SlotEvictionPolicy {
     private static let small: Int8 = 0
     private static let main: Int8 = 1
 
@@ -110,51 +110,51 @@ public final class S3FIFOSlotPolicy: SlotEvictionPolicy {
     private var state: State
 
     /// `capacity` is the owner's cost limit; it only decides where newcomers go before the first eviction.
-    public init(capacity: Int) { state = State(capacity: capacity) }
+    package init(capacity: Int) { state = State(capacity: capacity) }
 
     /// Slots tracked now.
-    public var count: Int { state.small.count + state.main.count }
+    package var count: Int { state.small.count + state.main.count }
 
     /// Starts tracking `slot`; a slot tracked already counts as a hit.
-    public func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot, keyHash: keyHash, cost: cost) }
+    package func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot, keyHash: keyHash, cost: cost) }
 
     /// Records a hit on `slot`; no-op when untracked.
-    public func access(_ slot: Int) {
+    package func access(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.access(slot)
     }
 
     /// Stops tracking `slot`; no-op when untracked.
-    public func remove(_ slot: Int) {
+    package func remove(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.remove(slot)
     }
 
     /// Chooses the victim, stops tracking it and returns it; nil when nothing is tracked.
-    public func evict() -> Int? { state.evict() }
+    package func evict() -> Int? { state.evict() }
 
     /// Stops tracking every slot.
-    public func removeAll() { state = State(capacity: state.capacity) }
+    package func removeAll() { state = State(capacity: state.capacity) }
 }
 
 /// The keyed S3-FIFO policy, e.g. `S3FIFOPolicy<String>()`.
-public typealias S3FIFOPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, S3FIFOSlotPolicy>
+package typealias S3FIFOPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, S3FIFOSlotPolicy>
 
 extension KeyedEvictionPolicy where Core == S3FIFOSlotPolicy {
     /// A keyed S3-FIFO policy tracking nothing yet.
-    public convenience init(capacity: Int) { self.init(core: S3FIFOSlotPolicy(capacity: capacity)) }
+    package convenience init(capacity: Int) { self.init(core: S3FIFOSlotPolicy(capacity: capacity)) }
 }
 
 /// Makes S3-FIFO policies; registered as "s3fifo".
-public struct S3FIFOPolicyFactory: EvictionPolicyFactory {
+package struct S3FIFOPolicyFactory: SlotEvictionPolicyFactory {
     /// The registry name.
-    public let name = "s3fifo"
+    package let name = "s3fifo"
     /// The factory (it holds no state).
-    public init() {}
+    package init() {}
     /// A keyed S3-FIFO policy for a cache of `capacity` cost units.
-    public func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
+    package func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
         S3FIFOPolicy<Key>(capacity: capacity)
     }
     /// The slot form of S3-FIFO, for owners that map keys to slots themselves.
-    public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { S3FIFOSlotPolicy(capacity: capacity) }
+    package func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { S3FIFOSlotPolicy(capacity: capacity) }
 }

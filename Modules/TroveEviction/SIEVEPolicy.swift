@@ -4,7 +4,7 @@ import TroveCore
 /// bit. A hand walks from the oldest entry toward the newest, clearing set bits, and evicts the first
 /// entry whose bit is clear; the hand stays where it stopped for the next eviction, so survivors
 /// keep their place instead of moving to the head.
-public final class SIEVESlotPolicy: SlotEvictionPolicy {
+package final class SIEVESlotPolicy: SlotEvictionPolicy {
     private struct State {
         var links = SlotLinks()
         var queue = SlotList(id: 0)
@@ -43,53 +43,53 @@ public final class SIEVESlotPolicy: SlotEvictionPolicy {
     private var state = State()
 
     /// An empty policy.
-    public init() {}
+    package init() {}
 
     /// Slots tracked now.
-    public var count: Int { state.queue.count }
+    package var count: Int { state.queue.count }
 
     /// Starts tracking `slot`; a slot tracked already counts as a hit.
-    public func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot) }
+    package func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot) }
 
     /// Records a hit on `slot`; no-op when untracked.
-    public func access(_ slot: Int) {
+    package func access(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.visited[slot] = true
     }
 
     /// Stops tracking `slot`; no-op when untracked.
-    public func remove(_ slot: Int) {
+    package func remove(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.remove(slot)
     }
 
     /// Chooses the victim, stops tracking it and returns it; nil when nothing is tracked.
-    public func evict() -> Int? { state.evict() }
+    package func evict() -> Int? { state.evict() }
 
     /// Stops tracking every slot.
-    public func removeAll() {
+    package func removeAll() {
         state = State()
     }
 }
 
 /// The keyed SIEVE policy, e.g. `SIEVEPolicy<String>()`.
-public typealias SIEVEPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, SIEVESlotPolicy>
+package typealias SIEVEPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, SIEVESlotPolicy>
 
 extension KeyedEvictionPolicy where Core == SIEVESlotPolicy {
     /// A keyed SIEVE policy tracking nothing yet.
-    public convenience init() { self.init(core: SIEVESlotPolicy()) }
+    package convenience init() { self.init(core: SIEVESlotPolicy()) }
 }
 
 /// Makes SIEVE policies; registered as "sieve".
-public struct SIEVEPolicyFactory: EvictionPolicyFactory {
+package struct SIEVEPolicyFactory: SlotEvictionPolicyFactory {
     /// The registry name.
-    public let name = "sieve"
+    package let name = "sieve"
     /// The factory (it holds no state).
-    public init() {}
+    package init() {}
     /// A keyed SIEVE policy for a cache of `capacity` cost units.
-    public func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
+    package func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
         SIEVEPolicy<Key>()
     }
     /// The slot form of SIEVE, for owners that map keys to slots themselves.
-    public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { SIEVESlotPolicy() }
+    package func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { SIEVESlotPolicy() }
 }

@@ -5,7 +5,7 @@
 /// Open addressing with linear probing over 8-byte buckets (a 32-bit tag of the hash and the slot),
 /// deleted by backward shift, so no tombstones build up. The caller passes the key's hash, so an
 /// owner that already hashed the key (to pick a shard, say) does not hash it twice. Not thread-safe.
-public struct SlotTable<Key: Hashable> {
+@usableFromInline package struct SlotTable<Key: Hashable> {
     @usableFromInline var buckets: [SlotTableBucket]
     @usableFromInline var mask: Int
     /// The key in each slot; nil for a free slot.
@@ -17,10 +17,10 @@ public struct SlotTable<Key: Hashable> {
 
     /// Keys stored now.
     @inlinable
-    public var count: Int { storedCount }
+    package var count: Int { storedCount }
 
     /// An empty table with buckets for about `minimumCapacity` keys before it grows.
-    public init(minimumCapacity: Int = 0) {
+    package init(minimumCapacity: Int = 0) {
         var size = 16
         while size < 2 * minimumCapacity { size <<= 1 }
         buckets = Array(repeating: .empty, count: size)
@@ -29,14 +29,14 @@ public struct SlotTable<Key: Hashable> {
 
     /// One more than the highest slot handed out: the size slot-indexed arrays need.
     @inlinable
-    public var slotCapacity: Int { keys.count }
+    package var slotCapacity: Int { keys.count }
 
     @inlinable
     static func tag(_ hash: Int) -> UInt32 { UInt32(truncatingIfNeeded: UInt(bitPattern: hash) &>> 16) }
 
     /// The slot holding `key`, whose hash is `hash` (`key.hashValue`); nil when absent.
     @inlinable
-    public func slot(for key: Key, hash: Int) -> Int? {
+    package func slot(for key: Key, hash: Int) -> Int? {
         let tag = Self.tag(hash)
         var index = hash & mask
         while true {
@@ -49,19 +49,19 @@ public struct SlotTable<Key: Hashable> {
 
     /// The slot holding `key`; nil when absent.
     @inlinable
-    public func slot(for key: Key) -> Int? { slot(for: key, hash: key.hashValue) }
+    package func slot(for key: Key) -> Int? { slot(for: key, hash: key.hashValue) }
 
     /// The key in `slot`; nil for a free or never used slot.
     @inlinable
-    public func key(at slot: Int) -> Key? { slot < keys.count ? keys[slot] : nil }
+    package func key(at slot: Int) -> Key? { slot < keys.count ? keys[slot] : nil }
 
     /// The hash `slot`'s key was stored with (meaningful only while the slot holds a key).
     @inlinable
-    public func hash(at slot: Int) -> Int { hashes[slot] }
+    package func hash(at slot: Int) -> Int { hashes[slot] }
 
     /// Stores `key` (which must be absent) with its hash and returns its new slot.
     @inlinable
-    public mutating func insert(_ key: Key, hash: Int) -> Int {
+    package mutating func insert(_ key: Key, hash: Int) -> Int {
         if (storedCount + 1) * 2 > buckets.count { grow() }
         let slot: Int
         if let reused = freeSlots.popLast() {
@@ -81,11 +81,11 @@ public struct SlotTable<Key: Hashable> {
 
     /// Stores `key` (which must be absent) and returns its new slot.
     @inlinable
-    public mutating func insert(_ key: Key) -> Int { insert(key, hash: key.hashValue) }
+    package mutating func insert(_ key: Key) -> Int { insert(key, hash: key.hashValue) }
 
     /// Forgets `key`; returns the slot it had, which is free from now on. Nil when absent.
     @inlinable @discardableResult
-    public mutating func remove(_ key: Key, hash: Int) -> Int? {
+    package mutating func remove(_ key: Key, hash: Int) -> Int? {
         guard let slot = slot(for: key, hash: hash) else { return nil }
         free(slot)
         return slot
@@ -93,11 +93,11 @@ public struct SlotTable<Key: Hashable> {
 
     /// Forgets `key`; returns the slot it had, which is free from now on. Nil when absent.
     @inlinable @discardableResult
-    public mutating func remove(_ key: Key) -> Int? { remove(key, hash: key.hashValue) }
+    package mutating func remove(_ key: Key) -> Int? { remove(key, hash: key.hashValue) }
 
     /// Frees `slot` and returns the key it held; nil (and no change) when it held none.
     @inlinable @discardableResult
-    public mutating func removeSlot(_ slot: Int) -> Key? {
+    package mutating func removeSlot(_ slot: Int) -> Key? {
         guard slot >= 0, slot < keys.count, let key = keys[slot] else { return nil }
         free(slot)
         return key
@@ -105,7 +105,7 @@ public struct SlotTable<Key: Hashable> {
 
     /// Forgets every key; slots start again at 0. Keeps the buckets' storage.
     @inlinable
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         for index in buckets.indices { buckets[index] = .empty }
         keys.removeAll(keepingCapacity: true)
         hashes.removeAll(keepingCapacity: true)

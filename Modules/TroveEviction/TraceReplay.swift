@@ -5,7 +5,7 @@ extension CacheSimulator {
     /// tabs or a comma; SIZE in the capacity's unit). Blank lines are skipped. When no line gives a
     /// size every request has size 1, so the capacity counts keys.
     /// Throws `invalidConfiguration` naming the first bad line.
-    public mutating func replay(trace bytes: some Collection<UInt8>) throws {
+    package mutating func replay(trace bytes: some Collection<UInt8>) throws {
         var line = 0
         var fields: [Substring.UTF8View] = []
         for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {

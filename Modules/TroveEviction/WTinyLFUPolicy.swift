@@ -10,7 +10,7 @@ import TroveCore
 ///
 /// Shares are measured against the most cost ever tracked at once (the owner's effective capacity),
 /// so the policy also fits a cache bound by an entry count.
-public final class WTinyLFUSlotPolicy: SlotEvictionPolicy {
+package final class WTinyLFUSlotPolicy: SlotEvictionPolicy {
     private static let window: Int8 = 0
     private static let probation: Int8 = 1
     private static let protected: Int8 = 2
@@ -139,51 +139,51 @@ public final class WTinyLFUSlotPolicy: SlotEvictionPolicy {
     private var state: State
 
     /// `capacity` is the owner's cost limit; it sizes the frequency sketch when costs are entry counts.
-    public init(capacity: Int) { state = State(capacity: capacity) }
+    package init(capacity: Int) { state = State(capacity: capacity) }
 
     /// Slots tracked now.
-    public var count: Int { state.count }
+    package var count: Int { state.count }
 
     /// Starts tracking `slot`; a slot tracked already counts as a hit.
-    public func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot, keyHash: keyHash, cost: cost) }
+    package func insert(_ slot: Int, keyHash: Int, cost: Int) { state.insert(slot, keyHash: keyHash, cost: cost) }
 
     /// Records a hit on `slot`; no-op when untracked.
-    public func access(_ slot: Int) {
+    package func access(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.access(slot)
     }
 
     /// Stops tracking `slot`; no-op when untracked.
-    public func remove(_ slot: Int) {
+    package func remove(_ slot: Int) {
         guard state.links.isTracked(slot) else { return }
         state.remove(slot)
     }
 
     /// Chooses the victim, stops tracking it and returns it; nil when nothing is tracked.
-    public func evict() -> Int? { state.evict() }
+    package func evict() -> Int? { state.evict() }
 
     /// Stops tracking every slot.
-    public func removeAll() { state = State(capacity: state.capacity) }
+    package func removeAll() { state = State(capacity: state.capacity) }
 }
 
 /// The keyed W-TinyLFU policy, e.g. `WTinyLFUPolicy<String>()`.
-public typealias WTinyLFUPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, WTinyLFUSlotPolicy>
+package typealias WTinyLFUPolicy<Key: Hashable> = KeyedEvictionPolicy<Key, WTinyLFUSlotPolicy>
 
 extension KeyedEvictionPolicy where Core == WTinyLFUSlotPolicy {
     /// A keyed W-TinyLFU policy tracking nothing yet.
-    public convenience init(capacity: Int) { self.init(core: WTinyLFUSlotPolicy(capacity: capacity)) }
+    package convenience init(capacity: Int) { self.init(core: WTinyLFUSlotPolicy(capacity: capacity)) }
 }
 
 /// Makes W-TinyLFU policies; registered as "wtinylfu".
-public struct WTinyLFUPolicyFactory: EvictionPolicyFactory {
+package struct WTinyLFUPolicyFactory: SlotEvictionPolicyFactory {
     /// The registry name.
-    public let name = "wtinylfu"
+    package let name = "wtinylfu"
     /// The factory (it holds no state).
-    public init() {}
+    package init() {}
     /// A keyed W-TinyLFU policy for a cache of `capacity` cost units.
-    public func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
+    package func make<Key: Hashable>(capacity: Int, keyType: Key.Type) -> any EvictionPolicy<Key> {
         WTinyLFUPolicy<Key>(capacity: capacity)
     }
     /// The slot form of W-TinyLFU, for owners that map keys to slots themselves.
-    public func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { WTinyLFUSlotPolicy(capacity: capacity) }
+    package func makeSlotPolicy(capacity: Int) -> any SlotEvictionPolicy { WTinyLFUSlotPolicy(capacity: capacity) }
 }

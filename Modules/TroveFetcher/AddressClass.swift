@@ -1,6 +1,6 @@
 /// What kind of network an address belongs to, for the SSRF rules. IPv6 addresses that carry an IPv4
 /// address (`::ffff:127.0.0.1`, NAT64, 6to4) are classed as that IPv4 address.
-public enum AddressClass: String, Sendable, Hashable, CaseIterable {
+package enum AddressClass: String, Sendable, Hashable, CaseIterable {
     /// Reachable on the internet: the only class allowed by default.
     case `public`
     /// This machine: 127.0.0.0/8, ::1.
@@ -20,7 +20,7 @@ public enum AddressClass: String, Sendable, Hashable, CaseIterable {
 
 extension IPAddress {
     /// The class of this address, judged on the IPv4 address an IPv6 one carries, if any.
-    public var addressClass: AddressClass {
+    package var addressClass: AddressClass {
         if let v4 = embeddedIPv4 { return v4.addressClass }
         switch self {
         case let .v4(bits):

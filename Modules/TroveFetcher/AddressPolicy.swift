@@ -2,27 +2,27 @@
 /// private and link-local ones only when allowed (as imgproxy's `ALLOW_LOOPBACK_SOURCE_ADDRESSES`,
 /// `ALLOW_PRIVATE_SOURCE_ADDRESSES` and `ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`); multicast, unspecified and
 /// reserved addresses never.
-public struct AddressPolicy: Sendable, Hashable {
+package struct AddressPolicy: Sendable, Hashable {
     /// 127/8 and ::1 (and `localhost`). Local tests need this.
-    public var allowLoopback: Bool
+    package var allowLoopback: Bool
     /// 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7 and the other internal ranges of `AddressClass.private`.
-    public var allowPrivate: Bool
+    package var allowPrivate: Bool
     /// 169.254/16 (with the cloud metadata service) and fe80::/10; a separate switch, off even when
     /// private addresses are allowed, as in imgproxy.
-    public var allowLinkLocal: Bool
+    package var allowLinkLocal: Bool
 
     /// Public addresses only: the safe default for a server on the open internet.
-    public init(allowLoopback: Bool = false, allowPrivate: Bool = false, allowLinkLocal: Bool = false) {
+    package init(allowLoopback: Bool = false, allowPrivate: Bool = false, allowLinkLocal: Bool = false) {
         self.allowLoopback = allowLoopback
         self.allowPrivate = allowPrivate
         self.allowLinkLocal = allowLinkLocal
     }
 
     /// Whether a connection to `address` is allowed.
-    public func permits(_ address: IPAddress) -> Bool { refusal(of: address) == nil }
+    package func permits(_ address: IPAddress) -> Bool { refusal(of: address) == nil }
 
     /// Why `address` is refused, naming the rule and the switch that lifts it, or nil when it is allowed.
-    public func refusal(of address: IPAddress) -> String? {
+    package func refusal(of address: IPAddress) -> String? {
         let kind = address.addressClass
         switch kind {
         case .public: return nil

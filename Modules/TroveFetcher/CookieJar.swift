@@ -42,7 +42,7 @@ public final class CookieJar: CookieStore {
 
     /// The cookies that go with a request to `url` now, in the order they are sent: longer paths first,
     /// then the earlier stored.
-    public func cookies(for url: URL) -> [StoredCookie] {
+    package func cookies(for url: URL) -> [StoredCookie] {
         let now = now()
         return state.withLock { state in
             state.entries.removeAll { $0.cookie.isExpired(at: now) }
@@ -53,7 +53,7 @@ public final class CookieJar: CookieStore {
     }
 
     /// Every cookie the jar holds that has not expired, in the order they were first stored.
-    public var allCookies: [StoredCookie] {
+    package var allCookies: [StoredCookie] {
         let now = now()
         return state.withLock { state in
             state.entries.removeAll { $0.cookie.isExpired(at: now) }
@@ -81,7 +81,7 @@ public final class CookieJar: CookieStore {
 
     /// Stores one cookie, replacing the one in its slot (whose first-stored order it keeps, §5.3 step 11);
     /// an expired cookie only removes that one.
-    public func store(_ cookie: StoredCookie) {
+    package func store(_ cookie: StoredCookie) {
         let now = now()
         state.withLock { Self.store(cookie, in: &$0, now: now, capacity: capacity) }
     }

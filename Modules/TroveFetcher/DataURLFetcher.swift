@@ -3,17 +3,17 @@ import TroveCore
 
 /// Decodes RFC 2397 data: URLs (`data:[<type>][;base64],<payload>`), so inline images go through the
 /// same pipeline as fetched ones.
-public struct DataURLFetcher: Fetcher {
+package struct DataURLFetcher: Fetcher {
     /// Registered as "data".
-    public let name = "data"
+    package let name = "data"
     /// Serves `data:` URLs (RFC 2397, base64 or percent-encoded).
-    public let schemes: Set<String> = ["data"]
+    package let schemes: Set<String> = ["data"]
 
     /// A fetcher that decodes `data:` URLs in place; no I/O.
-    public init() {}
+    package init() {}
 
     /// The URL's payload as one chunk, with its media type; a malformed URL throws `malformedURL`.
-    public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+    package func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
     {
         let text = request.url.absoluteString

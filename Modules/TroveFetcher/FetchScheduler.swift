@@ -4,9 +4,9 @@ import TroveCore
 
 /// Limits how many fetches run at once, overall and per host, and decides which waiting fetch goes next:
 /// higher priority first, then FIFO or LIFO by arrival. A host at its cap never holds up other hosts.
-public final class FetchScheduler: Sendable {
+package final class FetchScheduler: Sendable {
     /// The limits and queue order it was made with.
-    public let configuration: FetchSchedulerConfiguration
+    package let configuration: FetchSchedulerConfiguration
 
     private struct Entry {
         let host: String
@@ -33,17 +33,17 @@ public final class FetchScheduler: Sendable {
     private let state = Mutex(State())
 
     /// A scheduler with these limits (6 at once, 6 per host, FIFO by default).
-    public init(configuration: FetchSchedulerConfiguration = .init()) {
+    package init(configuration: FetchSchedulerConfiguration = .init()) {
         self.configuration = configuration
     }
 
     /// Fetches running now.
-    public var runningCount: Int { state.withLock { $0.running } }
+    package var runningCount: Int { state.withLock { $0.running } }
     /// Fetches waiting for a slot.
-    public var queuedCount: Int { state.withLock { $0.entries.count } }
+    package var queuedCount: Int { state.withLock { $0.entries.count } }
 
     /// The per-host key for a URL: lowercased host plus the port when one is given.
-    public static func hostKey(for url: URL) -> String {
+    package static func hostKey(for url: URL) -> String {
         let host = url.host?.lowercased() ?? ""
         return url.port.map { "\(host):\($0)" } ?? host
     }
@@ -52,7 +52,7 @@ public final class FetchScheduler: Sendable {
     /// without blocking other hosts), runs `work`, and frees the slot however `work` ends.
     /// Cancelling while queued removes the entry at once and throws `TroveError.cancelled`; cancelling while
     /// running cancels `work` (it runs in the caller's task).
-    public func run<T: Sendable>(
+    package func run<T: Sendable>(
         host: String, ticket: SchedulerTicket = SchedulerTicket(),
         _ work: @Sendable () async throws -> T
     ) async throws -> T {

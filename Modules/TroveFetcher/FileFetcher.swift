@@ -4,18 +4,18 @@ import TroveCore
 
 /// Reads file:// URLs. The read runs on a dispatch queue, not on Swift's cooperative pool, because
 /// it blocks.
-public struct FileFetcher: Fetcher {
+package struct FileFetcher: Fetcher {
     /// Registered as "file".
-    public let name = "file"
+    package let name = "file"
     /// Serves `file://` URLs.
-    public let schemes: Set<String> = ["file"]
+    package let schemes: Set<String> = ["file"]
     private static let queue = DispatchQueue(label: "trove.file-fetcher", attributes: .concurrent)
 
     /// A fetcher that reads local files.
-    public init() {}
+    package init() {}
 
     /// The file's bytes; a missing or unreadable file throws, and a file over `maxBytes` throws `tooLarge`.
-    public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+    package func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
     {
         let url = request.url

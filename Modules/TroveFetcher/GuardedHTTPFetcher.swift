@@ -18,15 +18,15 @@ import TroveCore
 /// `dnsOverride` maps the host onto the checked address: the URL, the Host header, SNI and certificate
 /// verification keep the name, for https as for http, and the client resolves nothing. (A client per hop
 /// means no connection reuse across fetches, which a proxy that caches its sources can afford.)
-public struct GuardedHTTPFetcher: Fetcher {
+package struct GuardedHTTPFetcher: StreamingFetcher {
     /// Registered as "http", in place of `HTTPFetcher`.
-    public let name = "http"
+    package let name = "http"
     /// Serves http and https, in place of the plain `HTTPFetcher`.
-    public let schemes: Set<String> = ["http", "https"]
+    package let schemes: Set<String> = ["http", "https"]
     /// Which addresses the source and every redirect may connect to.
-    public let addressPolicy: AddressPolicy
+    package let addressPolicy: AddressPolicy
     /// Which source URLs are allowed at all (prefixes, schemes).
-    public let sourcePolicy: SourcePolicy
+    package let sourcePolicy: SourcePolicy
     private let resolver: any HostResolver
     private let redirectLimit: Int
     private let eventLoopGroup: any EventLoopGroup
@@ -37,7 +37,7 @@ public struct GuardedHTTPFetcher: Fetcher {
     ///     (`SourcePolicy.anyHTTPSource`).
     ///   - resolver: turns host names into addresses; the system's getaddrinfo by default, a stub in tests.
     ///   - redirectLimit: redirects followed before `TroveError.tooManyRedirects`.
-    public init(
+    package init(
         addressPolicy: AddressPolicy = AddressPolicy(), sourcePolicy: SourcePolicy = .anyHTTPSource,
         resolver: any HostResolver = SystemHostResolver(),
         redirectLimit: Int = HTTPFetcher.defaultRedirectLimit
@@ -50,7 +50,7 @@ public struct GuardedHTTPFetcher: Fetcher {
     }
 
     /// Checks the URL and each hop's address before connecting to exactly that address; refusals throw `sourceNotAllowed`.
-    public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+    package func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
     {
         try sourcePolicy.check(request.url)
@@ -58,7 +58,7 @@ public struct GuardedHTTPFetcher: Fetcher {
     }
 
     /// As `fetch(_:progress:)`, with the body going to `sink` as it arrives, never collected.
-    public func fetch(
+    package func fetchStreaming(
         _ request: FetchRequest, into sink: any FetchBodySink,
         progress: @escaping @Sendable (FetchProgress) -> Void
     ) async throws -> StreamedFetchOutcome {

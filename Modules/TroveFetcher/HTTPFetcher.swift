@@ -8,21 +8,21 @@ import TroveCore
 /// apply as bytes arrive. The request's timeout is an idle timeout (nothing received for that long); its
 /// deadline, when set, bounds the whole exchange, body and redirects included. With a `cookieStore` on the
 /// request, every hop sends the store's cookies and stores the response's.
-public struct HTTPFetcher: Fetcher {
+package struct HTTPFetcher: StreamingFetcher {
     /// Registered as "http".
-    public let name = "http"
+    package let name = "http"
     /// Serves http and https.
-    public let schemes: Set<String> = ["http", "https"]
+    package let schemes: Set<String> = ["http", "https"]
     private let client: HTTPClient
     private let ownsClient: Bool
     /// Redirects followed before `tooManyRedirects`.
     private let redirectLimit: Int
 
     /// Redirects followed by default.
-    public static let defaultRedirectLimit = 5
+    package static let defaultRedirectLimit = 5
 
     /// Uses the process-wide shared client; redirects are followed up to 5 times.
-    public init() {
+    package init() {
         self.client = sharedHTTPClient
         self.ownsClient = false
         self.redirectLimit = Self.defaultRedirectLimit
@@ -31,14 +31,14 @@ public struct HTTPFetcher: Fetcher {
     /// Uses a client of the caller's; `shutdown()` shuts it down when `owned` is true. The fetcher follows
     /// up to `redirectLimit` redirects the client hands back (give the client `.disallow`, as
     /// `defaultClientConfiguration` does, so the fetcher sees every one).
-    public init(client: HTTPClient, owned: Bool, redirectLimit: Int = HTTPFetcher.defaultRedirectLimit) {
+    package init(client: HTTPClient, owned: Bool, redirectLimit: Int = HTTPFetcher.defaultRedirectLimit) {
         self.client = client
         self.ownsClient = owned
         self.redirectLimit = redirectLimit
     }
 
     /// A fresh client with Trove's defaults, shut down by this fetcher's `shutdown()`.
-    public static func withOwnClient() -> HTTPFetcher {
+    package static func withOwnClient() -> HTTPFetcher {
         HTTPFetcher(
             client: HTTPClient(
                 eventLoopGroup: HTTPClient.defaultEventLoopGroup,
@@ -51,7 +51,7 @@ public struct HTTPFetcher: Fetcher {
     /// body over 3 KB. A failed connect fails the request at once instead of AsyncHTTPClient retrying it
     /// silently until the 10 s connect timeout — `withRetries` owns retrying, with backoff the caller
     /// controls and can see.
-    public static var defaultClientConfiguration: HTTPClient.Configuration {
+    package static var defaultClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10)),
@@ -62,19 +62,19 @@ public struct HTTPFetcher: Fetcher {
     }
 
     /// Shuts the client down if this fetcher made it; a shared client is left to its owner.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         if ownsClient { try await client.shutdown() }
     }
 
     /// Streams the body with progress, following redirects itself; statuses, timeouts and size limits throw `TroveError`s.
-    public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+    package func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
     {
         try await exchange(request, progress: progress).run().outcome
     }
 
     /// As `fetch(_:progress:)`, with the body going to `sink` as it arrives, never collected.
-    public func fetch(
+    package func fetchStreaming(
         _ request: FetchRequest, into sink: any FetchBodySink,
         progress: @escaping @Sendable (FetchProgress) -> Void
     ) async throws -> StreamedFetchOutcome {

@@ -2,7 +2,7 @@ import Foundation
 
 /// An IPv4 or IPv6 address: what a URL host or a DNS answer comes down to, and what the SSRF rules
 /// (`AddressPolicy`) judge.
-public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
+package enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// The 32 bits in network order read as one number: 127.0.0.1 is 0x7F00_0001.
     case v4(UInt32)
     /// The 128 bits in network order read as one number: ::1 is 1.
@@ -12,7 +12,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// IPv6 text per RFC 4291 §2.2 (with `::` and an optional trailing dotted quad; a `%zone` is dropped).
     /// URL hosts, which browsers and getaddrinfo read more loosely (`127.1`, `0x7f.1`, `2130706433`), go
     /// through `SourceHost` instead.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         if let v4 = Self.parseDottedQuad(Substring(text)) {
             self = .v4(v4)
         } else if let v6 = Self.parseIPv6(Substring(text)) {
@@ -23,7 +23,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address as inet_ntop writes it: dotted quad, or IPv6 with the longest run of zero groups as `::`.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .v4(bits):
             return "\(bits >> 24).\((bits >> 16) & 0xFF).\((bits >> 8) & 0xFF).\(bits & 0xFF)"
@@ -49,7 +49,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// The IPv4 address an IPv6 address stands for, where it carries one that the network would reach:
     /// IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`),
     /// NAT64 (`64:ff9b::a.b.c.d`) and 6to4 (`2002:AABB:CCDD::`). Nil for IPv4 and other IPv6.
-    public var embeddedIPv4: IPAddress? {
+    package var embeddedIPv4: IPAddress? {
         guard case let .v6(bits) = self else { return nil }
         let low32 = UInt32(truncatingIfNeeded: bits)
         let high96 = bits >> 32

@@ -4,7 +4,7 @@ extension PluginRegistry {
     /// Makes the registry safe for fetching strangers' URLs: `fetcher` replaces the "http" fetcher, and the
     /// "file" and "data" fetchers are `FileFetcher` and `DataURLFetcher` when its source policy allows them,
     /// else `RefusingFetcher`s. Call after `PluginRegistry.standard`.
-    public mutating func registerGuarded(_ fetcher: GuardedHTTPFetcher) throws {
+    package mutating func registerGuarded(_ fetcher: GuardedHTTPFetcher) throws {
         let policy = fetcher.sourcePolicy
         try register(fetcher: fetcher, replacing: true)
         if policy.allowFileURLs {

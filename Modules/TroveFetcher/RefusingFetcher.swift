@@ -3,22 +3,22 @@ import TroveCore
 
 /// Refuses every URL of its schemes: stands in for the `file` and `data` fetchers when a proxy's
 /// `SourcePolicy` has them off, so the refusal holds however the URL reaches the pipeline.
-public struct RefusingFetcher: Fetcher {
+package struct RefusingFetcher: Fetcher {
     /// The name it stands in for ("file" or "data").
-    public let name: String
+    package let name: String
     /// The schemes it refuses.
-    public let schemes: Set<String>
+    package let schemes: Set<String>
     private let policy: SourcePolicy
 
     /// Registered as `name` for `schemes`; `policy.check` gives the refusal.
-    public init(name: String, schemes: Set<String>, policy: SourcePolicy) {
+    package init(name: String, schemes: Set<String>, policy: SourcePolicy) {
         self.name = name
         self.schemes = schemes
         self.policy = policy
     }
 
     /// Always throws `sourceNotAllowed`, naming the switch that would allow the scheme.
-    public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+    package func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
     {
         try policy.check(request.url)

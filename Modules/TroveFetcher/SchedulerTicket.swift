@@ -3,7 +3,7 @@ import TroveCore
 
 /// A queued request's handle: its priority may change while it waits, and the scheduler it waits in
 /// re-sorts it at once (e.g. a cell scrolled back into view raises its image to `.high`).
-public final class SchedulerTicket: Sendable {
+package final class SchedulerTicket: Sendable {
     /// A queue entry this ticket is waiting as, so a priority change can find it.
     private struct Wait {
         let scheduler: FetchScheduler
@@ -18,15 +18,15 @@ public final class SchedulerTicket: Sendable {
     private let state: Mutex<State>
 
     /// A ticket at this priority, not yet waiting.
-    public init(priority: RequestPriority = .normal) {
+    package init(priority: RequestPriority = .normal) {
         state = Mutex(State(priority: priority))
     }
 
     /// The priority the ticket waits at now.
-    public var priority: RequestPriority { state.withLock { $0.priority } }
+    package var priority: RequestPriority { state.withLock { $0.priority } }
 
     /// Changes the priority, moving any waiting fetch to its new place in the queue.
-    public func setPriority(_ priority: RequestPriority) {
+    package func setPriority(_ priority: RequestPriority) {
         let waits = state.withLock { state -> [Wait] in
             guard state.priority != priority else { return [] }
             state.priority = priority

@@ -2,7 +2,7 @@
 /// spelling browsers and getaddrinfo accept, `localhost`, or a name to resolve. Reading the loose
 /// spellings here is what stops `http://2130706433/` or `http://0x7f.1/` from reaching 127.0.0.1 past a
 /// check that only knows dotted quads.
-public enum SourceHost: Sendable, Hashable {
+package enum SourceHost: Sendable, Hashable {
     /// An IP literal: `127.0.0.1`, `[::ffff:7f00:1]`, and the IPv4 forms of the WHATWG URL standard and
     /// inet_aton (`127.1`, `0177.0.0.1`, `0x7f.1`, `2130706433`).
     case address(IPAddress)
@@ -15,7 +15,7 @@ public enum SourceHost: Sendable, Hashable {
     /// Reads `host` as `URL.host` gives it (percent-decoded, IPv6 with or without brackets). Throws the
     /// reason a host can never be fetched: characters no DNS name has, or a number that is not a valid
     /// address (`1.2.3.4.5`, `256.1.1.1`), which a lenient resolver might still read as one.
-    public init(urlHost host: String) throws(SourceHostError) {
+    package init(urlHost host: String) throws(SourceHostError) {
         var text = Substring(host)
         if text.hasPrefix("["), text.hasSuffix("]") {
             guard let v6 = IPAddress.parseIPv6(text.dropFirst().dropLast()) else {
@@ -96,7 +96,7 @@ public enum SourceHost: Sendable, Hashable {
 }
 
 /// Why a URL host can never be fetched.
-public struct SourceHostError: Error, Sendable, Equatable {
+package struct SourceHostError: Error, Sendable, Equatable {
     /// Said as the end of "the URL is not an allowed source: ...".
-    public var reason: String
+    package var reason: String
 }

@@ -13,16 +13,16 @@ import TroveCore
 ///
 /// Redirects are not held to the prefixes (origins redirect to their storage), as in imgproxy; every hop is
 /// held to the `AddressPolicy`.
-public struct SourcePolicy: Sendable, Hashable {
+package struct SourcePolicy: Sendable, Hashable {
     /// The allowed prefixes, normalised; empty allows every http(s) source.
-    public let allowedPrefixes: [String]
+    package let allowedPrefixes: [String]
     /// `file://` sources: off by default, and under the prefixes when there are any.
-    public var allowFileURLs: Bool
+    package var allowFileURLs: Bool
     /// `data:` sources (no origin to compare, so prefixes do not apply): off by default.
-    public var allowDataURLs: Bool
+    package var allowDataURLs: Bool
 
     /// Every http and https source, no file: or data: ones.
-    public static let anyHTTPSource = SourcePolicy(normalizedPrefixes: [], allowFileURLs: false, allowDataURLs: false)
+    package static let anyHTTPSource = SourcePolicy(normalizedPrefixes: [], allowFileURLs: false, allowDataURLs: false)
 
     private init(normalizedPrefixes: [String], allowFileURLs: Bool, allowDataURLs: Bool) {
         self.allowedPrefixes = normalizedPrefixes
@@ -31,7 +31,7 @@ public struct SourcePolicy: Sendable, Hashable {
     }
 
     /// Throws `TroveError.invalidConfiguration` for a prefix that is not an absolute http, https or file URL.
-    public init(allowedPrefixes: [String] = [], allowFileURLs: Bool = false, allowDataURLs: Bool = false) throws {
+    package init(allowedPrefixes: [String] = [], allowFileURLs: Bool = false, allowDataURLs: Bool = false) throws {
         var normalizedPrefixes: [String] = []
         for text in allowedPrefixes {
             guard let url = URL(string: text), url.scheme != nil else {
@@ -52,7 +52,7 @@ public struct SourcePolicy: Sendable, Hashable {
     }
 
     /// Throws `TroveError.sourceNotAllowed` naming the rule `url` breaks; returns when it may be fetched.
-    public func check(_ url: URL) throws {
+    package func check(_ url: URL) throws {
         let scheme = url.scheme?.lowercased() ?? ""
         let shown = scheme == "data" ? String(url.absoluteString.prefix(64)) : url.absoluteString
         func refuse(_ reason: String) -> TroveError { .sourceNotAllowed(url: shown, reason: reason) }

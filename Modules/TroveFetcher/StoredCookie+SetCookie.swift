@@ -11,7 +11,7 @@ extension StoredCookie {
     /// Path and Secure; other attributes (HttpOnly, SameSite) mean nothing to a client that runs no scripts.
     /// A cookie that is already expired (`Max-Age=0`, a past Expires) is returned as such: storing it removes
     /// the cookie it replaces.
-    public init?(setCookieHeader header: String, receivedFrom url: URL, at now: Date) {
+    package init?(setCookieHeader header: String, receivedFrom url: URL, at now: Date) {
         guard let host = Self.host(of: url) else { return nil }
         var parts = header.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         let pair = parts.removeFirst()

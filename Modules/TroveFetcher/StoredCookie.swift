@@ -2,24 +2,24 @@ import Foundation
 
 /// One cookie as a store keeps it (RFC 6265 §5.3): what a `Set-Cookie` header said, resolved against the
 /// URL that sent it, and the rules for which requests it goes with (§5.4).
-public struct StoredCookie: Sendable, Equatable {
+package struct StoredCookie: Sendable, Equatable {
     /// The cookie's name, as sent back in the `Cookie` header.
-    public var name: String
+    package var name: String
     /// The cookie's value, as sent back in the `Cookie` header.
-    public var value: String
+    package var value: String
     /// Lowercased, without a leading dot: the host that set it (host-only) or its Domain attribute.
-    public var domain: String
+    package var domain: String
     /// True when the header had no Domain attribute: the cookie goes to `domain` itself, not its subdomains.
-    public var hostOnly: Bool
+    package var hostOnly: Bool
     /// The cookie goes with requests for this path and the paths below it.
-    public var path: String
+    package var path: String
     /// When the cookie stops being sent; nil for a session cookie, kept for as long as its store.
-    public var expires: Date?
+    package var expires: Date?
     /// True when the cookie goes only over https (the Secure attribute).
-    public var secure: Bool
+    package var secure: Bool
 
     /// A cookie with every attribute given; `init?(setCookieHeader:receivedFrom:at:)` reads one from a header.
-    public init(
+    package init(
         name: String, value: String, domain: String, hostOnly: Bool, path: String = "/", expires: Date? = nil,
         secure: Bool = false
     ) {
@@ -33,13 +33,13 @@ public struct StoredCookie: Sendable, Equatable {
     }
 
     /// True once `expires` has passed; a session cookie never expires.
-    public func isExpired(at now: Date) -> Bool {
+    package func isExpired(at now: Date) -> Bool {
         expires.map { $0 <= now } ?? false
     }
 
     /// Whether the cookie goes with a request to `url` at `now`: its host, path and scheme match and it has
     /// not expired.
-    public func applies(to url: URL, at now: Date) -> Bool {
+    package func applies(to url: URL, at now: Date) -> Bool {
         guard let host = Self.host(of: url), !isExpired(at: now) else { return false }
         if secure && url.scheme?.lowercased() != "https" { return false }
         let hostMatches = hostOnly ? host == domain : Self.domain(host, matches: domain)

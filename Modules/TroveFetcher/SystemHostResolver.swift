@@ -12,15 +12,15 @@ import Synchronization
 
 /// Resolves names with the system's getaddrinfo (so /etc/hosts, nsswitch and the system's address
 /// ordering apply). getaddrinfo blocks, so it runs on a dispatch queue, never on Swift's cooperative pool.
-public struct SystemHostResolver: HostResolver {
+package struct SystemHostResolver: HostResolver {
     private static let queue = DispatchQueue(label: "trove.host-resolver", attributes: .concurrent)
 
     /// A resolver over the system's getaddrinfo.
-    public init() {}
+    package init() {}
 
     /// getaddrinfo cannot be stopped, so a cancelled caller is let go at once with `CancellationError` and
     /// the lookup finishes unheard: a stuck DNS server never holds a request past its deadline.
-    public func addresses(of host: String) async throws -> [IPAddress] {
+    package func addresses(of host: String) async throws -> [IPAddress] {
         let waiter = LookupWaiter()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -95,18 +95,18 @@ private final class LookupWaiter: Sendable {
 }
 
 /// A name that did not resolve.
-public struct HostResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HostResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The name that was looked up.
-    public var host: String
+    package var host: String
     /// What getaddrinfo said (gai_strerror), or that it found no address.
-    public var reason: String
+    package var reason: String
 
     /// An error for `host`, with getaddrinfo's reason.
-    public init(host: String, reason: String) {
+    package init(host: String, reason: String) {
         self.host = host
         self.reason = reason
     }
 
     /// "could not resolve HOST: REASON".
-    public var description: String { "could not resolve \(host): \(reason)" }
+    package var description: String { "could not resolve \(host): \(reason)" }
 }

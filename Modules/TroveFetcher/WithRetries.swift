@@ -5,7 +5,7 @@ import TroveCore
 /// `onRetry` is told each failure about to be retried and the wait chosen (for logs and metrics).
 /// Cancellation during a wait ends it at once with `TroveError.cancelled`. With a `deadline`, no retry
 /// runs past it (`RetryPolicy.shouldRetry`): the failure that would have been retried is thrown instead.
-public func withRetries<T: Sendable>(
+package func withRetries<T: Sendable>(
     _ policy: RetryPolicy,
     deadline: RequestDeadline? = nil,
     onRetry: @Sendable (_ attempt: Int, _ error: any Error, _ delay: Duration) -> Void = { _, _, _ in },

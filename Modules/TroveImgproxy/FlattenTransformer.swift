@@ -2,28 +2,28 @@ import Trove
 
 /// Composites the image over an opaque colour, leaving every pixel opaque: imgproxy's `background`, and
 /// what it does (on white) before encoding to a format without alpha such as JPEG.
-public struct FlattenTransformer: ImageTransformer, Equatable {
+package struct FlattenTransformer: ImageTransformer, Equatable {
     /// The background colour.
-    public var background: ImgproxyOptions.Color
+    package var background: ImgproxyOptions.Color
 
     /// Flattens onto `background`.
-    public init(_ background: ImgproxyOptions.Color) {
+    package init(_ background: ImgproxyOptions.Color) {
         self.background = background
     }
 
     /// Flattens onto this colour, 0...255 a channel.
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    package init(red: UInt8, green: UInt8, blue: UInt8) {
         self.init(ImgproxyOptions.Color(red: red, green: green, blue: blue))
     }
 
     /// imgproxy's default background.
-    public static let white = FlattenTransformer(red: 255, green: 255, blue: 255)
+    package static let white = FlattenTransformer(red: 255, green: 255, blue: 255)
 
     /// `flatten(r=R,g=G,b=B)`, part of the cache key.
-    public var identifier: String { "flatten(r=\(background.red),g=\(background.green),b=\(background.blue))" }
+    package var identifier: String { "flatten(r=\(background.red),g=\(background.green),b=\(background.blue))" }
 
     /// The image with every pixel laid over the background colour, fully opaque.
-    public func transform(_ image: Image) throws -> Image {
+    package func transform(_ image: Image) throws -> Image {
         // Gray images carry no alpha: already opaque.
         guard image.pixelFormat == .rgba8 else { return image }
         // Already opaque (every JPEG source is): nothing to composite, and no copy to make.

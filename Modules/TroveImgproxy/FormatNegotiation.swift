@@ -5,13 +5,13 @@ import Trove
 /// then JPEG XL, when the client lists it explicitly and an encoder for it is registered; else nil, meaning
 /// the source's own format. As imgproxy does, `image/*` and `*/*` do not count as support for AVIF or WebP
 /// (browsers send them for every image), and a type listed with `q=0` is refused.
-public enum FormatNegotiation {
+package enum FormatNegotiation {
     /// Formats tried in order of preference.
-    public static let preferenceOrder: [ImageFormat] = [.avif, .webp, .jxl]
+    package static let preferenceOrder: [ImageFormat] = [.avif, .webp, .jxl]
 
     /// The preferred format both sides support, or nil to keep the source's format. Answers that depend on
     /// this must carry `Vary: Accept`.
-    public static func preferredFormat(accept: String?, available: Set<ImageFormat>) -> ImageFormat? {
+    package static func preferredFormat(accept: String?, available: Set<ImageFormat>) -> ImageFormat? {
         guard let accept else { return nil }
         let accepted = acceptedMediaTypes(accept)
         return preferenceOrder.first { available.contains($0) && accepted.contains($0.mediaType) }

@@ -1,7 +1,7 @@
 /// Where imgproxy keeps the part of an image it cuts down: a compass anchor with offsets, or a focus point.
-public enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
+package enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
     /// The edges or corner an anchor keeps, by imgproxy's names.
-    public enum Anchor: String, Sendable, CaseIterable {
+    package enum Anchor: String, Sendable, CaseIterable {
         /// The top edge, `no`.
         case north = "no"
         /// The bottom edge, `so`.
@@ -33,10 +33,10 @@ public enum ImgproxyGravity: Sendable, Equatable, CustomStringConvertible {
     case smart
 
     /// imgproxy's default: the centre, no offsets.
-    public static let center = ImgproxyGravity.anchor(.center)
+    package static let center = ImgproxyGravity.anchor(.center)
 
     /// Canonical text for cache keys, e.g. "ce:0.0:0.0" or "fp:0.25:0.5".
-    public var description: String {
+    package var description: String {
         switch self {
         case let .anchor(anchor, x, y): "\(anchor.rawValue):\(x):\(y)"
         case let .focusPoint(x, y): "fp:\(x):\(y)"

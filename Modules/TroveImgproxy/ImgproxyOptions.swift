@@ -3,18 +3,18 @@ import Trove
 
 /// The processing options of one imgproxy URL, after the default preset, the URL's options (and presets)
 /// and its extension were applied in order: plain values, and the transformers they stand for.
-public struct ImgproxyOptions: Sendable, Equatable {
+package struct ImgproxyOptions: Sendable, Equatable {
     /// An opaque colour.
-    public struct Color: Sendable, Equatable {
+    package struct Color: Sendable, Equatable {
         /// Red, 0...255.
-        public var red: UInt8
+        package var red: UInt8
         /// Green, 0...255.
-        public var green: UInt8
+        package var green: UInt8
         /// Blue, 0...255.
-        public var blue: UInt8
+        package var blue: UInt8
 
         /// A colour from its three channels.
-        public init(red: UInt8, green: UInt8, blue: UInt8) {
+        package init(red: UInt8, green: UInt8, blue: UInt8) {
             self.red = red
             self.green = green
             self.blue = blue
@@ -22,105 +22,105 @@ public struct ImgproxyOptions: Sendable, Equatable {
     }
 
     /// Largest width, height or crop size a URL may ask for, so one URL cannot ask for gigapixels.
-    public static let maximumDimension = 16_384
+    package static let maximumDimension = 16_384
     /// Largest device pixel ratio accepted.
-    public static let maximumDPR = 8.0
+    package static let maximumDPR = 8.0
 
     /// `resizing_type`/`rt` (or the first argument of `resize`/`rs`); fit by default.
-    public var resizingType: ImgproxyResize.ResizingType = .fit
+    package var resizingType: ImgproxyResize.ResizingType = .fit
     /// `width`/`w`; 0 follows the height and the aspect ratio.
-    public var width = 0
+    package var width = 0
     /// `height`/`h`; 0 follows the width and the aspect ratio.
-    public var height = 0
+    package var height = 0
     /// `enlarge`/`el`: whether a smaller image may be enlarged.
-    public var enlarge = false
+    package var enlarge = false
     /// `dpr`: multiplies the target size (and absolute gravity offsets).
-    public var dpr = 1.0
+    package var dpr = 1.0
     /// `gravity`/`g`: what fill keeps, and where a crop without its own gravity is placed.
-    public var gravity: ImgproxyGravity = .center
+    package var gravity: ImgproxyGravity = .center
     /// `crop`/`c`: the area kept before resizing.
-    public var crop: ImgproxyResize.Crop?
+    package var crop: ImgproxyResize.Crop?
     /// 1...100; nil leaves the encoder's default.
-    public var quality: Int?
+    package var quality: Int?
     /// From `format`/`f`/`ext` or the URL's extension; nil leaves the choice to negotiation and the source.
-    public var format: ImageFormat?
+    package var format: ImageFormat?
     /// Gaussian blur sigma; 0 is none.
-    public var blurSigma = 0.0
+    package var blurSigma = 0.0
     /// Clockwise degrees: 0, 90, 180 or 270.
-    public var rotation = 0
+    package var rotation = 0
     /// Flatten alpha onto this colour; nil flattens only for formats without alpha, onto white.
-    public var background: Color?
+    package var background: Color?
     /// Apply the EXIF orientation first (imgproxy's default).
-    public var autoRotate = true
+    package var autoRotate = true
     /// From `expires`/`exp`: the URL answers 404 after this moment.
-    public var expires: Date?
+    package var expires: Date?
     /// `zoom`/`z`: multiplies the result size like `dpr`, without scaling offsets or padding.
-    public var zoomX = 1.0
+    package var zoomX = 1.0
     /// As `zoomX`, for the height.
-    public var zoomY = 1.0
+    package var zoomY = 1.0
     /// `min-width`/`mw` in CSS pixels; 0 is none.
-    public var minWidth = 0
+    package var minWidth = 0
     /// `min-height`/`mh` in CSS pixels; 0 is none.
-    public var minHeight = 0
+    package var minHeight = 0
     /// `extend`/`ex` (or the extend argument of `resize`/`size`): the gravity placing a smaller image on a
     /// canvas of the requested size; nil does not extend.
-    public var extend: ImgproxyGravity?
+    package var extend: ImgproxyGravity?
     /// `extend_aspect_ratio`/`exar`: the gravity placing the image on a canvas of the requested aspect
     /// ratio; nil does not extend.
-    public var extendAspectRatio: ImgproxyGravity?
+    package var extendAspectRatio: ImgproxyGravity?
     /// `padding`/`pd` in CSS pixels (scaled by dpr): top, right, bottom, left; nil is none.
-    public var padding: ImgproxyPadding?
+    package var padding: ImgproxyPadding?
     /// `flip`/`fl`: mirror left to right.
-    public var flipHorizontal = false
+    package var flipHorizontal = false
     /// `flip`/`fl`: mirror top to bottom.
-    public var flipVertical = false
+    package var flipVertical = false
     /// `trim`/`t`: the background border to cut away first; nil keeps it.
-    public var trim: TrimTransformer?
+    package var trim: TrimTransformer?
     /// `sharpen`/`sh` sigma; 0 is none.
-    public var sharpenSigma = 0.0
+    package var sharpenSigma = 0.0
     /// `pixelate`/`pix` block size; 0 or 1 is none.
-    public var pixelateSize = 0
+    package var pixelateSize = 0
     /// `format_quality`/`fq`: quality (1...100) by output format, over the server's own table.
-    public var formatQuality: [ImageFormat: Int] = [:]
+    package var formatQuality: [ImageFormat: Int] = [:]
     /// `max_bytes`/`mb`: the most bytes a JPEG, WebP, AVIF or HEIC result may have; 0 is no limit.
-    public var maxBytes = 0
+    package var maxBytes = 0
     /// `skip_processing`/`skp`: source formats answered with the source's bytes when the output format
     /// is the same.
-    public var skipProcessing: Set<ImageFormat> = []
+    package var skipProcessing: Set<ImageFormat> = []
     /// `raw`: answer with the source's bytes, unprocessed and unchecked.
-    public var raw = false
+    package var raw = false
     /// `filename`/`fn`: the file name for `Content-Disposition` (without extension); nil takes the source's.
-    public var filename: String?
+    package var filename: String?
     /// `return_attachment`/`att`: `Content-Disposition: attachment` instead of `inline`.
-    public var returnAttachment = false
+    package var returnAttachment = false
     /// `watermark`/`wm`: the server's watermark, placed so; nil is none.
-    public var watermark: ImgproxyWatermark?
+    package var watermark: ImgproxyWatermark?
     /// `strip_metadata`/`sm`, `keep_copyright`/`kcr`, `strip_color_profile`/`scp`, `preserve_hdr`/`ph`,
     /// `enforce_thumbnail`/`eth` as given; nil leaves the server's behaviour.
-    public var stripMetadata: Bool?
+    package var stripMetadata: Bool?
     /// `keep_copyright`/`kcr`.
-    public var keepCopyright: Bool?
+    package var keepCopyright: Bool?
     /// `strip_color_profile`/`scp`.
-    public var stripColorProfile: Bool?
+    package var stripColorProfile: Bool?
     /// `preserve_hdr`/`ph`.
-    public var preserveHDR: Bool?
+    package var preserveHDR: Bool?
     /// `enforce_thumbnail`/`eth`.
-    public var enforceThumbnail: Bool?
+    package var enforceThumbnail: Bool?
     /// Security options (`max_src_resolution` and its kind) a URL set, only with the server's
     /// `--allow-security-options`.
-    public var limits = ImgproxySourceLimits()
+    package var limits = ImgproxySourceLimits()
     /// The first security option the URL or its presets named, checked against the server's permission.
     var securityOptionNamed: String?
 
     /// imgproxy's defaults: no resize, auto-rotation on, no filters.
-    public init() {}
+    package init() {}
 
     /// The geometry step, or nil when these options keep the image's size.
-    public var resize: ImgproxyResize? { resize(maxResultDimension: .max) }
+    package var resize: ImgproxyResize? { resize(maxResultDimension: .max) }
 
     /// The geometry step refusing results larger than `maxResultDimension` a side, or nil when these
     /// options keep the image's size.
-    public func resize(maxResultDimension: Int) -> ImgproxyResize? {
+    package func resize(maxResultDimension: Int) -> ImgproxyResize? {
         guard
             width > 0 || height > 0 || crop != nil || dpr != 1 || zoomX != 1 || zoomY != 1 || minWidth > 0
                 || minHeight > 0
@@ -138,14 +138,14 @@ public struct ImgproxyOptions: Sendable, Equatable {
     }
 
     /// Formats Trove encodes without an alpha channel, so transparent pixels are flattened first.
-    public static let formatsWithoutAlpha: Set<ImageFormat> = [.jpeg, .bmp]
+    package static let formatsWithoutAlpha: Set<ImageFormat> = [.jpeg, .bmp]
 
     /// The transformers, in imgproxy's order, for an image encoded as `outputFormat` (nil: the source's
     /// format, which keeps whatever alpha it has): orientation, trim, crop and resize, rotation, flip, blur,
     /// sharpen, pixelate, padding, flatten, watermark (with `watermarkImage`, the server's), then the URL's
     /// `max_result_dimension` scaling down. A resize that would make an image larger than
     /// `maxResultDimension` a side throws instead.
-    public func transforms(
+    package func transforms(
         encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max, watermarkImage: Image? = nil
     ) -> [any ImageTransformer] {
         var steps = [any ImageTransformer]()

@@ -2,18 +2,18 @@ import Trove
 
 /// imgproxy's `padding:%top:%right:%bottom:%left` in CSS pixels, read the CSS way: a missing right takes
 /// the top, a missing bottom the top, a missing left the right.
-public struct ImgproxyPadding: Sendable, Equatable {
+package struct ImgproxyPadding: Sendable, Equatable {
     /// CSS pixels above the image.
-    public var top: Int
+    package var top: Int
     /// CSS pixels right of it.
-    public var right: Int
+    package var right: Int
     /// CSS pixels below it.
-    public var bottom: Int
+    package var bottom: Int
     /// CSS pixels left of it.
-    public var left: Int
+    package var left: Int
 
     /// Padding of these sizes.
-    public init(top: Int, right: Int, bottom: Int, left: Int) {
+    package init(top: Int, right: Int, bottom: Int, left: Int) {
         self.top = top
         self.right = right
         self.bottom = bottom

@@ -4,13 +4,13 @@ import Trove
 /// Named sets of processing options from configuration, as imgproxy's presets: `name=option/option`.
 /// A preset named `default` applies to every URL before its own options. In presets-only mode the URL's
 /// options segment is a `:`-separated list of preset names instead of options.
-public struct ImgproxyPresets: Sendable {
+package struct ImgproxyPresets: Sendable {
     private let table: [String: [RawOption]]
     /// Whether URLs name presets only (imgproxy's `IMGPROXY_ONLY_PRESETS`).
-    public let onlyPresets: Bool
+    package let onlyPresets: Bool
 
     /// No presets; URLs carry options.
-    public static let none = ImgproxyPresets(table: [:], onlyPresets: false)
+    package static let none = ImgproxyPresets(table: [:], onlyPresets: false)
 
     private init(table: [String: [RawOption]], onlyPresets: Bool) {
         self.table = table
@@ -20,7 +20,7 @@ public struct ImgproxyPresets: Sendable {
     /// Presets from definitions such as `"thumb=rs:fill:200:200/q:70"`. Every preset is checked now: an
     /// unknown option, a bad argument, a preset naming an unknown preset or itself, or a name given twice
     /// throws, naming the preset.
-    public init(definitions: [String], onlyPresets: Bool = false) throws(ImgproxyConfigurationError) {
+    package init(definitions: [String], onlyPresets: Bool = false) throws(ImgproxyConfigurationError) {
         var table = [String: [RawOption]]()
         for definition in definitions {
             guard let equals = definition.firstIndex(of: "=") else {
@@ -53,7 +53,7 @@ public struct ImgproxyPresets: Sendable {
 
     /// Presets from one comma-separated list, as imgproxy's `IMGPROXY_PRESETS`
     /// (`"default=q:80,thumb=rs:fill:200:200"`); blank entries are skipped.
-    public init(list: String, onlyPresets: Bool = false) throws(ImgproxyConfigurationError) {
+    package init(list: String, onlyPresets: Bool = false) throws(ImgproxyConfigurationError) {
         let definitions = list.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
@@ -61,7 +61,7 @@ public struct ImgproxyPresets: Sendable {
     }
 
     /// The configured preset names, sorted.
-    public var names: [String] { table.keys.sorted() }
+    package var names: [String] { table.keys.sorted() }
 
     func options(named name: String) -> [RawOption]? { table[name] }
 }

@@ -1,11 +1,13 @@
 import Trove
+import TroveCore
+import TroveTransformers
 
 extension ImgproxyResize: RowStreamingResize {
     /// Whether `makeRowSink(storedSize:)` applies to an image stored at `source` size: a resampling filter
     /// (not nearest) that shrinks the kept region on one axis at least and enlarges it on neither. A result
     /// over `maxResultDimension` is left to `transform`, so its 422 comes from the transforms, as a refused
     /// result, and not from the decode, which a pipeline takes for bytes that are no image.
-    public func streamsRows(from source: PixelSize) -> Bool {
+    package func streamsRows(from source: PixelSize) -> Bool {
         guard filter != .nearest, source.width > 0, source.height > 0 else { return false }
         let plan = plan(for: source)
         guard !plan.needsWholeSource else { return false }
@@ -18,7 +20,7 @@ extension ImgproxyResize: RowStreamingResize {
     /// row sink and cuts the result by gravity: the pixels of `transform` on the decoded image (or of the
     /// reduced-source resize on a reduced copy). Throws the 422 `transform` throws for a result over
     /// `maxResultDimension`, before anything is decoded.
-    public func makeRowSink(storedSize: PixelSize) throws -> any ResizingRowSink {
+    package func makeRowSink(storedSize: PixelSize) throws -> any ResizingRowSink {
         let plan = plan(for: storedSize)
         try plan.checkResultSize()
         return ImgproxyRowSink(plan: plan, storedSize: storedSize, filter: filter)

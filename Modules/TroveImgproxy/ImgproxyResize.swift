@@ -1,4 +1,5 @@
 import Trove
+import TroveTransformers
 
 /// imgproxy's geometry in one transformer: crop (before resizing), resize by resizing type, then cut the
 /// result to the requested size by gravity. Planned at transform time from the image's actual size, and
@@ -6,9 +7,9 @@ import Trove
 ///
 /// As a `DownscalingTransformer` it lets the pipeline decode a reduced copy when it shrinks (shrink-on-load);
 /// the crop region is then scaled to the reduced copy and the output size stays the same.
-public struct ImgproxyResize: DownscalingTransformer, Equatable {
+package struct ImgproxyResize: DownscalingTransformer, Equatable {
     /// imgproxy's resizing types.
-    public enum ResizingType: String, Sendable, CaseIterable {
+    package enum ResizingType: String, Sendable, CaseIterable {
         /// Keep the aspect ratio, inside the box.
         case fit
         /// Keep the aspect ratio, cover the box, cut what projects by gravity.
@@ -23,16 +24,16 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
 
     /// The area to keep before resizing. Sizes of 1 or more are pixels, below 1 fractions of the image,
     /// 0 the whole width or height.
-    public struct Crop: Sendable, Equatable {
+    package struct Crop: Sendable, Equatable {
         /// Pixels (1 or more), a fraction of the width (below 1), or 0 for all of it.
-        public var width: Double
+        package var width: Double
         /// As `width`, for the height.
-        public var height: Double
+        package var height: Double
         /// Nil uses the resize's gravity.
-        public var gravity: ImgproxyGravity?
+        package var gravity: ImgproxyGravity?
 
         /// A crop of `width` by `height` placed by `gravity`.
-        public init(width: Double, height: Double, gravity: ImgproxyGravity? = nil) {
+        package init(width: Double, height: Double, gravity: ImgproxyGravity? = nil) {
             self.width = width
             self.height = height
             self.gravity = gravity
@@ -40,43 +41,43 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     }
 
     /// How the image meets the target box.
-    public var resizingType: ResizingType
+    package var resizingType: ResizingType
     /// Target width in CSS pixels; 0 follows the height and the aspect ratio (keeps the width for force).
-    public var width: Int
+    package var width: Int
     /// Target height; 0 as for `width`.
-    public var height: Int
+    package var height: Int
     /// Whether an image smaller than the box may be enlarged.
-    public var enlarge: Bool
+    package var enlarge: Bool
     /// Device pixel ratio: multiplies the target size (never past the source's size unless `enlarge`).
-    public var dpr: Double
+    package var dpr: Double
     /// What fill keeps of the scaled image, and where a crop without its own gravity is placed.
-    public var gravity: ImgproxyGravity
+    package var gravity: ImgproxyGravity
     /// The area kept before resizing; nil keeps the whole image.
-    public var crop: Crop?
+    package var crop: Crop?
     /// The resampling filter; imgproxy's default is Lanczos-3.
-    public var filter: ResizeTransformer.Filter
+    package var filter: ResizeTransformer.Filter
     /// Largest width or height the resampled image may have (imgproxy's `max_result_dimension`): past it
     /// `transform` throws a 422 `ImgproxyURLError` before allocating. A fill or a size given on one axis
     /// can ask for far more than the URL's numbers say (an enlarged strip), so this is checked on the
     /// planned size. Not part of `identifier`: it refuses results, it never changes one.
-    public var maxResultDimension: Int
+    package var maxResultDimension: Int
     /// `zoom`/`z`: multiplies the target size like `dpr`, without scaling gravity offsets.
-    public var zoomX: Double = 1
+    package var zoomX: Double = 1
     /// As `zoomX`, for the height.
-    public var zoomY: Double = 1
+    package var zoomY: Double = 1
     /// `min-width`/`mw`: the resized image is at least this wide (CSS pixels, times dpr); 0 is none.
-    public var minWidth = 0
+    package var minWidth = 0
     /// `min-height`/`mh`: as `minWidth`, for the height.
-    public var minHeight = 0
+    package var minHeight = 0
     /// `extend`/`ex`: where an image smaller than the requested size sits on a canvas of that size
     /// (transparent, flattened later by `background`); nil does not extend.
-    public var extend: ImgproxyGravity?
+    package var extend: ImgproxyGravity?
     /// `extend_aspect_ratio`/`exar`: where the image sits on a canvas grown to the requested aspect ratio;
     /// nil does not extend.
-    public var extendAspectRatio: ImgproxyGravity?
+    package var extendAspectRatio: ImgproxyGravity?
 
     /// A resize as imgproxy's options describe it; every argument defaults to imgproxy's default.
-    public init(
+    package init(
         resizingType: ResizingType = .fit, width: Int = 0, height: Int = 0, enlarge: Bool = false,
         dpr: Double = 1, gravity: ImgproxyGravity = .center, crop: Crop? = nil,
         filter: ResizeTransformer.Filter = .lanczos3, maxResultDimension: Int = .max
@@ -93,7 +94,7 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     }
 
     /// Every argument that changes the result, for the cache key.
-    public var identifier: String {
+    package var identifier: String {
         let cropText = crop.map { "\($0.width):\($0.height):\($0.gravity?.description ?? "-")" } ?? "none"
         var text =
             "imgproxy.resize(rt=\(resizingType.rawValue),w=\(width),h=\(height),el=\(enlarge),dpr=\(dpr),"
@@ -107,18 +108,18 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     }
 
     /// The size `transform` gives an image of this size.
-    public func outputSize(for source: PixelSize) -> PixelSize {
+    package func outputSize(for source: PixelSize) -> PixelSize {
         let plan = plan(for: source)
         return PixelSize(width: plan.result.width, height: plan.result.height)
     }
 
     /// The image cut and resized as the plan for its size says.
-    public func transform(_ image: Image) throws -> Image {
+    package func transform(_ image: Image) throws -> Image {
         try plan(for: PixelSize(width: image.width, height: image.height)).apply(to: image, filter: filter)
     }
 
     /// The smallest reduced decode that still gives the same result, `reducingGap` times the output.
-    public func minimumSourceSize(for source: PixelSize, reducingGap: Double) -> PixelSize? {
+    package func minimumSourceSize(for source: PixelSize, reducingGap: Double) -> PixelSize? {
         guard filter != .nearest, source.width > 0, source.height > 0 else { return nil }
         let plan = plan(for: source)
         guard plan.scaledWidth < plan.region.width || plan.scaledHeight < plan.region.height else { return nil }
@@ -138,7 +139,7 @@ public struct ImgproxyResize: DownscalingTransformer, Equatable {
     }
 
     /// The same resize for a source decoded reduced: crops and offsets scaled to the reduced size.
-    public func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
+    package func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
         guard reduced != source else { return self }
         let plan = plan(for: source).scaled(from: source, to: reduced)
         return ReducedImgproxyResize(identifier: identifier, reducedSize: reduced, plan: plan, filter: filter)
@@ -397,7 +398,7 @@ extension ImgproxyResize {
     /// The resize to run before turning the image clockwise by `degrees` (0, 90, 180 or 270) so the turned
     /// result is what this resize makes of the turned image: sizes swap for quarter turns and gravities
     /// turn back. Resizing first keeps shrink-on-load and turns the small image instead of the large one.
-    public func beforeRotation(_ degrees: Int) -> ImgproxyResize {
+    package func beforeRotation(_ degrees: Int) -> ImgproxyResize {
         guard degrees == 90 || degrees == 180 || degrees == 270 else { return self }
         let quarter = degrees != 180
         var result = self

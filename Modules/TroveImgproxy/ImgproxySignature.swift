@@ -8,20 +8,20 @@ import Foundation
 /// With no pair configured, signing is off and any signature segment (`_`, `insecure`, ...) passes.
 public struct ImgproxySignature: Sendable {
     /// One key and its salt, as bytes.
-    public struct KeyPair: Sendable, Equatable {
+    package struct KeyPair: Sendable, Equatable {
         /// The HMAC key.
-        public let key: [UInt8]
+        package let key: [UInt8]
         /// Bytes put before the path in the signed message.
-        public let salt: [UInt8]
+        package let salt: [UInt8]
 
         /// A pair from bytes.
-        public init(key: [UInt8], salt: [UInt8]) {
+        package init(key: [UInt8], salt: [UInt8]) {
             self.key = key
             self.salt = salt
         }
 
         /// A pair from hex text (`TROVE_KEY` / `TROVE_SALT`); throws naming which one is not hex, or empty.
-        public init(hexKey: String, hexSalt: String) throws(ImgproxyConfigurationError) {
+        package init(hexKey: String, hexSalt: String) throws(ImgproxyConfigurationError) {
             guard let key = Hex.decode(hexKey), !key.isEmpty else {
                 throw ImgproxyConfigurationError(
                     "the signing key is not hex: give an even number of hex digits (0-9, a-f), e.g. from "
@@ -37,13 +37,13 @@ public struct ImgproxySignature: Sendable {
     }
 
     /// The active pairs; the first one signs.
-    public let pairs: [KeyPair]
+    package let pairs: [KeyPair]
     /// Bytes of the HMAC a signature carries: 32, or fewer for signatures truncated to that many bytes
     /// (imgproxy's `IMGPROXY_SIGNATURE_SIZE`).
-    public let size: Int
+    package let size: Int
 
     /// Signing with `pairs` (none: signing off) and signatures of `size` bytes, 1...32.
-    public init(pairs: [KeyPair], size: Int = SHA256.byteCount) {
+    package init(pairs: [KeyPair], size: Int = SHA256.byteCount) {
         self.pairs = pairs
         self.size = min(max(size, 1), SHA256.byteCount)
     }
@@ -64,15 +64,15 @@ public struct ImgproxySignature: Sendable {
     }
 
     /// Signing off: every signature segment passes.
-    public static let disabled = ImgproxySignature(pairs: [])
+    package static let disabled = ImgproxySignature(pairs: [])
 
     /// Whether URLs must carry a valid signature (a key is configured).
-    public var isRequired: Bool { !pairs.isEmpty }
+    package var isRequired: Bool { !pairs.isEmpty }
 
     /// Whether `signature` (the first path segment) signs `path` (everything after it, from its leading `/`)
     /// under any configured pair; always true when signing is off. Runs in time independent of where the
     /// signature differs, and checks every pair.
-    public func verify(signature: some StringProtocol, path: some StringProtocol) -> Bool {
+    package func verify(signature: some StringProtocol, path: some StringProtocol) -> Bool {
         guard isRequired else { return true }
         guard let given = Base64URL.decode(signature), given.count == size else { return false }
         var matched = false

@@ -2,20 +2,20 @@ import Trove
 
 /// imgproxy's security options, which a URL may set only when the server allows them: limits tighter
 /// (or looser, within the server's own) for one request.
-public struct ImgproxySourceLimits: Sendable, Equatable {
+package struct ImgproxySourceLimits: Sendable, Equatable {
     /// `max_src_resolution`/`msr` in megapixels.
-    public var maxSourceResolution: Double?
+    package var maxSourceResolution: Double?
     /// `max_src_file_size`/`msfs` in bytes.
-    public var maxSourceFileSize: Int?
+    package var maxSourceFileSize: Int?
     /// `max_animation_frames`/`maf`.
-    public var maxAnimationFrames: Int?
+    package var maxAnimationFrames: Int?
     /// `max_animation_frame_resolution`/`mafr` in megapixels.
-    public var maxAnimationFrameResolution: Double?
+    package var maxAnimationFrameResolution: Double?
     /// `max_result_dimension`/`mrd`: the result is scaled down to fit this many pixels a side.
-    public var maxResultDimension: Int?
+    package var maxResultDimension: Int?
 
     /// No limits beyond the server's.
-    public init() {}
+    package init() {}
 
     /// Whether any limit checked on the decoded source is set.
     var isSet: Bool {

@@ -8,25 +8,25 @@ import Trove
 ///
 /// Options are `name:arg:arg` segments (`rs:fill:300:200`, `q:80`, `pr:thumb`); in presets-only mode the
 /// options segment is a `:`-separated list of preset names. The extension is optional.
-public struct ImgproxyURL: Sendable {
+package struct ImgproxyURL: Sendable {
     /// The image to fetch: percent-decoded (plain) or base64url-decoded. Not yet checked against any
     /// allow-list or address rule; that is the fetcher's job.
-    public let source: URL
+    package let source: URL
     /// Every option, after the default preset, the URL's options and presets, and the extension.
-    public let options: ImgproxyOptions
+    package let options: ImgproxyOptions
 
     /// The format asked for explicitly (`f:`/`format:`/`ext:` or the extension); nil means negotiate by
     /// `Accept` (see `FormatNegotiation`), else keep the source's format.
-    public var format: ImageFormat? { options.format }
+    package var format: ImageFormat? { options.format }
     /// 1...100, or nil for the encoder's default.
-    public var quality: Int? { options.quality }
+    package var quality: Int? { options.quality }
     /// The transformers for the explicit `format` (nil: the source's). Use `transforms(encodingAs:)` once a
     /// format has been negotiated, so alpha is flattened for JPEG.
-    public var transforms: [any ImageTransformer] { options.transforms(encodingAs: options.format) }
+    package var transforms: [any ImageTransformer] { options.transforms(encodingAs: options.format) }
 
     /// The transformers for an image encoded as `outputFormat` (nil: in the source's format); a resize past
     /// `maxResultDimension` pixels a side throws instead of allocating.
-    public func transforms(
+    package func transforms(
         encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max, watermarkImage: Image? = nil
     ) -> [any ImageTransformer] {
         options.transforms(
@@ -47,7 +47,7 @@ public struct ImgproxyURL: Sendable {
     ///   - now: the moment `expires` is checked against.
     /// - Throws: 403 for a wrong or missing signature; 400 naming the option, argument or preset at fault,
     ///   or for a source that cannot be decoded; 404 for an expired URL.
-    public static func parse(
+    package static func parse(
         path: String, signature: ImgproxySignature, presets: ImgproxyPresets = .none,
         availableFormats: Set<ImageFormat>? = nil, allowSecurityOptions: Bool = false,
         defaults: ImgproxyOptions = ImgproxyOptions(), now: Date = Date()

@@ -1,19 +1,19 @@
 /// Why an imgproxy URL was refused, with the HTTP status to answer and a message safe to show to whoever
 /// sent the URL: it names the option, argument or preset at fault and never an internal path or secret.
-public struct ImgproxyURLError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ImgproxyURLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 400 (bad option, argument, preset or source), 403 (wrong or missing signature) or 404 (expired URL).
-    public let status: Int
+    package let status: Int
     /// What was wrong and what to do, for the response body.
-    public let message: String
+    package let message: String
 
     /// An error with its status and message.
-    public init(status: Int, message: String) {
+    package init(status: Int, message: String) {
         self.status = status
         self.message = message
     }
 
     /// The status and the message.
-    public var description: String { "\(status): \(message)" }
+    package var description: String { "\(status): \(message)" }
 
     /// A 400 for the URL's processing options or source.
     static func badRequest(_ message: String) -> ImgproxyURLError {

@@ -2,20 +2,20 @@ import Trove
 
 /// imgproxy's `watermark:%opacity:%position:%x_offset:%y_offset:%scale`, applied with the server's
 /// watermark image.
-public struct ImgproxyWatermark: Sendable, Equatable {
+package struct ImgproxyWatermark: Sendable, Equatable {
     /// 0...1.
-    public var opacity: Double
+    package var opacity: Double
     /// One of the nine positions, or `re` (tiled).
-    public var position: WatermarkTransformer.Position
+    package var position: WatermarkTransformer.Position
     /// Offset (or tile spacing); absolute values are CSS pixels, scaled by dpr.
-    public var xOffset: Double
+    package var xOffset: Double
     /// As `xOffset`, vertically.
-    public var yOffset: Double
+    package var yOffset: Double
     /// Above 0: the watermark's size as a fraction of the image's.
-    public var scale: Double
+    package var scale: Double
 
     /// A watermark placement.
-    public init(
+    package init(
         opacity: Double, position: WatermarkTransformer.Position = .center, xOffset: Double = 0,
         yOffset: Double = 0, scale: Double = 0
     ) {

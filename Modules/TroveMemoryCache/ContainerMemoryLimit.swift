@@ -3,10 +3,10 @@ import Foundation
 /// The memory a Linux container (cgroup) may use, when that is set: `memory.max` under cgroup v2, or
 /// `memory.limit_in_bytes` under v1, for the cgroup this process belongs to. A process in a 512 MiB
 /// container on a 24 GiB host should size its caches for 512 MiB.
-public enum ContainerMemoryLimit {
+package enum ContainerMemoryLimit {
     /// The limit in bytes, or nil when there is none (or no cgroup file system, as on Apple platforms).
     /// `root` and `membership` are where the cgroup file system and `/proc/self/cgroup` are; tests pass others.
-    public static func bytes(root: String = "/sys/fs/cgroup", membership: String = "/proc/self/cgroup") -> Int? {
+    package static func bytes(root: String = "/sys/fs/cgroup", membership: String = "/proc/self/cgroup") -> Int? {
         let lines = ((try? String(contentsOfFile: membership, encoding: .utf8)) ?? "").split(separator: "\n")
         var candidates: [String] = []
         for line in lines {

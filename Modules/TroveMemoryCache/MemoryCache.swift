@@ -108,7 +108,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     /// The limits, admission rule and default TTL this cache was made with.
     public let configuration: MemoryCacheConfiguration
     /// How many shards the cache is split into (a power of two; 1 for a small cache).
-    public let shardCount: Int
+    package let shardCount: Int
     @usableFromInline let clock: any TroveClock
     /// The shards, each `shardStride` bytes apart (a multiple of 128, so no two share a cache line).
     @usableFromInline let shards: UnsafeMutableRawPointer
@@ -138,7 +138,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
             let costLimit = Self.share(of: configuration.costLimit, shard: index, of: count)
             let countLimit = Self.share(of: configuration.countLimit, shard: index, of: count)
             let state = State(
-                policy: evictionPolicy.makeSlotPolicy(capacity: costLimit),
+                policy: evictionPolicy.slotPolicy(capacity: costLimit),
                 costLimit: costLimit, countLimit: countLimit)
             (shards + index * shardStride).bindMemory(to: Mutex<State>.self, capacity: 1)
                 .initialize(to: Mutex(state))

@@ -6,12 +6,12 @@ public protocol TroveClock: Sendable {
 }
 
 /// The monotonic system clock: immune to wall-clock changes, so a TTL never jumps.
-public struct SystemClock: TroveClock {
+@usableFromInline package struct SystemClock: TroveClock {
     private static let origin = ContinuousClock.now
 
     /// The system clock; every instance reads the same origin.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// The time since the first reading in this process.
-    public func now() -> Duration { ContinuousClock.now - Self.origin }
+    @usableFromInline package func now() -> Duration { ContinuousClock.now - Self.origin }
 }

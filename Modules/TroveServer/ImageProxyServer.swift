@@ -7,6 +7,7 @@ import Prometheus
 import ServiceLifecycle
 import Synchronization
 import Trove
+import TroveFetcher
 import UnixSignals
 
 /// `trove serve`: an image proxy that reads imgproxy URLs, fetches the source through an `ImagePipeline`
@@ -43,10 +44,16 @@ public final class ImageProxyServer: Sendable {
     ///
     /// Sources go through a `GuardedHTTPFetcher` registered for http and https in place of the registry's
     /// (file: and data: refused): the allowed prefixes, and the address rules on every hop, with names
-    /// resolved by `resolver`.
-    public init(
-        configuration: ServerConfiguration, registry: PluginRegistry,
-        resolver: any HostResolver = SystemHostResolver(),
+    /// resolved by the system's resolver.
+    public convenience init(
+        configuration: ServerConfiguration, registry: PluginRegistry, logger: Logger = Logger(label: "trove.serve")
+    ) throws {
+        try self.init(configuration: configuration, registry: registry, resolver: SystemHostResolver(), logger: logger)
+    }
+
+    /// As the public initializer, with source host names resolved by `resolver` (tests answer from a table).
+    package init(
+        configuration: ServerConfiguration, registry: PluginRegistry, resolver: any HostResolver,
         logger: Logger = Logger(label: "trove.serve")
     ) throws {
         self.configuration = configuration

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Trove
+import TroveFetcher
 import TroveImgproxy
 
 /// Answers image requests (any path `ProxyRouter` does not route elsewhere, as an imgproxy URL) and

@@ -19,9 +19,8 @@ extension ServerConfiguration {
 
     /// The `IMGPROXY_*` variables in `environment` that `trove serve` does not read, sorted, and those that
     /// ask for what Trove cannot do (`IMGPROXY_STRIP_METADATA=false`: results keep no metadata but the
-    /// copyright notice); the server
-    /// names them at start so that nothing is ignored in silence.
-    public static func ignoredVariables(in environment: [String: String]) -> [String] {
+    /// copyright notice); the server names them at start so that nothing is ignored in silence.
+    package static func ignoredVariables(in environment: [String: String]) -> [String] {
         let read = Set(ServerSetting.all.flatMap { $0.environment.map(\.name) })
         return environment.filter { name, value in
             name.hasPrefix("IMGPROXY_") && !read.contains(name) && !ImgproxyFixedBehaviour.honours(name, value)

@@ -1,8 +1,8 @@
 /// Lowercase hexadecimal text for digests, the form disk-cache file names and key hashers use.
-public enum HexEncoding {
+package enum HexEncoding {
     /// Two lowercase hex digits per byte, written straight into the string's storage (a name is
     /// made on every disk-cache lookup).
-    public static func lowercase(_ bytes: some Collection<UInt8>) -> String {
+    package static func lowercase(_ bytes: some Collection<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             var index = 0
             for byte in bytes {

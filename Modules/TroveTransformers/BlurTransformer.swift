@@ -8,11 +8,11 @@ import TroveCore
 /// darken nor fade. Colours are blurred premultiplied by alpha, so transparent pixels leave no fringes.
 public struct BlurTransformer: ImageTransformer, Equatable {
     /// Largest sigma accepted: a kernel of 2 x 4 x 250 + 1 taps is already far beyond any practical blur.
-    public static let maximumSigma = 250.0
+    package static let maximumSigma = 250.0
 
     /// Standard deviation of the Gaussian in pixels, 0...`maximumSigma`; below 0.125 the kernel is one tap
     /// and the image is left as is.
-    public let sigma: Double
+    package let sigma: Double
 
     /// `sigma` is clamped to 0...maximumSigma (the "blur" factory rejects values outside with an error).
     public init(sigma: Double) {

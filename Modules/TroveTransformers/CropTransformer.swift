@@ -14,7 +14,7 @@ public struct CropTransformer: ImageTransformer, Equatable {
     }
 
     /// How the rectangle is positioned: by its corner or by gravity.
-    public enum Placement: Sendable, Equatable {
+    package enum Placement: Sendable, Equatable {
         /// Top-left corner in pixels.
         case origin(x: Int, y: Int)
         /// A size placed by gravity, clipped to the image first.
@@ -22,11 +22,11 @@ public struct CropTransformer: ImageTransformer, Equatable {
     }
 
     /// Width of the kept rectangle in pixels (at least 1).
-    public let width: Int
+    package let width: Int
     /// Height of the kept rectangle in pixels (at least 1).
-    public let height: Int
+    package let height: Int
     /// Where the rectangle is: its top-left corner, or a gravity.
-    public let placement: Placement
+    package let placement: Placement
 
     /// Sizes below 1 are raised to 1, negative corners to 0 (the "crop" factory rejects such values instead).
     public init(x: Int, y: Int, width: Int, height: Int) {

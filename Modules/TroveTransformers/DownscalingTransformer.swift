@@ -2,7 +2,7 @@ import TroveCore
 
 /// A transformer that makes its input smaller, so a decoder may hand it a reduced copy of the image
 /// (shrink-on-load: JPEG's scaled IDCT, PNG rows box-averaged while unfiltered) instead of every pixel.
-public protocol DownscalingTransformer: ImageTransformer {
+package protocol DownscalingTransformer: ImageTransformer {
     /// The smallest size an input of `source` size may be reduced to beforehand while this transformer
     /// still reads at least `reducingGap` input pixels per output pixel in each direction (Pillow's
     /// `reducing_gap`); nil when it shrinks by less than that, or must see the pixels as they are.

@@ -5,15 +5,15 @@ import TroveCore
 /// of the image that fall outside the canvas are cut off.
 public struct EmbedTransformer: ImageTransformer, Equatable {
     /// The canvas width in pixels (at least 1).
-    public let width: Int
+    package let width: Int
     /// The canvas height in pixels (at least 1).
-    public let height: Int
+    package let height: Int
     /// Where the image's left edge lands on the canvas (may be negative: the image's left is cut).
-    public let x: Int
+    package let x: Int
     /// Where the image's top edge lands on the canvas.
-    public let y: Int
+    package let y: Int
     /// What the canvas holds outside the image.
-    public let fill: FillColor
+    package let fill: FillColor
 
     /// A canvas of `width x height` (sizes below 1 are raised to 1) with the image at (`x`, `y`).
     public init(width: Int, height: Int, x: Int, y: Int, fill: FillColor = .transparent) {

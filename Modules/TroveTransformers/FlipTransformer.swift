@@ -11,7 +11,7 @@ public struct FlipTransformer: ImageTransformer, Equatable {
     }
 
     /// The direction that reverses.
-    public let axis: Axis
+    package let axis: Axis
 
     /// A flip along `axis`.
     public init(_ axis: Axis) {

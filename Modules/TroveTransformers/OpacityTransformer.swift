@@ -3,7 +3,7 @@ import TroveCore
 /// Multiplies every pixel's alpha by `alpha` (0 makes the image invisible, 1 leaves it as it is).
 public struct OpacityTransformer: ImageTransformer, Equatable {
     /// In 0...1.
-    public let alpha: Double
+    package let alpha: Double
 
     /// `alpha` is clamped to 0...1 (the "opacity" factory rejects values outside with an error instead).
     public init(alpha: Double) {

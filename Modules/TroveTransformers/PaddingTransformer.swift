@@ -4,15 +4,15 @@ import TroveCore
 /// `left + width + right` by `top + height + bottom`. imgproxy's `padding`.
 public struct PaddingTransformer: ImageTransformer, Equatable {
     /// Pixels added above the image.
-    public let top: Int
+    package let top: Int
     /// Pixels added right of the image.
-    public let right: Int
+    package let right: Int
     /// Pixels added below the image.
-    public let bottom: Int
+    package let bottom: Int
     /// Pixels added left of the image.
-    public let left: Int
+    package let left: Int
     /// What the borders hold.
-    public let fill: FillColor
+    package let fill: FillColor
 
     /// Borders of these sizes (negative sizes count as 0).
     public init(top: Int, right: Int, bottom: Int, left: Int, fill: FillColor = .transparent) {

@@ -5,10 +5,10 @@ import TroveCore
 /// imgproxy's `pixelate`.
 public struct PixelateTransformer: ImageTransformer, Equatable {
     /// Largest block side accepted.
-    public static let maximumSize = 4096
+    package static let maximumSize = 4096
 
     /// The block side in pixels, 1...`maximumSize`; 1 leaves the image as it is.
-    public let size: Int
+    package let size: Int
 
     /// `size` is clamped to 1...maximumSize.
     public init(size: Int) {

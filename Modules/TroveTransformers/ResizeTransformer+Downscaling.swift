@@ -4,7 +4,7 @@ extension ResizeTransformer: DownscalingTransformer {
     /// Nil for nearest neighbour (a reduced copy has averaged away the pixels it would pick) and when
     /// neither axis shrinks by more than `reducingGap`. Each axis gets its own minimum; a decoder reduces
     /// both alike, so it serves the larger need.
-    public func minimumSourceSize(for source: PixelSize, reducingGap: Double = 2) -> PixelSize? {
+    package func minimumSourceSize(for source: PixelSize, reducingGap: Double = 2) -> PixelSize? {
         guard filter != .nearest, let plan = plan(sourceWidth: source.width, sourceHeight: source.height)
         else { return nil }
         // Reducing by r leaves box * r source pixels for each output axis; keep that >= gap * output.
@@ -24,7 +24,7 @@ extension ResizeTransformer: DownscalingTransformer {
 
     /// The region this resize reads from a `source`-sized image, scaled to the `reduced` copy (each axis by
     /// reduced / source, as libvips does after shrink-on-load), resampled to the same output size.
-    public func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
+    package func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
         guard reduced != source, let plan = plan(sourceWidth: source.width, sourceHeight: source.height) else {
             return self
         }

@@ -26,18 +26,18 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
     }
 
     /// Largest width or height a resize accepts; larger values are clamped to it.
-    public static let maximumDimension = 1 << 20
+    package static let maximumDimension = 1 << 20
 
     /// Target width; nil follows the aspect ratio of `height`. Both nil leaves images unchanged.
-    public let width: Int?
+    package let width: Int?
     /// Target height in pixels; nil follows the aspect ratio of `width`. Both nil leaves images unchanged.
-    public let height: Int?
+    package let height: Int?
     /// How a width and height given together are met (default `.fit`); ignored when only one is given.
-    public let mode: Mode
+    package let mode: Mode
     /// The resampling filter (default `.bilinear`).
-    public let filter: Filter
+    package let filter: Filter
     /// Whether the output may be larger than the source (default false: it never is, on either axis).
-    public let upscale: Bool
+    package let upscale: Bool
 
     /// Sizes below 1 are raised to 1 and sizes above `maximumDimension` lowered to it (the
     /// "resize" factory rejects such values with an error instead).
@@ -57,7 +57,7 @@ public struct ResizeTransformer: ImageTransformer, Equatable {
     }
 
     /// The size `transform` gives an image of this size.
-    public func outputSize(forWidth sourceWidth: Int, height sourceHeight: Int) -> (width: Int, height: Int) {
+    package func outputSize(forWidth sourceWidth: Int, height sourceHeight: Int) -> (width: Int, height: Int) {
         guard let plan = plan(sourceWidth: sourceWidth, sourceHeight: sourceHeight) else {
             return (sourceWidth, sourceHeight)
         }

@@ -9,7 +9,7 @@ public struct RotateTransformer: ImageTransformer, Equatable {
     }
 
     /// How far to turn, clockwise.
-    public let angle: Angle
+    package let angle: Angle
 
     /// A rotation by `angle`.
     public init(_ angle: Angle) {

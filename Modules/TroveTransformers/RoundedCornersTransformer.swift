@@ -4,7 +4,7 @@ import TroveCore
 /// an antialiased edge. A radius over half the shorter side is reduced to it (a pill or a circle).
 public struct RoundedCornersTransformer: ImageTransformer, Equatable {
     /// Corner radius in pixels (0 or more); at run time at most half the image's shorter side.
-    public let radius: Int
+    package let radius: Int
 
     /// Corners of `radius` pixels; a negative radius is raised to 0 (no rounding).
     public init(radius: Int) {

@@ -3,7 +3,7 @@ import TroveCore
 /// A shrinking transform that can take its input from a decoder row by row (`ImageRowSink`) instead of as
 /// a whole decoded image: the rows go straight into the resampler, so neither the decoded image nor a copy
 /// of it is ever held. `ResizeTransformer` is one; a plugin's own geometry may be another.
-public protocol RowStreamingResize: DownscalingTransformer {
+package protocol RowStreamingResize: DownscalingTransformer {
     /// Whether `makeRowSink(storedSize:)` applies to an image stored at `source` size: the transform
     /// shrinks with a filter that convolves. Other cases keep the whole-image path.
     func streamsRows(from source: PixelSize) -> Bool
@@ -15,7 +15,7 @@ public protocol RowStreamingResize: DownscalingTransformer {
 }
 
 /// A row sink that makes an image: its `result()` is ready once the decoder has delivered every row.
-public protocol ResizingRowSink: ImageRowSink {
+package protocol ResizingRowSink: ImageRowSink {
     /// The transformed image; throws when the decoder stopped early or never began.
     func result() throws -> Image
 }
@@ -25,7 +25,7 @@ extension RowStreamingResize {
     /// to the sink it is given, without holding the decoded image: the same pixels as decoding whole, then
     /// `transform` (or the `forReducedSource` transform for a reduced decode). Throws what `decode` throws,
     /// or when it delivers too few rows.
-    public func resize(
+    package func resize(
         storedSize: PixelSize, streaming decode: (any ImageRowSink) throws -> Void
     ) throws -> Image {
         let sink = try makeRowSink(storedSize: storedSize)

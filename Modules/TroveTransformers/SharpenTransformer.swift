@@ -5,12 +5,12 @@ import TroveCore
 /// the blur's standard deviation in pixels). Alpha is kept.
 public struct SharpenTransformer: ImageTransformer, Equatable {
     /// Largest sigma accepted.
-    public static let maximumSigma = 50.0
+    package static let maximumSigma = 50.0
 
     /// Standard deviation of the blur that is subtracted, 0...`maximumSigma`.
-    public let sigma: Double
+    package let sigma: Double
     /// How much of the difference is added back (1 doubles local contrast at an edge).
-    public let amount: Double
+    package let amount: Double
 
     /// `sigma` is clamped to 0...maximumSigma and `amount` to 0...10.
     public init(sigma: Double, amount: Double = 1) {

@@ -4,19 +4,19 @@ import TroveCore
 /// on what it returns. Applies when the chain starts with a `DownscalingTransformer` (a shrinking resize),
 /// or with `orient` followed by one: the orientation is only known after decoding, so the minimum then
 /// covers both the upright and the quarter-turned reading of the stored size.
-public struct ShrinkOnLoad: Sendable {
+package struct ShrinkOnLoad: Sendable {
     /// Pillow's and libvips' default: reduce to no less than twice the output, then resample exactly.
-    public static let defaultReducingGap = 2.0
+    package static let defaultReducingGap = 2.0
 
     /// What to ask the decoder for, in the stored orientation (`DecodingOptions.minimumSize`).
-    public let minimumSize: PixelSize
+    package let minimumSize: PixelSize
     /// The full stored size the plan was made for.
-    public let storedSize: PixelSize
+    package let storedSize: PixelSize
     private let transforms: [any ImageTransformer]
     private let leadingOrient: Bool
 
     /// Nil when the transforms gain nothing from a reduced decode.
-    public init?(
+    package init?(
         transforms: [any ImageTransformer], storedSize: PixelSize,
         reducingGap: Double = ShrinkOnLoad.defaultReducingGap
     ) {
@@ -46,7 +46,7 @@ public struct ShrinkOnLoad: Sendable {
 
     /// The transforms to run on what the decoder returned: unchanged when it decoded at full size; else
     /// the downscaling step replaced by one that makes the same output from the reduced image.
-    public func transforms(for decoded: Image) -> [any ImageTransformer] {
+    package func transforms(for decoded: Image) -> [any ImageTransformer] {
         let reduced = PixelSize(width: decoded.width, height: decoded.height)
         let index = leadingOrient ? 1 : 0
         guard reduced != storedSize, let downscaler = transforms[index] as? any DownscalingTransformer else {

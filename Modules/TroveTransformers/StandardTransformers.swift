@@ -3,14 +3,14 @@ import TroveCore
 /// The transformer factories this module provides, for registering in a `PluginRegistry`. Each reads
 /// its spec parameters strictly: an unknown key, a missing one or a bad value is an
 /// `invalidTransformParameter` that names the parameter and says what is accepted.
-public enum StandardTransformers {
+package enum StandardTransformers {
     /// Every factory below, in the order `PluginRegistry.standard` registers them.
-    public static let factories: [TransformerFactory] = [
+    package static let factories: [TransformerFactory] = [
         resize, crop, rotate, flip, orient, grayscale, blur, round, circle, tint, opacity
     ]
 
     /// `resize:w=200,h=100,mode=fill,filter=lanczos3,upscale=true`; give w, h or both.
-    public static let resize = TransformerFactory(name: "resize") { values in
+    package static let resize = TransformerFactory(name: "resize") { values in
         let p = try SpecParameters(values, transform: "resize", known: ["w", "h", "mode", "filter", "upscale"])
         let width = try p.pixels("w"), height = try p.pixels("h")
         guard width != nil || height != nil else {
@@ -24,7 +24,7 @@ public enum StandardTransformers {
     }
 
     /// `crop:x=10,y=20,w=100,h=50` (a rectangle) or `crop:w=100,h=50,gravity=north` (gravity defaults to center).
-    public static let crop = TransformerFactory(name: "crop") { values in
+    package static let crop = TransformerFactory(name: "crop") { values in
         let p = try SpecParameters(values, transform: "crop", known: ["x", "y", "w", "h", "gravity"])
         guard let width = try p.pixels("w") else { throw p.invalid("w", "is required (e.g. crop:w=100,h=50)") }
         guard let height = try p.pixels("h") else { throw p.invalid("h", "is required (e.g. crop:w=100,h=50)") }
@@ -49,7 +49,7 @@ public enum StandardTransformers {
     }
 
     /// `rotate:deg=90` (90, 180 or 270, clockwise).
-    public static let rotate = TransformerFactory(name: "rotate") { values in
+    package static let rotate = TransformerFactory(name: "rotate") { values in
         let p = try SpecParameters(values, transform: "rotate", known: ["deg"])
         let text = try p.required("deg", example: "rotate:deg=90")
         guard let degrees = Int(text), let angle = RotateTransformer.Angle(rawValue: degrees) else {
@@ -59,26 +59,26 @@ public enum StandardTransformers {
     }
 
     /// `flip:axis=h` (left-right) or `flip:axis=v` (top-bottom).
-    public static let flip = TransformerFactory(name: "flip") { values in
+    package static let flip = TransformerFactory(name: "flip") { values in
         let p = try SpecParameters(values, transform: "flip", known: ["axis"])
         _ = try p.required("axis", example: "flip:axis=h")
         return FlipTransformer(try p.choice("axis", default: FlipTransformer.Axis.h))
     }
 
     /// `orient`: applies the EXIF orientation the decoder recorded.
-    public static let orient = TransformerFactory(name: "orient") { values in
+    package static let orient = TransformerFactory(name: "orient") { values in
         _ = try SpecParameters(values, transform: "orient", known: [])
         return OrientTransformer()
     }
 
     /// `grayscale`: ITU-R 601 luma, alpha kept.
-    public static let grayscale = TransformerFactory(name: "grayscale") { values in
+    package static let grayscale = TransformerFactory(name: "grayscale") { values in
         _ = try SpecParameters(values, transform: "grayscale", known: [])
         return GrayscaleTransformer()
     }
 
     /// `blur:sigma=2` (pixels, greater than 0 and at most 250).
-    public static let blur = TransformerFactory(name: "blur") { values in
+    package static let blur = TransformerFactory(name: "blur") { values in
         let p = try SpecParameters(values, transform: "blur", known: ["sigma"])
         _ = try p.required("sigma", example: "blur:sigma=2")
         let sigma = try p.number("sigma", in: 0...BlurTransformer.maximumSigma, lowerBoundExcluded: true)
@@ -86,20 +86,20 @@ public enum StandardTransformers {
     }
 
     /// `round:radius=16` (pixels).
-    public static let round = TransformerFactory(name: "round") { values in
+    package static let round = TransformerFactory(name: "round") { values in
         let p = try SpecParameters(values, transform: "round", known: ["radius"])
         _ = try p.required("radius", example: "round:radius=16")
         return RoundedCornersTransformer(radius: try p.pixels("radius") ?? 0)
     }
 
     /// `circle`: the centred square, masked to a circle.
-    public static let circle = TransformerFactory(name: "circle") { values in
+    package static let circle = TransformerFactory(name: "circle") { values in
         _ = try SpecParameters(values, transform: "circle", known: [])
         return CircleTransformer()
     }
 
     /// `tint:color=#ff000080` (`#rrggbb` or `#rrggbbaa`; the alpha is the tint's strength).
-    public static let tint = TransformerFactory(name: "tint") { values in
+    package static let tint = TransformerFactory(name: "tint") { values in
         let p = try SpecParameters(values, transform: "tint", known: ["color"])
         let text = try p.required("color", example: "tint:color=#ff000080")
         guard let tint = TintTransformer(hex: text) else {
@@ -109,7 +109,7 @@ public enum StandardTransformers {
     }
 
     /// `opacity:alpha=0.5` (0 invisible ... 1 unchanged).
-    public static let opacity = TransformerFactory(name: "opacity") { values in
+    package static let opacity = TransformerFactory(name: "opacity") { values in
         let p = try SpecParameters(values, transform: "opacity", known: ["alpha"])
         _ = try p.required("alpha", example: "opacity:alpha=0.5")
         return OpacityTransformer(alpha: try p.number("alpha", in: 0...1) ?? 1)

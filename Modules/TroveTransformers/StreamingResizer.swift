@@ -81,7 +81,7 @@ extension ResizeTransformer: RowStreamingResize {
     /// Whether `makeRowSink(storedSize:)` applies to an image stored at `source` size: the resize shrinks
     /// (neither axis grows) with a filter that convolves. Nearest neighbour and plain crops keep the
     /// whole-image path.
-    public func streamsRows(from source: PixelSize) -> Bool {
+    package func streamsRows(from source: PixelSize) -> Bool {
         guard filter != .nearest, let plan = plan(sourceWidth: source.width, sourceHeight: source.height) else {
             return false
         }
@@ -91,7 +91,7 @@ extension ResizeTransformer: RowStreamingResize {
 
     /// A sink that resizes the rows of an image stored at `storedSize` as they arrive, keeping only a window
     /// of filtered rows about the filter's support tall.
-    public func makeRowSink(storedSize: PixelSize) throws -> any ResizingRowSink {
+    package func makeRowSink(storedSize: PixelSize) throws -> any ResizingRowSink {
         StreamingResizer(resize: self, storedSize: storedSize)
     }
 }

@@ -5,13 +5,13 @@ import TroveCore
 /// image's shape stays and transparent areas stay transparent.
 public struct TintTransformer: ImageTransformer, Equatable {
     /// Red of the tint colour, 0...255.
-    public let red: UInt8
+    package let red: UInt8
     /// Green of the tint colour, 0...255.
-    public let green: UInt8
+    package let green: UInt8
     /// Blue of the tint colour, 0...255.
-    public let blue: UInt8
+    package let blue: UInt8
     /// The tint's strength, 0 (no change) ... 255 (colour replaced); not the image's alpha.
-    public let alpha: UInt8
+    package let alpha: UInt8
 
     /// A tint of this colour at strength `alpha` (default 255: the visible pixels take the tint colour).
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {

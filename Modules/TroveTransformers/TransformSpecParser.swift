@@ -6,11 +6,11 @@ import TroveCore
 /// parameters by `,`; a parameter's key and value by the first `=`. Whitespace around every token is
 /// ignored. Names use only `a-z`, `0-9`, `_` and `-`. Positions are offsets in characters, so an error
 /// can point at the bad part of the spec.
-public enum TransformSpecParser {
+package enum TransformSpecParser {
     /// The steps of `spec` in order. Throws `TroveError.invalidTransformSpec` with the character position of
     /// the first problem (an empty spec or step, a bad name, a parameter without `=`, a duplicate key, ...).
     /// Names and parameters are not checked against the registry here.
-    public static func parse(_ spec: String) throws -> [TransformStep] {
+    package static func parse(_ spec: String) throws -> [TransformStep] {
         let chars = Array(spec)
         let whole = trimmed(0..<chars.count, in: chars)
         guard !whole.isEmpty else {

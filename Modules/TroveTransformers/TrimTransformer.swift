@@ -8,13 +8,13 @@ import TroveCore
 /// kept whole. Animated images are kept whole (as imgproxy does). imgproxy's `trim`.
 public struct TrimTransformer: ImageTransformer, Equatable {
     /// Largest difference on any channel (0...255) that still counts as background.
-    public let threshold: Double
+    package let threshold: Double
     /// The background colour; nil takes the top-left pixel's.
-    public let color: FillColor?
+    package let color: FillColor?
     /// Cut as much from the left as from the right.
-    public let equalHorizontal: Bool
+    package let equalHorizontal: Bool
     /// Cut as much from the top as from the bottom.
-    public let equalVertical: Bool
+    package let equalVertical: Bool
 
     /// `threshold` is clamped to 0...255; the alpha of `color` is ignored.
     public init(threshold: Double, color: FillColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false)

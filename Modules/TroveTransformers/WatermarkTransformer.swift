@@ -31,17 +31,17 @@ public struct WatermarkTransformer: ImageTransformer, Equatable {
     }
 
     /// The watermark, any size.
-    public let mark: Image
+    package let mark: Image
     /// 0 (invisible) ... 1 (the watermark's own alpha).
-    public let opacity: Double
+    package let opacity: Double
     /// Where it goes.
-    public let position: Position
+    package let position: Position
     /// Horizontal offset (or spacing between tiles).
-    public let xOffset: Double
+    package let xOffset: Double
     /// Vertical offset (or spacing between tiles).
-    public let yOffset: Double
+    package let yOffset: Double
     /// Above 0: the watermark is fitted into this fraction of the image's size first.
-    public let scale: Double
+    package let scale: Double
     /// A digest of the watermark's pixels, so a different watermark never shares a cached result.
     private let markDigest: UInt64
 

@@ -5,23 +5,23 @@ import TroveCore
 /// Decodes AVIF still images and image sequences (`avis`) through libavif to straight-alpha RGBA8.
 /// 8-, 10- and 12-bit files are reduced to 8 bits per channel; a sequence's every frame is kept with its
 /// duration. The container's rotation and mirroring are reported in `Image.orientation`, not applied.
-public struct AVIFDecoder: ImageDecoder {
+package struct AVIFDecoder: ImageDecoder {
     /// The registry name, "avif".
-    public let name = "avif"
+    package let name = "avif"
     /// `.avif`, still images and sequences alike.
-    public let format = ImageFormat.avif
+    package let format = ImageFormat.avif
     /// Threads libavif and its AV1 decoder may use for one image.
-    public var maxThreads: Int
+    package var maxThreads: Int
 
     /// - Parameter maxThreads: threads for one decode; 2 keeps a server's concurrent decodes from
     ///   oversubscribing its cores.
-    public init(maxThreads: Int = 2) {
+    package init(maxThreads: Int = 2) {
         self.maxThreads = maxThreads
     }
 
     /// An ISO-BMFF `ftyp` box whose major brand is `avif` or `avis`, or `mif1`/`msf1` listing `avif` or
     /// `avis` among the compatible brands within these bytes.
-    public func canDecode(_ header: Data) -> Bool {
+    package func canDecode(_ header: Data) -> Bool {
         AVIFSignature.matches(header)
     }
 
@@ -31,7 +31,7 @@ public struct AVIFDecoder: ImageDecoder {
 
     /// Decodes every image in the file. Sizes and frame counts are checked against `limits` after the
     /// container is read and before any pixel is decoded; libavif is given the same limits for its parser.
-    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+    package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let decoder = try parse(bytes, limits: limits)
             let size = decoder.size, count = decoder.imageCount
@@ -89,7 +89,7 @@ public struct AVIFDecoder: ImageDecoder {
     }
 
     /// Size and frame count from the container, without decoding pixels (libavif's default limits apply).
-    public func info(_ data: Data) throws -> ImageInfo? {
+    package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let decoder = try LibavifDecoder(bytes, limits: nil, maxThreads: maxThreads)
             try decoder.parse()

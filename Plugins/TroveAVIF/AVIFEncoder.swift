@@ -7,21 +7,21 @@ import TroveCore
 /// written only when some pixel is not opaque). An image with two or more frames becomes an image
 /// sequence (`avis`) with each frame's delay, to the millisecond; its loop count is not written, since
 /// libavif 0.11 cannot (players loop sequences forever).
-public struct AVIFEncoder: ImageEncoder {
+package struct AVIFEncoder: ImageEncoder {
     /// The registry name, "avif".
-    public let name = "avif"
+    package let name = "avif"
     /// `.avif`, still images and sequences alike.
-    public let format = ImageFormat.avif
+    package let format = ImageFormat.avif
     /// libavif's speed (0 slowest ... 10 fastest) when `EncodingOptions.speed` is nil.
-    public var defaultSpeed: Int
+    package var defaultSpeed: Int
     /// Threads libavif and libaom may use for one encode.
-    public var maxThreads: Int
+    package var maxThreads: Int
 
     /// - Parameters:
     ///   - defaultSpeed: 8 suits a server: on a 600x400 photo at quality 0.85 it encodes in 60% of speed 6's
     ///     time (Pillow's default) for a file 0.3% larger and 0.15 dB lower; 9 and 10 grow files by 10% or more.
     ///   - maxThreads: threads for one encode; 2 keeps concurrent encodes from oversubscribing the cores.
-    public init(defaultSpeed: Int = 8, maxThreads: Int = 2) {
+    package init(defaultSpeed: Int = 8, maxThreads: Int = 2) {
         self.defaultSpeed = defaultSpeed
         self.maxThreads = maxThreads
     }
@@ -41,7 +41,7 @@ public struct AVIFEncoder: ImageEncoder {
 
     /// Encodes `image` (every frame, when it has two or more) with `options.quality` (or `lossless`) and
     /// `options.speed`; `compressionLevel` does not apply.
-    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+    package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         guard image.width > 0, image.height > 0, image.width <= 65_536, image.height <= 65_536 else {
             throw Self.failure("AVIF sides must be 1...65536 pixels; this image is \(image.width)x\(image.height)")
         }

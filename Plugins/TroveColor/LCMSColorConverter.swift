@@ -7,29 +7,29 @@ import TroveCore
 /// `sRGB` chunk (nothing to do); CICP code points for BT.709/sRGB, Display P3 and BT.2020 primaries with an
 /// SDR transfer (a profile built with lcms); PNG's gAMA and cHRM. CMYK samples go through their embedded
 /// profile, or the first of `defaultCMYKProfilePaths` that exists.
-public struct LCMSColorConverter: ColorConverter {
+package struct LCMSColorConverter: ColorConverter {
     /// The registry name, "lcms".
-    public let name = "lcms"
+    package let name = "lcms"
     /// Where a CMYK profile is looked for, in order, when a CMYK JPEG carries none: Ghostscript's default CMYK
     /// press profile, which Debian's libgs-common installs. LittleCMS has no CMYK profile of its own.
-    public static let defaultCMYKProfilePaths = [
+    package static let defaultCMYKProfilePaths = [
         "/usr/share/color/icc/ghostscript/default_cmyk.icc",
         "/usr/share/ghostscript/iccprofiles/default_cmyk.icc"
     ]
     private let cache: TransformCache
 
     /// A converter keeping up to `cacheCapacity` transforms.
-    public init(cacheCapacity: Int = 32) {
+    package init(cacheCapacity: Int = 32) {
         cache = TransformCache(capacity: cacheCapacity)
     }
 
     /// How many transforms the cache holds now (for tests and diagnostics).
-    public var cachedTransformCount: Int { cache.count }
+    package var cachedTransformCount: Int { cache.count }
 
     /// The transform to sRGB, from the cache or built now; nil when the description already means sRGB.
     /// Throws `ColorConversionError` for a damaged profile, one of another colour space, an
     /// unsupported CICP transfer (PQ, HLG), or CMYK without any profile to go through.
-    public func transformToSRGB(
+    package func transformToSRGB(
         from description: ColorDescription, samples: ColorSamples
     ) throws -> (any ColorTransform)? {
         guard let source = try SourceProfile.plan(for: description, samples: samples) else { return nil }

@@ -15,24 +15,24 @@ import TroveCore
 ///
 /// Only still items are read (libheif 1.15 has no track API): an image sequence (`msf1`/`hevc`) decodes
 /// to its primary still image when it has one and is refused otherwise; frame limits never bind.
-public struct HEIFDecoder: ImageDecoder {
+package struct HEIFDecoder: ImageDecoder {
     /// The registry name, "heic".
-    public let name = "heic"
+    package let name = "heic"
     /// `.heic`.
-    public let format = ImageFormat.heic
+    package let format = ImageFormat.heic
     /// Threads libheif may use for a grid image's tiles (libde265 decodes each tile on one of them).
-    public var maxThreads: Int
+    package var maxThreads: Int
 
     /// - Parameter maxThreads: threads for one decode; 2 keeps a server's concurrent decodes from
     ///   oversubscribing its cores.
-    public init(maxThreads: Int = 2) {
+    package init(maxThreads: Int = 2) {
         self.maxThreads = maxThreads
     }
 
     /// An ISO-BMFF `ftyp` box whose major brand is an HEVC one (`heic`, `heix`, `heim`, `heis`, `hevc`,
     /// `hevx`), or the generic `mif1`/`msf1` without `avif` or `avis` among the compatible brands (those
     /// files are TroveAVIF's).
-    public func canDecode(_ header: Data) -> Bool {
+    package func canDecode(_ header: Data) -> Bool {
         HEIFSignature.matches(header)
     }
 
@@ -42,7 +42,7 @@ public struct HEIFDecoder: ImageDecoder {
 
     /// Decodes the primary image. Its size is checked against `limits` after the container is read and
     /// before any pixel is decoded.
-    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+    package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let file = try open(bytes, limits: limits)
             // The handle belongs to `file`: it must stay alive until the last use of the handle.
@@ -57,7 +57,7 @@ public struct HEIFDecoder: ImageDecoder {
     }
 
     /// The primary image's displayed size (after rotation and crop), from the container only.
-    public func info(_ data: Data) throws -> ImageInfo? {
+    package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let file = try open(bytes, limits: .default)
             let size = withExtendedLifetime(file) { HEIFFile.size(of: file.primary) }
@@ -72,7 +72,7 @@ public struct HEIFDecoder: ImageDecoder {
     /// hundred pixels), decoded like the image itself and checked against `limits`; nil when the file has
     /// none. It is a separate, smaller encode of the picture, so it is what imgproxy's `enforce_thumbnail`
     /// asks for, never a stand-in for the image in an ordinary decode.
-    public func thumbnail(_ data: Data, limits: DecodingLimits = .default) throws -> Image? {
+    package func thumbnail(_ data: Data, limits: DecodingLimits = .default) throws -> Image? {
         try data.withUnsafeBytes { bytes in
             // The primary image may be over `limits` (that is when a thumbnail helps most): only the
             // thumbnail is checked against them.
@@ -99,7 +99,7 @@ public struct HEIFDecoder: ImageDecoder {
 
     /// The EXIF Orientation tag of the primary image, nil when it has no EXIF or no such tag. For display
     /// only: the decoded pixels are already turned by 'irot'/'imir', which the tag merely repeats.
-    public func exifOrientation(_ data: Data) throws -> ExifOrientation? {
+    package func exifOrientation(_ data: Data) throws -> ExifOrientation? {
         try data.withUnsafeBytes { bytes in
             let file = try open(bytes, limits: .default)
             return withExtendedLifetime(file) { HEIFExif.orientation(of: file.primary) }

@@ -7,18 +7,18 @@ import TroveCore
 /// changes some samples by one even in x265's lossless mode (so does its own `heif-enc -L`). Alpha is
 /// kept (an alpha plane is written only when some pixel is not opaque). Only the first frame of an
 /// animation is written. `TroveHEIFPlugin` registers it only when `TroveHEIFPlugin.canEncode` is true.
-public struct HEIFEncoder: ImageEncoder {
+package struct HEIFEncoder: ImageEncoder {
     /// The registry name, "heic".
-    public let name = "heic"
+    package let name = "heic"
     /// `.heic`.
-    public let format = ImageFormat.heic
+    package let format = ImageFormat.heic
     /// The speed (0 slowest ... 8 fastest, x265's presets from veryslow to ultrafast) when
     /// `EncodingOptions.speed` is nil.
-    public var defaultSpeed: Int
+    package var defaultSpeed: Int
 
     /// - Parameter defaultSpeed: 5 is x265's "faster" preset: a server's encode time matters more than the
     ///   last few percent of file size.
-    public init(defaultSpeed: Int = 5) {
+    package init(defaultSpeed: Int = 5) {
         self.defaultSpeed = defaultSpeed
     }
 
@@ -32,7 +32,7 @@ public struct HEIFEncoder: ImageEncoder {
     }
 
     /// Encodes `image` (its first frame, if animated) with `options.quality` and `options.speed`.
-    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+    package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         guard !options.lossless else {
             throw Self.failure(
                 "this libheif cannot write HEIC without loss (its RGB conversion rounds); use PNG or WebP lossless")

@@ -6,7 +6,7 @@ extension JPEGDecoder: RowStreamingImageDecoder {
     /// Hands each scanline to `sink` as libjpeg-turbo produces it (scaled as `decode(_:options:)` scales),
     /// from one row buffer in libjpeg's pool: no image-sized buffer is allocated. Limits apply to the stored
     /// size, as for a whole decode.
-    public func decode(_ data: Data, options: DecodingOptions, into sink: any ImageRowSink) throws {
+    package func decode(_ data: Data, options: DecodingOptions, into sink: any ImageRowSink) throws {
         try withDecoder(data, limits: options.limits) { decoder, header, lastError in
             let layout = try prepare(decoder, header: header, options: options, lastError: lastError)
             let cmykTransform = Self.cmykTransform(decoder, header: header, options: options)

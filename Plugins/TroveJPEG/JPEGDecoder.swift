@@ -8,21 +8,21 @@ import TroveCore
 /// `DecodingOptions.colorConverter` and their profile (Adobe's inverted inks included) when one is given, else
 /// through a plain ink formula; either way the image is RGB with no colour description. Progressive: while a file
 /// arrives, it can show it after each complete scan, or a baseline file's rows so far.
-public struct JPEGDecoder: ProgressiveImageDecoder {
+package struct JPEGDecoder: ProgressiveImageDecoder {
     /// The registry name, "jpeg".
-    public let name = "jpeg"
+    package let name = "jpeg"
     /// `.jpeg`.
-    public let format = ImageFormat.jpeg
+    package let format = ImageFormat.jpeg
     /// The most progressive scans accepted; real encoders write about ten.
-    public var maxScans: Int
+    package var maxScans: Int
 
     /// A decoder that refuses files with more than `maxScans` progressive scans (default 500).
-    public init(maxScans: Int = 500) {
+    package init(maxScans: Int = 500) {
         self.maxScans = maxScans
     }
 
     /// A start-of-image marker followed by another marker.
-    public func canDecode(_ header: Data) -> Bool {
+    package func canDecode(_ header: Data) -> Bool {
         header.starts(with: [0xFF, 0xD8, 0xFF])
     }
 
@@ -32,14 +32,14 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
 
     /// Decodes at full size. Throws `imageTooLarge` when the stored size is over `limits`, and
     /// `decodingFailed` for a damaged or unsupported file or one with more than `maxScans` scans.
-    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+    package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try decode(data, options: DecodingOptions(limits: limits))
     }
 
     /// With `options.minimumSize`, decodes through libjpeg-turbo's scaled IDCT at the smallest M/8 of the
     /// stored size (M in 1...8) that is still at least that size in both dimensions; never larger than stored.
     /// Limits apply to the stored size: libjpeg's working memory for a progressive file is full-size anyway.
-    public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
+    package func decode(_ data: Data, options: DecodingOptions) throws -> Image {
         let limits = options.limits
         return try withDecoder(data, limits: limits) { decoder, header, lastError in
             let layout = try prepare(decoder, header: header, options: options, lastError: lastError)
@@ -62,7 +62,7 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
     /// its rows so far, refusing a size over `limits`
     /// (checked once the header has arrived, before anything is allocated for the image) and files with more
     /// than `maxScans` scans.
-    public func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {
+    package func makeIncrementalDecoder(limits: DecodingLimits) -> any IncrementalImageDecoder {
         JPEGIncrementalDecoder(limits: limits, maxScans: maxScans)
     }
 
@@ -72,7 +72,7 @@ public struct JPEGDecoder: ProgressiveImageDecoder {
     }
 
     /// The stored size from the header (SOF), without decoding any pixel.
-    public func info(_ data: Data) throws -> ImageInfo? {
+    package func info(_ data: Data) throws -> ImageInfo? {
         try withDecoder(data, limits: .default) { _, header, _ in
             ImageInfo(format: .jpeg, width: Int(header.width), height: Int(header.height))
         }

@@ -5,14 +5,14 @@ import TroveCore
 /// Encodes RGBA8 (alpha dropped: JPEG has none) or gray images as baseline JPEG through libjpeg-turbo.
 /// `EncodingOptions.quality` 0...1 maps to libjpeg's 1...100. An image that still carries its source's ICC
 /// profile (the colour stage kept it) gets it back in APP2 markers, and its copyright notice in APP1 EXIF.
-public struct JPEGEncoder: ImageEncoder {
+package struct JPEGEncoder: ImageEncoder {
     /// The registry name, "jpeg".
-    public let name = "jpeg"
+    package let name = "jpeg"
     /// `.jpeg`.
-    public let format = ImageFormat.jpeg
+    package let format = ImageFormat.jpeg
 
     /// The JPEG encoder; its only setting comes per call (`EncodingOptions.quality`).
-    public init() {}
+    package init() {}
 
     /// libjpeg's quality scale (1...100) for an `EncodingOptions.quality` (0...1, clamped).
     static func libjpegQuality(_ quality: Double) -> Int32 {
@@ -22,7 +22,7 @@ public struct JPEGEncoder: ImageEncoder {
 
     /// Writes a baseline JPEG at `options.quality` (other options are ignored; animation frames are not
     /// written). Throws `encodingFailed` when a side is outside 1...65500 pixels or libjpeg-turbo fails.
-    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+    package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         guard image.width > 0, image.height > 0, image.width <= 65_500, image.height <= 65_500 else {
             throw TroveError.encodingFailed(
                 format: .jpeg,

@@ -8,22 +8,22 @@ import TroveCore
 /// `Image.orientation` and not applied (libjxl is told to keep it), so the `orient` transform applies it
 /// once. The colours of the pixels go to `Image.colorDescription`: CICP for an enumerated colour space,
 /// else the ICC profile.
-public struct JXLDecoder: ImageDecoder {
+package struct JXLDecoder: ImageDecoder {
     /// The registry name, "jxl".
-    public let name = "jxl"
+    package let name = "jxl"
     /// `.jxl`, stills and animations alike.
-    public let format = ImageFormat.jxl
+    package let format = ImageFormat.jxl
     /// Threads libjxl may use for one image.
-    public var maxThreads: Int
+    package var maxThreads: Int
 
     /// - Parameter maxThreads: threads for one decode; 2 keeps a server's concurrent decodes from
     ///   oversubscribing its cores.
-    public init(maxThreads: Int = 2) {
+    package init(maxThreads: Int = 2) {
         self.maxThreads = maxThreads
     }
 
     /// The codestream marker FF 0A, or the container's 12-byte signature box.
-    public func canDecode(_ header: Data) -> Bool {
+    package func canDecode(_ header: Data) -> Bool {
         JXLSignature.matches(header)
     }
 
@@ -33,7 +33,7 @@ public struct JXLDecoder: ImageDecoder {
 
     /// Decodes every frame. The header's size is checked against `limits` before libjxl decodes or Trove
     /// allocates any pixel; an animation's frames are first counted from their headers and checked too.
-    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+    package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let decoder = try LibjxlDecoder(
                 bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING, JXL_DEC_FRAME, JXL_DEC_FULL_IMAGE],
@@ -93,7 +93,7 @@ public struct JXLDecoder: ImageDecoder {
 
     /// Size from the header and, for an animation, the frame count from the frames' headers; no pixel is
     /// decoded.
-    public func info(_ data: Data) throws -> ImageInfo? {
+    package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let decoder = try LibjxlDecoder(bytes, events: [JXL_DEC_BASIC_INFO], threads: 1)
             let info = try decoder.readBasicInfo()

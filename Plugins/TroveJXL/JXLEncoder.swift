@@ -8,22 +8,22 @@ import TroveCore
 /// each frame's delay, to the millisecond, and its loop count. The EXIF orientation is written to the
 /// header, so a viewer shows the image as the source meant; the colours are tagged sRGB, or with the
 /// image's ICC profile when it carries one.
-public struct JXLEncoder: ImageEncoder {
+package struct JXLEncoder: ImageEncoder {
     /// The registry name, "jxl".
-    public let name = "jxl"
+    package let name = "jxl"
     /// `.jxl`, stills and animations alike.
-    public let format = ImageFormat.jxl
+    package let format = ImageFormat.jxl
     /// libjxl's effort (1 fastest ... 9 slowest) when `EncodingOptions.speed` is nil.
-    public var defaultEffort: Int
+    package var defaultEffort: Int
     /// Threads libjxl may use for one encode.
-    public var maxThreads: Int
+    package var maxThreads: Int
 
     /// - Parameters:
     ///   - defaultEffort: 5 suits a server: on the 600x400 coffee photo (cjxl 0.7, two threads) lossy distance
     ///     1.45 encodes 1.4x as fast as libjxl's default effort 7 for a file 0.3% smaller and 0.16 dB lower,
     ///     and lossless 1.7x as fast for a file 1.2% larger.
     ///   - maxThreads: threads for one encode; 2 keeps concurrent encodes from oversubscribing the cores.
-    public init(defaultEffort: Int = 5, maxThreads: Int = 2) {
+    package init(defaultEffort: Int = 5, maxThreads: Int = 2) {
         self.defaultEffort = defaultEffort
         self.maxThreads = maxThreads
     }
@@ -48,7 +48,7 @@ public struct JXLEncoder: ImageEncoder {
 
     /// Encodes `image` (every frame, when it has two or more) with `options.quality` (or `lossless`) and
     /// `options.speed`; `compressionLevel` does not apply.
-    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+    package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         // JPEG XL allows up to 2^30 per side; libjxl's level-5 profile (the one every decoder must handle)
         // stops at 2^18, which is what libjxl writes without asking for level 10.
         guard image.width > 0, image.height > 0, image.width <= 1 << 18, image.height <= 1 << 18 else {

@@ -79,7 +79,7 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, 
     }
 
     /// `host:port`, with brackets around an IPv6 address.
-    public var endpoint: String {
+    package var endpoint: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 

@@ -40,7 +40,7 @@ public final class RedisSharedTier: SharedCacheTier {
     }
 
     /// Values `set` did not store because they were larger than `options.maxValueBytes`.
-    public var oversizedValuesSkipped: Int { oversized.load(ordering: .relaxed) }
+    package var oversizedValuesSkipped: Int { oversized.load(ordering: .relaxed) }
 
     /// `GET <prefix><key>`: the value, or nil on a miss.
     public func get(_ key: String) async throws -> Data? {

@@ -4,25 +4,25 @@ import NIOPosix
 import TroveCore
 
 /// Makes `RedisSharedTier`s for `redis://[user:password@]host[:port][/db]` URLs.
-public struct RedisTierFactory: SharedCacheTierFactory {
+package struct RedisTierFactory: SharedCacheTierFactory {
     /// "redis".
-    public let name = "redis"
+    package let name = "redis"
     /// ["redis"].
-    public let schemes: Set<String> = ["redis"]
+    package let schemes: Set<String> = ["redis"]
     private let eventLoopGroup: any EventLoopGroup
 
     /// A factory whose tiers run on `eventLoopGroup` (NIO's shared group by default).
-    public init(eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    package init(eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.eventLoopGroup = eventLoopGroup
     }
 
     /// A tier for `url`; throws `invalidConfiguration` naming what is wrong with the URL or the options.
-    public func makeTier(url: URL, options: SharedTierOptions) throws -> any SharedCacheTier {
+    package func makeTier(url: URL, options: SharedTierOptions) throws -> any SharedCacheTier {
         try makeRedisTier(url: url, options: options)
     }
 
     /// Like `makeTier`, typed, for callers that want Redis-only extras (`client`, `oversizedValuesSkipped`).
-    public func makeRedisTier(url: URL, options: SharedTierOptions) throws -> RedisSharedTier {
+    package func makeRedisTier(url: URL, options: SharedTierOptions) throws -> RedisSharedTier {
         let configuration = try RedisConfiguration(url: url)
         guard options.connections >= 1 else {
             throw TroveError.invalidConfiguration(

@@ -6,30 +6,30 @@ import TroveCore
 /// reduced size with libwebp's scaled decoding) and animations, every frame composed to the full canvas
 /// with its delay. The declared size and frame count are checked against `DecodingLimits` before anything
 /// is allocated for them.
-public struct WebPDecoder: ImageDecoder {
+package struct WebPDecoder: ImageDecoder {
     /// The registry name, "webp".
-    public let name = "webp"
+    package let name = "webp"
     /// `.webp`.
-    public let format = ImageFormat.webp
+    package let format = ImageFormat.webp
 
     /// A decoder with libwebp's default options (fancy upsampling, no dithering).
-    public init() {}
+    package init() {}
 
     /// "RIFF", four bytes of length, then "WEBP".
-    public func canDecode(_ header: Data) -> Bool {
+    package func canDecode(_ header: Data) -> Bool {
         header.count >= 12 && header.prefix(4).elementsEqual("RIFF".utf8)
             && header.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
     }
 
     /// Decodes at full size.
-    public func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
+    package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try decode(data, options: DecodingOptions(limits: limits))
     }
 
     /// Decodes a still at the smallest size that keeps the aspect ratio and is at least
     /// `options.minimumSize` in both dimensions (full size when the request is not smaller than the
     /// image). Animations are always decoded at full size.
-    public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
+    package func decode(_ data: Data, options: DecodingOptions) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let header = try WebPHeader(bytes)
             try options.limits.check(width: header.width, height: header.height)
@@ -55,7 +55,7 @@ public struct WebPDecoder: ImageDecoder {
     }
 
     /// The size and frame count from the container's headers; no pixel is decoded.
-    public func info(_ data: Data) throws -> ImageInfo? {
+    package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let header = try WebPHeader(bytes)
             return ImageInfo(

@@ -9,20 +9,20 @@ import TroveCore
 /// `EncodingOptions.speed`, when set, picks libwebp's method (speed 0 is method 6, the slowest; 10 is 0).
 /// An image that still carries its source's ICC profile (the colour stage kept it) gets it in an ICCP chunk,
 /// and its copyright notice in an EXIF chunk.
-public struct WebPEncoder: ImageEncoder {
+package struct WebPEncoder: ImageEncoder {
     /// The registry name, "webp".
-    public let name = "webp"
+    package let name = "webp"
     /// `.webp`.
-    public let format = ImageFormat.webp
+    package let format = ImageFormat.webp
 
     /// The largest side WebP can store.
     static let maxDimension = 16383
 
     /// An encoder; every setting comes from `EncodingOptions`.
-    public init() {}
+    package init() {}
 
     /// Encodes a still image, or an animation when `image.frames` holds more than one frame.
-    public func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+    package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
         let encoded = try encodePixels(image, options: options)
         let chunks = WebPMetadataChunks.chunks(for: image)
         return chunks.isEmpty ? encoded : try WebPMetadataChunks.setting(chunks, in: encoded)

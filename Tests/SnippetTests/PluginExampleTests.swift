@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveCodec
 import TroveTestSupport
 
 // The README's "register a plugin" example (ReadmeSnippetTests checks the README's copy word for word).
@@ -65,8 +66,8 @@ struct ExamplePlugin: TrovePlugin {
 
             // The raw entry's file is named by the plugin's hasher, in the documented layout; so is the
             // processed result's, which a request with transforms keeps on disk too.
-            let hash = DJB2Hasher().hash(request.cacheKey.raw)
-            let processedHash = DJB2Hasher().hash(request.cacheKey.processed)
+            let hash = DJB2Hasher().hash(CacheKey(request).raw)
+            let processedHash = DJB2Hasher().hash(CacheKey(request).processed)
             let expected = directory.appendingPathComponent("entries")
                 .appendingPathComponent(String(hash.prefix(2)))
                 .appendingPathComponent(String(hash.dropFirst(2).prefix(2)))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveCodec
 import TroveTestSupport
 
 /// A format none of Trove's modules knows works end to end through the registry alone.

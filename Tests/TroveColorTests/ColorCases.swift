@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import Trove
 import TroveAVIF
+import TroveCodec
 import TroveColor
 import TroveHEIF
 import TroveJPEG

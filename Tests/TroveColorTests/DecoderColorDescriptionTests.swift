@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import Trove
+import TroveCodec
 import TroveColor
+import TroveCore
 import TroveJPEG
 import TroveTestSupport
 

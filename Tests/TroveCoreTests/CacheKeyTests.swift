@@ -157,3 +157,8 @@ private struct Named: ImageTransformer {
         #expect(a == b)
     }
 }
+
+extension ImageRequest {
+    /// The key by the request alone (no pipeline settings), which these tests compare.
+    fileprivate var cacheKey: CacheKey { CacheKey(self) }
+}

@@ -1,5 +1,6 @@
 import Testing
 import Trove
+import TroveTransformers
 
 @testable import TroveImgproxy
 

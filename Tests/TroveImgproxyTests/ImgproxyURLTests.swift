@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveTransformers
 
 @testable import TroveImgproxy
 

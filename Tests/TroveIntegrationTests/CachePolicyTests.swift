@@ -9,7 +9,7 @@ import Trove
             let pipeline = try makePipeline(directory)
             let url = server.url("/images/coffee.png")
             let request = ImageRequest(url: url, cachePolicy: .cacheOnly)
-            await #expect(throws: TroveError.notCached(key: request.cacheKey.raw)) {
+            await #expect(throws: TroveError.notCached(key: pipeline.cacheKey(for: request).raw)) {
                 _ = try await pipeline.image(for: request)
             }
             #expect(server.requests.isEmpty)

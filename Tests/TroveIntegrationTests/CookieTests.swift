@@ -2,6 +2,7 @@ import FixtureServer
 import Foundation
 import Testing
 import Trove
+import TroveFetcher
 import TroveTestSupport
 
 /// A pipeline with a cookie store sends what earlier responses set, hop by hop, and one without sends

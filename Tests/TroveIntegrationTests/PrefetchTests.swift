@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveCodec
 
 /// Counts the decodes it does, and otherwise decodes PNG as the built-in decoder does.
 private final class CountingPNGDecoder: ImageDecoder {

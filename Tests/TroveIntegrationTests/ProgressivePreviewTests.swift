@@ -2,6 +2,7 @@ import FixtureServer
 import Foundation
 import Testing
 import Trove
+import TroveCodec
 import TroveJPEG
 import TroveTestSupport
 

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveCodec
+import TroveCore
 import TroveJPEG
 import TroveTestSupport
 

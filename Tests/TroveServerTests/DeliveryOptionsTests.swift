@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import Trove
+import TroveCodec
 import TroveServer
 
 /// imgproxy's delivery options through a real server: `raw` and `skip_processing` answer the source's

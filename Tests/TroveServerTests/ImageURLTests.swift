@@ -7,6 +7,7 @@ import Logging
 import Testing
 import Trove
 import TroveAVIF
+import TroveCodec
 import TroveJPEG
 import TroveServer
 import TroveWebP

@@ -6,6 +6,8 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 import Trove
+import TroveCodec
+import TroveFetcher
 import TroveServer
 
 /// The limits a public proxy needs: the transform queue, coalescing, source size and pixels, and the

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import Trove
 import TroveAVIF
+import TroveFetcher
 import TroveHEIF
 import TroveJPEG
 import TroveJXL

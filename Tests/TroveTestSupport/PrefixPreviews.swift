@@ -3,7 +3,7 @@ import TroveCore
 
 /// Every preview `decoder` gives for `data` fed as a download delivers it: prefixes growing by `step` bytes,
 /// the last one the whole body. A fresh incremental decode, bounded by `limits`.
-public func previews(
+package func previews(
     from decoder: any ProgressiveImageDecoder, of data: Data, step: Int, limits: DecodingLimits = .default
 ) throws -> [Image] {
     let incremental = decoder.makeIncrementalDecoder(limits: limits)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveCodec
 import TroveTestSupport
 
 /// Which format and settings a processed result is encoded with: the request's own, else the source's

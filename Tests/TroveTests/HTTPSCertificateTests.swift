@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveFetcher
 import TroveTestSupport
 
 /// https against a real nginx on loopback whose certificate the test CA signed (Tests/Fixtures/tls), which no

@@ -22,9 +22,11 @@ import TroveTestSupport
             #expect(first.image.width != second.image.width)
             await pipeline.diskCache?.waitForIndex()
             let disk = try #require(pipeline.diskCache)
-            #expect(try await disk.data(forKey: plain.cacheKey.processed) == first.data)
-            #expect(try await disk.data(forKey: gray.cacheKey.processed) == second.data)
-            #expect(disk.fileURL(forKey: plain.cacheKey.processed) != disk.fileURL(forKey: gray.cacheKey.processed))
+            let plainKey = pipeline.cacheKey(for: plain).processed
+            let grayKey = pipeline.cacheKey(for: gray).processed
+            #expect(try await disk.data(forKey: plainKey) == first.data)
+            #expect(try await disk.data(forKey: grayKey) == second.data)
+            #expect(disk.fileURL(forKey: plainKey) != disk.fileURL(forKey: grayKey))
 
             // A fresh pipeline on the same directory gives each its own bytes back.
             let again = try ImagePipeline(

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveCore
 
 /// `orient` then a shrinking resize, decoded for those transforms by a row-streaming decoder: an upright
 /// image's rows go straight into the resize (both steps done, no whole image), a turned one is decoded whole

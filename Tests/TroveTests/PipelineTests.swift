@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trove
+import TroveCodec
 import TroveTestSupport
 
 @Suite struct PipelineTests {
@@ -71,7 +72,7 @@ import TroveTestSupport
         try await withTemporaryDirectory { directory in
             let pipeline = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
             let request = ImageRequest(url: Fixtures.image("badge.png"), cachePolicy: .cacheOnly)
-            await #expect(throws: TroveError.notCached(key: request.cacheKey.raw)) {
+            await #expect(throws: TroveError.notCached(key: pipeline.cacheKey(for: request).raw)) {
                 _ = try await pipeline.image(for: request)
             }
             // Once loaded, cacheOnly is served from the cache.

@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveCodec
 import TroveTestSupport
+import TroveTransformers
 
 /// The pipeline asks the decoder for a reduced image when the first transform shrinks, and still delivers
 /// the full-size path's output size. A recording decoder shows the full-size buffer was never made.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Trove
+import TroveCore
 import TroveHEIF
 
 struct PluginsCommand: AsyncParsableCommand {

@@ -95,8 +95,14 @@ enum Workload {
     }()
 }
 
+/// A built-in eviction policy by its registry name (the factories themselves are not public).
+func evictionPolicy(_ name: EvictionPolicyName) -> any EvictionPolicyFactory {
+    // The names are the registry's own constants: a failure here is a broken build, not bad input.
+    try! PluginRegistry.standard.evictionPolicy(named: name.rawValue)
+}
+
 func makeContestant(
-    _ name: String, policy: any EvictionPolicyFactory = LRUPolicyFactory(),
+    _ name: String, policy: any EvictionPolicyFactory = evictionPolicy(.lru),
     capacity: Int = Workload.capacity
 ) -> Contestant {
     switch name {
@@ -144,14 +150,14 @@ let benchmarks: @Sendable () -> Void = {
         "Mutex<[String: Payload]>"
     ]
     let policies: [String: any EvictionPolicyFactory] = [
-        "MemoryCache lru": LRUPolicyFactory(),
-        "MemoryCache s3fifo": S3FIFOPolicyFactory(),
-        "MemoryCache wtinylfu": WTinyLFUPolicyFactory()
+        "MemoryCache lru": evictionPolicy(.lru),
+        "MemoryCache s3fifo": evictionPolicy(.s3fifo),
+        "MemoryCache wtinylfu": evictionPolicy(.wtinylfu)
     ]
 
     for threads in [1, 2] {
         for name in contestants {
-            let contestant = makeContestant(name, policy: policies[name] ?? LRUPolicyFactory())
+            let contestant = makeContestant(name, policy: policies[name] ?? evictionPolicy(.lru))
             for index in 0..<hotKeys { contestant.set(index, keys, payload) }
             Benchmark("get-hit \(threads)t: \(name)", configuration: configuration) { benchmark in
                 let operations = benchmark.scaledIterations.count
@@ -165,7 +171,7 @@ let benchmarks: @Sendable () -> Void = {
 
         for name in contestants {
             // Every key stored and no evictions (room for all 10,000), so every get hits.
-            let contestant = makeContestant(name, policy: policies[name] ?? LRUPolicyFactory(), capacity: keyCount)
+            let contestant = makeContestant(name, policy: policies[name] ?? evictionPolicy(.lru), capacity: keyCount)
             for index in 0..<keyCount { contestant.set(index, keys, payload) }
             Benchmark("get-hit zipf \(threads)t: \(name)", configuration: configuration) { benchmark in
                 let operations = benchmark.scaledIterations.count
@@ -179,7 +185,7 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         for name in contestants where name != "MemoryCache s3fifo" {
-            let contestant = makeContestant(name, policy: policies[name] ?? LRUPolicyFactory())
+            let contestant = makeContestant(name, policy: policies[name] ?? evictionPolicy(.lru))
             Benchmark("set \(threads)t: \(name)", configuration: configuration) { benchmark in
                 let operations = benchmark.scaledIterations.count
                 benchmark.startMeasurement()
@@ -192,7 +198,7 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         for name in contestants {
-            let contestant = makeContestant(name, policy: policies[name] ?? LRUPolicyFactory())
+            let contestant = makeContestant(name, policy: policies[name] ?? evictionPolicy(.lru))
             Benchmark("zipf 90/10 \(threads)t: \(name)", configuration: configuration) { benchmark in
                 let operations = benchmark.scaledIterations.count
                 benchmark.startMeasurement()

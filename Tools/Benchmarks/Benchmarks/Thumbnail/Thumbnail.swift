@@ -3,6 +3,14 @@ import Foundation
 import Trove
 import TroveJPEG
 
+/// The decoders by their registry names: the codec types themselves are internal to Trove and its plugins.
+private let codecs: PluginRegistry = {
+    var registry = PluginRegistry.standard
+    // Installing into a fresh copy of the standard registry cannot clash: a failure is a broken build.
+    try! registry.install(TroveJPEGPlugin())
+    return registry
+}()
+
 // A 24 MP photo (6000x4000, JPEG q90 and PNG) made into a thumbnail that fits 320x320 with lanczos3, by the
 // route `trove convert big.jpg t.jpg --transform resize:w=320,h=320,mode=fit,filter=lanczos3` takes (the
 // decoder streams rows into the resize, at a reduced size when it can; `ImageDecoder.decode(_:limits:for:)`),
@@ -52,8 +60,8 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .peakMemoryResident, .peakMemoryResidentDelta, .mallocCountTotal],
         timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 25)
     let inputs: [(label: String, file: String, data: @Sendable () -> Data, decoder: any ImageDecoder)] = [
-        ("JPEG q90", "big.jpg", { bigJPEG }, JPEGDecoder()),
-        ("PNG", "big.png", { bigPNG }, PNGDecoder())
+        ("JPEG q90", "big.jpg", { bigJPEG }, try! codecs.decoder(named: "jpeg")),
+        ("PNG", "big.png", { bigPNG }, try! codecs.decoder(named: "png"))
     ]
     for input in inputs {
         let path = inputsFolder.appendingPathComponent(input.file).path

@@ -2,6 +2,10 @@ import Benchmark
 import Foundation
 import Trove
 
+/// The PNG codecs by their registry names: the codec types themselves are internal to Trove.
+private let trovePNGDecoder = try! PluginRegistry.standard.decoder(named: "png")
+private let trovePNGEncoder = try! PluginRegistry.standard.encoder(named: "png")
+
 // Resize throughput per filter, and the decode + lanczos3 + PNG encode pipeline that
 // scripts/pillow/resize_baseline.py times in Pillow on the same files. Baseline: copying the same
 // pixels, so each resize reads as a multiple of a plain memory copy.
@@ -14,7 +18,7 @@ private let imagesFolder = URL(fileURLWithPath: #filePath).deletingLastPathCompo
 private func decodedPhoto(_ name: String) -> Image {
     do {
         let data = try Data(contentsOf: imagesFolder.appendingPathComponent(name))
-        return try PNGDecoder().decode(data, limits: .default)
+        return try trovePNGDecoder.decode(data, limits: .default)
     } catch {
         fatalError("benchmark fixture \(name) could not be loaded: \(error)")
     }
@@ -68,12 +72,12 @@ let benchmarks: @Sendable () -> Void = {
         let urls = pipelineFiles.map { imagesFolder.appendingPathComponent($0) }
         for _ in benchmark.scaledIterations {
             for url in urls {
-                let image = try PNGDecoder().decode(Data(contentsOf: url), limits: .default)
+                let image = try trovePNGDecoder.decode(Data(contentsOf: url), limits: .default)
                 let half = try ResizeTransformer(
                     width: image.width / 2, height: image.height / 2, mode: .stretch,
                     filter: .lanczos3
                 ).transform(image)
-                blackHole(try PNGEncoder().encode(half, options: EncodingOptions(compressionLevel: 6)))
+                blackHole(try trovePNGEncoder.encode(half, options: EncodingOptions(compressionLevel: 6)))
             }
         }
     }

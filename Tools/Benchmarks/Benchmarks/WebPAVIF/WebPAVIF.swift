@@ -4,6 +4,22 @@ import Trove
 import TroveAVIF
 import TroveWebP
 
+/// The codecs by their registry names: the codec types themselves are internal to Trove and its plugins.
+private let codecs: PluginRegistry = {
+    var registry = PluginRegistry.standard
+    // Installing into a fresh copy of the standard registry cannot clash: a failure is a broken build.
+    try! registry.install(TroveWebPPlugin())
+    try! registry.install(TroveAVIFPlugin())
+    return registry
+}()
+private let trovePNGDecoder = try! codecs.decoder(named: "png")
+private let troveGIFDecoder = try! codecs.decoder(named: "gif")
+private let troveWebPDecoder = try! codecs.decoder(named: "webp")
+private let troveWebPEncoder = try! codecs.encoder(named: "webp")
+/// The AVIF plugin's defaults (`AVIFEncoder`/`AVIFDecoder`), which libavif is given too.
+private let avifDefaultSpeed = 8
+private let avifThreads = 2
+
 // WebP and AVIF decoding and encoding through Trove's plugins against libwebp and libavif called directly, on
 // the same pixels with the same settings: the coffee photo (600x400) as lossy WebP at quality 85, lossless WebP
 // (level 6) and 8-bit AVIF at the AVIF plugin's defaults (quality 0.85, speed 8, two threads), and a 10-frame
@@ -36,26 +52,28 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3), maxIterations: 300)
 
     let photo = prepared("the coffee photo") {
-        try PNGDecoder().decode(Data(contentsOf: imagesFolder.appendingPathComponent("coffee.png")), limits: .default)
-            .convertedToRGBA8()
+        try trovePNGDecoder.decode(
+            Data(contentsOf: imagesFolder.appendingPathComponent("coffee.png")), limits: .default
+        )
+        .convertedToRGBA8()
     }
     let (width, height, rgba) = (photo.width, photo.height, photo.pixels)
     let lossy = EncodingOptions(quality: 0.85)
     let lossless = EncodingOptions(lossless: true)  // compression level 6, the default
 
     // WebP decoding.
-    let lossyWebP = prepared("the lossy WebP") { try WebPEncoder().encode(photo, options: lossy) }
-    let losslessWebP = prepared("the lossless WebP") { try WebPEncoder().encode(photo, options: lossless) }
+    let lossyWebP = prepared("the lossy WebP") { try troveWebPEncoder.encode(photo, options: lossy) }
+    let losslessWebP = prepared("the lossless WebP") { try troveWebPEncoder.encode(photo, options: lossless) }
     let animatedWebP = prepared("the animated WebP") {
-        try WebPEncoder().encode(
-            GIFDecoder().decode(Data(contentsOf: animatedGIF), limits: .default), options: lossy)
+        try troveWebPEncoder.encode(
+            troveGIFDecoder.decode(Data(contentsOf: animatedGIF), limits: .default), options: lossy)
     }
     for (label, data) in [("lossy q85", lossyWebP), ("lossless", losslessWebP)] {
         Benchmark("WebP decode coffee \(label): libwebp WebPDecodeRGBA", configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(decodeWithLibwebp(data)) }
         }
         Benchmark("WebP decode coffee \(label): TroveWebP", configuration: configuration) { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(try WebPDecoder().decode(data, limits: .default)) }
+            for _ in benchmark.scaledIterations { blackHole(try troveWebPDecoder.decode(data, limits: .default)) }
         }
     }
     Benchmark("WebP decode chelsea 10-frame animation: libwebp WebPAnimDecoder", configuration: configuration) {
@@ -63,7 +81,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(decodeAnimationWithLibwebp(animatedWebP)) }
     }
     Benchmark("WebP decode chelsea 10-frame animation: TroveWebP", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try WebPDecoder().decode(animatedWebP, limits: .default)) }
+        for _ in benchmark.scaledIterations { blackHole(try troveWebPDecoder.decode(animatedWebP, limits: .default)) }
     }
 
     // WebP encoding.
@@ -78,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     Benchmark("WebP encode coffee lossy q85: TroveWebP", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try WebPEncoder().encode(photo, options: lossy)) }
+        for _ in benchmark.scaledIterations { blackHole(try troveWebPEncoder.encode(photo, options: lossy)) }
     }
     Benchmark("WebP encode coffee lossless: libwebp advanced API", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
@@ -86,15 +104,15 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     Benchmark("WebP encode coffee lossless: TroveWebP", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try WebPEncoder().encode(photo, options: lossless)) }
+        for _ in benchmark.scaledIterations { blackHole(try troveWebPEncoder.encode(photo, options: lossless)) }
     }
 
     // AVIF: the plugin's defaults, and libavif given the same ones.
-    let avifEncoder = AVIFEncoder()
-    let avifDecoder = AVIFDecoder()
-    let speed = Int32(avifEncoder.defaultSpeed)
-    let encodeThreads = Int32(avifEncoder.maxThreads)
-    let decodeThreads = Int32(avifDecoder.maxThreads)
+    let avifEncoder = try! codecs.encoder(named: "avif")
+    let avifDecoder = try! codecs.decoder(named: "avif")
+    let speed = Int32(avifDefaultSpeed)
+    let encodeThreads = Int32(avifThreads)
+    let decodeThreads = Int32(avifThreads)
     let quantizer: Int32 = ((100 - 85) * 63 + 50) / 100  // libavif 1.x's mapping of quality 85, as the plugin's
     let avif = prepared("the AVIF") { try avifEncoder.encode(photo, options: lossy) }
     let libavifBytes = encodeWithLibavif(
