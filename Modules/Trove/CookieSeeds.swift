@@ -6,7 +6,7 @@ extension PipelineConfiguration {
     /// Checks `cookies`: each key must be an http or https URL with a host, and each value a `Set-Cookie`
     /// header value a client would keep from that URL. Throws `invalidConfiguration` naming the first that is
     /// not.
-    public static func checkCookies(_ cookies: [String: [String]]) throws {
+    package static func checkCookies(_ cookies: [String: [String]]) throws {
         for (text, headers) in cookies.sorted(by: { $0.key < $1.key }) {
             let url = try cookieURL(text)
             for header in headers where StoredCookie(setCookieHeader: header, receivedFrom: url, at: Date()) == nil {

@@ -58,7 +58,7 @@ package struct PNGDecoder: ProgressiveImageDecoder {
 
     /// The data of the eXIf chunk (a TIFF structure), looked for before the image data, where the PNG
     /// specification places it; nil when there is none, or it is damaged. Only that chunk's CRC is computed.
-    public func exif(_ data: Data) -> [UInt8]? {
+    package func exif(_ data: Data) -> [UInt8]? {
         data.withUnsafeBytes { bytes -> [UInt8]? in
             guard bytes.starts(with: PNGChunkReader.signature) else { return nil }
             var offset = PNGChunkReader.signature.count

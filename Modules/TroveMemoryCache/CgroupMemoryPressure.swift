@@ -106,7 +106,7 @@ public final class CgroupMemoryPressure: MemoryPressureSource {
     }
 
     /// Resident memory of this process in bytes, from `/proc/self/statm`; nil where there is none.
-    public static func residentBytes() -> Int? {
+    package static func residentBytes() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }

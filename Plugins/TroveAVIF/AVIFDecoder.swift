@@ -79,7 +79,7 @@ package struct AVIFDecoder: ImageDecoder {
     }
 
     /// The TIFF structure of the file's Exif item, read with the container (no pixels); nil when none.
-    public func exif(_ data: Data) -> [UInt8]? {
+    package func exif(_ data: Data) -> [UInt8]? {
         data.withUnsafeBytes { bytes in
             guard let decoder = try? LibavifDecoder(bytes, limits: nil, maxThreads: maxThreads, readsExif: true),
                 (try? decoder.parse()) != nil

@@ -90,7 +90,7 @@ package struct HEIFDecoder: ImageDecoder {
     }
 
     /// The TIFF structure of the primary image's Exif item, or nil.
-    public func exif(_ data: Data) -> [UInt8]? {
+    package func exif(_ data: Data) -> [UInt8]? {
         data.withUnsafeBytes { bytes in
             guard let file = try? open(bytes, limits: .default) else { return nil }
             return withExtendedLifetime(file) { HEIFExif.tiff(of: file.primary) }

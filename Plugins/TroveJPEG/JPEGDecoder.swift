@@ -67,7 +67,7 @@ package struct JPEGDecoder: ProgressiveImageDecoder {
     }
 
     /// The TIFF structure of the file's APP1 EXIF marker, or nil.
-    public func exif(_ data: Data) -> [UInt8]? {
+    package func exif(_ data: Data) -> [UInt8]? {
         JPEGSegments.exif(in: data)
     }
 

@@ -50,7 +50,7 @@ package struct WebPDecoder: ImageDecoder {
     }
 
     /// The TIFF structure in the file's EXIF chunk, or nil.
-    public func exif(_ data: Data) -> [UInt8]? {
+    package func exif(_ data: Data) -> [UInt8]? {
         WebPMetadataChunks.exif(in: data)
     }
 
