@@ -105,10 +105,13 @@ package struct AVIFDecoder: ImageDecoder {
             try decoder.parse()
         } catch {
             // libavif's own limits refuse without the numbers. Parsing again at its defaults (still no pixels)
-            // finds them, so an oversized file gets the same error as from the check below.
+            // finds them, so an oversized file gets the same error as from the check below; a size over
+            // libavif's defaults too is read from the container's boxes.
             let unlimited = try? LibavifDecoder(bytes, limits: nil, maxThreads: maxThreads)
             if let unlimited, (try? unlimited.parse()) != nil {
                 try Self.check(unlimited, against: limits)
+            } else if let declared = AVIFDeclaredSize.largest(in: bytes) {
+                try limits.check(width: declared.width, height: declared.height)
             }
             throw error
         }

@@ -45,9 +45,13 @@ import TroveTestSupport
             name: "webp", bytes: Bombs.webpHeader(width: 100_000, height: 100_000), contentType: "image/webp",
             decoderError: .imageTooLarge(width: 100_000, height: 100_000, limit: 100_000_000),
             message: "image of 100000x100000 pixels is over the limit of 50000000 pixels"),
-        // TODO: an AVIF whose 'ispe' declares 60000x50000 is refused by libavif's own size gate while the
-        // container is read, so AVIFDecoder throws decodingFailed ("damaged avif") rather than imageTooLarge;
-        // it belongs here once the decoder names the size (Bombs.isobmff builds it from avif/photo.avif).
+        Bomb(
+            name: "avif",
+            bytes: Bombs.isobmff(
+                try! Data(contentsOf: Fixtures.url("avif/photo.avif")), declaringWidth: 60_000, height: 50_000),
+            contentType: "image/avif",
+            decoderError: .imageTooLarge(width: 60_000, height: 50_000, limit: 100_000_000),
+            message: "image of 60000x50000 pixels is over the limit of 50000000 pixels"),
         Bomb(
             name: "heic",
             bytes: Bombs.isobmff(
