@@ -91,6 +91,19 @@ package struct JXLDecoder: ImageDecoder {
         }
     }
 
+    /// The TIFF structure of the container's `Exif` box, or nil (a bare codestream carries no metadata).
+    /// The box opens with the offset of the TIFF header within the rest of it.
+    package func exif(_ data: Data) -> [UInt8]? {
+        guard data.starts(with: JXLSignature.container) else { return nil }
+        return data.withUnsafeBytes { bytes -> [UInt8]? in
+            guard let body = ISOBMFFBoxes.firstChild("Exif", in: bytes, within: 0..<bytes.count), body.count >= 4
+            else { return nil }
+            let start = body.lowerBound + 4 + ISOBMFFBoxes.bigEndian32(bytes, at: body.lowerBound)
+            guard start < body.upperBound else { return nil }
+            return Array(bytes[start..<body.upperBound])
+        }
+    }
+
     /// Size from the header and, for an animation, the frame count from the frames' headers; no pixel is
     /// decoded.
     package func info(_ data: Data) throws -> ImageInfo? {

@@ -83,6 +83,13 @@ package struct JXLEncoder: ImageEncoder {
         }
         try Self.check(JxlEncoderSetBasicInfo(encoder, &info), encoder, "setting the header")
         try Self.setColor(image.colorDescription, encoder)
+        if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) {
+            // The notice goes in an Exif box of the container: a zero offset to the TIFF header, then it.
+            try Self.check(JxlEncoderUseBoxes(encoder), encoder, "asking for metadata boxes")
+            let box = [0, 0, 0, 0] + tiff
+            try Self.check(
+                JxlEncoderAddBox(encoder, "Exif", box, box.count, JXL_FALSE), encoder, "adding the copyright notice")
+        }
 
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw Self.failure("out of memory for libjxl's frame settings")

@@ -4,6 +4,7 @@ import Trove
 import TroveAVIF
 import TroveHEIF
 import TroveJPEG
+import TroveJXL
 import TroveTestSupport
 import TroveWebP
 
@@ -43,10 +44,12 @@ import TroveWebP
     }
 
     @Test func everyEncoderWritesTheNoticeBack() async throws {
-        let encoders: [any ImageEncoder] = [PNGEncoder(), JPEGEncoder(), WebPEncoder(), AVIFEncoder(), HEIFEncoder()]
+        let encoders: [any ImageEncoder] = [
+            PNGEncoder(), JPEGEncoder(), WebPEncoder(), AVIFEncoder(), HEIFEncoder(), JXLEncoder()
+        ]
         let decoders: [ImageFormat: any ImageDecoder] = [
             .png: PNGDecoder(), .jpeg: JPEGDecoder(), .webp: WebPDecoder(), .avif: AVIFDecoder(),
-            .heic: HEIFDecoder()
+            .heic: HEIFDecoder(), .jxl: JXLDecoder()
         ]
         var image = ProfileEmbeddingTests.tagged(nil)
         image.copyright = Self.notice

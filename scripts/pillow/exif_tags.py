@@ -3,13 +3,14 @@
   exif_tags.py write PATH      saves a 64x48 JPEG whose EXIF has Copyright, Artist and Make
   exif_tags.py read PATH...    prints {"path": {"copyright", "artist", "make"} or null} as JSON
 
-HEIC opens through pillow-heif. Pillow reads EXIF ASCII as Latin-1; Trove writes UTF-8 (as
-exiftool reads it), so text is read back as UTF-8 where it decodes.
+HEIC opens through pillow-heif, JPEG XL through pillow-jxl-plugin. Pillow reads EXIF ASCII as Latin-1;
+Trove writes UTF-8 (as exiftool reads it), so text is read back as UTF-8 where it decodes.
 """
 import json
 import sys
 
 import pillow_heif
+import pillow_jxl  # noqa: F401  (registers the JPEG XL opener)
 from PIL import Image
 
 pillow_heif.register_heif_opener()
