@@ -259,8 +259,8 @@ let package = Package(
         .testTarget(
             name: "TroveColorTests",
             dependencies: [
-                "TroveColor", "CLCMS2", "Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveHEIF", "TroveJXL",
-                "TroveTestSupport"
+                "TroveColor", "CLCMS2", "Trove", "TroveCore", "TroveCodec", "TroveJPEG", "TroveWebP", "TroveAVIF",
+                "TroveHEIF", "TroveJXL", "TroveTestSupport"
             ],
             path: "Tests/TroveColorTests", swiftSettings: swift6),
         .testTarget(
@@ -301,6 +301,8 @@ let package = Package(
                 "TroveTestSupport",
                 "TroveHEIF",
                 "TroveColor",
+                "TroveCodec",
+                "TroveCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird")
             ],
@@ -308,7 +310,7 @@ let package = Package(
         .testTarget(
             name: "TroveIntegrationTests",
             dependencies: [
-                "Trove", "TroveJPEG", "TroveTestSupport", "FixtureServer",
+                "Trove", "TroveCodec", "TroveJPEG", "TroveTestSupport", "FixtureServer",
                 .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             path: "Tests/TroveIntegrationTests", swiftSettings: swift6)

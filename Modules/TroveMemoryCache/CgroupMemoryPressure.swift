@@ -23,13 +23,19 @@ public final class CgroupMemoryPressure: MemoryPressureSource {
 
     /// Reads the cgroup of this process. `residentFraction` (0...1) of the container's memory limit is where
     /// resident memory counts as pressure; nil turns that signal off, as does a process with no limit.
-    /// `stallThreshold` is the PSI `some avg10` percentage that counts; nil turns that signal off. `root`,
-    /// `membership`, `limit` and `resident` are where the cgroup file system and `/proc/self/cgroup` are, the
-    /// container's limit and the resident-memory reading; tests pass others.
-    public init(
+    /// `stallThreshold` is the PSI `some avg10` percentage that counts; nil turns that signal off.
+    public convenience init(residentFraction: Double? = 0.9, stallThreshold: Double? = 10) {
+        self.init(
+            residentFraction: residentFraction, stallThreshold: stallThreshold, root: "/sys/fs/cgroup",
+            membership: "/proc/self/cgroup", limit: ContainerMemoryLimit.bytes(),
+            resident: { CgroupMemoryPressure.residentBytes() })
+    }
+
+    /// As `init(residentFraction:stallThreshold:)`, with where the cgroup file system and `/proc/self/cgroup`
+    /// are, the container's limit and the resident-memory reading given: tests pass their own.
+    package init(
         residentFraction: Double? = 0.9, stallThreshold: Double? = 10, root: String = "/sys/fs/cgroup",
-        membership: String = "/proc/self/cgroup", limit: Int? = ContainerMemoryLimit.bytes(),
-        resident: @escaping @Sendable () -> Int? = { CgroupMemoryPressure.residentBytes() }
+        membership: String = "/proc/self/cgroup", limit: Int?, resident: @escaping @Sendable () -> Int? = { nil }
     ) {
         directory = Self.cgroupDirectory(root: root, membership: membership)
         self.stallThreshold = stallThreshold

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Trove
+import TroveMemoryCache
 
 /// Everything `trove serve` needs to know, with the defaults a server on the open internet should have.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Trove
+import TroveCore
 
 /// The caching headers each source's origin last sent (`Last-Modified`, `Cache-Control`, the expiry that
 /// `Expires` gave), recorded by `HeaderRecordingFetcher` for `--use-last-modified` and

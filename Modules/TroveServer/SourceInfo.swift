@@ -1,5 +1,6 @@
 import Foundation
 import Trove
+import TroveCore
 
 /// What `/info/SIGNATURE/OPTIONS/plain/SOURCE` answers about a source, as JSON: its stored size, format,
 /// frame count, EXIF orientation, colour profile and size in bytes (imgproxy Pro's info endpoint, in part).

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Trove
 import TroveAVIF
+import TroveCodec
+import TroveCore
 import TroveHEIF
 import TroveJPEG
 import TroveJXL

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Trove
+import TroveCodec
+import TroveCore
 import TroveJPEG
 import TroveTestSupport
 

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveCodec
 import TroveTestSupport
 
 /// `PipelineConfiguration.decodeMemoryBudget` through a pipeline: coalesced requests share one

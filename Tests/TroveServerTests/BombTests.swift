@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import Trove
+import TroveCore
 import TroveServer
 import TroveTestSupport
 

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import Trove
+import TroveCodec
 import TroveServer
 
 /// Client hints through a real server: with `--enable-client-hints`, `Sec-CH-DPR`/`DPR` and

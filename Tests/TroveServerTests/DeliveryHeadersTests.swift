@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import Trove
+import TroveCodec
 import TroveServer
 
 /// The delivery settings through a real server: `Last-Modified` and `If-Modified-Since`, Cache-Control and

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Testing
 import Trove
+import TroveCodec
 import TroveServer
 
 /// A deployment moved over from imgproxy with its environment unchanged: `IMGPROXY_KEY` and `IMGPROXY_SALT`
