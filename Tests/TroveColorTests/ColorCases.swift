@@ -32,20 +32,28 @@ enum ColorCases {
     static func make(in directory: URL) async throws -> [Case] {
         let p3 = directory.appendingPathComponent("DisplayP3.icc")
         try Data(try displayP3Profile()).write(to: p3)
+        let output = try await pillow(
+            "make_color_cases.py",
+            [
+                directory.path, "prophoto=\(colord)ProPhotoRGB.icc", "adobergb=\(colord)AdobeRGB1998.icc",
+                "p3=\(p3.path)", "--cmyk", cmykProfilePath
+            ])
+        return try JSONDecoder().decode([Case].self, from: output)
+    }
+
+    /// Runs `scripts/pillow/SCRIPT` with `arguments` in the Pillow venv and returns its standard output.
+    static func pillow(_ script: String, _ arguments: [String]) async throws -> Data {
         let result = try await runSubprocess(
             repositoryRoot.appendingPathComponent("scripts/pillow/python.sh"),
-            [
-                repositoryRoot.appendingPathComponent("scripts/pillow/make_color_cases.py").path, directory.path,
-                "prophoto=\(colord)ProPhotoRGB.icc", "adobergb=\(colord)AdobeRGB1998.icc", "p3=\(p3.path)",
-                "--cmyk", cmykProfilePath
-            ])
-        guard result.status == 0 else { throw ScriptFailed(stderr: result.stderr) }
-        return try JSONDecoder().decode([Case].self, from: result.stdout)
+            [repositoryRoot.appendingPathComponent("scripts/pillow/\(script)").path] + arguments)
+        guard result.status == 0 else { throw ScriptFailed(script: script, stderr: result.stderr) }
+        return result.stdout
     }
 
     struct ScriptFailed: Error, CustomStringConvertible {
+        var script: String
         var stderr: String
-        var description: String { "make_color_cases.py failed: \(stderr)" }
+        var description: String { "\(script) failed: \(stderr)" }
     }
 
     /// A Display P3 ICC profile (P3 primaries, D65, the sRGB curve) as LittleCMS builds it.

@@ -18,12 +18,14 @@ import TroveWebP
 
     /// Pillow's reading of each file's EXIF: copyright, artist and make, or nil for no EXIF.
     static func pillowTags(_ files: [URL]) async throws -> [String: [String: String?]?] {
-        let result = try await runSubprocess(
-            ColorCases.repositoryRoot.appendingPathComponent("scripts/pillow/python.sh"),
-            [ColorCases.repositoryRoot.appendingPathComponent("scripts/pillow/exif_tags.py").path, "read"]
-                + files.map(\.path))
-        guard result.status == 0 else { throw ColorCases.ScriptFailed(stderr: result.stderr) }
-        return try JSONDecoder().decode([String: [String: String?]?].self, from: result.stdout)
+        try JSONDecoder().decode(
+            [String: [String: String?]?].self,
+            from: try await ColorCases.pillow("exif_tags.py", ["read"] + files.map(\.path)))
+    }
+
+    /// A camera's JPEG, written by Pillow: EXIF Copyright "(c) 2026 Ana Lima", Artist "Ana Lima" and Make.
+    static func writeCameraJPEG(to file: URL) async throws {
+        _ = try await ColorCases.pillow("exif_tags.py", ["write", file.path])
     }
 
     @Test func aWrittenNoticeReadsBackWithEitherByteOrder() throws {
@@ -83,13 +85,7 @@ import TroveWebP
     @Test func convertKeepsOnlyTheNoticeUnlessAskedToDropIt() async throws {
         try await withTemporaryDirectory { directory in
             let source = directory.appendingPathComponent("camera.jpg")
-            let made = try await runSubprocess(
-                ColorCases.repositoryRoot.appendingPathComponent("scripts/pillow/python.sh"),
-                [
-                    ColorCases.repositoryRoot.appendingPathComponent("scripts/pillow/exif_tags.py").path, "write",
-                    source.path
-                ])
-            try #require(made.status == 0, "\(made.stderr)")
+            try await Self.writeCameraJPEG(to: source)
             var outputs: [URL] = []
             for (name, flags) in [("kept", [String]()), ("dropped", ["--drop-copyright"])] {
                 for ext in ["png", "jpg", "webp"] {

@@ -13,13 +13,7 @@ import TroveTestSupport
     @Test func requestOptionsDecideTheNoticeAndTheProfile() async throws {
         try await withTemporaryDirectory { directory in
             let camera = directory.appendingPathComponent("camera.jpg")
-            let made = try await runSubprocess(
-                ColorCases.repositoryRoot.appendingPathComponent("scripts/pillow/python.sh"),
-                [
-                    ColorCases.repositoryRoot.appendingPathComponent("scripts/pillow/exif_tags.py").path, "write",
-                    camera.path
-                ])
-            try #require(made.status == 0, "\(made.stderr)")
+            try await CopyrightNoticeTests.writeCameraJPEG(to: camera)
             let cases = try await ColorCases.make(in: directory)
             let prophoto = try #require(cases.first { $0.name == "prophoto.jpg" })
             let pipeline = try ImagePipeline(

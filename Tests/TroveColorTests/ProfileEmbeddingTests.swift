@@ -50,11 +50,8 @@ import TroveWebP
 
     /// What Pillow reads from each file: the profile in hex, or nil.
     static func pillowProfiles(_ files: [URL]) async throws -> [String: String?] {
-        let result = try await runSubprocess(
-            ColorCases.repositoryRoot.appendingPathComponent("scripts/pillow/python.sh"),
-            [ColorCases.repositoryRoot.appendingPathComponent("scripts/pillow/icc_of.py").path] + files.map(\.path))
-        guard result.status == 0 else { throw ColorCases.ScriptFailed(stderr: result.stderr) }
-        return try JSONDecoder().decode([String: String?].self, from: result.stdout)
+        try JSONDecoder().decode(
+            [String: String?].self, from: try await ColorCases.pillow("icc_of.py", files.map(\.path)))
     }
 
     @Test func everyEncoderEmbedsAKeptProfile() async throws {
