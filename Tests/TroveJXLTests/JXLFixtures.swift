@@ -1,6 +1,7 @@
 import Foundation
 import TroveCodec
 import TroveCore
+import TroveTestSupport
 
 /// The JPEG XL fixtures in Tests/Fixtures/jxl (made by scripts/fixtures/make_jxl_fixtures.py), libjxl's
 /// reference decodes of them (through pillow-jxl-plugin) and the helpers the tests compare with.
@@ -55,32 +56,6 @@ enum JXLFixtures {
     /// A bare codestream whose size header declares `width` x `height` (each 1...2^30), then default
     /// metadata and a few zero bytes: enough for libjxl to report the size, with no image after it.
     static func codestreamHeader(width: Int, height: Int) -> Data {
-        var bits = BitWriter()
-        bits.write(0, count: 1)  // sizes not multiples of 8
-        bits.writeSize(height)
-        bits.write(0, count: 3)  // no aspect ratio: the width follows
-        bits.writeSize(width)
-        bits.write(1, count: 1)  // all_default image metadata
-        return Data([0xFF, 0x0A] + bits.bytes + [UInt8](repeating: 0, count: 16))
-    }
-
-    /// Bits least significant first, as JPEG XL's headers are read.
-    struct BitWriter {
-        var bytes: [UInt8] = []
-        var used = 0
-
-        mutating func write(_ value: Int, count: Int) {
-            for bit in 0..<count {
-                if used % 8 == 0 { bytes.append(0) }
-                if value >> bit & 1 == 1 { bytes[bytes.count - 1] |= UInt8(1 << (used % 8)) }
-                used += 1
-            }
-        }
-
-        /// A size as the U32 of the size header: selector 3, then `size - 1` in 30 bits.
-        mutating func writeSize(_ size: Int) {
-            write(3, count: 2)
-            write(size - 1, count: 30)
-        }
+        Bombs.jxlHeader(width: width, height: height)
     }
 }

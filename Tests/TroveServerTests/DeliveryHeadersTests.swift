@@ -15,12 +15,7 @@ import TroveServer
     static let signer = URLSigner.test
 
     static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
-        let origin = try FixtureServer(serving: TestImages.folder, under: "/images/")
-        return try await ServerHarness.start(origin: origin) { configuration in
-            configuration.keys = [signer.key]
-            configuration.salts = [signer.salt]
-            configure(&configuration)
-        }
+        try await DeliveryOptionsTests.start(configure)
     }
 
     func fixture(_ name: String) throws -> Data {
