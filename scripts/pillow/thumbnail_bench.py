@@ -1,7 +1,9 @@
 """Helpers for scripts/thumbnail-bench, run through scripts/pillow/python.sh.
 
     make-inputs DIR          write DIR/big.jpg (q90) and DIR/big.png: 6000x4000 photo-like images, and
-                             DIR/big.heic: 4032x3024 (12 MP) of the same, q90 in 512 px grid tiles, once
+                             DIR/big.heic: 4032x3024 (12 MP) of the same, q90 in 512 px grid tiles, and
+                             DIR/big-tagged.jpg: big.png as JPEG q90 tagged with ProPhoto RGB (colord-data),
+                             once
     thumbnail IN OUT         Pillow's thumbnail((320, 320), LANCZOS): the baseline, as one process
     psnr REF IN...           PSNR (dB, RGB) of each IN against REF
     reference IN OUT W H     Pillow's full-resolution LANCZOS resize (reducing_gap=None) to W x H
@@ -25,6 +27,7 @@ def make_inputs(folder):
     jpeg, png = os.path.join(folder, "big.jpg"), os.path.join(folder, "big.png")
     if os.path.exists(jpeg) and os.path.exists(png):
         make_heic(folder, png)
+        make_tagged(folder, png)
         return
     # A real photo enlarged to 24 MP, with fine detail added back: grain and a faint high-frequency pattern,
     # so neither codec sees a smooth, easily compressed upscale.
@@ -38,6 +41,17 @@ def make_inputs(folder):
     image.save(jpeg, quality=90)
     image.save(png, compress_level=6)
     make_heic(folder, png)
+    make_tagged(folder, png)
+
+
+def make_tagged(folder, png):
+    """The 24 MP photo as a JPEG tagged with a wide-gamut profile: the same pixels and settings as big.jpg, so
+    the time over big.jpg's is what colour conversion costs."""
+    tagged = os.path.join(folder, "big-tagged.jpg")
+    if os.path.exists(tagged):
+        return
+    with open("/usr/share/color/icc/colord/ProPhotoRGB.icc", "rb") as profile:
+        Image.open(png).convert("RGB").save(tagged, quality=90, icc_profile=profile.read())
 
 
 def make_heic(folder, png):
