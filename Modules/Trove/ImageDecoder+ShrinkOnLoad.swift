@@ -19,7 +19,7 @@ extension ImageDecoder {
     /// With `keepsColorProfile`, pixels under an RGB or gray ICC profile stay as stored and the image keeps
     /// the profile (`ImageRequest.Options.keepsColorProfile`). With `keepsCopyright` (the default), the image
     /// carries the file's EXIF copyright notice for the encoder to write back.
-    package func decode(
+    public func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
         reducingGap: Double = ShrinkOnLoad.defaultReducingGap, streamsRows: Bool = true,

@@ -3,10 +3,11 @@ import TroveCore
 /// Decides how small a decoder may make an image for a chain of transforms, and which transforms to run
 /// on what it returns. Applies when the chain starts with a `DownscalingTransformer` (a shrinking resize),
 /// or with `orient` followed by one: the orientation is only known after decoding, so the minimum then
-/// covers both the upright and the quarter-turned reading of the stored size.
-package struct ShrinkOnLoad: Sendable {
+/// covers both the upright and the quarter-turned reading of the stored size. `@usableFromInline`: the
+/// public shrink-on-load decode names its default reducing gap in a default argument.
+@usableFromInline package struct ShrinkOnLoad: Sendable {
     /// Pillow's and libvips' default: reduce to no less than twice the output, then resample exactly.
-    package static let defaultReducingGap = 2.0
+    @usableFromInline package static let defaultReducingGap = 2.0
 
     /// What to ask the decoder for, in the stored orientation (`DecodingOptions.minimumSize`).
     package let minimumSize: PixelSize

@@ -48,7 +48,8 @@ private func load(_ file: String) -> Data {
 /// full-size decode and resize gives, so every route makes the same thumbnail.
 private func finish(_ decoded: (Image, [any ImageTransformer])) throws -> Image {
     let image = try decoded.1.reduce(decoded.0) { image, transformer in try transformer.transform(image) }
-    let expected = thumbnail.outputSize(forWidth: 6000, height: 4000)
+    // 6000x4000 fit into 320x320 (`outputSize(forWidth:height:)` is package).
+    let expected = (width: 320, height: 213)
     guard image.width == expected.width, image.height == expected.height else {
         fatalError("a route made a \(image.width)x\(image.height) thumbnail, not \(expected.width)x\(expected.height)")
     }
