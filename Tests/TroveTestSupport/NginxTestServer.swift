@@ -259,6 +259,19 @@ public actor NginxTestServer {
             (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? "")
     }
 
+    /// The requests answered so far once at least `count` are logged, or after `timeout` whatever is there:
+    /// nginx writes a request's log line after sending its response, so a client that has just read an
+    /// answer can be ahead of the log.
+    public func requests(atLeast count: Int, timeout: Duration = .seconds(2)) async -> [LoggedRequest] {
+        let end = ContinuousClock.now + timeout
+        var logged = requests()
+        while logged.count < count, ContinuousClock.now < end {
+            try? await Task.sleep(for: .milliseconds(10))
+            logged = requests()
+        }
+        return logged
+    }
+
     /// Every access log line so far as its tab-separated fields: method, URI, status, then the two fields of
     /// the server's kind (a balancer's: the upstream statuses and addresses tried, comma-separated).
     public func accessLogFields() -> [[String]] {
