@@ -113,7 +113,7 @@ import TroveTestSupport
     @Test func aRememberedFourOhFourNamesIt() async throws {
         try await withOrigin { nginx, cli, _ in
             try await CLIScenarios.aRememberedFailureNamesItsCause(nginx, path: "/plain/missing.png", cli: cli)
-            #expect(await nginx.requests().map(\.status) == [404])
+            #expect(await nginx.requests(atLeast: 1).map(\.status) == [404])
         }
     }
 
@@ -182,7 +182,7 @@ import TroveTestSupport
             let missing = try await CLIRunner(cacheDirectory: work.appendingPathComponent("missing"))
                 .run(["get", url, "--ca-bundle", work.appendingPathComponent("none.pem").path])
             #expect(missing.status != 0 && missing.stderr.contains("none.pem does not exist"), "\(missing.stderr)")
-            #expect(await nginx.requests().map(\.status) == [200, 200, 200])
+            #expect(await nginx.requests(atLeast: 3).map(\.status) == [200, 200, 200])
         }
     }
 
