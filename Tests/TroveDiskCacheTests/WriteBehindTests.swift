@@ -214,6 +214,8 @@ struct WriteBehindTests {
         await files.waitForArrivals(1)
         try await cache.store(Data("queued".utf8), forKey: "doc")
         let now = Task { try await cache.storeNow(Data("now".utf8), forKey: "doc") }
+        // Open the gate only once `storeNow` has taken the queued store back, or the writer could write it first.
+        #expect(await eventually { cache.writes.queued("doc") == nil })
         files.open()
         try await now.value
         #expect(fileExists(cache.fileURL(forKey: "doc")))

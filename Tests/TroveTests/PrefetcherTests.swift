@@ -13,7 +13,8 @@ private final class ScriptedTarget: PrefetchTarget {
         var flushes = 0
         /// Whether every call had returned when `flush` was called.
         var flushedAfterAll = true
-        /// Calls wait until this many run at once (or ten seconds pass).
+        /// Calls wait until this many have run at once (or ten seconds pass). Waiting for the high-water
+        /// mark, not the current count, lets the last calls of a batch, which have no one left to overlap, go.
         var gate = 0
     }
 
@@ -24,7 +25,7 @@ private final class ScriptedTarget: PrefetchTarget {
     var flushes: Int { state.withLock { $0.flushes } }
     var flushedAfterAll: Bool { state.withLock { $0.flushedAfterAll } }
 
-    /// Each call waits until `count` calls run at once: a prefetch running fewer would keep them waiting.
+    /// Each call waits until `count` calls have run at once: a prefetch running fewer would keep them waiting.
     init(gate count: Int = 0) {
         state.withLock { $0.gate = count }
     }
@@ -39,7 +40,7 @@ private final class ScriptedTarget: PrefetchTarget {
         }
         defer { state.withLock { $0.running -= 1 } }
         let waitEnds = ContinuousClock.now + .seconds(10)
-        while state.withLock({ $0.running < $0.gate }) && ContinuousClock.now < waitEnds {
+        while state.withLock({ $0.mostAtOnce < $0.gate }) && ContinuousClock.now < waitEnds {
             try await Task.sleep(for: .milliseconds(1))
         }
         // A pause, so the workers overlap as network fetches do.
