@@ -375,7 +375,16 @@ import TroveTestSupport
                 }
                 #expect(healthFailed, "/health of the server on port \(port) did not fail while draining")
                 #expect(await server.waitForExit() == 0, "the server on port \(port) did not drain and exit 0")
+                let loggedBeforeRestart = await fleet.balancer.accessLogFields().count
                 try await server.start()
+                // As an operator would, take the next one down only once the balancer routes to this one again:
+                // nginx's passive checks keep a server out for `fail_timeout` after its drain's last refusal.
+                let backInRotation = await eventually(within: .seconds(30)) {
+                    await fleet.balancer.accessLogFields().dropFirst(loggedBeforeRestart).contains {
+                        $0.count >= 5 && $0[3].hasSuffix("200") && $0[4].hasSuffix("127.0.0.1:\(port)")
+                    }
+                }
+                #expect(backInRotation, "the balancer never routed to the restarted server on port \(port)")
                 await waitForAnswers(load, more: 20)
             }
             let outcomes = await load.stop()
