@@ -64,7 +64,6 @@
 @_exported import struct TroveFetcher.FetchSchedulerConfiguration
 @_exported import enum TroveFetcher.QueueOrder
 @_exported import struct TroveFetcher.RetryPolicy
-@_exported import class TroveMemoryCache.CgroupMemoryPressure
 @_exported import class TroveMemoryCache.MemoryCache
 @_exported import struct TroveMemoryCache.MemoryCacheConfiguration
 @_exported import struct TroveMemoryCache.MemoryCacheStats

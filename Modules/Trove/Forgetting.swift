@@ -18,7 +18,7 @@ public struct ForgetReport: Sendable, Equatable, Codable {
     public var failures = 0
 
     /// Nothing removed yet for `url`.
-    public init(url: String) {
+    package init(url: String) {
         self.url = url
     }
 }

@@ -17,14 +17,14 @@ public struct PrefetchedItem: Sendable, Equatable {
     public var bytes: Int
 
     /// One URL's outcome.
-    public init(source: ResultSource, bytes: Int) {
+    package init(source: ResultSource, bytes: Int) {
         self.source = source
         self.bytes = bytes
     }
 }
 
 /// A pipeline a `Prefetcher` can warm: `ImagePipeline` and `DataPipeline`.
-public protocol PrefetchTarget: Sendable {
+package protocol PrefetchTarget: Sendable {
     /// Makes sure the URL's bytes are cached (on disk, or in memory too for `.memory`), fetching them at
     /// `priority` when they are not. A URL already fresh on disk is answered from the disk's index. With
     /// `retryFailed`, a URL remembered as failing for a lasting reason is fetched again.
@@ -67,7 +67,7 @@ extension RawStages {
 extension ImagePipeline: PrefetchTarget {
     /// Warms `url`: `.disk` answers from the disk index or loads the bytes undecoded (refusing bytes no decoder
     /// claims); `.memory` loads the image as `image(for:)` does. Throws what that load throws.
-    public func prefetch(
+    package func prefetch(
         _ url: URL, priority: RequestPriority, destination: PrefetchDestination, retryFailed: Bool
     ) async throws -> PrefetchedItem {
         let request = ImageRequest(url: url, priority: priority, options: retryFailed ? [.retryFailed] : [])
@@ -83,7 +83,7 @@ extension ImagePipeline: PrefetchTarget {
 extension DataPipeline: PrefetchTarget {
     /// Warms `url`: `.disk` answers from the disk index or loads the bytes; `.memory` loads them as `data(for:)`
     /// does. Throws what that load throws.
-    public func prefetch(
+    package func prefetch(
         _ url: URL, priority: RequestPriority, destination: PrefetchDestination, retryFailed: Bool
     ) async throws -> PrefetchedItem {
         let request = DataRequest(url: url, retryFailed: retryFailed, priority: priority)

@@ -60,7 +60,7 @@ public struct PrefetchSummary: Sendable, Equatable, Codable {
 /// Cancelling the task that runs `prefetch` cancels everything it queued.
 public struct Prefetcher: Sendable {
     /// The pipeline whose caches are warmed.
-    public let pipeline: any PrefetchTarget
+    package let pipeline: any PrefetchTarget
     /// Requests in flight at once (the pipeline's scheduler still bounds the fetches).
     public var concurrency: Int
     /// The scheduling priority of the fetches (low, so a user's own requests go first).
@@ -71,10 +71,30 @@ public struct Prefetcher: Sendable {
     /// them failed at once (`previouslyFailed`).
     public var retryFailed: Bool
 
-    /// Defaults: 6 URLs at once (values below 1 become 1), `.low` priority, disk only, remembered failures
-    /// not retried.
+    /// A prefetcher for images. Defaults: 6 URLs at once (values below 1 become 1), `.low` priority, disk
+    /// only, remembered failures not retried.
     public init(
-        pipeline: any PrefetchTarget, concurrency: Int = 6, priority: RequestPriority = .low,
+        pipeline: ImagePipeline, concurrency: Int = 6, priority: RequestPriority = .low,
+        destination: PrefetchDestination = .disk, retryFailed: Bool = false
+    ) {
+        self.init(
+            target: pipeline, concurrency: concurrency, priority: priority, destination: destination,
+            retryFailed: retryFailed)
+    }
+
+    /// A prefetcher for plain data, with the same defaults.
+    public init(
+        pipeline: DataPipeline, concurrency: Int = 6, priority: RequestPriority = .low,
+        destination: PrefetchDestination = .disk, retryFailed: Bool = false
+    ) {
+        self.init(
+            target: pipeline, concurrency: concurrency, priority: priority, destination: destination,
+            retryFailed: retryFailed)
+    }
+
+    /// A prefetcher for any target, for the CLI (which picks the pipeline at run time) and tests.
+    package init(
+        target pipeline: any PrefetchTarget, concurrency: Int = 6, priority: RequestPriority = .low,
         destination: PrefetchDestination = .disk, retryFailed: Bool = false
     ) {
         self.pipeline = pipeline

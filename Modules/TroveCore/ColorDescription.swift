@@ -30,7 +30,7 @@ public struct ColorDescription: Sendable, Hashable {
 
     /// Whether the description says nothing a converter could act on: no profile, no CICP, no gamma or
     /// chromaticities, not CMYK.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         iccProfile == nil && cicp == nil && !isSRGB && gamma == nil && chromaticities == nil && cmyk == nil
     }
 

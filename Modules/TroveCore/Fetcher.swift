@@ -130,7 +130,7 @@ public struct Validators: Sendable, Equatable, Codable {
     }
 
     /// True when there is nothing to revalidate with (the response had neither header).
-    public var isEmpty: Bool { etag == nil && lastModified == nil }
+    package var isEmpty: Bool { etag == nil && lastModified == nil }
 }
 
 /// What a fetcher learned about a response besides its body.

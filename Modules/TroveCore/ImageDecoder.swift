@@ -37,7 +37,7 @@ extension ImageDecoder {
     public func exif(_ data: Data) -> [UInt8]? { nil }
 
     /// The copyright notice in the file's EXIF block, nil when there is none.
-    public func copyrightNotice(_ data: Data) -> CopyrightNotice? {
+    package func copyrightNotice(_ data: Data) -> CopyrightNotice? {
         exif(data).flatMap { ExifBlock(tiff: $0)?.copyrightNotice }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// An encoded image format, by name: an open set. Trove names the formats it knows (`.png`, `.jpeg`, ...);
 /// a plugin declares its own with a string literal (`"qoi"`). Which format some bytes are is decided by the
-/// registered decoders (`PluginRegistry.decoder(for:)`), never by a file extension or Content-Type.
+/// registered decoders (`PluginRegistry.decoder(for:)`), never by a file extension or Content-Type. As
+/// `Codable` it is a single string, its name (the standard library's coding of a string raw value).
 public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
@@ -13,15 +14,6 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     public init(rawValue: String) { self.rawValue = rawValue.lowercased() }
     /// A format by name, lowercased like `init(rawValue:)`: `let qoi: ImageFormat = "qoi"`.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
-    /// Decodes a format from a single string, its name.
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-    /// Encodes the format as a single string, its lowercase name.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     /// The lowercase name, e.g. "png".
     public var description: String { rawValue }

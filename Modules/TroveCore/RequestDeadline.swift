@@ -6,7 +6,7 @@ public struct RequestDeadline: Sendable, Equatable {
     public let budget: Duration
 
     /// A deadline `budget` from now.
-    public init(budget: Duration, from start: ContinuousClock.Instant = .now) {
+    package init(budget: Duration, from start: ContinuousClock.Instant = .now) {
         self.budget = budget
         self.end = start + budget
     }

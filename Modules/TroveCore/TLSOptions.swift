@@ -25,17 +25,17 @@ public struct TLSOptions: Sendable, Hashable, Codable {
     }
 
     /// True when nothing differs from the system's default checks.
-    public var isDefault: Bool { caBundle == nil && insecureHosts.isEmpty }
+    package var isDefault: Bool { caBundle == nil && insecureHosts.isEmpty }
 
     /// Whether the certificate of `host` (a URL's host) is verified.
-    public func verifiesCertificate(of host: String) -> Bool {
+    package func verifiesCertificate(of host: String) -> Bool {
         insecureHosts.isEmpty || !insecureHosts.contains(Self.normalized(host))
     }
 
     /// Throws `invalidConfiguration` when `caBundle` is not a readable file holding a PEM certificate, or an
     /// insecure host is not a bare host (a URL, a port, spaces), so a typo fails when the pipeline is made
     /// rather than as a handshake error on the first https fetch, or as a host that is never matched.
-    public func validate() throws {
+    package func validate() throws {
         for host in insecureHosts.sorted() {
             if let problem = Self.problem(ofHost: host) {
                 throw TroveError.invalidConfiguration(

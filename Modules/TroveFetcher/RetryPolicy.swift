@@ -28,7 +28,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Whether retrying could help: timeouts, failed or lost connections, a body cut short, 5xx, 408 and 429.
     /// Never 404, 410 or other 4xx, cancellation, a body over the limit, redirect loops or undecodable data.
-    public static func isTransient(_ error: any Error) -> Bool {
+    package static func isTransient(_ error: any Error) -> Bool {
         guard let error = error as? TroveError else { return false }
         switch error {
         case .timedOut, .connectionFailed, .lengthMismatch, .serverBusy:
@@ -58,7 +58,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The wait before retry number `attempt + 1` after `error`: the server's Retry-After when it gave one
     /// (capped at `maxDelay`, no jitter: it said when), else the jittered exponential backoff.
-    public func delay(afterAttempt attempt: Int, error: any Error) -> Duration {
+    package func delay(afterAttempt attempt: Int, error: any Error) -> Duration {
         if case let .serverBusy(_, _, retryAfter) = error as? TroveError {
             return min(max(retryAfter, .zero), maxDelay)
         }
@@ -66,7 +66,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The exponential backoff for `attempt` (0-based), with `random` in 0...1 choosing within the jitter band.
-    public func backoff(afterAttempt attempt: Int, random: Double) -> Duration {
+    package func backoff(afterAttempt attempt: Int, random: Double) -> Duration {
         // Double the delay per attempt, stopping once past the cap so huge attempt numbers cannot overflow.
         var delay = baseDelay
         var doublings = 0

@@ -43,7 +43,7 @@ public struct ImgproxyConfigurationError: Error, Sendable, Equatable, CustomStri
     public let message: String
 
     /// An error with its message.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 

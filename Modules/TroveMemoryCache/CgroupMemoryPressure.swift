@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Where the files are missing (cgroup v1, Apple platforms) those signals say nothing; `isAvailable` is
 /// false when no signal can work, and a pipeline then starts no polling.
-public final class CgroupMemoryPressure: MemoryPressureSource {
+package final class CgroupMemoryPressure: MemoryPressureSource {
     private let directory: String?
     private let stallThreshold: Double?
     private let residentLimit: Int?
@@ -24,7 +24,7 @@ public final class CgroupMemoryPressure: MemoryPressureSource {
     /// Reads the cgroup of this process. `residentFraction` (0...1) of the container's memory limit is where
     /// resident memory counts as pressure; nil turns that signal off, as does a process with no limit.
     /// `stallThreshold` is the PSI `some avg10` percentage that counts; nil turns that signal off.
-    public convenience init(residentFraction: Double? = 0.9, stallThreshold: Double? = 10) {
+    package convenience init(residentFraction: Double? = 0.9, stallThreshold: Double? = 10) {
         self.init(
             residentFraction: residentFraction, stallThreshold: stallThreshold, root: "/sys/fs/cgroup",
             membership: "/proc/self/cgroup", limit: ContainerMemoryLimit.bytes(),
@@ -50,10 +50,10 @@ public final class CgroupMemoryPressure: MemoryPressureSource {
     }
 
     /// Whether any signal can ever fire here: a cgroup v2 directory to read, or a limit to compare with.
-    public var isAvailable: Bool { directory != nil || residentLimit != nil }
+    package var isAvailable: Bool { directory != nil || residentLimit != nil }
 
     /// The first signal that holds now, in the order above; nil when none does.
-    public func currentPressure() -> MemoryPressure? {
+    package func currentPressure() -> MemoryPressure? {
         if let counts = eventCounts() {
             let previous = lastEvents.withLock { last in
                 defer { last = counts }

@@ -25,7 +25,7 @@ public final class ImageProxyServer: Sendable {
     /// The pipeline every request runs through.
     public let pipeline: ImagePipeline
     /// Where `/metrics` reads from: the server's counters and the pipeline's.
-    public let metricsRegistry: PrometheusCollectorRegistry
+    package let metricsRegistry: PrometheusCollectorRegistry
     private let responder: RouterResponder<BasicRequestContext>
     /// Nil when the log level is above `info`, where no access lines are written.
     private let accessLog: AccessLog?

@@ -146,7 +146,7 @@ public struct ServerConfigurationError: Error, Sendable, Equatable, CustomString
     public let description: String
 
     /// An error with its message.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -6,8 +6,8 @@ import TroveCore
 /// size. `scale` above 0 first fits the watermark into that fraction of the image's width and height.
 /// imgproxy's `watermark`.
 public struct WatermarkTransformer: ImageTransformer, Equatable {
-    /// Where the watermark goes; raw values are imgproxy's names.
-    public enum Position: String, Sendable, CaseIterable {
+    /// Where the watermark goes; raw values are imgproxy's names (and appear in `identifier`).
+    package enum Position: String, Sendable, CaseIterable {
         /// Centred.
         case center = "ce"
         /// Against the top edge, centred along it.
@@ -45,8 +45,20 @@ public struct WatermarkTransformer: ImageTransformer, Equatable {
     /// A digest of the watermark's pixels, so a different watermark never shares a cached result.
     private let markDigest: UInt64
 
-    /// A watermark; `opacity` is clamped to 0...1 and `scale` to 0...1.
+    /// A watermark placed by `gravity` (the crop's nine anchors), or tiled over the whole image from the
+    /// top-left corner when `tiled` is true (then `gravity` is unused). `opacity` is clamped to 0...1 and
+    /// `scale` to 0...1.
     public init(
+        mark: Image, opacity: Double = 1, gravity: CropTransformer.Gravity = .center, tiled: Bool = false,
+        xOffset: Double = 0, yOffset: Double = 0, scale: Double = 0
+    ) {
+        self.init(
+            mark: mark, opacity: opacity, position: tiled ? .tiled : Position(gravity), xOffset: xOffset,
+            yOffset: yOffset, scale: scale)
+    }
+
+    /// A watermark at one of imgproxy's positions, as the server parses them.
+    package init(
         mark: Image, opacity: Double = 1, position: Position = .center, xOffset: Double = 0,
         yOffset: Double = 0, scale: Double = 0
     ) {
@@ -154,5 +166,23 @@ public struct WatermarkTransformer: ImageTransformer, Equatable {
             dst[d + channel] = UInt8(clamping: value)
         }
         dst[d + 3] = UInt8(clamping: (outAlpha255 + 127) / 255)
+    }
+}
+
+extension WatermarkTransformer.Position {
+    /// The position of a crop gravity's anchor.
+    init(_ gravity: CropTransformer.Gravity) {
+        self =
+            switch gravity {
+            case .center: .center
+            case .north: .north
+            case .south: .south
+            case .east: .east
+            case .west: .west
+            case .northeast: .northEast
+            case .northwest: .northWest
+            case .southeast: .southEast
+            case .southwest: .southWest
+            }
     }
 }

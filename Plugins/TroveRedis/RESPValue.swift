@@ -4,7 +4,7 @@ import NIOCore
 ///
 /// Null bulk strings and null arrays are kept apart from empty ones (`$-1` is not `$0`), because a
 /// missing key (`GET` → null) is not an empty value.
-public enum RESPValue: Sendable, Equatable {
+package enum RESPValue: Sendable, Equatable {
     /// `+OK`: a short status line.
     case simpleString(String)
     /// `-ERR ...`: the server refused the command; the string is the whole line (`"WRONGPASS invalid ..."`).
@@ -17,17 +17,17 @@ public enum RESPValue: Sendable, Equatable {
     case array([RESPValue]?)
 
     /// A bulk string holding `bytes`.
-    public static func bulk(_ bytes: some Collection<UInt8>) -> RESPValue {
+    package static func bulk(_ bytes: some Collection<UInt8>) -> RESPValue {
         .bulkString(ByteBuffer(bytes: bytes))
     }
 
     /// A bulk string holding the UTF-8 of `string`.
-    public static func bulk(_ string: String) -> RESPValue {
+    package static func bulk(_ string: String) -> RESPValue {
         .bulkString(ByteBuffer(string: string))
     }
 
     /// The text of a simple string, or a bulk string read as UTF-8; nil for anything else.
-    public var string: String? {
+    package var string: String? {
         switch self {
         case let .simpleString(text): text
         case let .bulkString(buffer?): String(buffer: buffer)
@@ -36,7 +36,7 @@ public enum RESPValue: Sendable, Equatable {
     }
 
     /// The bytes of a bulk string (or a simple string's UTF-8); nil for nulls and other kinds.
-    public var bytes: [UInt8]? {
+    package var bytes: [UInt8]? {
         switch self {
         case let .simpleString(text): Array(text.utf8)
         case let .bulkString(buffer?): Array(buffer.readableBytesView)
@@ -45,7 +45,7 @@ public enum RESPValue: Sendable, Equatable {
     }
 
     /// Whether this is the null bulk string or the null array.
-    public var isNull: Bool {
+    package var isNull: Bool {
         switch self {
         case .bulkString(nil), .array(nil): true
         default: false
@@ -53,7 +53,7 @@ public enum RESPValue: Sendable, Equatable {
     }
 
     /// The server's message when this is an error reply.
-    public var errorMessage: String? {
+    package var errorMessage: String? {
         if case let .error(message) = self { message } else { nil }
     }
 }

@@ -8,16 +8,16 @@ import TroveCore
 /// Server error replies come back as `RESPValue.error` for the caller to read (`INFO`, `CONFIG`, ...);
 /// a lost or slow server throws `TroveError.sharedTierUnavailable`, wrong credentials throw
 /// `TroveError.invalidConfiguration`.
-public final class RedisClient: Sendable {
+package final class RedisClient: Sendable {
     /// Where the client connects, and as whom.
-    public let configuration: RedisConfiguration
+    package let configuration: RedisConfiguration
     private let pool: RedisConnectionPool
 
     /// A client for `configuration`; no connection is opened until the first command.
     /// - Parameters:
     ///   - options: `connections`, `connectTimeout` and `commandTimeout` apply; the rest is for the tier.
     ///   - eventLoopGroup: where the connections run (NIO's shared group by default).
-    public init(
+    package init(
         configuration: RedisConfiguration, options: SharedTierOptions = SharedTierOptions(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
@@ -29,27 +29,27 @@ public final class RedisClient: Sendable {
     }
 
     /// Sends a command given as strings (sent as their UTF-8 bytes), e.g. `send(["INFO", "memory"])`.
-    public func send(_ arguments: [String]) async throws -> RESPValue {
+    package func send(_ arguments: [String]) async throws -> RESPValue {
         try await pool.send(arguments.map { ByteBuffer(string: $0) })
     }
 
     /// Sends a command given as strings, e.g. `send("PING")`.
-    public func send(_ command: String, _ arguments: String...) async throws -> RESPValue {
+    package func send(_ command: String, _ arguments: String...) async throws -> RESPValue {
         try await send([command] + arguments)
     }
 
     /// Sends a command whose arguments are arbitrary bytes.
-    public func send(bytes arguments: [[UInt8]]) async throws -> RESPValue {
+    package func send(bytes arguments: [[UInt8]]) async throws -> RESPValue {
         try await pool.send(arguments.map { ByteBuffer(bytes: $0) })
     }
 
     /// Sends a command whose arguments are already in NIO buffers (no copy before encoding).
-    public func send(buffers arguments: [ByteBuffer]) async throws -> RESPValue {
+    package func send(buffers arguments: [ByteBuffer]) async throws -> RESPValue {
         try await pool.send(arguments)
     }
 
     /// Closes the connections; later commands throw `sharedTierUnavailable`.
-    public func shutdown() async {
+    package func shutdown() async {
         await pool.shutdown()
     }
 }

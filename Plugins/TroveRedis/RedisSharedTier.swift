@@ -11,7 +11,7 @@ import TroveCore
 /// tier and owns the circuit breaker); a wrong password throws `invalidConfiguration` on every call.
 public final class RedisSharedTier: SharedCacheTier {
     /// The client underneath, for commands the tier does not wrap (`INFO`, `DBSIZE`, ...).
-    public let client: RedisClient
+    package let client: RedisClient
     /// The options the tier was made with.
     public let options: SharedTierOptions
 

@@ -42,5 +42,7 @@ import TroveCore
         #expect(String(decoding: data, as: UTF8.self).contains("\"webp\""))
         let back = try JSONDecoder().decode([String: ImageFormat].self, from: data)
         #expect(back == ["out": .webp, "mine": "qoi"])
+        #expect(String(decoding: try JSONEncoder().encode(ImageFormat.avif), as: UTF8.self) == "\"avif\"")
+        #expect(try JSONDecoder().decode(ImageFormat.self, from: Data("\"WebP\"".utf8)) == .webp)
     }
 }

@@ -73,7 +73,7 @@ private final class ScriptedTarget: PrefetchTarget {
         let target = ScriptedTarget()
         let paths = (0..<40).map { ["network", "disk", "shared", "fail"][$0 % 4] }
         let reports = Mutex<[PrefetchProgress]>([])
-        let summary = await Prefetcher(pipeline: target, concurrency: 3).prefetch(urls(paths)) { progress in
+        let summary = await Prefetcher(target: target, concurrency: 3).prefetch(urls(paths)) { progress in
             reports.withLock { $0.append(progress) }
         }
         #expect(summary.total == 40 && summary.fetched == 10 && summary.cached == 20 && summary.shared == 10)
@@ -102,7 +102,7 @@ private final class ScriptedTarget: PrefetchTarget {
     @Test func itRunsConcurrencyURLsAtOnce() async {
         let target = ScriptedTarget(gate: 3)
         let started = ContinuousClock.now
-        let summary = await Prefetcher(pipeline: target, concurrency: 3).prefetch(
+        let summary = await Prefetcher(target: target, concurrency: 3).prefetch(
             urls(Array(repeating: "disk", count: 6)))
         #expect(summary.cached == 6)
         #expect(target.mostAtOnce == 3)
@@ -114,7 +114,7 @@ private final class ScriptedTarget: PrefetchTarget {
         let target = ScriptedTarget()
         let list = urls(Array(repeating: "network", count: 30))
         let startedWhenFirstReportEnded = Mutex<Int?>(nil)
-        let summary = await Prefetcher(pipeline: target, concurrency: 3).prefetch(list) { _ in
+        let summary = await Prefetcher(target: target, concurrency: 3).prefetch(list) { _ in
             guard startedWhenFirstReportEnded.withLock({ $0 == nil }) else { return }
             // Blocks its thread until every URL has started, or five seconds pass.
             let waitEnds = Date().addingTimeInterval(5)
@@ -127,7 +127,7 @@ private final class ScriptedTarget: PrefetchTarget {
 
     @Test func anEmptyListFlushesAndCountsNothing() async {
         let target = ScriptedTarget()
-        let summary = await Prefetcher(pipeline: target).prefetch([])
+        let summary = await Prefetcher(target: target).prefetch([])
         #expect(summary.total == 0 && summary.fetched == 0 && summary.cached == 0 && summary.failed == 0)
         #expect(summary.bytes == 0 && summary.failures.isEmpty)
         #expect(target.flushes == 1)
@@ -137,7 +137,7 @@ private final class ScriptedTarget: PrefetchTarget {
     @Test func cancellingStopsTheBatch() async throws {
         let target = ScriptedTarget()
         let list = urls(Array(repeating: "hold", count: 10))
-        let batch = Task { await Prefetcher(pipeline: target, concurrency: 2).prefetch(list) }
+        let batch = Task { await Prefetcher(target: target, concurrency: 2).prefetch(list) }
         while target.started.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
         batch.cancel()
         let summary = await batch.value

@@ -148,4 +148,28 @@ import TroveCore
         let other = WatermarkTransformer(mark: solidImage(width: 8, height: 6, [0, 0, 255, 255]), position: .tiled)
         #expect(other.identifier != WatermarkTransformer(mark: mark, position: .tiled).identifier)
     }
+
+    /// The public initialiser places by a crop gravity: each of the nine lands where imgproxy's position of
+    /// the same anchor does, pixel for pixel, and `tiled` tiles whatever the gravity.
+    @Test func watermarkGravitiesPlaceAsImgproxysPositions() throws {
+        let image = makeImage(width: 40, height: 30) { x, y in [UInt8(x * 5), UInt8(y * 7), 100, 255] }
+        let mark = solidImage(width: 8, height: 6, [255, 255, 0, 255])
+        let pairs: [(CropTransformer.Gravity, WatermarkTransformer.Position)] = [
+            (.center, .center), (.north, .north), (.south, .south), (.east, .east), (.west, .west),
+            (.northeast, .northEast), (.northwest, .northWest), (.southeast, .southEast), (.southwest, .southWest)
+        ]
+        #expect(pairs.count == CropTransformer.Gravity.allCases.count)
+        var outputs: [[UInt8]] = []
+        for (gravity, position) in pairs {
+            let byGravity = try WatermarkTransformer(mark: mark, gravity: gravity, xOffset: 2, yOffset: 1)
+                .transform(image)
+            let byPosition = try WatermarkTransformer(mark: mark, position: position, xOffset: 2, yOffset: 1)
+                .transform(image)
+            #expect(byGravity.pixels == byPosition.pixels, "\(gravity)")
+            outputs.append(byGravity.pixels)
+        }
+        #expect(Set(outputs).count == 9)
+        let tiled = try WatermarkTransformer(mark: mark, gravity: .southwest, tiled: true).transform(image)
+        #expect(tiled.pixels == (try WatermarkTransformer(mark: mark, position: .tiled).transform(image)).pixels)
+    }
 }

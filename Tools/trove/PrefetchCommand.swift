@@ -75,7 +75,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         }
         let bar = TerminalProgress()
         let linePerURL = progress == .json
-        let prefetcher = Prefetcher(pipeline: pipeline, concurrency: concurrency, retryFailed: retryFailed)
+        let prefetcher = Prefetcher(target: pipeline, concurrency: concurrency, retryFailed: retryFailed)
         let summary = await prefetcher.prefetch(urls) { progress in
             // Calls come one at a time, in order, so lines never interleave.
             if linePerURL { writeJSONLineNow(PrefetchLine(progress.finished)) }
