@@ -4,10 +4,10 @@ import Foundation
 import Trove
 import TroveRedis
 
-// The shared tier against the same work done bare, in the same run, on one redis-server and one connection:
+// The shared tier against the same work done bare, in the same run, on one redis-server:
 //   pipeline shared hit (memory miss, GET, entry check, memory fill)  vs  a bare GET of the same value
 //   tier GET (the tier's own get: key prefix, timeouts, counters)   vs  the same bare GET
-//   64 GETs in flight at once on the connection (pipelined)           vs  64 GETs one after another
+//   64 tier GETs in flight at once on its connection (pipelined)      vs  64 tier GETs one after another
 //   pipeline shared hit                                               vs  a miss from a loopback origin
 // for a 4 KB and a 136 KB PNG. Compare medians: "shared hit" / "bare GET", "pipelined" / "sequential".
 
@@ -52,6 +52,8 @@ struct SharedFixture: Sendable {
     let key: String
     /// The GET command's arguments as the tier sends them: `GET <prefix><key>`.
     let getCommand: [[UInt8]]
+    /// A blocking socket of its own for the bare GET (the tier's RESP client is internal to Trove).
+    let bare: BareRedisConnection
 }
 
 final class SharedTierBench: @unchecked Sendable {  // written once in the async setup hook, read after
@@ -80,7 +82,7 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
         try registry.install(TroveRedisPlugin())
         for file in files {
             let url = origin.url("/\(file)")
-            // One connection, so the pipeline's hit and the bare GET share it.
+            // One tier connection; the bare GET has its own blocking socket.
             // Memory only: a hit must come from the tier, not from a disk the first fetch filled.
             var configuration = PipelineConfiguration.memoryOnly
             configuration.retryPolicy = .none
@@ -92,16 +94,23 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
             let originPipeline = try DataPipeline(registry: registry, configuration: plain)
             let tier = sharedPipeline.sharedTier as! RedisSharedTier
             // Wait for the server, then fill the tier through the pipeline (an origin fetch stores it).
+            var bare: BareRedisConnection?
             for _ in 0..<500 {
-                if (try? await tier.client.send("PING")) == .simpleString("PONG") { break }
+                if let connection = try? BareRedisConnection(port: redis.port),
+                    (try? connection.command([Array("PING".utf8)])) != nil
+                {
+                    bare = connection
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(10))
             }
+            guard let bare else { throw POSIXError(.ECONNREFUSED) }
             _ = try await sharedPipeline.data(for: url)
             let key = DataRequest(url: url).cacheKey
             fixtures[file] = SharedFixture(
                 name: file, tier: tier, sharedPipeline: sharedPipeline,
                 originPipeline: originPipeline, url: url, key: key,
-                getCommand: [Array("GET".utf8), Array((tier.options.keyPrefix + key).utf8)])
+                getCommand: [Array("GET".utf8), Array((tier.options.keyPrefix + key).utf8)], bare: bare)
         }
     }
 }
@@ -117,11 +126,11 @@ let benchmarks: @Sendable () -> Void = {
         func fixture() -> SharedFixture { bench.fixtures[file]! }
 
         Benchmark(
-            "\(file): bare GET of the value, same connection (baseline)",
+            "\(file): bare GET of the value, a blocking socket (baseline)",
             closure: { benchmark in
                 let fixture = fixture()
                 for _ in benchmark.scaledIterations {
-                    blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand))
+                    blackHole(try fixture.bare.command(fixture.getCommand)!)
                 }
             }, setup: setup)
 
@@ -158,13 +167,13 @@ let benchmarks: @Sendable () -> Void = {
             }, setup: setup)
     }
 
-    // Throughput on one connection: 64 GETs one after another against 64 in flight at once.
+    // Throughput on the tier's one connection: 64 GETs one after another against 64 in flight at once.
     Benchmark(
         "64 GETs sequential, one connection (baseline)",
         closure: { benchmark in
             let fixture = bench.fixtures["badge.png"]!
             for _ in benchmark.scaledIterations {
-                for _ in 0..<64 { blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand)) }
+                for _ in 0..<64 { blackHole(try await fixture.tier.get(fixture.key)!) }
             }
         }, setup: setup)
 
@@ -175,7 +184,7 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for _ in 0..<64 {
-                        group.addTask { blackHole(try await fixture.tier.client.send(bytes: fixture.getCommand)) }
+                        group.addTask { blackHole(try await fixture.tier.get(fixture.key)!) }
                     }
                     try await group.waitForAll()
                 }
