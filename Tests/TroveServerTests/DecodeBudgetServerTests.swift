@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Testing
 import Trove
 import TroveServer
+import TroveTestSupport
 
 /// `--memory-budget` end to end: a decode that cannot have memory waits, then 429 past the queue or 503
 /// past the deadline, each with `Retry-After`; a source over the whole budget gets a 422 naming it; the
@@ -97,5 +98,46 @@ import TroveServer
         let answer = try await harness.request(Self.thumbnail(harness, "/a.gif"))
         #expect(answer.status == .unprocessableContent)
         #expect(answer.text == "the source is too large to decode within 7.5 KiB\n")
+    }
+
+    /// A client that does not read holds its encoded answer, never decode memory: while the server is still
+    /// writing a result larger than the socket buffers can take, the whole budget can be reserved at once.
+    @Test func aSlowReaderHoldsItsAnswerNotDecodeMemory() async throws {
+        // Noise compresses to nothing: an answer of about 6 MB, more than a 4 MiB send buffer (Linux's
+        // largest by default) and a 4 KiB receive buffer hold.
+        var generator = SplitMix64(seed: 7)
+        let side = 1_500
+        var pixels = [UInt8](repeating: 255, count: side * side * 4)
+        for index in stride(from: 0, to: pixels.count, by: 4) {
+            let bits = generator.next()
+            for channel in 0..<3 { pixels[index + channel] = UInt8(truncatingIfNeeded: bits >> (8 * channel)) }
+        }
+        let noise = try PluginRegistry.standard.encoder(named: "png").encode(
+            Image(width: side, height: side, pixels: pixels), options: EncodingOptions(compressionLevel: 1))
+        let harness = try await Self.start(["/noise.png": .file(noise, contentType: "image/png")]) {
+            $0.pipeline.decodeMemoryBudget = 256 << 20
+        }
+        defer { Task { await harness.stop() } }
+        let budget = try #require(harness.server.pipeline.decodeBudget)
+        let reader = try RawConnection(port: harness.port, receiveBuffer: 4096)
+        let path = Self.signer.signed("/rs:fit:1400:1400/plain/\(harness.origin.url("/noise.png"))@png")
+        try reader.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        #expect(await reader.waitForFirstByte(within: .seconds(60)), "no answer began")
+
+        // The answer has begun and the client has read none of it: every byte of the budget is free.
+        let whole = try await budget.reserve(256 << 20, for: "probe", until: .now + .seconds(5))
+        #expect(try await harness.metric("trove_decode_memory_reserved_bytes") == Double(256 << 20))
+        whole.release()
+
+        let (answer, closed) = await reader.readBytes(forAtMost: .seconds(60))
+        #expect(closed)
+        let headEnd = try #require(answer.indices.first { answer[$0...].starts(with: Array("\r\n\r\n".utf8)) })
+        let head = String(decoding: answer[..<headEnd], as: UTF8.self)
+        #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+        let length = try #require(
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) })
+        #expect(answer.count - headEnd - 4 == length)
+        #expect(length > 5 << 20, "\(length) bytes")
     }
 }

@@ -6,10 +6,14 @@ import Glibc
 final class RawConnection {
     private let descriptor: Int32
 
-    /// Connects to 127.0.0.1:`port`.
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer (SO_RCVBUF), so
+    /// what the server can have sent before the client reads is bounded by the server's send buffer.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -36,6 +40,23 @@ final class RawConnection {
 
     /// What the server sent until it closed the connection or `limit` passed, and whether it closed.
     func read(forAtMost limit: Duration) async -> (text: String, closed: Bool) {
+        let (bytes, closed) = await readBytes(forAtMost: limit)
+        return (String(decoding: bytes, as: UTF8.self), closed)
+    }
+
+    /// Whether the server has sent at least one byte within `limit`; reads nothing.
+    func waitForFirstByte(within limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        var byte: UInt8 = 0
+        while ContinuousClock.now < deadline {
+            if recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// As `read(forAtMost:)`, as bytes.
+    func readBytes(forAtMost limit: Duration) async -> (bytes: [UInt8], closed: Bool) {
         var received: [UInt8] = []
         let deadline = ContinuousClock.now + limit
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -43,14 +64,14 @@ final class RawConnection {
             let count = buffer.withUnsafeMutableBytes {
                 recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
             }
-            if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
+            if count == 0 { return (received, true) }
             if count > 0 {
                 received += buffer[0..<count]
                 continue
             }
-            if errno != EAGAIN && errno != EWOULDBLOCK { return (String(decoding: received, as: UTF8.self), true) }
+            if errno != EAGAIN && errno != EWOULDBLOCK { return (received, true) }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return (String(decoding: received, as: UTF8.self), false)
+        return (received, false)
     }
 }
