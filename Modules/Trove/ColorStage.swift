@@ -31,8 +31,11 @@ struct ColorStage: Sendable {
         keepsProfiles && description?.embeddableProfile(for: pixelFormat) != nil
     }
 
-    /// What a decoder is handed to convert samples that are not RGB (CMYK) as it decodes them.
-    var decoderConverter: any ColorConverter { WarningColorConverter(wrapped: converter, logger: logger) }
+    /// What a decoder is handed to convert samples as it decodes them: CMYK, and 16-bit samples before they
+    /// are rounded. It declines (nil) 16-bit samples under a profile this stage keeps.
+    var decoderConverter: any ColorConverter {
+        WarningColorConverter(wrapped: converter, logger: logger, keepsProfiles: keepsProfiles)
+    }
 
     /// The transform for `description`, or nil when there is nothing to do or it cannot be used (logged).
     func transform(for description: ColorDescription?) -> (any ColorTransform)? {
@@ -57,14 +60,19 @@ struct ColorStage: Sendable {
     }
 }
 
-/// Logs why a description could not be used, then rethrows.
+/// Logs why a description could not be used, then rethrows. A decoder's 16-bit samples under a profile the
+/// stage keeps get no transform: they are rounded as stored.
 private struct WarningColorConverter: ColorConverter {
     let wrapped: any ColorConverter
     let logger: Logger
+    let keepsProfiles: Bool
 
     var name: String { wrapped.name }
 
     func transformToSRGB(from description: ColorDescription, samples: ColorSamples) throws -> (any ColorTransform)? {
+        if samples == .rgba16BigEndian, keepsProfiles, description.embeddableProfile(for: .rgba8) != nil {
+            return nil
+        }
         do {
             return try wrapped.transformToSRGB(from: description, samples: samples)
         } catch {

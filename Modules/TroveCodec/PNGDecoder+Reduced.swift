@@ -2,14 +2,16 @@ import TroveCore
 
 extension PNGDecoder {
     /// The reduced image whole: the rows of `streamRows`, gathered.
-    static func decodeReduced(_ bytes: UnsafeRawBufferPointer, file: PNGFileLayout, shift: Int) throws -> Image {
+    static func decodeReduced(
+        _ bytes: UnsafeRawBufferPointer, file: PNGFileLayout, shift: Int, color: PNGColorPlan
+    ) throws -> Image {
         let width = PNGBoxReducer.reducedLength(file.header.width, shift: shift)
         let height = PNGBoxReducer.reducedLength(file.header.height, shift: shift)
         let rowBytes = width * 4
         let pixels = try [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
             guard let outBase = output.baseAddress else { return }
             var y = 0
-            try streamRows(bytes, file: file, shift: shift) { row in
+            try streamRows(bytes, file: file, shift: shift, color: color) { row in
                 (outBase + y * rowBytes).update(from: row, count: rowBytes)
                 y += 1
             }
@@ -17,14 +19,15 @@ extension PNGDecoder {
         }
         return Image(
             width: width, height: height, pixelFormat: .rgba8, bytesPerRow: rowBytes, pixels: pixels,
-            sourceFormat: .png, colorDescription: file.colorDescription)
+            sourceFormat: .png, colorDescription: color.description)
     }
 
     /// Inflates, unfilters and expands one row at a time and hands `deliver` each RGBA8 row of the image
     /// reduced by 2^shift (box-averaged; as stored when `shift` is 0), top to bottom, from a buffer reused for
-    /// every row: only two scanlines and two RGBA rows are ever allocated. Non-interlaced files only.
+    /// every row: only two scanlines and two RGBA rows are ever allocated. Non-interlaced files only. Colours
+    /// are as `color` says.
     static func streamRows(
-        _ bytes: UnsafeRawBufferPointer, file: PNGFileLayout, shift: Int,
+        _ bytes: UnsafeRawBufferPointer, file: PNGFileLayout, shift: Int, color: PNGColorPlan,
         deliver: (UnsafePointer<UInt8>) throws -> Void
     ) throws {
         let header = file.header
@@ -38,7 +41,8 @@ extension PNGDecoder {
         let expander = PNGRowExpander(
             header: header,
             palette: file.palette.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
-            transparency: file.transparency.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) })
+            transparency: file.transparency.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
+            wideTransform: color.wideTransform)
         let hasAlpha = header.colorType == .rgba || header.colorType == .grayAlpha || file.transparency != nil
         let reducer =
             shift > 0 ? PNGBoxReducer(width: width, height: height, shift: shift, weighsByAlpha: hasAlpha) : nil

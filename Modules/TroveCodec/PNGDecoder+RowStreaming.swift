@@ -9,8 +9,9 @@ extension PNGDecoder: RowStreamingImageDecoder {
         try data.withUnsafeBytes { bytes in
             let file = try PNGFileLayout(bytes, limits: options.limits)
             let header = file.header
+            let color = PNGColorPlan(file: file, converter: options.colorConverter)
             guard !header.interlaced else {
-                let image = try Self.decodeWhole(bytes, file: file, limits: options.limits)
+                let image = try Self.decodeWhole(bytes, file: file, limits: options.limits, color: color)
                 try sink.begin(
                     RowStreamHeader(
                         width: image.width, height: image.height, sourceFormat: .png,
@@ -29,8 +30,8 @@ extension PNGDecoder: RowStreamingImageDecoder {
                 RowStreamHeader(
                     width: PNGBoxReducer.reducedLength(header.width, shift: shift),
                     height: PNGBoxReducer.reducedLength(header.height, shift: shift), sourceFormat: .png,
-                    colorDescription: file.colorDescription))
-            try Self.streamRows(bytes, file: file, shift: shift) { try sink.consume($0) }
+                    colorDescription: color.description))
+            try Self.streamRows(bytes, file: file, shift: shift, color: color) { try sink.consume($0) }
         }
     }
 }

@@ -4,7 +4,8 @@ import TroveSupport
 
 /// Decodes PNG files of every color type and bit depth, interlaced or not, to straight-alpha RGBA8.
 /// 16-bit samples are rounded to 8 bits; pixels are returned as stored (no gamma or ICC conversion), with
-/// what the iCCP (inflated), sRGB, gAMA and cHRM chunks say in `Image.colorDescription`.
+/// what the iCCP (inflated), sRGB, gAMA and cHRM chunks say in `Image.colorDescription`. Given a
+/// `DecodingOptions.colorConverter`, 16-bit samples are converted to sRGB before they are rounded.
 /// Progressive: while a file arrives, it can show it after each Adam7 pass, or the rows so far.
 package struct PNGDecoder: ProgressiveImageDecoder {
     /// The registry name, "png".
@@ -28,7 +29,9 @@ package struct PNGDecoder: ProgressiveImageDecoder {
     /// `decodingFailed` for a damaged file (a bad critical-chunk CRC, a truncated or corrupt stream, ...).
     package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
-            try Self.decodeWhole(bytes, file: try PNGFileLayout(bytes, limits: limits), limits: limits)
+            let file = try PNGFileLayout(bytes, limits: limits)
+            let color = PNGColorPlan(file: file, converter: nil)
+            return try Self.decodeWhole(bytes, file: file, limits: limits, color: color)
         }
     }
 
@@ -43,10 +46,11 @@ package struct PNGDecoder: ProgressiveImageDecoder {
                 options.minimumSize.map {
                     Self.reductionShift(width: file.header.width, height: file.header.height, minimum: $0)
                 } ?? 0
+            let color = PNGColorPlan(file: file, converter: options.colorConverter)
             guard shift > 0, !file.header.interlaced else {
-                return try Self.decodeWhole(bytes, file: file, limits: options.limits)
+                return try Self.decodeWhole(bytes, file: file, limits: options.limits, color: color)
             }
-            return try Self.decodeReduced(bytes, file: file, shift: shift)
+            return try Self.decodeReduced(bytes, file: file, shift: shift, color: color)
         }
     }
 
@@ -108,10 +112,10 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         return shift
     }
 
-    /// Inflates every scanline at once and expands them into the full-size RGBA image.
+    /// Inflates every scanline at once and expands them into the full-size RGBA image, colours as `color` says.
     static func decodeWhole(
         _ bytes: UnsafeRawBufferPointer, file: PNGFileLayout,
-        limits: DecodingLimits
+        limits: DecodingLimits, color: PNGColorPlan
     ) throws -> Image {
         let passes = PNGPass.passes(for: file.header)
         let rawCount = try Self.scanlineByteCount(header: file.header, passes: passes, limits: limits)
@@ -122,12 +126,13 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         let expander = PNGRowExpander(
             header: file.header,
             palette: file.palette.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
-            transparency: file.transparency.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) })
+            transparency: file.transparency.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
+            wideTransform: color.wideTransform)
         let pixels = try Self.reconstruct(raw, header: file.header, passes: passes, expander: expander)
         return Image(
             width: file.header.width, height: file.header.height, pixelFormat: .rgba8,
             bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png,
-            colorDescription: file.colorDescription)
+            colorDescription: color.description)
     }
 
     /// The inflated size of all passes' scanlines, each with its filter-type byte.

@@ -1,3 +1,5 @@
+import TroveCore
+
 /// Turns unfiltered scanlines of any PNG color type and bit depth into straight-alpha RGBA8 pixels.
 struct PNGRowExpander {
     let header: PNGHeader
@@ -6,10 +8,16 @@ struct PNGRowExpander {
     private let lookup: [UInt32]
     /// The tRNS color key of a gray or RGB image, as stored (at the image's bit depth).
     private let transparentKey: (Int, Int, Int)?
+    /// For 16-bit samples: the conversion to sRGB that takes them before they are rounded (`PNGColorPlan`).
+    private let wideTransform: (any ColorTransform)?
 
     /// `palette` and `transparency` are the PLTE and tRNS chunk data, when present.
-    init(header: PNGHeader, palette: UnsafeRawBufferPointer?, transparency: UnsafeRawBufferPointer?) {
+    init(
+        header: PNGHeader, palette: UnsafeRawBufferPointer?, transparency: UnsafeRawBufferPointer?,
+        wideTransform: (any ColorTransform)? = nil
+    ) {
         self.header = header
+        self.wideTransform = header.bitDepth == 16 ? wideTransform : nil
         var key: (Int, Int, Int)?
         if let t = transparency {
             func sample(_ i: Int) -> Int { Int(t.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self).bigEndian) }
@@ -49,6 +57,7 @@ struct PNGRowExpander {
     /// Expands `count` pixels of the scanline `row` to RGBA at `output`, writing one pixel every `step` bytes
     /// (4 for a whole row; more for an Adam7 pass, whose pixels are spread out).
     func expand(_ row: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutableRawPointer, step: Int) {
+        if let wideTransform { return expandConverting(row, count: count, into: output, step: step, wideTransform) }
         @inline(__always) func u16(_ i: Int) -> Int { Int(row[2 * i]) << 8 | Int(row[2 * i + 1]) }
         @inline(__always) func put(_ i: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8) {
             output.storeBytes(of: Self.pack(r, g, b, a), toByteOffset: i * step, as: UInt32.self)
@@ -111,6 +120,51 @@ struct PNGRowExpander {
                 put(
                     i, Self.to8(u16(4 * i)), Self.to8(u16(4 * i + 1)), Self.to8(u16(4 * i + 2)),
                     Self.to8(u16(4 * i + 3)))
+            }
+        }
+    }
+
+    /// A 16-bit row made RGBA16 (big-endian, as stored), converted to sRGB RGBA8 by `transform`, then placed.
+    private func expandConverting(
+        _ row: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutableRawPointer, step: Int,
+        _ transform: any ColorTransform
+    ) {
+        let key = transparentKey
+        let channels = header.colorType.channels
+        // Gray is repeated in R, G and B.
+        let green = channels >= 3 ? 2 : 0, blue = channels >= 3 ? 4 : 0
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count * 8) { buffer in
+            guard let wide = buffer.baseAddress else { return }
+            for i in 0..<count {
+                let sample = row + 2 * channels * i, pixel = wide + 8 * i
+                @inline(__always) func value(_ channel: Int) -> Int {
+                    Int(sample[2 * channel]) << 8 | Int(sample[2 * channel + 1])
+                }
+                (pixel[0], pixel[1]) = (sample[0], sample[1])
+                (pixel[2], pixel[3]) = (sample[green], sample[green + 1])
+                (pixel[4], pixel[5]) = (sample[blue], sample[blue + 1])
+                let alpha: Int
+                switch header.colorType {
+                case .grayAlpha: alpha = value(1)
+                case .rgba: alpha = value(3)
+                case .gray: alpha = key?.0 == value(0) ? 0 : 0xFFFF
+                default:
+                    let clear = key.map { $0.0 == value(0) && $0.1 == value(1) && $0.2 == value(2) } ?? false
+                    alpha = clear ? 0 : 0xFFFF
+                }
+                pixel[6] = UInt8(alpha >> 8)
+                pixel[7] = UInt8(alpha & 0xFF)
+            }
+            transform.apply(wide, count: count)
+            if step == 4 {
+                output.copyMemory(from: wide, byteCount: count * 4)
+            } else {
+                let converted = UnsafeRawPointer(wide)
+                for i in 0..<count {
+                    output.storeBytes(
+                        of: converted.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self),
+                        toByteOffset: i * step, as: UInt32.self)
+                }
             }
         }
     }

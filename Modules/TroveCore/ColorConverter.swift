@@ -12,19 +12,24 @@ public protocol ColorConverter: Sendable {
     func transformToSRGB(from description: ColorDescription, samples: ColorSamples) throws -> (any ColorTransform)?
 }
 
-/// How the pixels a `ColorTransform` converts are laid out: four bytes a pixel either way, so a transform
-/// works in place.
+/// How the pixels a `ColorTransform` converts are laid out. The transform works in place and always writes
+/// RGBA8 (four bytes a pixel) from the start of the buffer it is given.
 public enum ColorSamples: String, Sendable, Hashable, CaseIterable {
     /// Straight-alpha RGBA8; alpha is left as it is.
     case rgba8
     /// CMYK8 as libjpeg delivers a CMYK or YCCK JPEG's samples (inverted when `ColorDescription.cmyk` says so);
     /// the transform writes RGBA8 with alpha 255 over them.
     case cmyk8
+    /// Straight-alpha RGBA16 in PNG's byte order (big-endian, eight bytes a pixel; gray repeated in R, G and
+    /// B): converted before the samples are rounded to 8 bits. The transform writes RGBA8 over the first half
+    /// of the buffer, alpha rounded to 8 bits.
+    case rgba16BigEndian
 }
 
 /// A ready conversion to sRGB, safe to run from several threads at once.
 public protocol ColorTransform: Sendable {
-    /// Converts `count` pixels (four bytes each, as the transform's `ColorSamples` says) in place.
+    /// Converts `count` pixels laid out as the transform's `ColorSamples` says, in place, leaving `count`
+    /// RGBA8 pixels at the start of `pixels`.
     func apply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int)
 }
 

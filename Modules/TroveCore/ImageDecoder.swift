@@ -49,9 +49,10 @@ public struct DecodingOptions: Sendable, Equatable {
     /// When set, the decoder may return a reduced image no smaller than this in either dimension (of the
     /// image as stored, before EXIF orientation). Decoders that cannot reduce ignore it.
     public var minimumSize: PixelSize?
-    /// For samples that are not RGB (a CMYK JPEG's): the converter that brings them to sRGB as they are
-    /// decoded, before any resize. Without one, a decoder uses its own approximation. RGB pixels are left to
-    /// the caller, which converts them once they are reduced.
+    /// For samples that are not RGB (a CMYK JPEG's) or have more than 8 bits (a 16-bit PNG's): the converter
+    /// that brings them to sRGB as they are decoded, before any resize or rounding. Without one, a decoder uses
+    /// its own approximation for CMYK and rounds wide samples as stored. 8-bit RGB pixels are left to the
+    /// caller, which converts them once they are reduced.
     public var colorConverter: (any ColorConverter)?
 
     /// Options with the given limits (default `DecodingLimits.default`); no reduced decode unless `minimumSize`

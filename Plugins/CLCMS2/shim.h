@@ -11,3 +11,8 @@ static const cmsUInt32Number trove_lcms_gray_in_rgba8 =
 static const cmsUInt32Number trove_lcms_cmyk8 = TYPE_CMYK_8;
 /// CMYK8 as Adobe writes it, inverted: 0 meaning full ink.
 static const cmsUInt32Number trove_lcms_cmyk8_inverted = TYPE_CMYK_8_REV;
+/// RGBA16 big-endian as PNG stores it (lcms swaps the bytes on reading); alpha is filled in by TroveColor.
+static const cmsUInt32Number trove_lcms_rgba16_be = TYPE_RGBA_16_SE;
+/// A big-endian gray sample followed by three samples lcms leaves untouched: an RGBA16 pixel whose R = G = B.
+static const cmsUInt32Number trove_lcms_gray_in_rgba16_be =
+    COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(2) | EXTRA_SH(3) | ENDIAN16_SH(1);

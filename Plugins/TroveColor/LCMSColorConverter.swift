@@ -48,6 +48,10 @@ package struct LCMSColorConverter: ColorConverter {
             inputFormat = trove_lcms_rgba8
         case (.rgba8, cmsSigGrayData):
             inputFormat = trove_lcms_gray_in_rgba8
+        case (.rgba16BigEndian, cmsSigRgbData):
+            inputFormat = trove_lcms_rgba16_be
+        case (.rgba16BigEndian, cmsSigGrayData):
+            inputFormat = trove_lcms_gray_in_rgba16_be
         case (.cmyk8, cmsSigCmykData):
             inputFormat = source.cmykInverted ? trove_lcms_cmyk8_inverted : trove_lcms_cmyk8
         case (_, let space):
