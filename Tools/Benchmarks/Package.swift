@@ -119,6 +119,21 @@ let package = Package(
             path: "Benchmarks/WebPAVIF",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+        // JPEG XL decoding against libjxl called directly (a system library used only here, named apart from the
+        // plugin's CJXL).
+        .systemLibrary(
+            name: "CLibJXL", path: "Sources/CLibJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        .executableTarget(
+            name: "JXL",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Trove", package: "Trove"),
+                .product(name: "TroveJXL", package: "Trove"),
+                "CLibJXL"
+            ],
+            path: "Benchmarks/JXL",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
         // 24 MP JPEG and PNG to a 320 px thumbnail: the row-streaming shrink-on-load route against decoding at
         // full size, then resizing; time and memory. Inputs come from .build-bench/ (`make bench` makes them).
         .executableTarget(
