@@ -15,6 +15,8 @@ compgen -G '/usr/include/*/libheif/heif.h' >/dev/null || [ -f /usr/include/libhe
 [ -f /usr/share/color/icc/colord/ProPhotoRGB.icc ] || missing+=(colord-data)
 [ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || missing+=(libgs-common)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+# The metadata tests read Trove's output (and tag their sources) with exiftool, a reader independent of Trove.
+command -v exiftool >/dev/null 2>&1 || missing+=(libimage-exiftool-perl)
 # The Redis shared-tier tests start their own redis-server on loopback.
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 # The CLI's HTTP checks start their own nginx on loopback (Debian installs it in /usr/sbin).

@@ -18,7 +18,7 @@ extension ImageDecoder {
     /// colour description it cannot use is logged as a warning on `logger` and the pixels are kept as sRGB.
     /// With `keepsColorProfile`, pixels under an RGB or gray ICC profile stay as stored and the image keeps
     /// the profile (`ImageRequest.Options.keepsColorProfile`). With `keepsCopyright` (the default), the image
-    /// carries the file's EXIF copyright notice for the encoder to write back.
+    /// carries the file's copyright notice (EXIF, XMP and IPTC-IIM rights fields) for the encoder to write back.
     public func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],

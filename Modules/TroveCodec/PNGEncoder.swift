@@ -5,7 +5,8 @@ import TroveSupport
 /// Encodes RGBA8 and gray8 images as 8-bit, non-interlaced PNG, choosing a filter per row.
 /// RGBA images whose pixels are all opaque are written as RGB (color type 2) to save a quarter of the data.
 /// Only the still image is written; animation frames are not. An image that still carries its source's ICC
-/// profile (the colour stage kept it) gets it back in an iCCP chunk, and its copyright notice in eXIf.
+/// profile (the colour stage kept it) gets it back in an iCCP chunk, and its copyright notice in eXIf (EXIF's
+/// fields) and in an iTXt XMP packet (all of its fields).
 package struct PNGEncoder: ImageEncoder {
     /// The registry name, "png".
     package let name = "png"
@@ -63,6 +64,9 @@ package struct PNGEncoder: ImageEncoder {
         }
         if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) {
             out.appendChunk(PNGChunk.exif, Data(tiff))
+        }
+        if let notice = image.copyright, let packet = XMPRights.packet(for: notice) {
+            out.appendChunk(PNGMetadataChunks.itxt, PNGMetadataChunks.xmpChunk(packet))
         }
         var start = 0
         repeat {

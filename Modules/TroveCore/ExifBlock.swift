@@ -67,7 +67,7 @@ package struct ExifBlock: Sendable {
     /// Copyright and Artist, when IFD0 has either.
     package var copyrightNotice: CopyrightNotice? {
         let notice = CopyrightNotice(copyright: ascii(Self.copyrightTag), artist: ascii(Self.artistTag))
-        return notice.copyright == nil && notice.artist == nil ? nil : notice
+        return notice.isEmpty ? nil : notice
     }
 
     /// A little-endian TIFF structure whose IFD0 holds `notice`'s tags, for an encoder to embed (PNG eXIf,

@@ -21,7 +21,8 @@ public struct Image: Sendable, Equatable {
     /// What the source said about its colours (ICC profile, CICP, PNG gamma); `nil` means sRGB or unknown.
     /// The colour stage converts the pixels to sRGB and clears it, or leaves both for an encoder to embed.
     public var colorDescription: ColorDescription?
-    /// The source's copyright notice (EXIF Copyright and Artist), which encoders write back; nil for none.
+    /// The source's copyright notice (EXIF, XMP and IPTC-IIM rights fields), which encoders write back; nil
+    /// for none.
     public var copyright: CopyrightNotice?
 
     /// An image over `pixels`; `bytesPerRow` defaults to tightly packed rows. Traps when a dimension is negative,

@@ -36,9 +36,11 @@ extension ImageDecoder {
     /// Returns nil: no EXIF read. A decoder whose format carries EXIF overrides it.
     public func exif(_ data: Data) -> [UInt8]? { nil }
 
-    /// The copyright notice in the file's EXIF block, nil when there is none.
+    /// The copyright notice in the file's metadata, nil when there is none: from EXIF, XMP and IPTC-IIM when
+    /// this decoder reads them (`EmbeddedMetadataReading`), else from its EXIF block.
     package func copyrightNotice(_ data: Data) -> CopyrightNotice? {
-        exif(data).flatMap { ExifBlock(tiff: $0)?.copyrightNotice }
+        if let reader = self as? any EmbeddedMetadataReading { return reader.embeddedMetadata(data).copyrightNotice }
+        return exif(data).flatMap { ExifBlock(tiff: $0)?.copyrightNotice }
     }
 }
 

@@ -55,8 +55,9 @@ public struct ImageRequest: Sendable {
         /// encoder embeds the profile (PNG iCCP, JPEG APP2, WebP ICCP, AVIF and HEIC colr). Sources with no
         /// RGB or gray profile to embed (CMYK, CICP, PNG gamma) are still converted to sRGB.
         public static let keepsColorProfile = Options(rawValue: 1 << 4)
-        /// Leave the source's copyright notice (EXIF Copyright and Artist) out of a processed result. Without
-        /// it the notice is kept, as imgproxy's `keep_copyright` does by default; other metadata never is.
+        /// Leave the source's copyright notice (EXIF Copyright and Artist, the XMP and IPTC-IIM rights fields)
+        /// out of a processed result. Without it the notice is kept, as imgproxy's `keep_copyright` does by
+        /// default; other metadata never is.
         public static let dropsCopyright = Options(rawValue: 1 << 5)
     }
 

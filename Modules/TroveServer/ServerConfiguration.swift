@@ -103,8 +103,8 @@ public struct ServerConfiguration: Sendable {
     /// Keep a source's ICC profile, embedded in the result, instead of converting to sRGB (imgproxy's
     /// `IMGPROXY_STRIP_COLOR_PROFILE=false`); a URL's `strip_color_profile` overrides it.
     package var keepsColorProfile = false
-    /// Leave the source's EXIF copyright notice out of results (imgproxy's `IMGPROXY_KEEP_COPYRIGHT=false`);
-    /// a URL's `keep_copyright` overrides it.
+    /// Leave the source's copyright notice (EXIF, XMP and IPTC rights fields) out of results (imgproxy's
+    /// `IMGPROXY_KEEP_COPYRIGHT=false`); a URL's `keep_copyright` overrides it.
     package var dropsCopyright = false
     /// Read the client hints `Sec-CH-DPR`/`DPR` and `Sec-CH-Width`/`Width` as a URL's default dpr and width;
     /// answers then vary by them (imgproxy's `IMGPROXY_ENABLE_CLIENT_HINTS`).

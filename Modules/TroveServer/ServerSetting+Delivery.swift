@@ -58,8 +58,8 @@ extension ServerSetting {
                     Variable("TROVE_DROP_COPYRIGHT"),
                     Variable("IMGPROXY_KEEP_COPYRIGHT", convert: inverted("IMGPROXY_KEEP_COPYRIGHT"))
                 ], form: .on,
-                help: "Leave a source's EXIF copyright notice out of results, which keep it by default (a URL's "
-                    + "keep_copyright overrides).",
+                help: "Leave a source's copyright notice (EXIF, XMP and IPTC rights fields) out of results, which "
+                    + "keep it by default (a URL's keep_copyright overrides).",
                 write: flag(\.dropsCopyright), read: { $0.dropsCopyright ? "dropped" : "kept" }),
             ServerSetting(
                 flag: "use-last-modified", key: "useLastModified",

@@ -5,7 +5,7 @@ import TroveCore
 /// Decodes AVIF still images and image sequences (`avis`) through libavif to straight-alpha RGBA8.
 /// 8-, 10- and 12-bit files are reduced to 8 bits per channel; a sequence's every frame is kept with its
 /// duration. The container's rotation and mirroring are reported in `Image.orientation`, not applied.
-package struct AVIFDecoder: ImageDecoder {
+package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
     /// The registry name, "avif".
     package let name = "avif"
     /// `.avif`, still images and sequences alike.
@@ -85,6 +85,18 @@ package struct AVIFDecoder: ImageDecoder {
                 (try? decoder.parse()) != nil
             else { return nil }
             return decoder.exif
+        }
+    }
+
+    /// The Exif item's TIFF structure and the XMP item's packet, read with the container (no pixels).
+    package func embeddedMetadata(_ data: Data) -> EmbeddedMetadata {
+        data.withUnsafeBytes { bytes in
+            guard
+                let decoder = try? LibavifDecoder(
+                    bytes, limits: nil, maxThreads: maxThreads, readsExif: true, readsXMP: true),
+                (try? decoder.parse()) != nil
+            else { return EmbeddedMetadata() }
+            return EmbeddedMetadata(exif: decoder.exif, xmp: decoder.xmp)
         }
     }
 

@@ -65,6 +65,7 @@ package struct AVIFEncoder: ImageEncoder {
         // A profile the colour stage kept goes in a 'colr' ICC box; the CICP fields stay as written.
         let profile = image.colorDescription?.embeddableProfile(for: .rgba8)
         let exif = image.copyright.flatMap(ExifBlock.tiff(for:))
+        let xmp = image.copyright.flatMap(XMPRights.packet(for:))
         for frame in frames {
             let planes = try Self.yuvImage(
                 frame.pixels, width: image.width, height: image.height,
@@ -72,6 +73,7 @@ package struct AVIFEncoder: ImageEncoder {
             defer { avifImageDestroy(planes) }
             profile?.withUnsafeBufferPointer { avifImageSetProfileICC(planes, $0.baseAddress, $0.count) }
             exif?.withUnsafeBufferPointer { avifImageSetMetadataExif(planes, $0.baseAddress, $0.count) }
+            xmp?.withUnsafeBufferPointer { avifImageSetMetadataXMP(planes, $0.baseAddress, $0.count) }
             let flags = single ? AVIF_ADD_IMAGE_FLAG_SINGLE : AVIF_ADD_IMAGE_FLAG_NONE
             let result = avifEncoderAddImage(encoder, planes, Self.ticks(frame.delay), flags.rawValue)
             guard result == AVIF_RESULT_OK else {

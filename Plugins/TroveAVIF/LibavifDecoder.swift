@@ -7,8 +7,11 @@ final class LibavifDecoder {
     let raw: UnsafeMutablePointer<avifDecoder>
 
     /// A decoder over `bytes` with libavif's own limits taken from `limits` (its defaults when nil); it
-    /// reads the Exif item only when `readsExif` is set.
-    init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits?, maxThreads: Int, readsExif: Bool = false) throws {
+    /// reads the Exif item only when `readsExif` is set, and the XMP item only when `readsXMP` is.
+    init(
+        _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits?, maxThreads: Int, readsExif: Bool = false,
+        readsXMP: Bool = false
+    ) throws {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             throw AVIFDecoder.failure("the file is empty")
         }
@@ -18,9 +21,9 @@ final class LibavifDecoder {
         // Files without a 'pixi' box are common (older encoders) and harmless; the other strict checks
         // (a valid clean aperture, an 'ispe' on the alpha item) stay on.
         raw.pointee.strictFlags = AVIF_STRICT_ENABLED.rawValue & ~AVIF_STRICT_PIXI_REQUIRED.rawValue
-        // Only the copyright notice is read from Exif, and only when asked; XMP is not surfaced.
+        // Only the copyright notice is read from Exif and XMP, and only when asked.
         raw.pointee.ignoreExif = readsExif ? AVIF_FALSE : AVIF_TRUE
-        raw.pointee.ignoreXMP = AVIF_TRUE
+        raw.pointee.ignoreXMP = readsXMP ? AVIF_FALSE : AVIF_TRUE
         if let limits {
             // libavif's first gate, checked while it parses (and by dav1d on the AV1 frame size). libavif
             // refuses a size limit above its default, and 0 means "no limit" for the count.
@@ -53,6 +56,13 @@ final class LibavifDecoder {
         let exif = raw.pointee.image.pointee.exif
         guard let data = exif.data, exif.size > 0 else { return nil }
         return ExifBlock.tiff(inPayload: [UInt8](UnsafeBufferPointer(start: data, count: exif.size)))
+    }
+
+    /// The XMP item's packet, valid after `parse()` of a decoder that reads it; nil when none.
+    var xmp: [UInt8]? {
+        let xmp = raw.pointee.image.pointee.xmp
+        guard let data = xmp.data, xmp.size > 0 else { return nil }
+        return [UInt8](UnsafeBufferPointer(start: data, count: xmp.size))
     }
 
     /// Images in the file: 1 for a still image, the frame count of a sequence.

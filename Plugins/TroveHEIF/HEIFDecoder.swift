@@ -15,7 +15,7 @@ import TroveCore
 ///
 /// Only still items are read (libheif 1.15 has no track API): an image sequence (`msf1`/`hevc`) decodes
 /// to its primary still image when it has one and is refused otherwise; frame limits never bind.
-package struct HEIFDecoder: ImageDecoder {
+package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
     /// The registry name, "heic".
     package let name = "heic"
     /// `.heic`.
@@ -94,6 +94,16 @@ package struct HEIFDecoder: ImageDecoder {
         data.withUnsafeBytes { bytes in
             guard let file = try? open(bytes, limits: .default) else { return nil }
             return withExtendedLifetime(file) { HEIFExif.tiff(of: file.primary) }
+        }
+    }
+
+    /// The primary image's Exif item (its TIFF structure) and XMP item.
+    package func embeddedMetadata(_ data: Data) -> EmbeddedMetadata {
+        data.withUnsafeBytes { bytes in
+            guard let file = try? open(bytes, limits: .default) else { return EmbeddedMetadata() }
+            return withExtendedLifetime(file) {
+                EmbeddedMetadata(exif: HEIFExif.tiff(of: file.primary), xmp: HEIFExif.xmp(of: file.primary))
+            }
         }
     }
 

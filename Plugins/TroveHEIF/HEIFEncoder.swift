@@ -86,6 +86,13 @@ package struct HEIFEncoder: ImageEncoder {
                         "adding the copyright notice")
                 }
             }
+            if let handle, let notice = image.copyright, let packet = XMPRights.packet(for: notice) {
+                try packet.withUnsafeBytes { bytes in
+                    try Self.check(
+                        heif_context_add_XMP_metadata(context, handle, bytes.baseAddress, Int32(bytes.count)),
+                        "adding the copyright notice's XMP packet")
+                }
+            }
         }
         return try Self.write(context)
     }

@@ -8,7 +8,7 @@ import TroveCore
 /// `DecodingOptions.colorConverter` and their profile (Adobe's inverted inks included) when one is given, else
 /// through a plain ink formula; either way the image is RGB with no colour description. Progressive: while a file
 /// arrives, it can show it after each complete scan, or a baseline file's rows so far.
-package struct JPEGDecoder: ProgressiveImageDecoder {
+package struct JPEGDecoder: ProgressiveImageDecoder, EmbeddedMetadataReading {
     /// The registry name, "jpeg".
     package let name = "jpeg"
     /// `.jpeg`.
@@ -69,6 +69,11 @@ package struct JPEGDecoder: ProgressiveImageDecoder {
     /// The TIFF structure of the file's APP1 EXIF marker, or nil.
     package func exif(_ data: Data) -> [UInt8]? {
         JPEGSegments.exif(in: data)
+    }
+
+    /// The APP1 EXIF and XMP markers and the APP13 marker's IPTC-IIM datasets.
+    package func embeddedMetadata(_ data: Data) -> EmbeddedMetadata {
+        JPEGSegments.metadata(in: data)
     }
 
     /// The stored size from the header (SOF), without decoding any pixel.

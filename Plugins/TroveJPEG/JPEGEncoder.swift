@@ -4,7 +4,8 @@ import TroveCore
 
 /// Encodes RGBA8 (alpha dropped: JPEG has none) or gray images as baseline JPEG through libjpeg-turbo.
 /// `EncodingOptions.quality` 0...1 maps to libjpeg's 1...100. An image that still carries its source's ICC
-/// profile (the colour stage kept it) gets it back in APP2 markers, and its copyright notice in APP1 EXIF.
+/// profile (the colour stage kept it) gets it back in APP2 markers, and its copyright notice in APP1 EXIF,
+/// APP1 XMP and APP13 IPTC-IIM.
 package struct JPEGEncoder: ImageEncoder {
     /// The registry name, "jpeg".
     package let name = "jpeg"
@@ -45,9 +46,13 @@ package struct JPEGEncoder: ImageEncoder {
         }
         let encoded = Data(bytes: output, count: Int(size))
         var segments: [UInt8] = []
-        if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) {
-            // A notice too long for one marker is left out rather than failing the image.
-            segments += JPEGSegments.exifMarker(tiff) ?? []
+        if let notice = image.copyright {
+            // EXIF first (readers look for it right after SOI and JFIF), then XMP and IPTC-IIM for the fields
+            // EXIF has no tag for and for readers that look only there. A block too long for one marker is left
+            // out rather than failing the image.
+            segments += ExifBlock.tiff(for: notice).flatMap(JPEGSegments.exifMarker) ?? []
+            segments += XMPRights.packet(for: notice).flatMap(JPEGSegments.xmpMarker) ?? []
+            segments += IPTCRecords.datasets(for: notice).flatMap(JPEGSegments.iptcMarker) ?? []
         }
         if let profile = image.colorDescription?.embeddableProfile(for: image.pixelFormat) {
             guard let markers = JPEGSegments.profileMarkers(profile) else {

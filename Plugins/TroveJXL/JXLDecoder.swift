@@ -8,7 +8,7 @@ import TroveCore
 /// `Image.orientation` and not applied (libjxl is told to keep it), so the `orient` transform applies it
 /// once. The colours of the pixels go to `Image.colorDescription`: CICP for an enumerated colour space,
 /// else the ICC profile.
-package struct JXLDecoder: ImageDecoder {
+package struct JXLDecoder: ImageDecoder, EmbeddedMetadataReading {
     /// The registry name, "jxl".
     package let name = "jxl"
     /// `.jxl`, stills and animations alike.
@@ -102,6 +102,16 @@ package struct JXLDecoder: ImageDecoder {
             guard start < body.upperBound else { return nil }
             return Array(bytes[start..<body.upperBound])
         }
+    }
+
+    /// The container's Exif box (its TIFF structure) and its uncompressed "xml " box (the XMP packet); a
+    /// Brotli-compressed ("brob") box is not read, nor is anything of a bare codestream.
+    package func embeddedMetadata(_ data: Data) -> EmbeddedMetadata {
+        guard data.starts(with: JXLSignature.container) else { return EmbeddedMetadata() }
+        let xmp = data.withUnsafeBytes { bytes in
+            ISOBMFFBoxes.firstChild("xml ", in: bytes, within: 0..<bytes.count).map { Array(bytes[$0]) }
+        }
+        return EmbeddedMetadata(exif: exif(data), xmp: xmp)
     }
 
     /// Size from the header and, for an animation, the frame count from the frames' headers; no pixel is

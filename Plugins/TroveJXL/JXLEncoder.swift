@@ -7,7 +7,8 @@ import TroveCore
 /// written only when some pixel is not opaque). An image with two or more frames becomes an animation with
 /// each frame's delay, to the millisecond, and its loop count. The EXIF orientation is written to the
 /// header, so a viewer shows the image as the source meant; the colours are tagged sRGB, or with the
-/// image's ICC profile when it carries one.
+/// image's ICC profile when it carries one. Its copyright notice goes in the container's Exif and "xml " (XMP)
+/// boxes.
 package struct JXLEncoder: ImageEncoder {
     /// The registry name, "jxl".
     package let name = "jxl"
@@ -83,12 +84,18 @@ package struct JXLEncoder: ImageEncoder {
         }
         try Self.check(JxlEncoderSetBasicInfo(encoder, &info), encoder, "setting the header")
         try Self.setColor(image.colorDescription, encoder)
-        if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) {
-            // The notice goes in an Exif box of the container: a zero offset to the TIFF header, then it.
-            try Self.check(JxlEncoderUseBoxes(encoder), encoder, "asking for metadata boxes")
-            let box = [0, 0, 0, 0] + tiff
-            try Self.check(
-                JxlEncoderAddBox(encoder, "Exif", box, box.count, JXL_FALSE), encoder, "adding the copyright notice")
+        if let notice = image.copyright {
+            // The notice goes in boxes of the container: Exif (a zero offset to the TIFF header, then it) and
+            // "xml " (the XMP packet), both uncompressed.
+            let boxes = [
+                ("Exif", ExifBlock.tiff(for: notice).map { [0, 0, 0, 0] + $0 }), ("xml ", XMPRights.packet(for: notice))
+            ].compactMap { type, box in box.map { (type, $0) } }
+            if !boxes.isEmpty { try Self.check(JxlEncoderUseBoxes(encoder), encoder, "asking for metadata boxes") }
+            for (type, box) in boxes {
+                try Self.check(
+                    JxlEncoderAddBox(encoder, type, box, box.count, JXL_FALSE), encoder,
+                    "adding the copyright notice's \(type) box")
+            }
         }
 
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {

@@ -6,7 +6,7 @@ import TroveCore
 /// reduced size with libwebp's scaled decoding) and animations, every frame composed to the full canvas
 /// with its delay. The declared size and frame count are checked against `DecodingLimits` before anything
 /// is allocated for them.
-package struct WebPDecoder: ImageDecoder {
+package struct WebPDecoder: ImageDecoder, EmbeddedMetadataReading {
     /// The registry name, "webp".
     package let name = "webp"
     /// `.webp`.
@@ -52,6 +52,11 @@ package struct WebPDecoder: ImageDecoder {
     /// The TIFF structure in the file's EXIF chunk, or nil.
     package func exif(_ data: Data) -> [UInt8]? {
         WebPMetadataChunks.exif(in: data)
+    }
+
+    /// The EXIF chunk's TIFF structure and the "XMP " chunk's packet.
+    package func embeddedMetadata(_ data: Data) -> EmbeddedMetadata {
+        WebPMetadataChunks.metadata(in: data)
     }
 
     /// The size and frame count from the container's headers; no pixel is decoded.

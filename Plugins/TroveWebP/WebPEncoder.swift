@@ -8,7 +8,7 @@ import TroveCore
 /// more than one frame becomes an animated WebP with its frames' delays and its loop count.
 /// `EncodingOptions.speed`, when set, picks libwebp's method (speed 0 is method 6, the slowest; 10 is 0).
 /// An image that still carries its source's ICC profile (the colour stage kept it) gets it in an ICCP chunk,
-/// and its copyright notice in an EXIF chunk.
+/// and its copyright notice in EXIF and "XMP " chunks.
 package struct WebPEncoder: ImageEncoder {
     /// The registry name, "webp".
     package let name = "webp"

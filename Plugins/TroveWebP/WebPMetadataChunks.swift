@@ -2,14 +2,16 @@ import CWebP
 import Foundation
 import TroveCore
 
-/// The metadata chunks of a WebP file Trove writes and reads: ICCP (a kept ICC profile) and EXIF (a
-/// copyright notice), through libwebp's muxer and demuxer.
+/// The metadata chunks of a WebP file Trove writes and reads: ICCP (a kept ICC profile), EXIF and "XMP " (a
+/// copyright notice), through libwebp's muxer (which sets VP8X's flags for them) and demuxer.
 enum WebPMetadataChunks {
-    /// The chunks an encoded `image` should carry: its kept profile and its copyright notice.
+    /// The chunks an encoded `image` should carry: its kept profile and its copyright notice (EXIF's fields in
+    /// EXIF, all of them in XMP).
     static func chunks(for image: Image) -> [(fourCC: String, bytes: [UInt8])] {
         var chunks: [(String, [UInt8])] = []
         if let profile = image.colorDescription?.embeddableProfile(for: .rgba8) { chunks.append(("ICCP", profile)) }
         if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) { chunks.append(("EXIF", tiff)) }
+        if let notice = image.copyright, let packet = XMPRights.packet(for: notice) { chunks.append(("XMP ", packet)) }
         return chunks
     }
 
@@ -48,16 +50,32 @@ enum WebPMetadataChunks {
 
     /// The TIFF structure in the file's EXIF chunk (some writers put "Exif\0\0" before it), or nil.
     static func exif(in webp: Data) -> [UInt8]? {
-        webp.withUnsafeBytes { bytes -> [UInt8]? in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        chunks(["EXIF"], in: webp)["EXIF"].flatMap(ExifBlock.tiff(inPayload:))
+    }
+
+    /// The EXIF chunk's TIFF structure and the "XMP " chunk's packet.
+    static func metadata(in webp: Data) -> EmbeddedMetadata {
+        let found = chunks(["EXIF", "XMP "], in: webp)
+        return EmbeddedMetadata(exif: found["EXIF"].flatMap(ExifBlock.tiff(inPayload:)), xmp: found["XMP "])
+    }
+
+    /// The first chunk of each of `fourCCs` the demuxer finds, by four-character code; empty for a file it
+    /// cannot read.
+    private static func chunks(_ fourCCs: [String], in webp: Data) -> [String: [UInt8]] {
+        webp.withUnsafeBytes { bytes -> [String: [UInt8]] in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return [:] }
             var data = WebPData(bytes: base, size: bytes.count)
-            guard let demux = WebPDemux(&data) else { return nil }
+            guard let demux = WebPDemux(&data) else { return [:] }
             defer { WebPDemuxDelete(demux) }
-            var iterator = WebPChunkIterator()
-            guard WebPDemuxGetChunk(demux, "EXIF", 1, &iterator) != 0 else { return nil }
-            defer { WebPDemuxReleaseChunkIterator(&iterator) }
-            guard let chunk = iterator.chunk.bytes, iterator.chunk.size > 0 else { return nil }
-            return ExifBlock.tiff(inPayload: [UInt8](UnsafeBufferPointer(start: chunk, count: iterator.chunk.size)))
+            var found: [String: [UInt8]] = [:]
+            for fourCC in fourCCs {
+                var iterator = WebPChunkIterator()
+                guard WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { continue }
+                defer { WebPDemuxReleaseChunkIterator(&iterator) }
+                guard let chunk = iterator.chunk.bytes, iterator.chunk.size > 0 else { continue }
+                found[fourCC] = [UInt8](UnsafeBufferPointer(start: chunk, count: iterator.chunk.size))
+            }
+            return found
         }
     }
 }

@@ -27,7 +27,11 @@ struct ConvertCommand: AsyncParsableCommand {
             """)
     var keepColorProfile = false
 
-    @Flag(help: "Leave out the source's EXIF copyright notice (Copyright and Artist), which is kept by default.")
+    @Flag(
+        help: """
+            Leave out the source's copyright notice (EXIF Copyright and Artist, XMP and IPTC rights fields), \
+            which is kept by default.
+            """)
     var dropCopyright = false
 
     @Option(
