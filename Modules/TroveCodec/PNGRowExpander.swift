@@ -105,16 +105,7 @@ struct PNGRowExpander {
                 put(i, Self.to8(r), Self.to8(g), Self.to8(b), clear ? 0 : 255)
             }
         case (.rgba, 8):
-            if step == 4 {
-                output.copyMemory(from: row, byteCount: count * 4)
-            } else {
-                let source = UnsafeRawPointer(row)
-                for i in 0..<count {
-                    output.storeBytes(
-                        of: source.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self),
-                        toByteOffset: i * step, as: UInt32.self)
-                }
-            }
+            Self.place(UnsafeRawPointer(row), count: count, into: output, step: step)
         case (.rgba, _):
             for i in 0..<count {
                 put(
@@ -156,16 +147,19 @@ struct PNGRowExpander {
                 pixel[7] = UInt8(alpha & 0xFF)
             }
             transform.apply(wide, count: count)
-            if step == 4 {
-                output.copyMemory(from: wide, byteCount: count * 4)
-            } else {
-                let converted = UnsafeRawPointer(wide)
-                for i in 0..<count {
-                    output.storeBytes(
-                        of: converted.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self),
-                        toByteOffset: i * step, as: UInt32.self)
-                }
-            }
+            Self.place(UnsafeRawPointer(wide), count: count, into: output, step: step)
+        }
+    }
+
+    /// Copies `count` RGBA8 pixels from `source` to `output`, one every `step` bytes.
+    private static func place(
+        _ source: UnsafeRawPointer, count: Int, into output: UnsafeMutableRawPointer, step: Int
+    ) {
+        guard step != 4 else { return output.copyMemory(from: source, byteCount: count * 4) }
+        for i in 0..<count {
+            output.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self), toByteOffset: i * step,
+                as: UInt32.self)
         }
     }
 }

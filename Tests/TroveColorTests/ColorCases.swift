@@ -65,6 +65,13 @@ enum ColorCases {
         let parameters: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
         let curve = try #require(cmsBuildParametricToneCurve(nil, 4, parameters))
         defer { cmsFreeToneCurve(curve) }
+        return try rgbProfile(white: &white, primaries: &primaries, curve: curve)
+    }
+
+    /// An RGB ICC profile with one tone curve for all three channels, as LittleCMS writes it.
+    static func rgbProfile(
+        white: inout cmsCIExyY, primaries: inout cmsCIExyYTRIPLE, curve: OpaquePointer
+    ) throws -> [UInt8] {
         var curves: [OpaquePointer?] = [curve, curve, curve]
         let profile = try #require(cmsCreateRGBProfile(&white, &primaries, &curves))
         defer { cmsCloseProfile(profile) }

@@ -66,14 +66,7 @@ import TroveTestSupport
             Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
         let curve = try #require(cmsBuildGamma(nil, 1.0))
         defer { cmsFreeToneCurve(curve) }
-        var curves: [OpaquePointer?] = [curve, curve, curve]
-        let profile = try #require(cmsCreateRGBProfile(&white, &primaries, &curves))
-        defer { cmsCloseProfile(profile) }
-        var size: cmsUInt32Number = 0
-        _ = cmsSaveProfileToMem(profile, nil, &size)
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        _ = cmsSaveProfileToMem(profile, &bytes, &size)
-        return bytes
+        return try ColorCases.rgbProfile(white: &white, primaries: &primaries, curve: curve)
     }
 
     static func iccp(_ profile: [UInt8]) throws -> [UInt8] {
