@@ -11,7 +11,7 @@ final class AccessLog: Sendable {
         /// When it was answered.
         var time: Date
         var method: String
-        /// The path without its signature (`ProxyResponder.redacted`).
+        /// The path as asked; its signature is taken out when the line is written (`ProxyResponder.redacted`).
         var path: String
         var status: Int
         /// The body's length as the `Content-Length` header says it ("0" for none).
@@ -103,16 +103,26 @@ final class AccessLog: Sendable {
         }
     }
 
-    /// One line a record: time, method, path, status, bytes and milliseconds, space-separated.
+    /// One line a record: time, method, path (without its signature), status, bytes and milliseconds,
+    /// space-separated. The time's text is made once per second of records, not once per line.
     static func format(_ records: [Record]) -> [UInt8] {
         var text = ""
         text.reserveCapacity(records.count * 120)
+        var second = Int.min
+        var timeText = ""
         for record in records {
-            let ms =
-                Double(record.elapsed.components.seconds) * 1000 + Double(record.elapsed.components.attoseconds) / 1e15
-            text += record.time.formatted(.iso8601)
-            text += " \(record.method) \(record.path) \(record.status) \(record.bytes) "
-            text += String(format: "%.2fms\n", ms)
+            let recordSecond = Int(record.time.timeIntervalSince1970.rounded(.down))
+            if recordSecond != second {
+                second = recordSecond
+                timeText = Date(timeIntervalSince1970: Double(recordSecond)).formatted(.iso8601)
+            }
+            // Hundredths of a millisecond, rounded, written as a decimal without Foundation's formatter.
+            let (seconds, attoseconds) = record.elapsed.components
+            let hundredths = seconds * 100_000 + (attoseconds + 5_000_000_000_000) / 10_000_000_000_000
+            let fraction = hundredths % 100
+            text += timeText
+            text += " \(record.method) \(ProxyResponder.redacted(record.path)) \(record.status) \(record.bytes) "
+            text += "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)ms\n"
         }
         return Array(text.utf8)
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// Puts one record per answered request into the `AccessLog` (method, path without its signature,
-/// status, bytes, time); the log formats and writes it on its own thread.
+/// Puts one record per answered request into the `AccessLog` (method, path, status, bytes, time); the log
+/// takes the signature out of the path, formats and writes on its own thread.
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let log: AccessLog
 
@@ -13,7 +13,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let response = try await next(request, context)
         log.append(
             AccessLog.Record(
-                time: Date(), method: request.method.rawValue, path: ProxyResponder.redacted(request.uri.path),
+                time: Date(), method: request.method.rawValue, path: request.uri.path,
                 status: response.status.code, bytes: response.headers[.contentLength] ?? "0",
                 elapsed: ContinuousClock.now - started))
         return response

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NIOHTTP1
 import TroveImgproxy
 
 /// The client hints imgproxy reads when they are enabled: the device pixel ratio (`Sec-CH-DPR`, else `DPR`)
@@ -18,13 +19,24 @@ struct ClientHints: Sendable, Equatable {
 
     /// The hints in `headers`; unreadable or out-of-range values count as not sent.
     init(headers: HTTPFields) {
-        let dprText = headers[Self.secCHDPRName] ?? headers[Self.dprName]
+        self.init(
+            dprText: headers[Self.secCHDPRName] ?? headers[Self.dprName],
+            widthText: headers[Self.secCHWidthName] ?? headers[Self.widthName])
+    }
+
+    /// As `init(headers:)`, from NIO's headers (for `CachedResultHandler`).
+    init(headers: HTTPHeaders) {
+        self.init(
+            dprText: headers.combinedValue(named: "Sec-CH-DPR") ?? headers.combinedValue(named: "DPR"),
+            widthText: headers.combinedValue(named: "Sec-CH-Width") ?? headers.combinedValue(named: "Width"))
+    }
+
+    private init(dprText: String?, widthText: String?) {
         if let text = dprText, let value = Double(text.trimmingCharacters(in: .whitespaces)), value > 0,
             value <= Self.maximumDPR
         {
             dpr = value
         }
-        let widthText = headers[Self.secCHWidthName] ?? headers[Self.widthName]
         if let text = widthText, let value = Int(text.trimmingCharacters(in: .whitespaces)), value > 0 {
             width = min(value, 1 << 20)
         }

@@ -27,6 +27,8 @@ public final class ImageProxyServer: Sendable {
     /// Where `/metrics` reads from: the server's counters and the pipeline's.
     package let metricsRegistry: PrometheusCollectorRegistry
     private let responder: RouterResponder<BasicRequestContext>
+    /// Answers result-cache hits on the event loop; nil with `--no-result-cache`.
+    private let cachedResults: CachedResultAnswers?
     /// Nil when the log level is above `info`, where no access lines are written.
     private let accessLog: AccessLog?
     private let logger: Logger
@@ -111,6 +113,8 @@ public final class ImageProxyServer: Sendable {
             configuration.logLevel <= .info
             ? AccessLog(onDrop: metrics.accessLogLineDropped) : nil
         self.accessLog = accessLog
+        cachedResults =
+            results == nil ? nil : CachedResultAnswers(responder: responder, accessLog: accessLog, date: ResponseDate())
         let draining = draining
         self.responder = ProxyRouter.make(
             responder: responder, metrics: metrics, accessLog: accessLog, isDraining: { draining.isSet }
@@ -212,12 +216,17 @@ public final class ImageProxyServer: Sendable {
         }
         let headTimeout = amount(configuration.headerReadTimeout)
         let keepAliveTimeout = amount(configuration.keepAliveTimeout)
+        let cachedResults = cachedResults
         return Application(
             responder: responder,
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
                     additionalChannelHandlers: [
-                        RequestHeadTimeoutInstaller(headTimeout: headTimeout, keepAliveTimeout: keepAliveTimeout)
+                        HTTPPartHandlersInstaller {
+                            let timeout = RequestHeadTimeoutHandler(
+                                headTimeout: headTimeout, keepAliveTimeout: keepAliveTimeout)
+                            return [timeout] + (cachedResults.map { [CachedResultHandler(answers: $0)] } ?? [])
+                        }
                     ])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

@@ -58,20 +58,10 @@ struct ProxyResponder: Sendable {
     // MARK: - Images
 
     func image(path: String, request: Request, head: Bool) async -> Response {
-        // The best format the client accepts, for a URL that names none; an enforced one it accepts, for any.
-        let acceptHeader = request.headers[.accept]
-        let accepted = route.preferredFormat(accept: acceptHeader)
-        let enforced = route.enforcedFormat(accept: acceptHeader)
         let hints = route.clientHints ? ClientHints(headers: request.headers) : nil
-        // A result is cached under the exact path it was asked by (signature included) and what the
-        // client accepts and hints, so a hit is answered without reading the URL again: only a path that
-        // was read, checked and served before can be found.
-        var cacheKey = (accepted?.rawValue ?? "") + "\u{0}" + path
-        if let enforced { cacheKey = enforced.rawValue + "\u{1}" + cacheKey }
-        if let hints, !hints.isEmpty { cacheKey = hints.key + "\u{1}" + cacheKey }
-        if let hit = results?.value(forKey: cacheKey) {
-            metrics.resultCacheHit()
-            return answer(hit, request: request, head: head)
+        let lookup = resultLookup(path: path, accept: request.headers[.accept], hints: hints)
+        if let hit = cachedAnswer(for: lookup, conditions: AnswerConditions(request.headers), head: head) {
+            return hit.response
         }
         let plan: ProxyPlan
         do {
@@ -83,7 +73,7 @@ struct ProxyResponder: Sendable {
         }
         // An explicit format wins (the reader refused one no encoder writes); otherwise the negotiated one,
         // else (nil) the source's own format.
-        let format = enforced ?? plan.format ?? accepted
+        let format = lookup.enforced ?? plan.format ?? lookup.accepted
         // Requests for the same result share one production: one admission, one transform, one copy of the
         // bytes and one entity tag, however many ask at once.
         let workKey = (format?.rawValue ?? "") + "\u{0}" + plan.resultKey
@@ -115,7 +105,36 @@ struct ProxyResponder: Sendable {
             }
             return self.failure(failure, head: head)
         }
-        return finish(served, plan: plan, cacheKey: cacheKey, request: request, head: head)
+        return finish(served, plan: plan, cacheKey: lookup.key, request: request, head: head)
+    }
+
+    /// Where an image request's result is kept, and the formats the client's `Accept` negotiates.
+    struct ResultLookup {
+        /// The exact path it was asked by (signature included) and what the client accepts and hints, so
+        /// a hit is answered without reading the URL again: only a path that was read, checked and served
+        /// before can be found.
+        let key: String
+        /// The best format the client accepts, for a URL that names none.
+        let accepted: ImageFormat?
+        /// An enforced format the client accepts, which wins over one the URL names.
+        let enforced: ImageFormat?
+    }
+
+    func resultLookup(path: String, accept: String?, hints: ClientHints?) -> ResultLookup {
+        let accepted = route.preferredFormat(accept: accept)
+        let enforced = route.enforcedFormat(accept: accept)
+        var key = (accepted?.rawValue ?? "") + "\u{0}" + path
+        if let enforced { key = enforced.rawValue + "\u{1}" + key }
+        if let hints, !hints.isEmpty { key = hints.key + "\u{1}" + key }
+        return ResultLookup(key: key, accepted: accepted, enforced: enforced)
+    }
+
+    /// The answer to an image request whose result is in the result cache, or nil when it is not; also
+    /// what `CachedResultHandler` sends from the event loop.
+    func cachedAnswer(for lookup: ResultLookup, conditions: AnswerConditions, head: Bool) -> ResultAnswer? {
+        guard let hit = results?.value(forKey: lookup.key) else { return nil }
+        metrics.resultCacheHit()
+        return answer(hit, conditions: conditions, head: head)
     }
 
     /// Keeps a result and answers it. A URL that expires (`exp:`) must stop working then: its result is not
@@ -123,14 +142,16 @@ struct ProxyResponder: Sendable {
     private func finish(
         _ served: ServedResult, plan: ProxyPlan, cacheKey: String, request: Request, head: Bool
     ) -> Response {
+        let conditions = AnswerConditions(request.headers)
         guard let expires = plan.url.options.expires else {
             results?.setValue(served, forKey: cacheKey, cost: served.cost)
-            return answer(served, request: request, head: head)
+            return answer(served, conditions: conditions, head: head).response
         }
         let remaining = min(Double(resultMaxAge), max(0, expires.timeIntervalSinceNow.rounded(.down)))
         return answer(
-            served, request: request, head: head,
-            cacheControl: remaining >= 1 ? "public, max-age=\(Int(remaining))" : "no-store")
+            served, conditions: conditions, head: head,
+            cacheControl: remaining >= 1 ? "public, max-age=\(Int(remaining))" : "no-store"
+        ).response
     }
 
     /// Refuses a source whose host is, as written, an address the policy does not allow.
@@ -209,7 +230,7 @@ struct ProxyResponder: Sendable {
     private func packed(
         _ data: Data, format: ImageFormat, plan: ProxyPlan, varies: Bool, contentType: String? = nil
     ) -> ServedResult {
-        ServedResult(
+        var served = ServedResult(
             body: ByteBuffer(bytes: data), entityTag: EntityTag.strong(for: data),
             contentType: contentType ?? format.mediaType, varies: varies,
             contentDisposition: contentType != nil
@@ -218,11 +239,15 @@ struct ProxyResponder: Sendable {
                     filename: plan.url.options.filename, source: plan.source, format: format,
                     attachment: plan.url.options.returnAttachment),
             source: sourceHeaders?.entry(for: plan.source))
+        served.answerHeaders = answerHeaders(for: served, cacheControl: nil)
+        return served
     }
 
-    private func answer(_ served: ServedResult, request: Request, head: Bool, cacheControl: String? = nil) -> Response {
+    /// The headers of `served`'s answers; `cacheControl` replaces the server's `Cache-Control` (and the
+    /// source's, with passthrough). Made once when a result is packed, so a hit only picks one.
+    private func answerHeaders(for served: ServedResult, cacheControl: String?) -> AnswerHeaders {
         var headers = HTTPFields()
-        headers.reserveCapacity(6)
+        headers.reserveCapacity(7)
         if configuration.useEntityTags { headers[.eTag] = served.entityTag }
         if let cacheControl {
             headers[.cacheControl] = cacheControl
@@ -240,23 +265,36 @@ struct ProxyResponder: Sendable {
         } else if served.varies {
             headers[.vary] = "Accept"
         }
-        let lastModified = configuration.useLastModified ? served.source?.lastModified : nil
-        if let lastModified { headers[.lastModified] = lastModified }
-        // If-None-Match decides when it is sent and read; If-Modified-Since only without it (RFC 9110 §13.2.2).
-        if configuration.useEntityTags, let condition = request.headers[.ifNoneMatch] {
-            if EntityTag.ifNoneMatch(condition, matches: served.entityTag) {
-                return Response(status: .notModified, headers: headers)
-            }
-        } else if let lastModified, let since = request.headers[.ifModifiedSince],
-            HTTPDateText.notModified(lastModified: lastModified, ifModifiedSince: since)
-        {
-            return Response(status: .notModified, headers: headers)
+        if configuration.useLastModified, let lastModified = served.source?.lastModified {
+            headers[.lastModified] = lastModified
         }
+        let notModified = headers
         headers[.contentType] = served.contentType
         headers[.contentLength] = served.contentLength
         if let disposition = served.contentDisposition { headers[.contentDisposition] = disposition }
-        return Response(
-            status: .ok, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: served.body))
+        return AnswerHeaders(ok: headers, notModified: notModified)
+    }
+
+    private func answer(
+        _ served: ServedResult, conditions: AnswerConditions, head: Bool, cacheControl: String? = nil
+    ) -> ResultAnswer {
+        let headers =
+            cacheControl == nil
+            ? served.answerHeaders ?? answerHeaders(for: served, cacheControl: nil)
+            : answerHeaders(for: served, cacheControl: cacheControl)
+        let lastModified = configuration.useLastModified ? served.source?.lastModified : nil
+        // If-None-Match decides when it is sent and read; If-Modified-Since only without it (RFC 9110 §13.2.2).
+        if configuration.useEntityTags, let condition = conditions.ifNoneMatch {
+            if EntityTag.ifNoneMatch(condition, matches: served.entityTag) {
+                return ResultAnswer(status: .notModified, headers: headers.notModified, body: nil, contentLength: nil)
+            }
+        } else if let lastModified, let since = conditions.ifModifiedSince,
+            HTTPDateText.notModified(lastModified: lastModified, ifModifiedSince: since)
+        {
+            return ResultAnswer(status: .notModified, headers: headers.notModified, body: nil, contentLength: nil)
+        }
+        return ResultAnswer(
+            status: .ok, headers: headers.ok, body: head ? nil : served.body, contentLength: served.contentLength)
     }
 
     // MARK: - Info
@@ -267,7 +305,7 @@ struct ProxyResponder: Sendable {
         let cacheKey = "info\u{0}" + path
         if let hit = results?.value(forKey: cacheKey) {
             metrics.resultCacheHit()
-            return answer(hit, request: request, head: head)
+            return answer(hit, conditions: AnswerConditions(request.headers), head: head).response
         }
         let plan: ProxyPlan
         do {

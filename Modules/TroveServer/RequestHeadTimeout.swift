@@ -6,7 +6,7 @@ import NIOHTTP1
 /// trickles its header a byte at a time (slowloris) is cut off, as is an idle keep-alive connection; neither
 /// holds more than its socket and a few buffers while it waits.
 ///
-/// It reads NIO's HTTP/1 parts, so it sits right after the request decoder (`RequestHeadTimeoutInstaller`
+/// It reads NIO's HTTP/1 parts, so it sits right after the request decoder (`HTTPPartHandlersInstaller`
 /// puts it there).
 final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -16,7 +16,11 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
 
     private let headTimeout: TimeAmount
     private let keepAliveTimeout: TimeAmount
-    private var pending: Scheduled<Void>?
+    /// When the connection is closed unless a request head has come; nil while one is being answered.
+    private var deadline: NIODeadline?
+    /// The one check scheduled, and when it runs. Arming only moves `deadline`, so a request costs no
+    /// scheduling; the check re-schedules itself for a deadline that moved on.
+    private var check: (task: Scheduled<Void>, at: NIODeadline)?
     /// Requests whose head has come and whose answer has not ended (more than one when pipelined).
     private var inProgress = 0
 
@@ -31,6 +35,7 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func handlerRemoved(context: ChannelHandlerContext) {
         disarm()
+        cancelCheck()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -40,6 +45,7 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
+        cancelCheck()
         context.fireChannelInactive()
     }
 
@@ -60,40 +66,37 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     private func arm(_ context: ChannelHandlerContext, after timeout: TimeAmount) {
-        pending?.cancel()
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        pending = context.eventLoop.scheduleTask(in: timeout) {
-            loopBound.value.close(promise: nil)
+        let deadline = NIODeadline.now() + timeout
+        self.deadline = deadline
+        if let check, check.at <= deadline { return }
+        schedule(context, at: deadline)
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at time: NIODeadline) {
+        check?.task.cancel()
+        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let task = context.eventLoop.scheduleTask(deadline: time) {
+            loopBound.value.handler.checkDeadline(loopBound.value.context)
+        }
+        check = (task, time)
+    }
+
+    private func checkDeadline(_ context: ChannelHandlerContext) {
+        check = nil
+        guard let deadline else { return }
+        if deadline <= .now() {
+            context.close(promise: nil)
+        } else {
+            schedule(context, at: deadline)
         }
     }
 
     private func disarm() {
-        pending?.cancel()
-        pending = nil
-    }
-}
-
-/// Hummingbird adds its extra handlers after its HTTP/1 codec, where parts are already its own types; this
-/// one puts a `RequestHeadTimeoutHandler` right after NIO's request decoder instead, and otherwise passes
-/// everything on untouched.
-final class RequestHeadTimeoutInstaller: ChannelInboundHandler, RemovableChannelHandler {
-    /// Never unwrapped: every part is passed on as it came.
-    typealias InboundIn = Any
-
-    private let headTimeout: TimeAmount
-    private let keepAliveTimeout: TimeAmount
-
-    init(headTimeout: TimeAmount, keepAliveTimeout: TimeAmount) {
-        self.headTimeout = headTimeout
-        self.keepAliveTimeout = keepAliveTimeout
+        deadline = nil
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        let operations = context.pipeline.syncOperations
-        if let decoder = try? operations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) {
-            try? operations.addHandler(
-                RequestHeadTimeoutHandler(headTimeout: headTimeout, keepAliveTimeout: keepAliveTimeout),
-                position: .after(decoder.handler))
-        }
+    private func cancelCheck() {
+        check?.task.cancel()
+        check = nil
     }
 }

@@ -15,6 +15,8 @@ struct ServedResult: Sendable {
     /// The source's caching headers as recorded when the result was made, for `--use-last-modified` and
     /// `--cache-control-passthrough`; nil when neither is on or the source was not fetched since the start.
     let source: SourceHeaders.Entry?
+    /// Its answers' headers as the server's settings make them, set when it is packed; nil until then.
+    var answerHeaders: AnswerHeaders?
 
     init(
         body: ByteBuffer, entityTag: String, contentType: String, varies: Bool, contentDisposition: String? = nil,
@@ -29,6 +31,7 @@ struct ServedResult: Sendable {
         contentLength = String(body.readableBytes)
     }
 
-    /// What the result costs in the result cache: its bytes and a little for the rest.
-    var cost: Int { body.readableBytes + 256 }
+    /// What the result costs in the result cache: its bytes, and about what its headers (in both forms, for
+    /// both answers) and strings hold.
+    var cost: Int { body.readableBytes + 2048 }
 }

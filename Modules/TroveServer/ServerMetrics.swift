@@ -2,7 +2,8 @@ import Prometheus
 
 /// What the server counts, next to the pipeline's own metrics in one Prometheus registry:
 /// `trove_serve_requests_total{status}`, `trove_serve_request_duration_seconds` (a histogram),
-/// `trove_serve_result_cache_hits_total`, `trove_serve_shared_results_total` (requests that waited for an
+/// `trove_serve_result_cache_hits_total` (of which `trove_serve_event_loop_hits_total` were answered on
+/// the event loop by `CachedResultHandler`), `trove_serve_shared_results_total` (requests that waited for an
 /// identical request's result instead of making their own), `trove_serve_rejected_total` (429s) and
 /// `trove_serve_access_log_dropped_total`.
 struct ServerMetrics: Sendable {
@@ -10,6 +11,7 @@ struct ServerMetrics: Sendable {
     private let byStatus: [Int: Counter]
     private let duration: DurationHistogram
     private let resultHits: Counter
+    private let eventLoopHits: Counter
     private let rejected: Counter
     private let shared: Counter
     private let accessLogDropped: Counter
@@ -41,6 +43,10 @@ struct ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "trove", subsystem: "serve", metricName: "result_cache_hits", unitName: "total",
                 helpText: "Requests answered from the in-memory result cache."))
+        eventLoopHits = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "event_loop_hits", unitName: "total",
+                helpText: "Result-cache hits answered on the event loop, ahead of the router."))
         rejected = registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 namespace: "trove", subsystem: "serve", metricName: "rejected", unitName: "total",
@@ -64,6 +70,10 @@ struct ServerMetrics: Sendable {
 
     func resultCacheHit() {
         resultHits.increment()
+    }
+
+    func eventLoopHit() {
+        eventLoopHits.increment()
     }
 
     func sharedResult() {

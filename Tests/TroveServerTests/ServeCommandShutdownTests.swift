@@ -75,13 +75,20 @@ final class ServeProcess: Sendable {
         self.lines = lines
     }
 
-    static func launch(_ arguments: [String]) throws -> ServeProcess {
+    /// Runs `trove` with `arguments`; its standard error goes to the file `standardError` (made anew)
+    /// when one is given, else nowhere.
+    static func launch(_ arguments: [String], standardError: URL? = nil) throws -> ServeProcess {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        if let standardError {
+            _ = FileManager.default.createFile(atPath: standardError.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: standardError)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         let (lines, continuation) = AsyncStream<String>.makeStream()
         try process.run()
         DispatchQueue.global().async {

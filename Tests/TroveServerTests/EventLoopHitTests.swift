@@ -1,0 +1,131 @@
+import FixtureServer
+import Foundation
+import Testing
+
+/// Result-cache hits are answered on the event loop, ahead of Hummingbird's router (`CachedResultHandler`):
+/// byte for byte as the router answers, after any request still being answered on the connection, and
+/// counted and logged like every other answer.
+@Suite struct EventLoopHitTests {
+    static let signer = URLSigner.test
+
+    /// The same requests to a server that keeps results (hits from the event loop) and to one that keeps
+    /// none (every answer made by the router): the same status lines, headers in the same order, and bodies.
+    @Test func hitsAnsweredOnTheEventLoopMatchTheRoutersAnswers() async throws {
+        let kept = try await ImageURLTests.startSigned()
+        defer { Task { await kept.stop() } }
+        let unkept = try await ImageURLTests.startSigned { $0.resultCache = false }
+        defer { Task { await unkept.stop() } }
+        let named = Self.signer.signed("/rs:fit:30:30/plain/\(kept.origin.url("/images/chelsea.png"))@png")
+        let negotiated = Self.signer.signed("/rs:fit:30:30/plain/\(kept.origin.url("/images/chelsea.png"))")
+        let unkeptNamed = Self.signer.signed("/rs:fit:30:30/plain/\(unkept.origin.url("/images/chelsea.png"))@png")
+        let unkeptNegotiated = Self.signer.signed("/rs:fit:30:30/plain/\(unkept.origin.url("/images/chelsea.png"))")
+        // The origins' ports differ, so each server is asked for its own origin's URL; the answers do not
+        // carry the URL.
+        func exchanges(_ port: Int, named: String, negotiated: String) async throws -> [WireAnswer] {
+            let connection = try RawConnection(port: port)
+            let first = try await connection.exchange(named)
+            let tag = try #require(first.header("etag"))
+            return [
+                first,
+                try await connection.exchange(named),
+                try await connection.exchange(named, method: "HEAD"),
+                try await connection.exchange(named, headers: ["If-None-Match": tag]),
+                try await connection.exchange(named, headers: ["If-None-Match": "\"other\""]),
+                try await connection.exchange(negotiated, headers: ["Accept": "image/webp,*/*"]),
+                try await connection.exchange(negotiated, headers: ["Accept": "image/webp,*/*"]),
+                try await connection.exchange(negotiated, headers: ["Accept": "image/png"]),
+                try await connection.exchange(negotiated, headers: ["Accept": "image/png"])
+            ]
+        }
+        let fromKept = try await exchanges(kept.port, named: named, negotiated: negotiated)
+        let fromUnkept = try await exchanges(unkept.port, named: unkeptNamed, negotiated: unkeptNegotiated)
+        #expect(fromKept == fromUnkept)
+        #expect(
+            fromKept.map(\.statusLine) == [
+                "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 304 Not Modified", "HTTP/1.1 200 OK",
+                "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK"
+            ])
+        #expect(fromKept[5].header("content-type") == "image/webp" && fromKept[7].header("content-type") == "image/png")
+        #expect(fromKept[5].header("vary") == "Accept")
+        // Six of the nine were hits: all but the first of each kind, and all answered on the event loop.
+        #expect(try await kept.metric("trove_serve_event_loop_hits_total") == 6)
+        #expect(try await kept.metric("trove_serve_result_cache_hits_total") == 6)
+        #expect(try await kept.metric("trove_serve_requests_total", labels: "status=\"304\"") == 1)
+        #expect(try await unkept.metric("trove_serve_event_loop_hits_total") == 0)
+    }
+
+    /// A hit pipelined behind a request whose source is still being fetched is not answered first: it goes
+    /// the router's way, in order. Once the connection is idle again, the next hit is answered at once.
+    @Test func aHitBehindARequestStillBeingAnsweredWaitsItsTurn() async throws {
+        let gate = FixtureGate()
+        let origin = try FixtureServer(serving: TestImages.folder, under: "/images/")
+        let png = try Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
+        origin.setRoute("/gated.png", .gated(png, contentType: "image/png", gate: gate))
+        let harness = try await ServerHarness.start(origin: origin) { configuration in
+            configuration.keys = [Self.signer.key]
+            configuration.salts = [Self.signer.salt]
+        }
+        defer { Task { await harness.stop() } }
+        let hit = Self.signer.signed("/rs:fit:30:30/plain/\(origin.url("/images/chelsea.png"))@png")
+        let slow = Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/gated.png"))@png")
+        let kept = try await harness.request(hit)
+        #expect(kept.status == .ok)
+
+        let connection = try RawConnection(port: harness.port)
+        try connection.send("GET \(slow) HTTP/1.1\r\nHost: t\r\n\r\nGET \(hit) HTTP/1.1\r\nHost: t\r\n\r\n")
+        await gate.waitForArrivals(1)
+        #expect(await !connection.waitForFirstByte(within: .milliseconds(300)))
+        gate.open()
+        let answers = try await connection.readAnswers([true, true])
+        #expect(answers.map { Self.pngWidth($0.body) } == [20, 30])
+        #expect(Data(answers[1].body) == kept.bytes)
+        #expect(try await harness.metric("trove_serve_event_loop_hits_total") == 0)
+        #expect(try await harness.metric("trove_serve_result_cache_hits_total") == 1)
+
+        let again = try await connection.exchange(hit)
+        #expect(Data(again.body) == kept.bytes)
+        #expect(try await harness.metric("trove_serve_event_loop_hits_total") == 1)
+    }
+
+    /// `trove serve` writes one access line for a hit answered on the event loop, as for the miss before
+    /// it: the path without its signature, the status and the length.
+    @Test func hitsAnsweredOnTheEventLoopAreLogged() async throws {
+        let origin = try FixtureServer(serving: TestImages.folder, under: "/images/")
+        try await origin.start()
+        defer { Task { await origin.stop() } }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("trove-hits-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let log = cache.appendingPathExtension("log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = try ServeProcess.launch(
+            [
+                "serve", "--port", "0", "--cache-dir", cache.path, "--allow-loopback-sources",
+                "--key", Self.signer.key, "--salt", Self.signer.salt, "--log-level", "info"
+            ], standardError: log)
+        let port = try await process.port()
+        let unsigned = "/rs:fit:30:30/plain/\(origin.url("/images/chelsea.png"))@png"
+        let connection = try RawConnection(port: port)
+        let answers = [
+            try await connection.exchange(Self.signer.signed(unsigned)),
+            try await connection.exchange(Self.signer.signed(unsigned))
+        ]
+        #expect(answers[0] == answers[1])
+        let length = try #require(answers[0].header("content-length"))
+        let metrics = try await connection.exchange("/metrics")
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("trove_serve_event_loop_hits_total 1\n"))
+        process.signal(SIGINT)
+        #expect(await process.exitStatus() == 0)
+
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        let logged = lines.filter { $0.contains(" GET /-/rs:fit:30:30/plain/") }
+        #expect(logged.count == 2, "\(lines)")
+        #expect(logged.allSatisfy { $0.contains("/chelsea.png@png 200 \(length) ") })
+        #expect(!lines.contains { $0.contains(Self.signer.signed(unsigned).split(separator: "/")[0]) })
+    }
+
+    /// A PNG's width from its IHDR chunk.
+    static func pngWidth(_ bytes: [UInt8]) -> Int {
+        guard bytes.count >= 24 else { return 0 }
+        return bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+    }
+}
