@@ -87,6 +87,30 @@ import Testing
         #expect(try await harness.metric("trove_serve_event_loop_hits_total") == 1)
     }
 
+    /// A client that asks many times and reads nothing fills its socket; from then on its hits go the
+    /// router's way, whose writer waits for the socket to drain, rather than being queued on the event
+    /// loop. Read afterwards, every answer comes, whole and in order.
+    @Test func hitsForAClientThatDoesNotReadWaitForItsSocket() async throws {
+        let harness = try await ImageURLTests.startSigned()
+        defer { Task { await harness.stop() } }
+        let path = Self.signer.signed("/rs:fit:600:600/plain/\(harness.origin.url("/images/coffee.png"))@png")
+        let kept = try await harness.request(path)
+        #expect(kept.status == .ok && kept.bytes.count > 100_000)
+
+        // 60 answers of over 100 KB are far more than the kernel holds for one connection (a few MB).
+        let count = 60
+        let connection = try RawConnection(port: harness.port, receiveBuffer: 4096)
+        try connection.send(String(repeating: "GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n", count: count))
+        try await Task.sleep(for: .seconds(1))
+        let answeredOnTheLoop = try await harness.metric("trove_serve_event_loop_hits_total")
+        #expect(answeredOnTheLoop >= 1 && answeredOnTheLoop < Double(count))
+
+        let answers = try await connection.readAnswers(Array(repeating: true, count: count), within: .seconds(60))
+        #expect(answers.count == count)
+        #expect(answers.allSatisfy { Data($0.body) == kept.bytes })
+        #expect(try await harness.metric("trove_serve_result_cache_hits_total") == Double(count))
+    }
+
     /// `trove serve` writes one access line for a hit answered on the event loop, as for the miss before
     /// it: the path without its signature, the status and the length.
     @Test func hitsAnsweredOnTheEventLoopAreLogged() async throws {
