@@ -24,6 +24,21 @@ import Testing
         #expect(lines[1].hasSuffix(" GET /health 404 1234 2.50ms"))
     }
 
+    /// The log is given the path as asked: the line has the signature taken out, and the time in
+    /// milliseconds rounded to hundredths.
+    @Test func aLineHasTheSignatureTakenOutAndRoundedMilliseconds() {
+        var signed = Self.record("/Xy9_sig/rs:fit:300:300/plain/a.png")
+        signed.elapsed = .microseconds(1_234_567)
+        var quick = Self.record("/info/Xy9_sig/plain/a.png", status: 304)
+        quick.elapsed = .nanoseconds(4_996)
+        let lines = String(decoding: AccessLog.format([signed, quick]), as: UTF8.self).split(separator: "\n")
+        #expect(
+            lines == [
+                "2027-01-15T08:00:00Z GET /-/rs:fit:300:300/plain/a.png 200 1234 1234.57ms",
+                "2027-01-15T08:00:00Z GET /info/-/plain/a.png 304 1234 0.00ms"
+            ])
+    }
+
     @Test func writesWhatWasAppendedInOrderAndStopFlushes() {
         let written = Mutex<[UInt8]>([])
         let log = AccessLog(interval: .seconds(60), write: { bytes in written.withLock { $0 += bytes } })
