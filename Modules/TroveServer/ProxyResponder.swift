@@ -278,10 +278,9 @@ struct ProxyResponder: Sendable {
     private func answer(
         _ served: ServedResult, conditions: AnswerConditions, head: Bool, cacheControl: String? = nil
     ) -> ResultAnswer {
+        // The headers made when the result was packed, unless this answer sets its own Cache-Control.
         let headers =
-            cacheControl == nil
-            ? served.answerHeaders ?? answerHeaders(for: served, cacheControl: nil)
-            : answerHeaders(for: served, cacheControl: cacheControl)
+            (cacheControl == nil ? served.answerHeaders : nil) ?? answerHeaders(for: served, cacheControl: cacheControl)
         let lastModified = configuration.useLastModified ? served.source?.lastModified : nil
         // If-None-Match decides when it is sent and read; If-Modified-Since only without it (RFC 9110 §13.2.2).
         if configuration.useEntityTags, let condition = conditions.ifNoneMatch {
