@@ -12,6 +12,8 @@ final class Resampler {
     private let columns: WeightTable
     private let rows: WeightTable
     private let sourceColumns: Range<Int>
+    /// The most taps an output column reads, rounded up to a pair: the horizontal pass's fixed tap count.
+    private let horizontalTaps: Int
     /// For each output row, the lowest source row it or any later output row reads.
     private let lowestRowStillNeeded: [Int]
     /// Rows the ring of horizontally filtered rows holds: the most ever needed at once.
@@ -29,6 +31,8 @@ final class Resampler {
             inputSize: sourceHeight, boxStart: plan.box.y, boxLength: plan.box.height,
             count: plan.outputHeight, filter: filter)
         sourceColumns = columns.sourceRange
+        // Never past the table's (even) stride: the padding weights are zero.
+        horizontalTaps = (columns.widestTapCount + 1) & ~1
 
         // Windows move down monotonically in practice; computing the bounds instead of assuming it keeps
         // the ring correct even if a kernel's zero weights make one window start earlier than the last.
@@ -107,8 +111,7 @@ final class Resampler {
             nextRow = max(nextRow, lowestRowStillNeeded[i])
             while nextRow < rows.starts[i] + rows.tapCounts[i] {
                 filterRow(
-                    (src + nextRow * sourceWidth * 4).assumingMemoryBound(to: UInt8.self), through: window.line,
-                    into: window.row(nextRow))
+                    (src + nextRow * sourceWidth * 4).assumingMemoryBound(to: UInt8.self), row: nextRow, in: window)
                 nextRow += 1
             }
             emitRow(i, from: window, into: (dst + i * outW * 4).assumingMemoryBound(to: UInt8.self))
@@ -125,7 +128,9 @@ final class Resampler {
 
     /// A window big enough for this resample's vertical pass.
     func makeWindow() -> RowWindow {
-        RowWindow(capacity: ringCapacity, outputWidth: plan.outputWidth, sourceColumns: sourceColumns.count)
+        RowWindow(
+            capacity: ringCapacity, outputWidth: plan.outputWidth, sourceColumns: sourceColumns.count,
+            linePadding: horizontalTaps)
     }
 
     /// The vertical pass for output row `i`, whose source rows are all in `window`: sums them, returns to
@@ -135,37 +140,44 @@ final class Resampler {
         let sums = window.sums
         let start = rows.starts[i], count = rows.tapCounts[i]
         let weights = rows.weights + i * rows.stride
-        sums.update(repeating: .zero, count: outW)
-        // Two rows per sweep halve the traffic on `sums`.
+        // Two rows per sweep halve the traffic on `sums`; the first sweep sets them. An odd last row pairs
+        // with itself at the table's padding weight, 0.
         var k = 0
-        while k + 1 < count {
+        while k < count {
             let w0 = weights[k], w1 = weights[k + 1]
-            let line0 = window.row(start + k), line1 = window.row(start + k + 1)
-            for j in 0..<outW {
-                sums[j] += line0[j] * w0 + line1[j] * w1
+            let line0 = window.row(start + k)
+            let line1 = k + 1 < count ? window.row(start + k + 1) : line0
+            if k == 0 {
+                for j in 0..<outW {
+                    sums[j] = line0[j] * w0 + line1[j] * w1
+                }
+            } else {
+                for j in 0..<outW {
+                    sums[j] += line0[j] * w0 + line1[j] * w1
+                }
             }
             k += 2
         }
-        if k < count {
-            let weight = weights[k]
-            let line0 = window.row(start + k)
-            for j in 0..<outW {
-                sums[j] += line0[j] * weight
-            }
+        // Over opaque rows the alpha sum is 255 but for rounding, and the colour needs no dividing by it
+        // (a division per pixel, a quarter of this pass).
+        var allOpaque = true
+        for k in 0..<count where !window.opaque[window.slot(start + k)] {
+            allOpaque = false
+            break
         }
-        for j in 0..<outW {
-            sums[j] = Self.straightAlpha(sums[j])
+        if !allOpaque {
+            for j in 0..<outW {
+                sums[j] = Self.straightAlpha(sums[j])
+            }
         }
         Self.storeRoundedBytes(
             UnsafeRawPointer(sums).assumingMemoryBound(to: Float.self), count: outW * 4, into: destination)
     }
 
-    /// Premultiplies one source row (`sourceWidth` RGBA8 pixels) into `line`, then filters it across into
-    /// `destination`.
-    func filterRow(
-        _ sourceRow: UnsafePointer<UInt8>, through line: UnsafeMutablePointer<SIMD4<Float>>,
-        into destination: UnsafeMutablePointer<SIMD4<Float>>
-    ) {
+    /// Premultiplies source row `y` (`sourceWidth` RGBA8 pixels) into the window's line, then filters it
+    /// across into the window's slot for that row.
+    func filterRow(_ sourceRow: UnsafePointer<UInt8>, row y: Int, in window: RowWindow) {
+        let line = window.line
         let firstColumn = sourceColumns.lowerBound
         let inverse255: Float = 1 / 255
         // Premultiply once per row: every output column then reads each pixel several times. Converting
@@ -177,7 +189,9 @@ final class Resampler {
         }
         // An opaque row (every row of a JPEG) is its own premultiplied form: one branch-free check instead
         // of a test per pixel.
-        if !Self.isOpaque(sourceBytes, pixels: columnCount) {
+        let opaque = Self.isOpaque(sourceBytes, pixels: columnCount)
+        window.opaque[window.slot(y)] = opaque
+        if !opaque {
             for x in 0..<columnCount {
                 let alpha = line[x][3]
                 if alpha != 255 {
@@ -187,20 +201,39 @@ final class Resampler {
                 }
             }
         }
+        // Every output reads the same number of taps, so the loop over them unrolls; the extra ones weigh 0.
+        let destination = window.row(y)
+        switch horizontalTaps {
+        case 2: filterAcross(line, taps: 2, into: destination)
+        case 4: filterAcross(line, taps: 4, into: destination)
+        case 6: filterAcross(line, taps: 6, into: destination)
+        case 8: filterAcross(line, taps: 8, into: destination)
+        case 10: filterAcross(line, taps: 10, into: destination)
+        case 12: filterAcross(line, taps: 12, into: destination)
+        default: filterAcross(line, taps: horizontalTaps, into: destination)
+        }
+    }
+
+    /// The horizontal pass over a premultiplied line: `taps` (even) weighted pixels per output column.
+    @inline(__always)
+    private func filterAcross(
+        _ line: UnsafeMutablePointer<SIMD4<Float>>, taps: Int, into destination: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let firstColumn = sourceColumns.lowerBound
+        let starts = columns.starts, stride = columns.stride
+        var weights = UnsafePointer(columns.weights)
         for j in 0..<plan.outputWidth {
-            let taps = line + (columns.starts[j] - firstColumn)
-            let weights = columns.weights + j * columns.stride
+            let pixels = UnsafePointer(line) + (starts[j] &- firstColumn)
             // Two accumulators so consecutive taps do not wait on each other's addition.
             var even = SIMD4<Float>.zero, odd = SIMD4<Float>.zero
-            let count = columns.tapCounts[j]
             var k = 0
-            while k + 1 < count {
-                even += taps[k] * weights[k]
-                odd += taps[k + 1] * weights[k + 1]
-                k += 2
+            while k < taps {
+                even += pixels[k] * weights[k]
+                odd += pixels[k &+ 1] * weights[k &+ 1]
+                k &+= 2
             }
-            if k < count { even += taps[k] * weights[k] }
             destination[j] = even + odd
+            weights += stride
         }
     }
 

@@ -52,7 +52,7 @@ final class StreamingResizer: ResizingRowSink {
         nextSourceRow += 1
         let outputHeight = resampler.plan.outputHeight
         guard nextOutputRow < outputHeight, y >= resampler.lowestSourceRow(neededFrom: nextOutputRow) else { return }
-        resampler.filterRow(row, through: window.line, into: window.row(y))
+        resampler.filterRow(row, row: y, in: window)
         let rowBytes = resampler.plan.outputWidth * 4
         output.withUnsafeMutableBufferPointer { pixels in
             guard let base = pixels.baseAddress else { return }

@@ -27,7 +27,9 @@ final class WeightTable: @unchecked Sendable {
         // Nearest neighbour picks one pixel, so its kernel is never stretched.
         let filterScale = filter == .nearest ? 1 : max(scale, 1)
         let support = filter.support * filterScale
-        let maxTaps = min(inputSize, Int((2 * support).rounded(.up)) + 2)
+        // An even stride: the horizontal pass reads taps in pairs, and the zero weights past an output's
+        // own taps pad its last pair.
+        let maxTaps = (min(inputSize, Int((2 * support).rounded(.up)) + 2) + 1) & ~1
         // A huge shrink of a huge axis needs count x maxTaps weights: refuse what the limits would.
         try DecodingLimits.default.check(width: count, height: maxTaps)
 
@@ -89,6 +91,13 @@ final class WeightTable: @unchecked Sendable {
 
     /// The memory the table holds: starts, tap counts and weights.
     var byteCount: Int { count * (2 * MemoryLayout<Int>.stride + stride * MemoryLayout<Float>.stride) }
+
+    /// The most taps any output reads.
+    var widestTapCount: Int {
+        var widest = 0
+        for i in 0..<count { widest = max(widest, tapCounts[i]) }
+        return widest
+    }
 
     /// The source range all outputs together read.
     var sourceRange: Range<Int> {

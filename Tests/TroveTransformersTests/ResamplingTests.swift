@@ -133,6 +133,25 @@ import TroveTransformers
         }
     }
 
+    @Test(arguments: smoothFilters, [UInt8(0), 128])
+    func rowsMixingOpaqueAndTranslucentStillUndoAlpha(filter: ResizeTransformer.Filter, lowerAlpha: UInt8) throws {
+        // Opaque blue above, translucent (or invisible) red below: output rows near the boundary read both
+        // kinds of rows, and only undoing the premultiplication keeps their colour pure blue.
+        let lowerColour: [UInt8] = lowerAlpha == 0 ? [255, 0, 0, 0] : [0, 0, 255, lowerAlpha]
+        let image = makeImage(width: 6, height: 16) { _, y in y < 8 ? [0, 0, 255, 255] : lowerColour }
+        let output = try ResizeTransformer(width: 3, height: 5, mode: .stretch, filter: filter).transform(image)
+        var blended = 0
+        for y in 0..<output.height {
+            for x in 0..<output.width {
+                let p = pixel(output, x, y)
+                guard p[3] > 0 else { continue }
+                if p[3] < 255 { blended += 1 }
+                #expect(p[0] <= 2 && p[1] <= 2 && p[2] >= 253, "pixel (\(x), \(y)) is \(p)")
+            }
+        }
+        #expect(blended > 0, "the boundary rows must blend alphas for the test to mean anything")
+    }
+
     @Test func convertsGrayImagesToRGBA() throws {
         let gray = Image(width: 4, height: 4, pixelFormat: .gray8, pixels: [UInt8](repeating: 100, count: 16))
         let output = try ResizeTransformer(width: 2, height: 2).transform(gray)
