@@ -1,8 +1,8 @@
 import TroveCore
 
 /// Carries out a `ResizePlan` on tightly packed straight-alpha RGBA8 pixels: a horizontal pass into
-/// an intermediate buffer of premultiplied Float pixels, then a vertical pass that un-premultiplies,
-/// rounds and clamps. One resampler serves every frame of an animation, so the weight tables are
+/// an intermediate buffer of premultiplied Float pixels, then a vertical pass that un-premultiplies
+/// (unless every row it read was opaque), rounds and clamps. One resampler serves every frame of an animation, so the weight tables are
 /// built once. `StreamingResizer` drives the same row passes from rows as a decoder delivers them.
 final class Resampler {
     let sourceWidth: Int
@@ -31,7 +31,8 @@ final class Resampler {
             inputSize: sourceHeight, boxStart: plan.box.y, boxLength: plan.box.height,
             count: plan.outputHeight, filter: filter)
         sourceColumns = columns.sourceRange
-        // Never past the table's (even) stride: the padding weights are zero.
+        // The widest tap count is at most the table's stride, which is even, so this never passes it; the
+        // weights past each output's own taps are zero.
         horizontalTaps = (columns.widestTapCount + 1) & ~1
 
         // Windows move down monotonically in practice; computing the bounds instead of assuming it keeps
@@ -142,6 +143,7 @@ final class Resampler {
         let weights = rows.weights + i * rows.stride
         // Two rows per sweep halve the traffic on `sums`; the first sweep sets them. An odd last row pairs
         // with itself at the table's padding weight, 0.
+        assert(count % 2 == 0 || weights[count] == 0, "an odd row count pairs with a zero padding weight")
         var k = 0
         while k < count {
             let w0 = weights[k], w1 = weights[k + 1]
@@ -158,7 +160,7 @@ final class Resampler {
             }
             k += 2
         }
-        // Over opaque rows the alpha sum is 255 but for rounding, and the colour needs no dividing by it
+        // Over opaque rows the alpha sum is 255 up to float rounding, and the colour needs no dividing by it
         // (a division per pixel, a quarter of this pass).
         var allOpaque = true
         for k in 0..<count where !window.opaque[window.slot(start + k)] {

@@ -1,17 +1,17 @@
 /// The working memory of a separable resample's vertical pass: a ring of horizontally filtered rows (premultiplied
-/// Float pixels, `outputWidth` a row) indexed by source row, one row of premultiplied source pixels for the
-/// horizontal pass, and the vertical pass's sums.
+/// Float pixels, `outputWidth` a row) indexed by source row with whether each was opaque, one row of
+/// premultiplied source pixels for the horizontal pass, and the vertical pass's sums.
 final class RowWindow {
     /// Rows the ring holds; source row y lives in slot y % capacity.
     let capacity: Int
     let outputWidth: Int
     /// One source row converted to premultiplied Float, the horizontal pass's input, followed by
-    /// `linePadding` zero pixels that the last pair of an output's taps may read.
+    /// `linePadding` zero pixels: the taps past an output's own count (weighted 0) may read them.
     let line: UnsafeMutablePointer<SIMD4<Float>>
     /// One output row's sums, the vertical pass's accumulator.
     let sums: UnsafeMutablePointer<SIMD4<Float>>
-    /// Whether the source row in each slot was opaque: a vertical pass over opaque rows only has no alpha
-    /// to undo.
+    /// For each slot, whether the source row it holds was fully opaque. When every row a vertical pass
+    /// reads was, there is no premultiplication to undo.
     let opaque: UnsafeMutablePointer<Bool>
     private let ring: UnsafeMutablePointer<SIMD4<Float>>
 

@@ -127,11 +127,13 @@ import TroveTransformers
 
     @Test(arguments: smoothFilters, [UInt8(0), 128])
     func rowsMixingOpaqueAndTranslucentStillUndoAlpha(filter: ResizeTransformer.Filter, lowerAlpha: UInt8) throws {
-        // Opaque blue above, translucent (or invisible) red below: output rows near the boundary read both
-        // kinds of rows, and only undoing the premultiplication keeps their colour pure blue.
+        // Bands of 16 rows, opaque blue and translucent (or invisible) red by turns: output rows near a
+        // boundary read both kinds of rows, and only undoing the premultiplication keeps their colour pure
+        // blue. A slight shrink keeps the ring of filtered rows far smaller than a band, so a translucent
+        // band's rows reuse slots that held opaque rows, and some outputs read translucent rows only.
         let lowerColour: [UInt8] = lowerAlpha == 0 ? [255, 0, 0, 0] : [0, 0, 255, lowerAlpha]
-        let image = makeImage(width: 6, height: 16) { _, y in y < 8 ? [0, 0, 255, 255] : lowerColour }
-        let output = try ResizeTransformer(width: 3, height: 5, mode: .stretch, filter: filter).transform(image)
+        let image = makeImage(width: 6, height: 64) { _, y in (y / 16) % 2 == 0 ? [0, 0, 255, 255] : lowerColour }
+        let output = try ResizeTransformer(width: 3, height: 56, mode: .stretch, filter: filter).transform(image)
         #expect(
             expectVisiblePixelsBlue(output) > 0, "the boundary rows must blend alphas for the test to mean anything")
     }

@@ -65,6 +65,23 @@ import TroveCore
     }
 
     @Test(arguments: [ResizeTransformer.Filter.bilinear, .lanczos3])
+    func opaqueAndTranslucentBandsStreamAsTheyResizeWhole(filter: ResizeTransformer.Filter) throws {
+        // Opaque bands (no alpha to undo) between translucent ones, through a window smaller than the image.
+        let image = makeImage(width: 40, height: 90) { x, y in
+            [UInt8(x * 6), UInt8(y * 2), 90, (y / 10) % 2 == 0 ? 255 : UInt8(40 + x)]
+        }
+        let resize = ResizeTransformer(width: 17, height: 23, mode: .stretch, filter: filter)
+        let expected = try resize.transform(image)
+        var window = 0
+        let streamed = try resize.resize(storedSize: PixelSize(width: 40, height: 90)) { sink in
+            try Self.deliver(image, to: sink)
+            window = (sink as? StreamingResizer)?.windowRows ?? -1
+        }
+        #expect(streamed.pixels == expected.pixels)
+        #expect(window > 0 && window < 90, "window \(window) of 90 rows: its slots must be reused")
+    }
+
+    @Test(arguments: [ResizeTransformer.Filter.bilinear, .lanczos3])
     func aReducedCopyResizesAsTheReducedSourcePlanDoes(filter: ResizeTransformer.Filter) throws {
         // As if a decoder shrank a 403x297 image by 4 (rounding up) before streaming it.
         let stored = PixelSize(width: 403, height: 297)
