@@ -2,8 +2,9 @@ import TroveCore
 
 /// Carries out a `ResizePlan` on tightly packed straight-alpha RGBA8 pixels: a horizontal pass into
 /// an intermediate buffer of premultiplied Float pixels, then a vertical pass that un-premultiplies
-/// (unless every row it read was opaque), rounds and clamps. One resampler serves every frame of an animation, so the weight tables are
-/// built once. `StreamingResizer` drives the same row passes from rows as a decoder delivers them.
+/// (unless every row it read was opaque), rounds and clamps. One resampler serves every frame of an
+/// animation, so the weight tables are built once. `StreamingResizer` drives the same row passes from
+/// rows as a decoder delivers them.
 final class Resampler {
     let sourceWidth: Int
     let sourceHeight: Int
