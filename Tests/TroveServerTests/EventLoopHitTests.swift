@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import Testing
+import TroveTestSupport
 
 /// Result-cache hits are answered on the event loop, ahead of Hummingbird's router (`CachedResultHandler`):
 /// byte for byte as the router answers, after any request still being answered on the connection, and
@@ -101,6 +102,8 @@ import Testing
         let count = 60
         let connection = try RawConnection(port: harness.port, receiveBuffer: 4096)
         try connection.send(String(repeating: "GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n", count: count))
+        // Wait for the loop to start answering, then give it time it would use to answer them all.
+        #expect(try await eventually { try await harness.metric("trove_serve_event_loop_hits_total") >= 1 })
         try await Task.sleep(for: .seconds(1))
         let answeredOnTheLoop = try await harness.metric("trove_serve_event_loop_hits_total")
         #expect(answeredOnTheLoop >= 1 && answeredOnTheLoop < Double(count))
