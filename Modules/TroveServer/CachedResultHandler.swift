@@ -4,6 +4,8 @@ import NIOHTTP1
 
 /// Answers result-cache hits on the connection's event loop, ahead of Hummingbird's async bridge, router
 /// and middleware: a result already made costs a lookup and a write, not two hand-offs between threads.
+/// It sits after NIO's request decoder and sees the hits `ExpressHitHandler` left to the decoder (a read
+/// that held more or less than one plain request, and everything after it on that connection).
 ///
 /// It answers only a GET or HEAD of a path whose result is kept, over HTTP/1.1 keep-alive, and only while
 /// no earlier request on the connection is still being answered behind it, so answers keep their order.
@@ -33,9 +35,11 @@ final class CachedResultHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapInboundIn(data)
         switch part {
         case let .head(head):
-            if passedOn == 0, context.channel.isWritable, let answer = answers.answer(to: head) {
+            if passedOn == 0, context.channel.isWritable, let request = HitRequest(head),
+                let answer = answers.answer(to: request)
+            {
                 discarding = true
-                context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+                context.write(wrapOutboundOut(.head(answer.responseHead(date: answers.date.text))), promise: nil)
                 if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 return
@@ -64,42 +68,5 @@ final class CachedResultHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // Only answers from behind pass through here; this handler's own go on from its context.
         if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
         context.write(data, promise: promise)
-    }
-}
-
-/// What `CachedResultHandler` asks: the answer to a request head if its result is kept. Shared by every
-/// connection.
-struct CachedResultAnswers: Sendable {
-    let responder: ProxyResponder
-    /// Nil when access lines are not written.
-    let accessLog: AccessLog?
-    let date: ResponseDate
-
-    /// The head and body to send, or nil when the request is not one this path answers or its result is
-    /// not kept; the answer is counted in the metrics and the access log.
-    func answer(to request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
-        guard request.method == .GET || request.method == .HEAD, request.version == .http1_1, request.isKeepAlive,
-            request.uri.hasPrefix("/")
-        else { return nil }
-        let started = ContinuousClock.now
-        // Hummingbird's path: the target up to its query (found in the bytes: a Character search is slower).
-        let uri = request.uri
-        let path = uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(uri[..<$0]) } ?? uri
-        let headers = request.headers
-        let hints = responder.route.clientHints ? ClientHints(headers: headers) : nil
-        let lookup = responder.resultLookup(path: path, accept: headers.combinedValue(named: "accept"), hints: hints)
-        guard
-            let answer = responder.cachedAnswer(
-                for: lookup, conditions: AnswerConditions(headers), head: request.method == .HEAD)
-        else { return nil }
-        let status = Int(answer.status.code)
-        let elapsed = ContinuousClock.now - started
-        responder.metrics.answered(status: status, after: elapsed)
-        responder.metrics.eventLoopHit()
-        accessLog?.append(
-            AccessLog.Record(
-                time: Date(), method: request.method.rawValue, path: path, status: status,
-                bytes: answer.contentLength ?? "0", elapsed: elapsed))
-        return (answer.responseHead(date: date.text), answer.body)
     }
 }

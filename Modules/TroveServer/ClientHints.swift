@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import NIOHTTP1
 import TroveImgproxy
 
 /// The client hints imgproxy reads when they are enabled: the device pixel ratio (`Sec-CH-DPR`, else `DPR`)
@@ -24,14 +23,8 @@ struct ClientHints: Sendable, Equatable {
             widthText: headers[Self.secCHWidthName] ?? headers[Self.widthName])
     }
 
-    /// As `init(headers:)`, from NIO's headers (for `CachedResultHandler`).
-    init(headers: HTTPHeaders) {
-        self.init(
-            dprText: headers.combinedValue(named: "Sec-CH-DPR") ?? headers.combinedValue(named: "DPR"),
-            widthText: headers.combinedValue(named: "Sec-CH-Width") ?? headers.combinedValue(named: "Width"))
-    }
-
-    private init(dprText: String?, widthText: String?) {
+    /// The hints in the texts of `Sec-CH-DPR` (else `DPR`) and `Sec-CH-Width` (else `Width`).
+    init(dprText: String?, widthText: String?) {
         if let text = dprText, let value = Double(text.trimmingCharacters(in: .whitespaces)), value > 0,
             value <= Self.maximumDPR
         {

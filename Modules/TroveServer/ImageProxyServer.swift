@@ -225,7 +225,11 @@ public final class ImageProxyServer: Sendable {
                         HTTPPartHandlersInstaller {
                             let timeout = RequestHeadTimeoutHandler(
                                 headTimeout: headTimeout, keepAliveTimeout: keepAliveTimeout)
-                            return [timeout] + (cachedResults.map { [CachedResultHandler(answers: $0)] } ?? [])
+                            guard let cachedResults else { return ([], [timeout]) }
+                            return (
+                                [ExpressHitHandler(answers: cachedResults, timeout: timeout)],
+                                [timeout, CachedResultHandler(answers: cachedResults)]
+                            )
                         }
                     ])),
             configuration: .init(

@@ -24,16 +24,30 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     /// Requests whose head has come and whose answer has not ended (more than one when pipelined).
     private var inProgress = 0
 
+    /// Its own context, for answers sent ahead of it.
+    private var context: ChannelHandlerContext?
+
     init(headTimeout: TimeAmount, keepAliveTimeout: TimeAmount) {
         self.headTimeout = headTimeout
         self.keepAliveTimeout = keepAliveTimeout
     }
 
+    /// Whether every request that came through has been answered.
+    var isIdle: Bool { inProgress == 0 }
+
+    /// A request was answered ahead of this handler (`ExpressHitHandler`), so it never came through: the
+    /// keep-alive wait starts again, as after an answer from behind.
+    func answeredAhead() {
+        if let context, inProgress == 0 { arm(context, after: keepAliveTimeout) }
+    }
+
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { arm(context, after: headTimeout) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
         disarm()
         cancelCheck()
     }

@@ -25,12 +25,26 @@ struct ResultAnswer {
         return HTTPResponseHead(
             version: .http1_1, status: HTTPResponseStatus(statusCode: Int(status.code)), headers: fields)
     }
+
+    /// The bytes NIO's encoder writes for `responseHead(date:)`: the status line, the fields in order, `Date`
+    /// and the blank line.
+    func writeHead(date: String, into buffer: inout ByteBuffer) {
+        let status = HTTPResponseStatus(statusCode: Int(self.status.code))
+        buffer.writeString("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n")
+        buffer.writeBytes(headers.wire)
+        buffer.writeString("Date: \(date)\r\n\r\n")
+    }
 }
 
 /// The request headers that can turn a kept result's answer into `304 Not Modified`.
 struct AnswerConditions {
     var ifNoneMatch: String?
     var ifModifiedSince: String?
+
+    init(ifNoneMatch: String?, ifModifiedSince: String?) {
+        self.ifNoneMatch = ifNoneMatch
+        self.ifModifiedSince = ifModifiedSince
+    }
 
     init(_ headers: HTTPFields) {
         ifNoneMatch = headers[.ifNoneMatch]
@@ -53,7 +67,8 @@ extension HTTPHeaders {
 }
 
 /// The headers of a kept result's answers, made once when the result is made: each in Hummingbird's form
-/// (the router's path) and NIO's (`CachedResultHandler`, which adds only `Date`).
+/// (the router's path), NIO's (`CachedResultHandler`) and as bytes (`ExpressHitHandler`); the last two add
+/// only `Date`.
 struct AnswerHeaders: Sendable {
     /// With the body's `Content-Type`, `Content-Length` and `Content-Disposition`.
     let ok: AnswerFields
@@ -66,16 +81,23 @@ struct AnswerHeaders: Sendable {
     }
 }
 
-/// One answer's headers in both forms.
+/// One answer's headers in each form.
 struct AnswerFields: Sendable {
     let fields: HTTPFields
     let http1: HTTPHeaders
+    /// "name: value" lines, each ending in CRLF, as NIO's encoder writes `http1`.
+    let wire: [UInt8]
 
     init(_ fields: HTTPFields) {
         self.fields = fields
         var http1 = HTTPHeaders()
         http1.reserveCapacity(fields.count + 1)
-        for field in fields { http1.add(name: field.name.rawName, value: field.value) }
+        var wire: [UInt8] = []
+        for field in fields {
+            http1.add(name: field.name.rawName, value: field.value)
+            wire += Array("\(field.name.rawName): \(field.value)\r\n".utf8)
+        }
         self.http1 = http1
+        self.wire = wire
     }
 }

@@ -3,7 +3,8 @@ import Prometheus
 /// What the server counts, next to the pipeline's own metrics in one Prometheus registry:
 /// `trove_serve_requests_total{status}`, `trove_serve_request_duration_seconds` (a histogram),
 /// `trove_serve_result_cache_hits_total` (of which `trove_serve_event_loop_hits_total` were answered on
-/// the event loop by `CachedResultHandler`), `trove_serve_shared_results_total` (requests that waited for an
+/// the event loop, and of those `trove_serve_express_hits_total` from the client's bytes, by
+/// `ExpressHitHandler`), `trove_serve_shared_results_total` (requests that waited for an
 /// identical request's result instead of making their own), `trove_serve_rejected_total` (429s) and
 /// `trove_serve_access_log_dropped_total`.
 struct ServerMetrics: Sendable {
@@ -12,6 +13,7 @@ struct ServerMetrics: Sendable {
     private let duration: DurationHistogram
     private let resultHits: Counter
     private let eventLoopHits: Counter
+    private let expressHits: Counter
     private let rejected: Counter
     private let shared: Counter
     private let accessLogDropped: Counter
@@ -47,6 +49,10 @@ struct ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "trove", subsystem: "serve", metricName: "event_loop_hits", unitName: "total",
                 helpText: "Result-cache hits answered on the event loop, ahead of the router."))
+        expressHits = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "express_hits", unitName: "total",
+                helpText: "Event-loop hits answered from the request's bytes, ahead of HTTP decoding."))
         rejected = registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 namespace: "trove", subsystem: "serve", metricName: "rejected", unitName: "total",
@@ -72,8 +78,10 @@ struct ServerMetrics: Sendable {
         resultHits.increment()
     }
 
-    func eventLoopHit() {
+    /// A hit answered on the event loop; `express` when from the request's bytes, ahead of HTTP decoding.
+    func eventLoopHit(express: Bool) {
         eventLoopHits.increment()
+        if express { expressHits.increment() }
     }
 
     func sharedResult() {

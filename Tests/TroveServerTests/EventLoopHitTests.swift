@@ -3,14 +3,17 @@ import Foundation
 import Testing
 import TroveTestSupport
 
-/// Result-cache hits are answered on the event loop, ahead of Hummingbird's router (`CachedResultHandler`):
-/// byte for byte as the router answers, after any request still being answered on the connection, and
-/// counted and logged like every other answer.
+/// Result-cache hits are answered on the event loop, ahead of Hummingbird's router: from the request's
+/// bytes when a read holds one plain request (`ExpressHitHandler`), else after NIO's decoder
+/// (`CachedResultHandler`). Either way byte for byte as the router answers, after any request still being
+/// answered on the connection, and counted and logged like every other answer.
 @Suite struct EventLoopHitTests {
     static let signer = URLSigner.test
 
-    /// The same requests to a server that keeps results (hits from the event loop) and to one that keeps
-    /// none (every answer made by the router): the same status lines, headers in the same order, and bodies.
+    /// The same requests to a server that keeps results and to one that keeps none (every answer made by the
+    /// router): the same status lines, headers in the same order, and bodies. The kept server is asked on a
+    /// fresh connection, where each hit is read from its bytes, and on one that first sent two requests in one
+    /// write, after which hits go through NIO's decoder.
     @Test func hitsAnsweredOnTheEventLoopMatchTheRoutersAnswers() async throws {
         let kept = try await ImageURLTests.startSigned()
         defer { Task { await kept.stop() } }
@@ -22,8 +25,7 @@ import TroveTestSupport
         let unkeptNegotiated = Self.signer.signed("/rs:fit:30:30/plain/\(unkept.origin.url("/images/chelsea.png"))")
         // The origins' ports differ, so each server is asked for its own origin's URL; the answers do not
         // carry the URL.
-        func exchanges(_ port: Int, named: String, negotiated: String) async throws -> [WireAnswer] {
-            let connection = try RawConnection(port: port)
+        func exchanges(on connection: RawConnection, named: String, negotiated: String) async throws -> [WireAnswer] {
             let first = try await connection.exchange(named)
             let tag = try #require(first.header("etag"))
             return [
@@ -38,8 +40,10 @@ import TroveTestSupport
                 try await connection.exchange(negotiated, headers: ["Accept": "image/png"])
             ]
         }
-        let fromKept = try await exchanges(kept.port, named: named, negotiated: negotiated)
-        let fromUnkept = try await exchanges(unkept.port, named: unkeptNamed, negotiated: unkeptNegotiated)
+        let fromKept = try await exchanges(
+            on: RawConnection(port: kept.port), named: named, negotiated: negotiated)
+        let fromUnkept = try await exchanges(
+            on: RawConnection(port: unkept.port), named: unkeptNamed, negotiated: unkeptNegotiated)
         #expect(fromKept == fromUnkept)
         #expect(
             fromKept.map(\.statusLine) == [
@@ -48,11 +52,21 @@ import TroveTestSupport
             ])
         #expect(fromKept[5].header("content-type") == "image/webp" && fromKept[7].header("content-type") == "image/png")
         #expect(fromKept[5].header("vary") == "Accept")
-        // Six of the nine were hits: all but the first of each kind, and all answered on the event loop.
+        // Six of the nine were hits: all but the first of each kind, all answered from their bytes.
         #expect(try await kept.metric("trove_serve_event_loop_hits_total") == 6)
+        #expect(try await kept.metric("trove_serve_express_hits_total") == 6)
         #expect(try await kept.metric("trove_serve_result_cache_hits_total") == 6)
         #expect(try await kept.metric("trove_serve_requests_total", labels: "status=\"304\"") == 1)
         #expect(try await unkept.metric("trove_serve_event_loop_hits_total") == 0)
+
+        // Two requests in one write: the decoder may hold bytes after such a read, so hits go its way.
+        let decoded = try RawConnection(port: kept.port)
+        try decoded.send(String(repeating: "GET /health HTTP/1.1\r\nHost: t\r\n\r\n", count: 2))
+        #expect(try await decoded.readAnswers([true, true]).map(\.statusLine) == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"])
+        // Every exchange is a hit now.
+        #expect(try await exchanges(on: decoded, named: named, negotiated: negotiated) == fromUnkept)
+        #expect(try await kept.metric("trove_serve_event_loop_hits_total") == 15)
+        #expect(try await kept.metric("trove_serve_express_hits_total") == 6)
     }
 
     /// A hit pipelined behind a request whose source is still being fetched is not answered first: it goes
@@ -86,6 +100,80 @@ import TroveTestSupport
         let again = try await connection.exchange(hit)
         #expect(Data(again.body) == kept.bytes)
         #expect(try await harness.metric("trove_serve_event_loop_hits_total") == 1)
+    }
+
+    /// A hit read from its bytes waits while a request sent before it, in its own write, is still being
+    /// answered behind the decoder; once that answer is out, the next hit is answered from its bytes again.
+    @Test func aHitSentAloneBehindARequestStillBeingAnsweredWaitsItsTurn() async throws {
+        let gate = FixtureGate()
+        let origin = try FixtureServer(serving: TestImages.folder, under: "/images/")
+        let png = try Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
+        origin.setRoute("/gated.png", .gated(png, contentType: "image/png", gate: gate))
+        let harness = try await ServerHarness.start(origin: origin) { configuration in
+            configuration.keys = [Self.signer.key]
+            configuration.salts = [Self.signer.salt]
+        }
+        defer { Task { await harness.stop() } }
+        let hit = Self.signer.signed("/rs:fit:30:30/plain/\(origin.url("/images/chelsea.png"))@png")
+        let slow = Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/gated.png"))@png")
+        let kept = try await harness.request(hit)
+        #expect(kept.status == .ok)
+
+        let connection = try RawConnection(port: harness.port)
+        try connection.send("GET \(slow) HTTP/1.1\r\nHost: t\r\n\r\n")
+        await gate.waitForArrivals(1)
+        try connection.send("GET \(hit) HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(await !connection.waitForFirstByte(within: .milliseconds(300)))
+        gate.open()
+        let answers = try await connection.readAnswers([true, true])
+        #expect(answers.map { Self.pngWidth($0.body) } == [20, 30])
+        #expect(Data(answers[1].body) == kept.bytes)
+        #expect(try await harness.metric("trove_serve_express_hits_total") == 0)
+
+        let again = try await connection.exchange(hit)
+        #expect(Data(again.body) == kept.bytes)
+        #expect(try await harness.metric("trove_serve_express_hits_total") == 1)
+    }
+
+    /// Hits answered from their bytes never pass the request-head timeout, so they restart its keep-alive
+    /// wait themselves: a connection that keeps asking stays open past both timeouts, and is closed once
+    /// it goes quiet.
+    @Test func hitsReadFromTheirBytesKeepTheConnectionAliveUntilItIdles() async throws {
+        let harness = try await ImageURLTests.startSigned { configuration in
+            configuration.headerReadTimeout = .seconds(2)
+            configuration.keepAliveTimeout = .seconds(2)
+        }
+        defer { Task { await harness.stop() } }
+        let hit = Self.signer.signed("/rs:fit:30:30/plain/\(harness.origin.url("/images/chelsea.png"))@png")
+        let kept = try await harness.request(hit)
+        #expect(kept.status == .ok)
+
+        let connection = try RawConnection(port: harness.port)
+        // 8 gaps of 400 ms: well past both timeouts in all, well inside the keep-alive wait each.
+        for _ in 0..<8 {
+            #expect(Data(try await connection.exchange(hit).body) == kept.bytes)
+            try await Task.sleep(for: .milliseconds(400))
+        }
+        #expect(try await harness.metric("trove_serve_express_hits_total") == 8)
+        let quiet = await connection.read(forAtMost: .seconds(10))
+        #expect(quiet.closed && quiet.text.isEmpty, "\(quiet)")
+    }
+
+    /// A hit that asks for the connection to close is answered after the decoder, and the connection closes.
+    @Test func aHitThatAsksToCloseIsAnsweredAndClosed() async throws {
+        let harness = try await ImageURLTests.startSigned()
+        defer { Task { await harness.stop() } }
+        let hit = Self.signer.signed("/rs:fit:30:30/plain/\(harness.origin.url("/images/chelsea.png"))@png")
+        let kept = try await harness.request(hit)
+        #expect(kept.status == .ok)
+
+        let connection = try RawConnection(port: harness.port)
+        try connection.send("GET \(hit) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        let (bytes, closed) = await connection.readBytes(forAtMost: .seconds(10))
+        let answer = try #require(WireAnswer.parse(bytes[...], hasBody: true))
+        #expect(closed && answer.0.statusLine == "HTTP/1.1 200 OK" && Data(answer.0.body) == kept.bytes)
+        #expect(try await harness.metric("trove_serve_result_cache_hits_total") == 1)
+        #expect(try await harness.metric("trove_serve_express_hits_total") == 0)
     }
 
     /// A client that asks many times and reads nothing fills its socket; from then on its hits go the

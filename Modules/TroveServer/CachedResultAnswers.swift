@@ -1,0 +1,74 @@
+import Foundation
+import NIOHTTP1
+
+/// What the event loop's hit handlers (`ExpressHitHandler`, `CachedResultHandler`) ask: the answer to a
+/// request if its result is kept. Shared by every connection.
+struct CachedResultAnswers: Sendable {
+    let responder: ProxyResponder
+    /// Nil when access lines are not written.
+    let accessLog: AccessLog?
+    let date: ResponseDate
+
+    /// The answer to send, or nil when its result is not kept; the answer is counted in the metrics and the
+    /// access log.
+    func answer(to request: HitRequest) -> ResultAnswer? {
+        let started = ContinuousClock.now
+        // Hummingbird's path: the target up to its query (found in the bytes: a Character search is slower).
+        let target = request.target
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+        let hints =
+            responder.route.clientHints ? ClientHints(dprText: request.dprText, widthText: request.widthText) : nil
+        let lookup = responder.resultLookup(path: path, accept: request.accept, hints: hints)
+        guard let answer = responder.cachedAnswer(for: lookup, conditions: request.conditions, head: request.isHead)
+        else { return nil }
+        let status = Int(answer.status.code)
+        let elapsed = ContinuousClock.now - started
+        responder.metrics.answered(status: status, after: elapsed)
+        responder.metrics.eventLoopHit(express: request.isExpress)
+        accessLog?.append(
+            AccessLog.Record(
+                time: Date(), method: request.isHead ? "HEAD" : "GET", path: path, status: status,
+                bytes: answer.contentLength ?? "0", elapsed: elapsed))
+        return answer
+    }
+}
+
+/// A GET or HEAD that the event loop may answer from the result cache: what its answer depends on.
+struct HitRequest {
+    var isHead: Bool
+    /// The request target as sent: the path and any query.
+    var target: String
+    var accept: String?
+    var conditions: AnswerConditions
+    /// The client hints as sent, read only when the server reads hints.
+    var dprText: String?
+    var widthText: String?
+    /// Whether it was read from the client's bytes (`ExpressHitHandler`) rather than by NIO's decoder.
+    var isExpress: Bool
+
+    /// A request NIO's decoder read, or nil when it is not a keep-alive HTTP/1.1 GET or HEAD of a path.
+    init?(_ head: HTTPRequestHead) {
+        guard head.method == .GET || head.method == .HEAD, head.version == .http1_1, head.isKeepAlive,
+            head.uri.hasPrefix("/")
+        else { return nil }
+        let headers = head.headers
+        isHead = head.method == .HEAD
+        target = head.uri
+        accept = headers.combinedValue(named: "accept")
+        conditions = AnswerConditions(headers)
+        dprText = headers.combinedValue(named: "Sec-CH-DPR") ?? headers.combinedValue(named: "DPR")
+        widthText = headers.combinedValue(named: "Sec-CH-Width") ?? headers.combinedValue(named: "Width")
+        isExpress = false
+    }
+
+    /// A request read straight from the client's bytes.
+    init(_ head: PlainRequestHead) {
+        isHead = head.isHead
+        target = head.target
+        accept = head.accept
+        conditions = AnswerConditions(ifNoneMatch: head.ifNoneMatch, ifModifiedSince: head.ifModifiedSince)
+        dprText = head.secCHDPR ?? head.dpr
+        widthText = head.secCHWidth ?? head.width
+        isExpress = true
+    }
+}
