@@ -304,7 +304,10 @@ let package = Package(
                 "TroveCodec",
                 "TroveCore",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HummingbirdTesting", package: "hummingbird")
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
             ],
             path: "Tests/TroveServerTests", swiftSettings: swift6),
         .testTarget(

@@ -25,13 +25,15 @@ final class HTTPPartHandlersInstaller: ChannelInboundHandler, RemovableChannelHa
             let decoder = try? operations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self).handler
         else { return }
         let handlers = makeHandlers()
-        for handler in handlers.aheadOfCodec {
-            guard (try? operations.addHandler(handler, position: .before(encoder))) != nil else { return }
-        }
         var previous = decoder
         for handler in handlers.afterDecoder {
             guard (try? operations.addHandler(handler, position: .after(previous))) != nil else { return }
             previous = handler
+        }
+        // Only once those are in: a handler ahead may rely on them (`ExpressHitHandler` on the timeout's
+        // count of requests in progress).
+        for handler in handlers.aheadOfCodec {
+            guard (try? operations.addHandler(handler, position: .before(encoder))) != nil else { return }
         }
     }
 }

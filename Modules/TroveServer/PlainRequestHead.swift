@@ -2,7 +2,9 @@
 /// form reads: one whole GET or HEAD over HTTP/1.1, with no body, nothing after its blank line, and only the
 /// headers a hit's answer looks at kept. Anything else (another method or version, a body, `Connection` other
 /// than keep-alive, an upgrade, a byte a strict reading of RFC 9112 would not take) reads as nil and goes on
-/// to NIO's decoder, so this never answers a request that the decoder would read differently or refuse.
+/// to NIO's decoder, so this never answers a request that the decoder would refuse or read with another
+/// method, target, version, framing or field. Values lose the whitespace around them, as Hummingbird's
+/// fields do (NIO's keep what trails).
 struct PlainRequestHead: Equatable {
     /// Heads longer than this, or with more fields, go to the decoder (browsers send well under 2 KiB and
     /// 20 fields; the decoder's own limits are higher).
@@ -66,7 +68,8 @@ struct PlainRequestHead: Equatable {
 /// The header names `PlainRequestHead` tells apart; every other name is `other` and its value is skipped.
 private enum FieldName {
     case accept, ifNoneMatch, ifModifiedSince, secCHDPR, dpr, secCHWidth, width, connection
-    /// Fields that mean a body, a protocol switch or an interim answer: such a request goes to the decoder.
+    /// Fields that mean a body, a protocol switch, an interim answer or (`Proxy-Connection`) a close: such a
+    /// request goes to the decoder.
     case framing
     case other
 
@@ -75,7 +78,9 @@ private enum FieldName {
             ("accept", .accept), ("if-none-match", .ifNoneMatch), ("if-modified-since", .ifModifiedSince),
             ("sec-ch-dpr", .secCHDPR), ("dpr", .dpr), ("sec-ch-width", .secCHWidth), ("width", .width),
             ("connection", .connection), ("content-length", .framing), ("transfer-encoding", .framing),
-            ("upgrade", .framing), ("expect", .framing), ("te", .framing)
+            ("upgrade", .framing), ("expect", .framing), ("te", .framing),
+            // llhttp reads it as `Connection`.
+            ("proxy-connection", .framing)
         ] as [(String, FieldName)]).map { (Array($0.0.utf8), $0.1) }
 }
 

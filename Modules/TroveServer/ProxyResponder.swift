@@ -130,7 +130,7 @@ struct ProxyResponder: Sendable {
     }
 
     /// The answer to an image request whose result is in the result cache, or nil when it is not; also
-    /// what `CachedResultHandler` sends from the event loop.
+    /// what the event loop's hit handlers send (`CachedResultAnswers`).
     func cachedAnswer(for lookup: ResultLookup, conditions: AnswerConditions, head: Bool) -> ResultAnswer? {
         guard let hit = results?.value(forKey: lookup.key) else { return nil }
         metrics.resultCacheHit()

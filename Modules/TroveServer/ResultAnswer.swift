@@ -3,8 +3,9 @@ import NIOCore
 import NIOHTTP1
 
 /// The answer to a request for a kept result, before it is sent: a Hummingbird `Response` on the router's
-/// path, NIO's HTTP parts when `CachedResultHandler` answers a hit on the event loop. One function makes it
-/// for both (`ProxyResponder.answer`), so the two cannot differ.
+/// path, NIO's HTTP parts when `CachedResultHandler` answers a hit on the event loop, bytes when
+/// `ExpressHitHandler` does. One function makes it for all three (`ProxyResponder.answer`), so they cannot
+/// differ.
 struct ResultAnswer {
     var status: HTTPResponse.Status
     var headers: AnswerFields

@@ -202,6 +202,37 @@ import TroveTestSupport
         #expect(try await harness.metric("trove_serve_result_cache_hits_total") == Double(count))
     }
 
+    /// The same client, asking one request per write, so that each is read from its bytes: once its
+    /// socket is full, its hits go through the decoder and the router, whose writer waits, instead of being
+    /// answered from their bytes into an ever longer queue. Read afterwards, every answer comes, whole.
+    @Test func hitsReadFromTheirBytesForAClientThatDoesNotReadWaitForItsSocket() async throws {
+        let harness = try await ImageURLTests.startSigned()
+        defer { Task { await harness.stop() } }
+        let path = Self.signer.signed("/rs:fit:600:600/plain/\(harness.origin.url("/images/coffee.png"))@png")
+        let kept = try await harness.request(path)
+        #expect(kept.status == .ok && kept.bytes.count > 100_000)
+
+        let count = 60
+        let connection = try RawConnection(port: harness.port, receiveBuffer: 4096)
+        var answeredAtOnce = true
+        for sent in 1...count {
+            try connection.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+            // Each request is looked up before the next is sent (so each is a read of its own), until
+            // one waits behind the full socket.
+            if answeredAtOnce {
+                answeredAtOnce = try await eventually(within: .seconds(1)) {
+                    try await harness.metric("trove_serve_result_cache_hits_total") >= Double(sent)
+                }
+            }
+        }
+        let express = try await harness.metric("trove_serve_express_hits_total")
+        #expect(express >= 1 && express < Double(count))
+
+        let answers = try await connection.readAnswers(Array(repeating: true, count: count), within: .seconds(60))
+        #expect(answers.count == count)
+        #expect(answers.allSatisfy { Data($0.body) == kept.bytes })
+    }
+
     /// `trove serve` writes one access line for a hit answered on the event loop, as for the miss before
     /// it: the path without its signature, the status and the length.
     @Test func hitsAnsweredOnTheEventLoopAreLogged() async throws {
