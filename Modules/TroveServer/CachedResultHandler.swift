@@ -23,9 +23,8 @@ final class CachedResultHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var passedOn = 0
     /// Whether the rest of a request answered here (its body and end) is still to be dropped.
     private var discarding = false
-    /// Whether a part has gone on since the last read completed. When none has, the handlers behind have
-    /// nothing to complete and are not told: a hit then costs no pass through Hummingbird's handlers.
-    private var forwardedSinceReadComplete = false
+    /// A read cycle of hits alone costs no pass through Hummingbird's handlers.
+    private var forwarded = ForwardedReads()
 
     init(answers: CachedResultAnswers) {
         self.answers = answers
@@ -54,14 +53,11 @@ final class CachedResultHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
         }
-        forwardedSinceReadComplete = true
-        context.fireChannelRead(data)
+        forwarded.pass(data, from: context)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        guard forwardedSinceReadComplete else { return }
-        forwardedSinceReadComplete = false
-        context.fireChannelReadComplete()
+        forwarded.completeRead(from: context)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -18,8 +18,7 @@ final class ExpressHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let timeout: RequestHeadTimeoutHandler
     /// Whether everything passed on to the decoder was whole plain requests, so it holds nothing now.
     private var decoderIsEmpty = true
-    /// Whether a read has gone on since the last read completed (as in `CachedResultHandler`).
-    private var forwardedSinceReadComplete = false
+    private var forwarded = ForwardedReads()
 
     /// `timeout` is the connection's handler behind the decoder: it tells whether a request is being
     /// answered there, and hears of the answers sent here.
@@ -48,13 +47,10 @@ final class ExpressHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             decoderIsEmpty = head != nil
         }
-        forwardedSinceReadComplete = true
-        context.fireChannelRead(data)
+        forwarded.pass(data, from: context)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        guard forwardedSinceReadComplete else { return }
-        forwardedSinceReadComplete = false
-        context.fireChannelReadComplete()
+        forwarded.completeRead(from: context)
     }
 }

@@ -72,17 +72,8 @@ import TroveTestSupport
     /// A hit pipelined behind a request whose source is still being fetched is not answered first: it goes
     /// the router's way, in order. Once the connection is idle again, the next hit is answered at once.
     @Test func aHitBehindARequestStillBeingAnsweredWaitsItsTurn() async throws {
-        let gate = FixtureGate()
-        let origin = try FixtureServer(serving: TestImages.folder, under: "/images/")
-        let png = try Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
-        origin.setRoute("/gated.png", .gated(png, contentType: "image/png", gate: gate))
-        let harness = try await ServerHarness.start(origin: origin) { configuration in
-            configuration.keys = [Self.signer.key]
-            configuration.salts = [Self.signer.salt]
-        }
+        let (harness, gate, hit, slow) = try await Self.startWithGatedSource()
         defer { Task { await harness.stop() } }
-        let hit = Self.signer.signed("/rs:fit:30:30/plain/\(origin.url("/images/chelsea.png"))@png")
-        let slow = Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/gated.png"))@png")
         let kept = try await harness.request(hit)
         #expect(kept.status == .ok)
 
@@ -105,17 +96,8 @@ import TroveTestSupport
     /// A hit read from its bytes waits while a request sent before it, in its own write, is still being
     /// answered behind the decoder; once that answer is out, the next hit is answered from its bytes again.
     @Test func aHitSentAloneBehindARequestStillBeingAnsweredWaitsItsTurn() async throws {
-        let gate = FixtureGate()
-        let origin = try FixtureServer(serving: TestImages.folder, under: "/images/")
-        let png = try Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
-        origin.setRoute("/gated.png", .gated(png, contentType: "image/png", gate: gate))
-        let harness = try await ServerHarness.start(origin: origin) { configuration in
-            configuration.keys = [Self.signer.key]
-            configuration.salts = [Self.signer.salt]
-        }
+        let (harness, gate, hit, slow) = try await Self.startWithGatedSource()
         defer { Task { await harness.stop() } }
-        let hit = Self.signer.signed("/rs:fit:30:30/plain/\(origin.url("/images/chelsea.png"))@png")
-        let slow = Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/gated.png"))@png")
         let kept = try await harness.request(hit)
         #expect(kept.status == .ok)
 
@@ -267,6 +249,24 @@ import TroveTestSupport
         #expect(logged.count == 2, "\(lines)")
         #expect(logged.allSatisfy { $0.contains("/chelsea.png@png 200 \(length) ") })
         #expect(!lines.contains { $0.contains(Self.signer.signed(unsigned).split(separator: "/")[0]) })
+    }
+
+    /// A server whose origin holds `gated.png` until `gate` opens, and two signed paths: `hit`, a 30 px PNG
+    /// of an image served at once, and `slow`, a 20 px PNG of the gated one.
+    static func startWithGatedSource() async throws -> (
+        harness: ServerHarness, gate: FixtureGate, hit: String, slow: String
+    ) {
+        let gate = FixtureGate()
+        let origin = try FixtureServer(serving: TestImages.folder, under: "/images/")
+        let png = try Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
+        origin.setRoute("/gated.png", .gated(png, contentType: "image/png", gate: gate))
+        let harness = try await ServerHarness.start(origin: origin) { configuration in
+            configuration.keys = [Self.signer.key]
+            configuration.salts = [Self.signer.salt]
+        }
+        let hit = Self.signer.signed("/rs:fit:30:30/plain/\(origin.url("/images/chelsea.png"))@png")
+        let slow = Self.signer.signed("/rs:fit:20:20/plain/\(origin.url("/gated.png"))@png")
+        return (harness, gate, hit, slow)
     }
 
     /// A PNG's width from its IHDR chunk.
