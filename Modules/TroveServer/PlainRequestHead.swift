@@ -5,7 +5,7 @@
 /// to NIO's decoder, so this never answers a request that the decoder would refuse or read with another
 /// method, target, version, framing or field. Values lose the whitespace around them, as Hummingbird's
 /// fields do (NIO's keep what trails).
-struct PlainRequestHead: Equatable {
+struct PlainRequestHead {
     /// Heads longer than this, or with more fields, go to the decoder (browsers send well under 2 KiB and
     /// 20 fields; the decoder's own limits are higher).
     static let maximumLength = 8192
