@@ -124,31 +124,33 @@ struct PNGRowExpander {
         let channels = header.colorType.channels
         // Gray is repeated in R, G and B.
         let green = channels >= 3 ? 2 : 0, blue = channels >= 3 ? 4 : 0
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count * 8) { buffer in
-            guard let wide = buffer.baseAddress else { return }
-            for i in 0..<count {
-                let sample = row + 2 * channels * i, pixel = wide + 8 * i
-                @inline(__always) func value(_ channel: Int) -> Int {
-                    Int(sample[2 * channel]) << 8 | Int(sample[2 * channel + 1])
-                }
-                (pixel[0], pixel[1]) = (sample[0], sample[1])
-                (pixel[2], pixel[3]) = (sample[green], sample[green + 1])
-                (pixel[4], pixel[5]) = (sample[blue], sample[blue + 1])
-                let alpha: Int
-                switch header.colorType {
-                case .grayAlpha: alpha = value(1)
-                case .rgba: alpha = value(3)
-                case .gray: alpha = key?.0 == value(0) ? 0 : 0xFFFF
-                default:
-                    let clear = key.map { $0.0 == value(0) && $0.1 == value(1) && $0.2 == value(2) } ?? false
-                    alpha = clear ? 0 : 0xFFFF
-                }
-                pixel[6] = UInt8(alpha >> 8)
-                pixel[7] = UInt8(alpha & 0xFF)
+        guard count > 0 else { return }
+        // A heap buffer: `withUnsafeTemporaryAllocation` here was miscompiled in release builds (Swift 6.3),
+        // trapping on its own loop range for rows over 1 KiB.
+        let wide = UnsafeMutablePointer<UInt8>.allocate(capacity: count * 8)
+        defer { wide.deallocate() }
+        for i in 0..<count {
+            let sample = row + 2 * channels * i, pixel = wide + 8 * i
+            @inline(__always) func value(_ channel: Int) -> Int {
+                Int(sample[2 * channel]) << 8 | Int(sample[2 * channel + 1])
             }
-            transform.apply(wide, count: count)
-            Self.place(UnsafeRawPointer(wide), count: count, into: output, step: step)
+            (pixel[0], pixel[1]) = (sample[0], sample[1])
+            (pixel[2], pixel[3]) = (sample[green], sample[green + 1])
+            (pixel[4], pixel[5]) = (sample[blue], sample[blue + 1])
+            let alpha: Int
+            switch header.colorType {
+            case .grayAlpha: alpha = value(1)
+            case .rgba: alpha = value(3)
+            case .gray: alpha = key?.0 == value(0) ? 0 : 0xFFFF
+            default:
+                let clear = key.map { $0.0 == value(0) && $0.1 == value(1) && $0.2 == value(2) } ?? false
+                alpha = clear ? 0 : 0xFFFF
+            }
+            pixel[6] = UInt8(alpha >> 8)
+            pixel[7] = UInt8(alpha & 0xFF)
         }
+        transform.apply(wide, count: count)
+        Self.place(UnsafeRawPointer(wide), count: count, into: output, step: step)
     }
 
     /// Copies `count` RGBA8 pixels from `source` to `output`, one every `step` bytes.

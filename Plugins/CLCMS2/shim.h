@@ -16,3 +16,7 @@ static const cmsUInt32Number trove_lcms_rgba16_be = TYPE_RGBA_16_SE;
 /// A big-endian gray sample followed by three samples lcms leaves untouched: an RGBA16 pixel whose R = G = B.
 static const cmsUInt32Number trove_lcms_gray_in_rgba16_be =
     COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(2) | EXTRA_SH(3) | ENDIAN16_SH(1);
+/// Native-endian 16-bit gray, one sample a pixel (TroveColor's table of every gray value).
+static const cmsUInt32Number trove_lcms_gray16 = TYPE_GRAY_16;
+/// Packed RGB8, three bytes a pixel.
+static const cmsUInt32Number trove_lcms_rgb8 = COLORSPACE_SH(PT_RGB) | CHANNELS_SH(3) | BYTES_SH(1);

@@ -70,7 +70,14 @@ package struct LCMSColorConverter: ColorConverter {
                 profile, inputFormat, sRGB, trove_lcms_rgba8, cmsUInt32Number(INTENT_PERCEPTUAL),
                 cmsUInt32Number(cmsFLAGS_NOCACHE))
         else { throw failure("LittleCMS could not build a transform from the ICC profile (it is damaged)") }
-        return LCMSTransform(handle: handle, samples: samples)
+        guard samples == .rgba16BigEndian, cmsGetColorSpace(profile) == cmsSigGrayData else {
+            return LCMSTransform(handle: handle, samples: samples)
+        }
+        guard let grayWide = GrayWideLookup(profile: profile, sRGB: sRGB) else {
+            cmsDeleteTransform(handle)
+            throw failure("LittleCMS could not build a transform from the ICC profile (it is damaged)")
+        }
+        return LCMSTransform(handle: handle, samples: samples, grayWide: grayWide)
     }
 
     static func failure(_ reason: String) -> ColorConversionError {

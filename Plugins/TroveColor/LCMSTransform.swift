@@ -8,10 +8,13 @@ import TroveCore
 final class LCMSTransform: ColorTransform, @unchecked Sendable {
     private let handle: cmsHTRANSFORM
     private let samples: ColorSamples
+    /// For 16-bit gray samples: every value's result, which `handle`'s optimised curve would miss in the darks.
+    private let grayWide: GrayWideLookup?
 
-    init(handle: cmsHTRANSFORM, samples: ColorSamples) {
+    init(handle: cmsHTRANSFORM, samples: ColorSamples, grayWide: GrayWideLookup? = nil) {
         self.handle = handle
         self.samples = samples
+        self.grayWide = grayWide
     }
 
     deinit {
@@ -37,6 +40,7 @@ final class LCMSTransform: ColorTransform, @unchecked Sendable {
     /// RGBA16 (big-endian) to RGBA8, a slice at a time through a buffer of its own; each slice's output lands
     /// before any input not yet read, so the results can go straight back over the source.
     private func applyWide(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+        if let grayWide { return grayWide.apply(pixels, count: count) }
         let sliceLength = min(count, 4096)
         guard sliceLength > 0 else { return }
         let output = UnsafeMutablePointer<UInt8>.allocate(capacity: sliceLength * 4)
