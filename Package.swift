@@ -263,6 +263,15 @@ let package = Package(
                 "TroveHEIF", "TroveJXL", "TroveTestSupport"
             ],
             path: "Tests/TroveColorTests", swiftSettings: swift6),
+        // Every picture displayed as its source is: EXIF orientation, the HEIF family's clap/irot/imir, gray
+        // AVIF and animations, against references from public tools (Tests/Fixtures/orientation).
+        .testTarget(
+            name: "TroveDisplayTests",
+            dependencies: [
+                "Trove", "TroveCore", "TroveCodec", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveHEIF", "TroveJXL",
+                "TroveColor", "TroveTestSupport"
+            ],
+            path: "Tests/TroveDisplayTests", swiftSettings: swift6),
         .testTarget(
             name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec", "TroveTestSupport"],
             path: "Tests/TroveTransformersTests", swiftSettings: swift6),

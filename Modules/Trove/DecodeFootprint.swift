@@ -3,13 +3,14 @@ import TroveTransformers
 
 /// The memory a decode and its transforms will hold at their peak, worked out from the header before any
 /// pixel is decoded, by the route `ImageDecoder.decode(_:limits:for:...)` will take:
-/// - **streamed rows** (a still, a row-streaming decoder, a leading shrinking resize): the decoder's strip of
-///   stored-width rows, the resize's window of output-width rows, the output, and what later transforms
-///   make of it; after a leading `orient`, a turned image falls back to a whole reduced decode, so that is
-///   counted too;
+/// - **streamed rows** (a still, a row-streaming decoder, a leading shrinking resize, planned on the displayed
+///   size after a leading `orient`): the decoder's strip of stored-width rows, the resize's window of
+///   output-width rows, the output, the output turned upright when the header says the image is turned, and
+///   what later transforms make of it; a turned image whose resize cannot be planned on the stored rows falls
+///   back to a whole reduced decode, so that is counted instead;
 /// - **whole image**: every frame kept at full size, the canvas the frames are composed on, a byte a pixel
 ///   of decoder scratch (GIF's palette indices), and each transform's output, all frames of it (`orient`
-///   copies only a turned image, and a GIF is never turned).
+///   copies only an image the header says is turned).
 /// Pixels count 4 bytes (RGBA8). The estimate errs high where the decoder's choice is unknown: a whole
 /// decode is counted at full size even when a JPEG or WebP decoder might reduce it.
 package struct DecodeFootprint: Sendable, Equatable {
@@ -50,56 +51,86 @@ package struct DecodeFootprint: Sendable, Equatable {
         let stored = PixelSize(width: info.width, height: info.height)
         let leadingOrient = transforms.first is OrientTransformer
         let index = leadingOrient ? 1 : 0
+        let shown = leadingOrient ? info.displayedSize : stored
         if streams, info.frameCount == 1, index < transforms.count,
-            let resize = transforms[index] as? any RowStreamingResize, resize.streamsRows(from: stored)
+            let resize = transforms[index] as? any RowStreamingResize, resize.streamsRows(from: shown)
         {
             route = .streamedRows
+            let turned = leadingOrient && info.orientation != .up
+            let turnsRows =
+                turned && (try? resize.makeRowSink(storedSize: stored, orientation: info.orientation)) != nil
             bytes = Self.streamedBytes(
-                stored: stored, resize: resize, leadingOrient: leadingOrient,
+                stored: stored, shown: shown, resize: resize,
+                turn: !turned ? .none : turnsRows ? .result : .wholeReduced(info.orientation),
                 rest: Array(transforms.dropFirst(index + 1)), reducingGap: reducingGap)
         } else {
             route = .wholeImage
-            // GIF has no orientation: `orient` hands its image back as it is.
-            let held = info.format == .gif ? transforms.filter { !($0 is OrientTransformer) } : transforms
-            bytes = Self.wholeBytes(stored: stored, frames: max(1, info.frameCount), transforms: held)
+            bytes = Self.wholeBytes(
+                stored: stored, frames: max(1, info.frameCount), transforms: transforms, orientation: info.orientation)
         }
+    }
+
+    /// What turning a streamed image upright holds.
+    private enum Turn {
+        /// Nothing: the image is upright, or kept as stored.
+        case none
+        /// A copy of the small result.
+        case result
+        /// The rows collected whole at the reduced size, to be turned before the resize.
+        case wholeReduced(ExifOrientation)
     }
 
     private static func streamedBytes(
-        stored: PixelSize, resize: any RowStreamingResize, leadingOrient: Bool, rest: [any ImageTransformer],
-        reducingGap: Double
+        stored: PixelSize, shown: PixelSize, resize: any RowStreamingResize, turn: Turn,
+        rest: [any ImageTransformer], reducingGap: Double
     ) -> Int {
-        let output = outputSize(of: resize, from: stored)
-        let reduction = max(1, (stored.height + output.height - 1) / max(1, output.height))
+        let output = outputSize(of: resize, from: shown)
+        let reduction = max(1, (shown.height + output.height - 1) / max(1, output.height))
         var total = saturating(stored.width, decoderStripBytesPerColumn)
-        total = adding(total, saturating(output.width * windowBytesPerColumn, 6 * reduction + 2))
+        total = adding(total, saturating(max(output.width, output.height) * windowBytesPerColumn, 6 * reduction + 2))
         total = adding(total, area(output))
-        if leadingOrient {
-            // A turned image is collected whole at the reduced size (at most twice the minimum per axis).
+        switch turn {
+        case .none:
+            break
+        case .result:
+            total = adding(total, area(output))
+        case let .wholeReduced(orientation):
+            // At most twice the minimum per axis.
             let minimum =
-                ShrinkOnLoad(transforms: [resize], storedSize: stored, reducingGap: reducingGap)?.minimumSize ?? stored
+                ShrinkOnLoad(
+                    transforms: [OrientTransformer(), resize], storedSize: stored, orientation: orientation,
+                    reducingGap: reducingGap)?.minimumSize ?? stored
             let reduced = PixelSize(
                 width: min(stored.width, minimum.width * 2), height: min(stored.height, minimum.height * 2))
-            total = adding(total, area(reduced))
+            total = adding(total, saturating(area(reduced), 2))
         }
-        return adding(total, transformBytes(rest, from: output, frames: 1))
+        return adding(total, transformBytes(rest, from: output, frames: 1, orientation: .up))
     }
 
-    private static func wholeBytes(stored: PixelSize, frames: Int, transforms: [any ImageTransformer]) -> Int {
+    private static func wholeBytes(
+        stored: PixelSize, frames: Int, transforms: [any ImageTransformer], orientation: ExifOrientation
+    ) -> Int {
         let canvas = area(stored)
         // Every frame, plus the canvas they are composed on when there are several.
         var total = saturating(canvas, frames > 1 ? frames + 1 : 1)
         total = adding(total, saturating(stored.width, stored.height))
-        return adding(total, transformBytes(transforms, from: stored, frames: frames))
+        return adding(total, transformBytes(transforms, from: stored, frames: frames, orientation: orientation))
     }
 
     /// Each transform's output for every frame, all counted as held at once (an input is often still
-    /// referenced while the next output is made).
-    private static func transformBytes(_ transforms: [any ImageTransformer], from size: PixelSize, frames: Int) -> Int {
+    /// referenced while the next output is made). `orient` makes a copy only of a turned image.
+    private static func transformBytes(
+        _ transforms: [any ImageTransformer], from size: PixelSize, frames: Int, orientation: ExifOrientation
+    ) -> Int {
         var size = size
+        var orientation = orientation
         var total = 0
         for transform in transforms {
-            if let downscaler = transform as? any DownscalingTransformer {
+            if transform is OrientTransformer {
+                guard orientation != .up else { continue }
+                if orientation.swapsAxes { size = PixelSize(width: size.height, height: size.width) }
+                orientation = .up
+            } else if let downscaler = transform as? any DownscalingTransformer {
                 size = outputSize(of: downscaler, from: size)
             }
             total = adding(total, saturating(area(size), frames))

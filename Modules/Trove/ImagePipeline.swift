@@ -237,7 +237,7 @@ public final class ImagePipeline: Sendable {
     func process(_ request: ImageRequest, key: CacheKey, _ raw: RawResult) async throws -> ImageResponse {
         // With a decode memory budget, the decode waits for room for what it and the transforms will hold.
         let reservation = try await reserveDecodeMemory(
-            for: raw.data, key: key.processed, transforms: request.transforms)
+            for: raw.data, key: key.processed, transforms: request.transformsAsRun)
         defer { reservation?.release() }
         let (decoded, remaining) = try await decode.decode(raw, for: request, key: key)
         try Task.checkCancellation()
@@ -264,7 +264,7 @@ public final class ImagePipeline: Sendable {
             deliver: { image in
                 var image = image
                 do {
-                    for transformer in request.transforms { image = try transformer.transform(image) }
+                    for transformer in request.transformsAsRun { image = try transformer.transform(image) }
                 } catch {
                     return  // a transform that fails on a preview will say so on the final image
                 }

@@ -76,7 +76,7 @@ package struct GIFDecoder: ImageDecoder {
             let first = frames[0].pixels
             return Image(
                 width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4, pixels: first,
-                sourceFormat: .gif, frames: frames.count > 1 ? frames : [])
+                sourceFormat: .gif, frames: frames.count > 1 ? frames : [], loopCount: layout.loopCount)
         }
     }
 

@@ -32,6 +32,10 @@ struct GIFLayout {
     let screenHeight: Int
     let globalPalette: Range<Int>?
     let frames: [GIFFrameLayout]
+    /// How many times the animation plays (`Image.loopCount`: 0 is forever). Without the NETSCAPE2.0
+    /// looping extension a GIF plays once; with it, its count N repeats the animation N more times (0:
+    /// forever), as browsers play it.
+    let loopCount: Int
 
     static func failure(_ reason: String) -> TroveError {
         TroveError.decodingFailed(format: .gif, reason: reason)
@@ -58,6 +62,7 @@ struct GIFLayout {
 
         var frames: [GIFFrameLayout] = []
         var pending = GIFFrameLayout()
+        var loopCount = 1
         scan: while true {
             guard let introducer = reader.byte() else {
                 throw Self.failure(
@@ -73,6 +78,8 @@ struct GIFLayout {
                 }
                 if label == 0xF9 {
                     try Self.readGraphicControl(&reader, into: &pending)
+                } else if label == 0xFF {
+                    loopCount = try Self.readApplication(&reader) ?? loopCount
                 } else {
                     _ = try reader.subBlocks(owner: "extension 0x\(String(label, radix: 16))")
                 }
@@ -114,6 +121,19 @@ struct GIFLayout {
         }
         guard !frames.isEmpty else { throw Self.failure("the file holds no image") }
         self.frames = frames
+        self.loopCount = loopCount
+    }
+
+    /// The loop count of a NETSCAPE2.0 (or ANIMEXTS1.0) application extension, as `loopCount` counts it; nil
+    /// for any other application's data.
+    private static func readApplication(_ reader: inout GIFByteReader) throws -> Int? {
+        let blocks = try reader.subBlocks(owner: "application extension")
+        guard blocks.count >= 2, blocks[0].count == 11, blocks[1].count >= 3 else { return nil }
+        let identifier = Array(reader.bytes[blocks[0]])
+        guard identifier == Array("NETSCAPE2.0".utf8) || identifier == Array("ANIMEXTS1.0".utf8),
+            reader.byte(at: blocks[1].lowerBound) == 1, let repeats = reader.uint16(at: blocks[1].lowerBound + 1)
+        else { return nil }
+        return repeats == 0 ? 0 : repeats + 1
     }
 
     private static func readGraphicControl(_ reader: inout GIFByteReader, into frame: inout GIFFrameLayout) throws {

@@ -19,7 +19,7 @@ extension PNGDecoder {
         }
         return Image(
             width: width, height: height, pixelFormat: .rgba8, bytesPerRow: rowBytes, pixels: pixels,
-            sourceFormat: .png, colorDescription: color.description)
+            sourceFormat: .png, orientation: orientation(in: bytes), colorDescription: color.description)
     }
 
     /// Inflates, unfilters and expands one row at a time and hands `deliver` each RGBA8 row of the image

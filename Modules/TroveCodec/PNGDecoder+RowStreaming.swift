@@ -15,7 +15,7 @@ extension PNGDecoder: RowStreamingImageDecoder {
                 try sink.begin(
                     RowStreamHeader(
                         width: image.width, height: image.height, sourceFormat: .png,
-                        colorDescription: image.colorDescription))
+                        orientation: image.orientation, colorDescription: image.colorDescription))
                 try image.pixels.withUnsafeBufferPointer { pixels in
                     guard let base = pixels.baseAddress else { return }
                     for y in 0..<image.height { try sink.consume(base + y * image.bytesPerRow) }
@@ -30,7 +30,7 @@ extension PNGDecoder: RowStreamingImageDecoder {
                 RowStreamHeader(
                     width: PNGBoxReducer.reducedLength(header.width, shift: shift),
                     height: PNGBoxReducer.reducedLength(header.height, shift: shift), sourceFormat: .png,
-                    colorDescription: color.description))
+                    orientation: Self.orientation(in: bytes), colorDescription: color.description))
             try Self.streamRows(bytes, file: file, shift: shift, color: color) { try sink.consume($0) }
         }
     }

@@ -63,26 +63,34 @@ package struct PNGDecoder: ProgressiveImageDecoder {
     /// The data of the eXIf chunk (a TIFF structure), looked for before the image data, where the PNG
     /// specification places it; nil when there is none, or it is damaged. Only that chunk's CRC is computed.
     package func exif(_ data: Data) -> [UInt8]? {
-        data.withUnsafeBytes { bytes -> [UInt8]? in
-            guard bytes.starts(with: PNGChunkReader.signature) else { return nil }
-            var offset = PNGChunkReader.signature.count
-            while offset + 12 <= bytes.count {
-                let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian)
-                let type = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).bigEndian
-                let end = offset + 8 + length
-                guard length <= Int(Int32.max), end + 4 <= bytes.count, type != PNGChunk.idat else { return nil }
-                if type == PNGChunk.exif {
-                    let stored = bytes.loadUnaligned(fromByteOffset: end, as: UInt32.self).bigEndian
-                    let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<end]))
-                    return stored == crc ? Array(bytes[(offset + 8)..<end]) : nil
-                }
-                offset = end + 4
-            }
-            return nil
-        }
+        data.withUnsafeBytes { Self.exif(in: $0) }
     }
 
-    /// The size from the IHDR chunk, without inflating anything.
+    /// The eXIf chunk's orientation; `.up` without one.
+    static func orientation(in bytes: UnsafeRawBufferPointer) -> ExifOrientation {
+        exif(in: bytes).flatMap { ExifBlock(tiff: $0)?.orientation } ?? .up
+    }
+
+    /// The data of the eXIf chunk before IDAT, when its CRC holds.
+    static func exif(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard bytes.starts(with: PNGChunkReader.signature) else { return nil }
+        var offset = PNGChunkReader.signature.count
+        while offset + 12 <= bytes.count {
+            let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian)
+            let type = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).bigEndian
+            let end = offset + 8 + length
+            guard length <= Int(Int32.max), end + 4 <= bytes.count, type != PNGChunk.idat else { return nil }
+            if type == PNGChunk.exif {
+                let stored = bytes.loadUnaligned(fromByteOffset: end, as: UInt32.self).bigEndian
+                let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<end]))
+                return stored == crc ? Array(bytes[(offset + 8)..<end]) : nil
+            }
+            offset = end + 4
+        }
+        return nil
+    }
+
+    /// The size from the IHDR chunk and the eXIf chunk's orientation, without inflating anything.
     package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             guard bytes.starts(with: PNGChunkReader.signature) else {
@@ -93,7 +101,8 @@ package struct PNGDecoder: ProgressiveImageDecoder {
                 throw Self.failure("the first chunk is not IHDR")
             }
             let header = try PNGHeader(parsing: UnsafeRawBufferPointer(rebasing: bytes[first.data]))
-            return ImageInfo(format: .png, width: header.width, height: header.height)
+            return ImageInfo(
+                format: .png, width: header.width, height: header.height, orientation: Self.orientation(in: bytes))
         }
     }
 
@@ -132,7 +141,7 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         return Image(
             width: file.header.width, height: file.header.height, pixelFormat: .rgba8,
             bytesPerRow: file.header.width * 4, pixels: pixels, sourceFormat: .png,
-            colorDescription: color.description)
+            orientation: orientation(in: bytes), colorDescription: color.description)
     }
 
     /// The inflated size of all passes' scanlines, each with its filter-type byte.

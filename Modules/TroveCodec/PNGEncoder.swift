@@ -62,7 +62,9 @@ package struct PNGEncoder: ImageEncoder {
         if let profile = image.colorDescription?.embeddableProfile(for: image.pixelFormat) {
             out.appendChunk(PNGColorChunks.iccp, try Self.iccpChunk(profile, level: level))
         }
-        if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) {
+        // An orientation the pipeline kept (the stored pixels) goes with the notice, so the file displays as
+        // its source did.
+        if let tiff = ExifBlock.tiff(for: image.copyright, orientation: image.orientation) {
             out.appendChunk(PNGChunk.exif, Data(tiff))
         }
         if let notice = image.copyright, let packet = XMPRights.packet(for: notice) {

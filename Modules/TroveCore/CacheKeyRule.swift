@@ -61,11 +61,14 @@ extension CacheKey {
         var settings = pipelineSettings.map { [$0] } ?? []
         if request.options.contains(.keepsColorProfile) { settings.append("profile=keep") }
         if request.options.contains(.dropsCopyright) { settings.append("copyright=drop") }
+        // Results made before images were turned upright by default carry no marker: they are never reused.
+        settings.append(
+            request.options.contains(.keepsStoredOrientation) ? "orientation=stored" : "orientation=upright")
         self.init(
             source: request.customCacheKey ?? rule.source(for: request.url),
             transforms: request.transforms.map(\.identifier), encoding: request.outputFormat,
             encodingOptions: request.encodingOptions,
             encodesInSourceFormat: request.options.contains(.encodesInSourceFormat),
-            pipelineSettings: settings.isEmpty ? nil : settings.joined(separator: ","))
+            pipelineSettings: settings.joined(separator: ","))
     }
 }

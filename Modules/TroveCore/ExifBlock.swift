@@ -70,12 +70,17 @@ package struct ExifBlock: Sendable {
         return notice.isEmpty ? nil : notice
     }
 
-    /// A little-endian TIFF structure whose IFD0 holds `notice`'s tags, for an encoder to embed (PNG eXIf,
-    /// WebP EXIF, AVIF and HEIC Exif items; JPEG's APP1 puts "Exif\0\0" before it). Nil when the notice is
-    /// empty.
-    package static func tiff(for notice: CopyrightNotice) -> [UInt8]? {
-        let tags = [(artistTag, notice.artist), (copyrightTag, notice.copyright)].compactMap { tag, text in
-            text.map { (tag, Array($0.utf8) + [0]) }
+    /// A little-endian TIFF structure whose IFD0 holds `orientation` (unless `.up`) and `notice`'s tags, for an
+    /// encoder to embed (PNG eXIf, WebP EXIF, AVIF and HEIC Exif items; JPEG's APP1 puts "Exif\0\0" before it).
+    /// Nil when there is nothing to say.
+    package static func tiff(for notice: CopyrightNotice?, orientation: ExifOrientation = .up) -> [UInt8]? {
+        // (tag, type, count, value bytes), in ascending tag order as TIFF requires.
+        var tags: [(Int, Int, Int, [UInt8])] = []
+        if orientation != .up { tags.append((orientationTag, shortType, 1, [UInt8(orientation.rawValue), 0])) }
+        for (tag, text) in [(artistTag, notice?.artist), (copyrightTag, notice?.copyright)] {
+            guard let text else { continue }
+            let bytes = Array(text.utf8) + [0]
+            tags.append((tag, asciiType, bytes.count, bytes))
         }
         guard !tags.isEmpty else { return nil }
         func append(_ value: Int, _ length: Int, to out: inout [UInt8]) {
@@ -85,16 +90,16 @@ package struct ExifBlock: Sendable {
         append(tags.count, 2, to: &out)
         var dataOffset = 8 + 2 + 12 * tags.count + 4
         var data: [UInt8] = []
-        for (tag, text) in tags {
+        for (tag, type, count, value) in tags {
             append(tag, 2, to: &out)
-            append(asciiType, 2, to: &out)
-            append(text.count, 4, to: &out)
-            if text.count <= 4 {
-                out += text + [UInt8](repeating: 0, count: 4 - text.count)
+            append(type, 2, to: &out)
+            append(count, 4, to: &out)
+            if value.count <= 4 {
+                out += value + [UInt8](repeating: 0, count: 4 - value.count)
             } else {
                 append(dataOffset, 4, to: &out)
-                data += text
-                dataOffset += text.count
+                data += value
+                dataOffset += value.count
             }
         }
         append(0, 4, to: &out)

@@ -6,3 +6,8 @@ public enum ExifOrientation: Int, Sendable, Codable {
     /// counter-clockwise turn). The names are UIKit's `UIImage.Orientation`'s.
     case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 }
+
+extension ExifOrientation {
+    /// Whether turning the stored pixels upright swaps width and height (orientations 5 to 8).
+    public var swapsAxes: Bool { rawValue >= 5 }
+}

@@ -102,12 +102,21 @@ public struct ImageInfo: Sendable, Equatable {
     public var height: Int
     /// 1 for a still image.
     public var frameCount: Int
+    /// How the stored pixels are turned for display (EXIF, or the HEIF family's `irot`/`imir`); `.up` when the
+    /// header says nothing.
+    public var orientation: ExifOrientation
 
-    /// What a header says; `frameCount` defaults to 1 (a still image).
-    public init(format: ImageFormat, width: Int, height: Int, frameCount: Int = 1) {
+    /// What a header says; `frameCount` defaults to 1 (a still image), `orientation` to `.up`.
+    public init(format: ImageFormat, width: Int, height: Int, frameCount: Int = 1, orientation: ExifOrientation = .up) {
         self.format = format
         self.width = width
         self.height = height
         self.frameCount = frameCount
+        self.orientation = orientation
+    }
+
+    /// The size as displayed: width and height swapped when the orientation turns a quarter.
+    public var displayedSize: PixelSize {
+        orientation.swapsAxes ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
     }
 }

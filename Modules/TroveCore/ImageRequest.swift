@@ -30,7 +30,7 @@ public struct ImageRequest: Sendable {
 
     /// Per-request switches: retrying recent failures, keeping processed results off the disk, encoding in
     /// the source's format, previews while the image downloads, keeping the source's colour profile, dropping its
-    /// copyright notice.
+    /// copyright notice, keeping the stored orientation.
     public struct Options: OptionSet, Sendable, Hashable {
         /// The option bits.
         public let rawValue: Int
@@ -59,6 +59,11 @@ public struct ImageRequest: Sendable {
         /// out of a processed result. Without it the notice is kept, as imgproxy's `keep_copyright` does by
         /// default; other metadata never is.
         public static let dropsCopyright = Options(rawValue: 1 << 5)
+        /// Keep the pixels as stored instead of turning them upright by the source's orientation (EXIF, or the
+        /// HEIF family's `irot` and `imir`), and write that orientation into the output so it still displays as
+        /// the source does: EXIF in JPEG, PNG and WebP, `irot`/`imir` in AVIF and HEIC, the codestream's in JPEG
+        /// XL. Without it (the default) every size, box and crop applies to the picture as displayed.
+        public static let keepsStoredOrientation = Options(rawValue: 1 << 6)
     }
 
     /// A request for `url`. The defaults: no transforms, normal priority, `.useCache`, no options, the URL as cache

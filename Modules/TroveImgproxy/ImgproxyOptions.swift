@@ -141,16 +141,16 @@ package struct ImgproxyOptions: Sendable, Equatable {
     package static let formatsWithoutAlpha: Set<ImageFormat> = [.jpeg, .bmp]
 
     /// The transformers, in imgproxy's order, for an image encoded as `outputFormat` (nil: the source's
-    /// format, which keeps whatever alpha it has): orientation, trim, crop and resize, rotation, flip, blur,
-    /// sharpen, pixelate, padding, flatten, watermark (with `watermarkImage`, the server's), then the URL's
-    /// `max_result_dimension` scaling down. A resize that would make an image larger than
-    /// `maxResultDimension` a side throws instead.
+    /// format, which keeps whatever alpha it has). They run after the pipeline has turned the image upright
+    /// (unless `autoRotate` is off: the request then keeps the stored orientation): trim, crop and resize,
+    /// rotation, flip, blur, sharpen, pixelate, padding, flatten, watermark (with `watermarkImage`, the
+    /// server's), then the URL's `max_result_dimension` scaling down. A resize that would make an image larger
+    /// than `maxResultDimension` a side throws instead.
     package func transforms(
         encodingAs outputFormat: ImageFormat?, maxResultDimension: Int = .max, watermarkImage: Image? = nil
     ) -> [any ImageTransformer] {
         var steps = [any ImageTransformer]()
         if limits.isSet { steps.append(SourceLimitCheck(limits: limits)) }
-        if autoRotate { steps.append(OrientTransformer()) }
         if let trim { steps.append(trim) }
         // Sizes and gravity refer to the image as delivered, after `rotate`; the resize runs first, turned
         // back to match, so the decoder can still shrink on load and the turn moves fewer pixels.

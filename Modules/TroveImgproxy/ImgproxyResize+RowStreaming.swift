@@ -23,37 +23,60 @@ extension ImgproxyResize: RowStreamingResize {
     package func makeRowSink(storedSize: PixelSize) throws -> any ResizingRowSink {
         let plan = plan(for: storedSize)
         try plan.checkResultSize()
-        return ImgproxyRowSink(plan: plan, storedSize: storedSize, filter: filter)
+        return ImgproxyRowSink(plan: plan, storedSize: storedSize, filter: filter, turn: .identity)
+    }
+
+    /// A sink for the stored rows of an image displayed in `orientation`: planned on the displayed size, the
+    /// region read from the stored rows, resampled, turned upright and then cut.
+    package func makeRowSink(storedSize: PixelSize, orientation: ExifOrientation) throws -> (any ResizingRowSink)? {
+        let turn = Transposition(undoing: orientation)
+        let plan = plan(for: turn.outputSize(of: storedSize))
+        guard !plan.needsWholeSource else { return nil }
+        try plan.checkResultSize()
+        return ImgproxyRowSink(plan: plan, storedSize: storedSize, filter: filter, turn: turn)
     }
 }
 
 /// The rows of an imgproxy resize: only the crop region's part of each row goes on, into a streaming
 /// resize of that region (or, when the region needs no resampling, into a copy of it); the cut by gravity
-/// is made on the small result. The plan is scaled to the rows' size once the decoder says what it is.
+/// is made on the small result. The plan is scaled to the rows' size once the decoder says what it is. For
+/// a turned image the plan is the displayed image's: the rows are stored ones, so the region is read where
+/// `turn` puts it, resampled to the turned-back size, and the small result is turned upright before the cut.
 final class ImgproxyRowSink: ResizingRowSink {
     private let plan: ImgproxyResizePlan
     private let storedSize: PixelSize
     private let filter: ResizeTransformer.Filter
-    /// The plan for the rows as delivered, once `begin` has been told their size.
+    private let turn: Transposition
+    /// The plan for the rows as delivered (in displayed coordinates), once `begin` has been told their size.
     private var deliveredPlan: ImgproxyResizePlan?
+    /// The plan's region in the delivered rows.
+    private var area = PixelRect(x: 0, y: 0, width: 0, height: 0)
     private var rowsExpected = 0
     private var nextRow = 0
     private var region: any ResizingRowSink = RegionRows()
 
-    init(plan: ImgproxyResizePlan, storedSize: PixelSize, filter: ResizeTransformer.Filter) {
+    init(plan: ImgproxyResizePlan, storedSize: PixelSize, filter: ResizeTransformer.Filter, turn: Transposition) {
         self.plan = plan
         self.storedSize = storedSize
         self.filter = filter
+        self.turn = turn
     }
 
     func begin(_ header: RowStreamHeader) throws {
         guard deliveredPlan == nil else { throw Self.misuse("begin was called twice") }
         let delivered = PixelSize(width: header.width, height: header.height)
-        let plan = delivered == storedSize ? self.plan : self.plan.scaled(from: storedSize, to: delivered)
-        let area = plan.region
-        if plan.scaledWidth != area.width || plan.scaledHeight != area.height {
+        let plan =
+            delivered == storedSize
+            ? self.plan : self.plan.scaled(from: turn.outputSize(of: storedSize), to: turn.outputSize(of: delivered))
+        let shown = plan.region
+        let stored = turn.sourceRegion(
+            x: Double(shown.x), y: Double(shown.y), width: Double(shown.width), height: Double(shown.height),
+            sourceSize: delivered)
+        area = PixelRect(x: Int(stored.x), y: Int(stored.y), width: Int(stored.width), height: Int(stored.height))
+        let scaled = turn.outputSize(of: PixelSize(width: plan.scaledWidth, height: plan.scaledHeight))
+        if scaled.width != area.width || scaled.height != area.height {
             region = try ResizeTransformer(
-                width: plan.scaledWidth, height: plan.scaledHeight, mode: .stretch, filter: filter, upscale: true
+                width: scaled.width, height: scaled.height, mode: .stretch, filter: filter, upscale: true
             ).makeRowSink(storedSize: PixelSize(width: area.width, height: area.height))
         }
         var regionHeader = header
@@ -65,7 +88,7 @@ final class ImgproxyRowSink: ResizingRowSink {
     }
 
     func consume(_ row: UnsafePointer<UInt8>) throws {
-        guard let area = deliveredPlan?.region else { throw Self.misuse("a row came before begin") }
+        guard deliveredPlan != nil else { throw Self.misuse("a row came before begin") }
         guard nextRow < rowsExpected else { throw Self.misuse("more rows than the header's \(rowsExpected)") }
         let y = nextRow
         nextRow += 1
@@ -77,7 +100,8 @@ final class ImgproxyRowSink: ResizingRowSink {
         guard let plan = deliveredPlan, nextRow == rowsExpected else {
             throw Self.misuse("the decoder stopped after \(nextRow) rows")
         }
-        return try plan.cut(region.result())
+        let resampled = try region.result()
+        return try plan.cut(turn == .identity ? resampled : turn.apply(to: resampled, orientation: .up))
     }
 
     private static func misuse(_ reason: String) -> TroveError {

@@ -202,6 +202,8 @@ struct ImgproxyRoute: Sendable {
         if format == nil { request.options.insert(.encodesInSourceFormat) }
         if plan.url.options.stripColorProfile == false { request.options.insert(.keepsColorProfile) }
         if plan.url.options.keepCopyright == false { request.options.insert(.dropsCopyright) }
+        // `ar:0`: the stored pixels, with their orientation written into the result so it displays the same.
+        if !plan.url.options.autoRotate { request.options.insert(.keepsStoredOrientation) }
         return request
     }
 }

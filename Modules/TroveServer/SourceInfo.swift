@@ -2,8 +2,9 @@ import Foundation
 import Trove
 import TroveCore
 
-/// What `/info/SIGNATURE/OPTIONS/plain/SOURCE` answers about a source, as JSON: its stored size, format,
-/// frame count, EXIF orientation, colour profile and size in bytes (imgproxy Pro's info endpoint, in part).
+/// What `/info/SIGNATURE/OPTIONS/plain/SOURCE` answers about a source, as JSON: its size as displayed (after
+/// its orientation turns it), format, frame count, the stored orientation, colour profile and size in bytes
+/// (imgproxy Pro's info endpoint, in part).
 /// Read from the file's header where the decoder can (its `info`, and a row-streaming decoder's header, which
 /// carries the orientation and colours without decoding a row); other formats are decoded for the last two.
 struct SourceInfo: Sendable, Equatable, Encodable {
@@ -20,11 +21,13 @@ struct SourceInfo: Sendable, Equatable, Encodable {
         }
     }
 
+    /// The size as displayed.
     let width: Int
     let height: Int
     let format: String
     let frames: Int
-    /// EXIF orientation, 1 (upright) to 8.
+    /// The orientation the pixels are stored in, 1 (upright) to 8 (EXIF's numbering; AVIF's irot and imir as
+    /// the EXIF value that means the same).
     let orientation: Int
     let colorProfile: ColorProfile?
     let size: Int
@@ -41,7 +44,7 @@ struct SourceInfo: Sendable, Equatable, Encodable {
             throw ProxyFailure(status: 422, "the source is not an image format this server reads")
         }
         let header = try decoder.info(data)
-        var orientation = ExifOrientation.up
+        var orientation = header?.orientation ?? .up
         var colors: ColorDescription?
         var decoded: Image?
         if let streaming = decoder as? any RowStreamingImageDecoder {
@@ -49,7 +52,7 @@ struct SourceInfo: Sendable, Equatable, Encodable {
             do {
                 try streaming.decode(data, options: DecodingOptions(limits: limits), into: sink)
             } catch is HeaderOnlySink.Stop {}
-            orientation = sink.header?.orientation ?? .up
+            orientation = sink.header?.orientation ?? orientation
             colors = sink.header?.colorDescription
             if sink.header == nil { decoded = try decoder.decode(data, limits: limits) }
         } else {
@@ -59,8 +62,11 @@ struct SourceInfo: Sendable, Equatable, Encodable {
             orientation = decoded.orientation
             colors = decoded.colorDescription
         }
+        let stored = PixelSize(
+            width: header?.width ?? decoded?.width ?? 0, height: header?.height ?? decoded?.height ?? 0)
         return SourceInfo(
-            width: header?.width ?? decoded?.width ?? 0, height: header?.height ?? decoded?.height ?? 0,
+            width: orientation.swapsAxes ? stored.height : stored.width,
+            height: orientation.swapsAxes ? stored.width : stored.height,
             format: (header?.format ?? decoded?.sourceFormat ?? .unknown).rawValue,
             frames: header?.frameCount ?? max(1, decoded?.frames.count ?? 1), orientation: orientation.rawValue,
             colorProfile: colors.flatMap(Self.profile), size: data.count)

@@ -16,3 +16,15 @@ public struct OrientTransformer: ImageTransformer, Equatable {
         return try Transposition(undoing: image.orientation).apply(to: image, orientation: .up)
     }
 }
+
+extension OrientTransformer {
+    /// `transforms` with `orient` put first, so every size, box and crop after it applies to the picture as
+    /// displayed; unchanged when the caller keeps the stored orientation or the chain already starts by
+    /// orienting. The one rule every caller (pipeline, CLI, server) uses.
+    package static func upright(
+        _ transforms: [any ImageTransformer], keepsStoredOrientation: Bool = false
+    ) -> [any ImageTransformer] {
+        if keepsStoredOrientation || transforms.first is OrientTransformer { return transforms }
+        return [OrientTransformer()] + transforms
+    }
+}

@@ -12,6 +12,11 @@ package protocol RowStreamingResize: DownscalingTransformer {
     /// decoder: once every row is in, its `result()` equals `transform` of the decoded image (or, for a
     /// reduced copy, what `forReducedSource` makes of it), pixel for pixel.
     func makeRowSink(storedSize: PixelSize) throws -> any ResizingRowSink
+
+    /// A sink for the stored rows of an image displayed in `orientation` (as `orient` turns it), whose result
+    /// equals `transform` of the upright image; nil when this resize cannot be planned that way, and the
+    /// decoder's image is then turned whole first.
+    func makeRowSink(storedSize: PixelSize, orientation: ExifOrientation) throws -> (any ResizingRowSink)?
 }
 
 /// A row sink that makes an image: its `result()` is ready once the decoder has delivered every row.
@@ -21,6 +26,11 @@ package protocol ResizingRowSink: ImageRowSink {
 }
 
 extension RowStreamingResize {
+    /// Upright images only, by default.
+    package func makeRowSink(storedSize: PixelSize, orientation: ExifOrientation) throws -> (any ResizingRowSink)? {
+        orientation == .up ? try makeRowSink(storedSize: storedSize) : nil
+    }
+
     /// Transforms an image stored at `storedSize` while `decode` delivers its rows (at that size or reduced)
     /// to the sink it is given, without holding the decoded image: the same pixels as decoding whole, then
     /// `transform` (or the `forReducedSource` transform for a reduced decode). Throws what `decode` throws,

@@ -2,9 +2,10 @@ import TroveCore
 
 /// Decides how small a decoder may make an image for a chain of transforms, and which transforms to run
 /// on what it returns. Applies when the chain starts with a `DownscalingTransformer` (a shrinking resize),
-/// or with `orient` followed by one: the orientation is only known after decoding, so the minimum then
-/// covers both the upright and the quarter-turned reading of the stored size. `@usableFromInline`: the
-/// public shrink-on-load decode names its default reducing gap in a default argument.
+/// or with `orient` followed by one. After `orient` the resize is planned on the displayed size, from the
+/// orientation the header gave; when the header gave none, the minimum covers both the upright and the
+/// quarter-turned reading of the stored size. `@usableFromInline`: the public shrink-on-load decode names its
+/// default reducing gap in a default argument.
 @usableFromInline package struct ShrinkOnLoad: Sendable {
     /// Pillow's and libvips' default: reduce to no less than twice the output, then resample exactly.
     @usableFromInline package static let defaultReducingGap = 2.0
@@ -16,9 +17,10 @@ import TroveCore
     private let transforms: [any ImageTransformer]
     private let leadingOrient: Bool
 
-    /// Nil when the transforms gain nothing from a reduced decode.
+    /// Nil when the transforms gain nothing from a reduced decode. `orientation` is the header's, when it
+    /// said one: a leading `orient` then plans exactly on the displayed size.
     package init?(
-        transforms: [any ImageTransformer], storedSize: PixelSize,
+        transforms: [any ImageTransformer], storedSize: PixelSize, orientation: ExifOrientation? = nil,
         reducingGap: Double = ShrinkOnLoad.defaultReducingGap
     ) {
         guard storedSize.width > 0, storedSize.height > 0 else { return nil }
@@ -27,7 +29,13 @@ import TroveCore
         guard index < transforms.count, let downscaler = transforms[index] as? any DownscalingTransformer
         else { return nil }
         let minimum: PixelSize
-        if leadingOrient {
+        if leadingOrient, let orientation {
+            guard
+                let displayed = downscaler.minimumSourceSize(
+                    for: orientation.swapsAxes ? storedSize.transposed : storedSize, reducingGap: reducingGap)
+            else { return nil }
+            minimum = orientation.swapsAxes ? displayed.transposed : displayed
+        } else if leadingOrient {
             // Unknown orientation: the larger of what the upright and the quarter-turned image need.
             guard let upright = downscaler.minimumSourceSize(for: storedSize, reducingGap: reducingGap),
                 let turned = downscaler.minimumSourceSize(for: storedSize.transposed, reducingGap: reducingGap)

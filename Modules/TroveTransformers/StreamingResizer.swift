@@ -5,7 +5,9 @@ import TroveCore
 /// as soon as its source rows are in. It runs `Resampler`'s own weight tables and row passes, so its pixels
 /// equal a two-pass resize of the whole decoded image.
 final class StreamingResizer: ResizingRowSink {
-    private let resize: ResizeTransformer
+    /// The resize planned on the full stored size; nil when the size would not change.
+    private let storedPlan: ResizePlan?
+    private let filter: ResizeTransformer.Filter
     private let storedSize: PixelSize
     private var header: RowStreamHeader?
     private var resampler: Resampler?
@@ -16,9 +18,17 @@ final class StreamingResizer: ResizingRowSink {
 
     /// A sink for `resize` applied to an image stored at `storedSize`; the decoder may deliver a reduced copy,
     /// which is resized from the same region to the same output (as `forReducedSource` plans it).
-    init(resize: ResizeTransformer, storedSize: PixelSize) {
-        self.resize = resize
+    convenience init(resize: ResizeTransformer, storedSize: PixelSize) {
+        self.init(
+            plan: resize.plan(sourceWidth: storedSize.width, sourceHeight: storedSize.height), storedSize: storedSize,
+            filter: resize.filter)
+    }
+
+    /// A sink that carries out `plan`, made on the full `storedSize`, with `filter`.
+    init(plan: ResizePlan?, storedSize: PixelSize, filter: ResizeTransformer.Filter) {
+        storedPlan = plan
         self.storedSize = storedSize
+        self.filter = filter
     }
 
     /// Filtered rows the window holds: the most source rows kept at once (0 before `begin`).
@@ -26,8 +36,7 @@ final class StreamingResizer: ResizingRowSink {
 
     func begin(_ header: RowStreamHeader) throws {
         guard self.header == nil else { throw Self.misuse("begin was called twice") }
-        guard let stored = resize.plan(sourceWidth: storedSize.width, sourceHeight: storedSize.height),
-            header.width > 0, header.height > 0
+        guard let stored = storedPlan, header.width > 0, header.height > 0
         else { throw Self.misuse("a \(header.width)x\(header.height) stream has nothing to resize") }
         let reduced = PixelSize(width: header.width, height: header.height)
         let plan =
@@ -38,7 +47,7 @@ final class StreamingResizer: ResizingRowSink {
                 y: Double(reduced.height) / Double(storedSize.height))
         try DecodingLimits.default.check(width: plan.outputWidth, height: plan.outputHeight)
         let resampler = try Resampler(
-            sourceWidth: reduced.width, sourceHeight: reduced.height, plan: plan, filter: resize.filter)
+            sourceWidth: reduced.width, sourceHeight: reduced.height, plan: plan, filter: filter)
         self.header = header
         self.resampler = resampler
         window = resampler.makeWindow()
@@ -93,5 +102,17 @@ extension ResizeTransformer: RowStreamingResize {
     /// of filtered rows about the filter's support tall.
     package func makeRowSink(storedSize: PixelSize) throws -> any ResizingRowSink {
         StreamingResizer(resize: self, storedSize: storedSize)
+    }
+
+    /// A sink for the stored rows of an image displayed in `orientation`: the resize is planned on the displayed
+    /// size, carried out on the stored rows with the region and output turned back, and the small result
+    /// turned upright.
+    package func makeRowSink(storedSize: PixelSize, orientation: ExifOrientation) throws -> (any ResizingRowSink)? {
+        let turn = Transposition(undoing: orientation)
+        let displayed = turn.outputSize(of: storedSize)
+        let plan = self.plan(sourceWidth: displayed.width, sourceHeight: displayed.height)
+        let stored = StreamingResizer(
+            plan: plan.map { turn.sourcePlan(of: $0, sourceSize: storedSize) }, storedSize: storedSize, filter: filter)
+        return orientation == .up ? stored : OrientingRowSink(stored, turn: turn)
     }
 }

@@ -3,12 +3,12 @@ import TroveCore
 /// One of the eight ways to rotate by quarter turns and mirror a pixel grid, exact (pixels are moved,
 /// never resampled). Described from the output's side: output (x, y) reads source (u, v) where
 /// (u, v) = (y, x) when the axes swap, else (x, y); then u and/or v are mirrored.
-struct Transposition: Equatable {
-    var swapsAxes: Bool
-    var mirrorsX: Bool
-    var mirrorsY: Bool
+package struct Transposition: Equatable, Sendable {
+    package var swapsAxes: Bool
+    package var mirrorsX: Bool
+    package var mirrorsY: Bool
 
-    static let identity = Transposition(swapsAxes: false, mirrorsX: false, mirrorsY: false)
+    package static let identity = Transposition(swapsAxes: false, mirrorsX: false, mirrorsY: false)
     static let flipHorizontal = Transposition(swapsAxes: false, mirrorsX: true, mirrorsY: false)
     static let flipVertical = Transposition(swapsAxes: false, mirrorsX: false, mirrorsY: true)
     static let rotate180 = Transposition(swapsAxes: false, mirrorsX: true, mirrorsY: true)
@@ -21,7 +21,7 @@ struct Transposition: Equatable {
     static let transverse = Transposition(swapsAxes: true, mirrorsX: true, mirrorsY: true)
 
     /// What turns an image stored with this EXIF orientation upright (EXIF 2.3, tag 0x0112).
-    init(undoing orientation: ExifOrientation) {
+    package init(undoing orientation: ExifOrientation) {
         switch orientation {
         case .up: self = .identity
         case .upMirrored: self = .flipHorizontal
@@ -40,7 +40,8 @@ struct Transposition: Equatable {
         self.mirrorsY = mirrorsY
     }
 
-    func apply(to image: Image, orientation: ExifOrientation? = nil) throws -> Image {
+    /// The image and its frames moved as this transposition says; `orientation` replaces the image's when given.
+    package func apply(to image: Image, orientation: ExifOrientation? = nil) throws -> Image {
         if self == .identity && orientation == nil { return image }
         let width = image.width, height = image.height
         let (outWidth, outHeight) = swapsAxes ? (height, width) : (width, height)

@@ -4,7 +4,9 @@ import TroveCore
 
 /// Decodes AVIF still images and image sequences (`avis`) through libavif to straight-alpha RGBA8.
 /// 8-, 10- and 12-bit files are reduced to 8 bits per channel; a sequence's every frame is kept with its
-/// duration. The container's rotation and mirroring are reported in `Image.orientation`, not applied.
+/// duration. MIAF's display rules come in order: the clean aperture ('clap') is cropped here, then the
+/// rotation ('irot') and mirroring ('imir') are reported in `Image.orientation` for the pipeline to apply. An
+/// Exif orientation inside the file is ignored: in HEIF it only repeats 'irot' and 'imir'.
 package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
     /// The registry name, "avif".
     package let name = "avif"
@@ -35,6 +37,7 @@ package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
         try data.withUnsafeBytes { bytes in
             let decoder = try parse(bytes, limits: limits)
             let size = decoder.size, count = decoder.imageCount
+            let crop = decoder.cleanAperture
             guard count > 0 else { throw Self.failure("the file holds no image") }
             var frames: [AnimationFrame] = []
             var first: [UInt8] = []
@@ -48,7 +51,8 @@ package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
                         "image \(index + 1) decodes to \(image.pointee.width)x\(image.pointee.height), "
                             + "but the container says \(size)")
                 }
-                let pixels = try AVIFPixels.rgba8(from: image)
+                var pixels = try AVIFPixels.rgba8(from: image)
+                if let crop { pixels = AVIFCleanAperture.crop(pixels, width: size.width, to: crop) }
                 if count == 1 {
                     first = pixels
                 } else {
@@ -56,8 +60,9 @@ package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
                 }
             }
             // libavif 0.11 does not read a sequence's repetition count (1.0 does): sequences loop forever.
+            let shown = decoder.croppedSize
             return Image(
-                width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4,
+                width: shown.width, height: shown.height, pixelFormat: .rgba8, bytesPerRow: shown.width * 4,
                 pixels: frames.first?.pixels ?? first, sourceFormat: .avif, frames: frames,
                 orientation: decoder.orientation, loopCount: 0, colorDescription: colorDescription)
         }
@@ -100,13 +105,16 @@ package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
         }
     }
 
-    /// Size and frame count from the container, without decoding pixels (libavif's default limits apply).
+    /// Size (after the clean aperture's crop), frame count and orientation ('irot', 'imir') from the container,
+    /// without decoding pixels (libavif's default limits apply).
     package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let decoder = try LibavifDecoder(bytes, limits: nil, maxThreads: maxThreads)
             try decoder.parse()
-            let size = decoder.size
-            return ImageInfo(format: .avif, width: size.width, height: size.height, frameCount: decoder.imageCount)
+            let size = decoder.croppedSize
+            return ImageInfo(
+                format: .avif, width: size.width, height: size.height, frameCount: decoder.imageCount,
+                orientation: decoder.orientation)
         }
     }
 

@@ -64,7 +64,7 @@ package struct AVIFEncoder: ImageEncoder {
         let single = frames.count == 1
         // A profile the colour stage kept goes in a 'colr' ICC box; the CICP fields stay as written.
         let profile = image.colorDescription?.embeddableProfile(for: .rgba8)
-        let exif = image.copyright.flatMap(ExifBlock.tiff(for:))
+        let exif = image.copyright.flatMap { ExifBlock.tiff(for: $0) }
         let xmp = image.copyright.flatMap(XMPRights.packet(for:))
         for frame in frames {
             let planes = try Self.yuvImage(
@@ -74,6 +74,7 @@ package struct AVIFEncoder: ImageEncoder {
             profile?.withUnsafeBufferPointer { avifImageSetProfileICC(planes, $0.baseAddress, $0.count) }
             exif?.withUnsafeBufferPointer { avifImageSetMetadataExif(planes, $0.baseAddress, $0.count) }
             xmp?.withUnsafeBufferPointer { avifImageSetMetadataXMP(planes, $0.baseAddress, $0.count) }
+            Self.setOrientation(image.orientation, on: planes)
             let flags = single ? AVIF_ADD_IMAGE_FLAG_SINGLE : AVIF_ADD_IMAGE_FLAG_NONE
             let result = avifEncoderAddImage(encoder, planes, Self.ticks(frame.delay), flags.rawValue)
             guard result == AVIF_RESULT_OK else {
@@ -91,6 +92,20 @@ package struct AVIFEncoder: ImageEncoder {
 
     static func failure(_ reason: String) -> TroveError {
         TroveError.encodingFailed(format: .avif, reason: reason)
+    }
+
+    /// An orientation the pipeline kept (the stored pixels) as 'irot' and 'imir', which AVIF readers apply;
+    /// EXIF's tag is only informative in HEIF files.
+    private static func setOrientation(_ orientation: ExifOrientation, on planes: UnsafeMutablePointer<avifImage>) {
+        let (turns, mirror) = AVIFOrientation.boxes(for: orientation)
+        if turns != 0 {
+            planes.pointee.transformFlags |= AVIF_TRANSFORM_IROT.rawValue
+            planes.pointee.irot.angle = UInt8(turns)
+        }
+        if let mirror {
+            planes.pointee.transformFlags |= AVIF_TRANSFORM_IMIR.rawValue
+            planes.pointee.imir.mode = UInt8(mirror)
+        }
     }
 
     /// The RGBA8 frames to write: every frame of an animation, else the image itself.

@@ -22,4 +22,19 @@ enum AVIFOrientation {
         case (_, _?): .leftMirrored
         }
     }
+
+    /// The 'irot' quarter turns (anti-clockwise) and 'imir' mode that display as `orientation`: what an
+    /// encoder writes for an image whose stored pixels it keeps.
+    static func boxes(for orientation: ExifOrientation) -> (quarterTurnsAnticlockwise: Int, mirror: Int?) {
+        switch orientation {
+        case .up: (0, nil)
+        case .upMirrored: (0, 1)
+        case .down: (2, nil)
+        case .downMirrored: (0, 0)
+        case .leftMirrored: (1, 0)
+        case .right: (3, nil)
+        case .rightMirrored: (1, 1)
+        case .left: (1, nil)
+        }
+    }
 }

@@ -18,9 +18,10 @@ final class LibavifDecoder {
         guard let raw = avifDecoderCreate() else { throw AVIFDecoder.failure("out of memory starting libavif") }
         self.raw = raw
         raw.pointee.maxThreads = Int32(clamping: max(maxThreads, 1))
-        // Files without a 'pixi' box are common (older encoders) and harmless; the other strict checks
-        // (a valid clean aperture, an 'ispe' on the alpha item) stay on.
-        raw.pointee.strictFlags = AVIF_STRICT_ENABLED.rawValue & ~AVIF_STRICT_PIXI_REQUIRED.rawValue
+        // Browsers read AVIF leniently, and so does Trove: libavif 0.11's strict checks refuse files the format
+        // allows (no 'pixi', no 'ispe' on the alpha item, a clean aperture it cannot convert). The crop is
+        // worked out by `AVIFCleanAperture`; the size and frame limits below are not strictness and stay.
+        raw.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
         // Only the copyright notice is read from Exif and XMP, and only when asked.
         raw.pointee.ignoreExif = readsExif ? AVIF_FALSE : AVIF_TRUE
         raw.pointee.ignoreXMP = readsXMP ? AVIF_FALSE : AVIF_TRUE
@@ -63,6 +64,18 @@ final class LibavifDecoder {
         let xmp = raw.pointee.image.pointee.xmp
         guard let data = xmp.data, xmp.size > 0 else { return nil }
         return [UInt8](UnsafeBufferPointer(start: data, count: xmp.size))
+    }
+
+    /// The part of each image the 'clap' box keeps, valid after `parse()`; nil without a usable one.
+    var cleanAperture: AVIFCleanAperture.Rect? {
+        let image = raw.pointee.image.pointee
+        guard image.transformFlags & AVIF_TRANSFORM_CLAP.rawValue != 0 else { return nil }
+        return AVIFCleanAperture.cropRect(image.clap, width: Int(image.width), height: Int(image.height))
+    }
+
+    /// The size shown before rotation and mirroring: the clean aperture's, else the whole image's.
+    var croppedSize: PixelSize {
+        cleanAperture.map { PixelSize(width: $0.width, height: $0.height) } ?? size
     }
 
     /// Images in the file: 1 for a still image, the frame count of a sequence.

@@ -57,6 +57,8 @@ package struct HEIFEncoder: ImageEncoder {
         // One nclx 'colr' box saying sRGB (libheif 1.15 leaves it out by default, for macOS releases older
         // than 2021); the grid wrapper for odd sizes stays (those cannot read a 'clap' crop either).
         encoding.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
+        // An orientation the pipeline kept (the stored pixels) becomes 'irot' and 'imir', which readers apply.
+        encoding.pointee.image_orientation = heif_orientation(rawValue: UInt32(image.orientation.rawValue))
         var nclx = heif_color_profile_nclx()
         nclx.version = 1
         nclx.color_primaries = heif_color_primaries_ITU_R_BT_709_5

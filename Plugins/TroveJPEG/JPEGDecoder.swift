@@ -76,11 +76,20 @@ package struct JPEGDecoder: ProgressiveImageDecoder, EmbeddedMetadataReading {
         JPEGSegments.metadata(in: data)
     }
 
-    /// The stored size from the header (SOF), without decoding any pixel.
+    /// The stored size from the header (SOF) and the EXIF orientation, without decoding any pixel.
     package func info(_ data: Data) throws -> ImageInfo? {
         try withDecoder(data, limits: .default) { _, header, _ in
-            ImageInfo(format: .jpeg, width: Int(header.width), height: Int(header.height))
+            ImageInfo(
+                format: .jpeg, width: Int(header.width), height: Int(header.height),
+                orientation: Self.orientation(header))
         }
+    }
+
+    /// The EXIF orientation of the APP1 marker libjpeg kept; `.up` without one.
+    static func orientation(_ header: trove_jpeg_header) -> ExifOrientation {
+        header.exif.flatMap {
+            ExifBlock(tiff: UnsafeRawBufferPointer(start: $0, count: header.exif_length))?.orientation
+        } ?? .up
     }
 
     /// Checks the stored size against `options.limits`, sets the scale `options.minimumSize` calls for, and
@@ -91,10 +100,7 @@ package struct JPEGDecoder: ProgressiveImageDecoder, EmbeddedMetadataReading {
     ) throws -> RowStreamHeader {
         let stored = PixelSize(width: Int(header.width), height: Int(header.height))
         try options.limits.check(width: stored.width, height: stored.height)
-        let orientation =
-            header.exif.map {
-                ExifBlock(tiff: UnsafeRawBufferPointer(start: $0, count: header.exif_length))?.orientation ?? .up
-            } ?? .up
+        let orientation = Self.orientation(header)
         var width = stored.width, height = stored.height
         if let minimum = options.minimumSize {
             var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0

@@ -46,11 +46,13 @@ package struct JPEGEncoder: ImageEncoder {
         }
         let encoded = Data(bytes: output, count: Int(size))
         var segments: [UInt8] = []
+        // EXIF first (readers look for it right after SOI and JFIF): an orientation the pipeline kept and the
+        // notice. Then XMP and IPTC-IIM for the fields EXIF has no tag for and for readers that look only there.
+        // A block too long for one marker is left out rather than failing the image.
+        segments +=
+            ExifBlock.tiff(for: image.copyright, orientation: image.orientation).flatMap(JPEGSegments.exifMarker)
+            ?? []
         if let notice = image.copyright {
-            // EXIF first (readers look for it right after SOI and JFIF), then XMP and IPTC-IIM for the fields
-            // EXIF has no tag for and for readers that look only there. A block too long for one marker is left
-            // out rather than failing the image.
-            segments += ExifBlock.tiff(for: notice).flatMap(JPEGSegments.exifMarker) ?? []
             segments += XMPRights.packet(for: notice).flatMap(JPEGSegments.xmpMarker) ?? []
             segments += IPTCRecords.datasets(for: notice).flatMap(JPEGSegments.iptcMarker) ?? []
         }

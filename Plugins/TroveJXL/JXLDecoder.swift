@@ -114,14 +114,16 @@ package struct JXLDecoder: ImageDecoder, EmbeddedMetadataReading {
         return EmbeddedMetadata(exif: exif(data), xmp: xmp)
     }
 
-    /// Size from the header and, for an animation, the frame count from the frames' headers; no pixel is
-    /// decoded.
+    /// Size and orientation from the header and, for an animation, the frame count from the frames' headers; no
+    /// pixel is decoded.
     package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let decoder = try LibjxlDecoder(bytes, events: [JXL_DEC_BASIC_INFO], threads: 1)
             let info = try decoder.readBasicInfo()
             let frames = info.have_animation != 0 ? try Self.countFrames(bytes, stoppingAfter: Int.max) : 1
-            return ImageInfo(format: .jxl, width: Int(info.xsize), height: Int(info.ysize), frameCount: frames)
+            return ImageInfo(
+                format: .jxl, width: Int(info.xsize), height: Int(info.ysize), frameCount: frames,
+                orientation: ExifOrientation(rawValue: Int(info.orientation.rawValue)) ?? .up)
         }
     }
 

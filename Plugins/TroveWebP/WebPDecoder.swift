@@ -37,6 +37,7 @@ package struct WebPDecoder: ImageDecoder, EmbeddedMetadataReading {
                 try options.limits.check(frames: header.frameCount, width: header.width, height: header.height)
                 var image = try WebPAnimationDecoding.decode(bytes, limits: options.limits)
                 image.colorDescription = WebPColorProfile.description(in: bytes)
+                image.orientation = Self.orientation(data)
                 return image
             }
             let size =
@@ -45,6 +46,7 @@ package struct WebPDecoder: ImageDecoder, EmbeddedMetadataReading {
                 } ?? PixelSize(width: header.width, height: header.height)
             var image = try decodeStill(bytes, header: header, size: size)
             image.colorDescription = WebPColorProfile.description(in: bytes)
+            image.orientation = Self.orientation(data)
             return image
         }
     }
@@ -59,14 +61,20 @@ package struct WebPDecoder: ImageDecoder, EmbeddedMetadataReading {
         WebPMetadataChunks.metadata(in: data)
     }
 
-    /// The size and frame count from the container's headers; no pixel is decoded.
+    /// The size and frame count from the container's headers, and the EXIF chunk's orientation; no pixel is
+    /// decoded.
     package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let header = try WebPHeader(bytes)
             return ImageInfo(
                 format: .webp, width: header.width, height: header.height,
-                frameCount: header.frameCount)
+                frameCount: header.frameCount, orientation: Self.orientation(data))
         }
+    }
+
+    /// The EXIF chunk's orientation, `.up` without one: browsers apply it to WebP as to JPEG.
+    static func orientation(_ data: Data) -> ExifOrientation {
+        WebPMetadataChunks.exif(in: data).flatMap { ExifBlock(tiff: $0)?.orientation } ?? .up
     }
 
     /// The smallest size with the image's aspect ratio (rounded up) that is at least `minimum` in both

@@ -5,12 +5,14 @@ import TroveCore
 /// The metadata chunks of a WebP file Trove writes and reads: ICCP (a kept ICC profile), EXIF and "XMP " (a
 /// copyright notice), through libwebp's muxer (which sets VP8X's flags for them) and demuxer.
 enum WebPMetadataChunks {
-    /// The chunks an encoded `image` should carry: its kept profile and its copyright notice (EXIF's fields in
-    /// EXIF, all of them in XMP).
+    /// The chunks an encoded `image` should carry: its kept profile, a kept orientation and its copyright notice
+    /// (orientation and EXIF's fields in EXIF, all of the notice in XMP).
     static func chunks(for image: Image) -> [(fourCC: String, bytes: [UInt8])] {
         var chunks: [(String, [UInt8])] = []
         if let profile = image.colorDescription?.embeddableProfile(for: .rgba8) { chunks.append(("ICCP", profile)) }
-        if let notice = image.copyright, let tiff = ExifBlock.tiff(for: notice) { chunks.append(("EXIF", tiff)) }
+        if let tiff = ExifBlock.tiff(for: image.copyright, orientation: image.orientation) {
+            chunks.append(("EXIF", tiff))
+        }
         if let notice = image.copyright, let packet = XMPRights.packet(for: notice) { chunks.append(("XMP ", packet)) }
         return chunks
     }

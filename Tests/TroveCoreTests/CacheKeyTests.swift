@@ -117,8 +117,16 @@ private struct Named: ImageTransformer {
             transforms: [Named(identifier: "resize(w=10)")], outputFormat: .webp
         ).cacheKey
         #expect(key.source == "http://example.com/a.png" && key.transforms == ["resize(w=10)"] && key.encoding == .webp)
-        #expect(key.description == "http://example.com/a.png | resize(w=10) | encode=webp")
-        #expect(key.processed == "\u{0}s24:http://example.com/a.pngt12:resize(w=10)e4:webp")
+        // A processed key says whether the picture was turned upright (the default) or kept as stored.
+        #expect(
+            key.description == "http://example.com/a.png | resize(w=10) | encode=webp | pipeline=orientation=upright")
+        #expect(key.processed == "\u{0}s24:http://example.com/a.pngt12:resize(w=10)e4:webpp19:orientation=upright")
+        let stored = ImageRequest(
+            url: URL(string: "http://example.com/a.png")!,
+            transforms: [Named(identifier: "resize(w=10)")], options: .keepsStoredOrientation, outputFormat: .webp
+        ).cacheKey
+        #expect(stored.processed == "\u{0}s24:http://example.com/a.pngt12:resize(w=10)e4:webpp18:orientation=stored")
+        #expect(stored.raw == key.raw)
     }
 
     /// Per-request encoder settings and "the source's format" are parts of the key: a quality-50 result
@@ -130,12 +138,16 @@ private struct Named: ImageTransformer {
         let q80 = ImageRequest(url: url, encodingOptions: EncodingOptions(quality: 0.8)).cacheKey
         #expect(q50.processed != plain.processed && q50.processed != q80.processed && q50.raw == plain.raw)
         #expect(
-            q50.processed == "\u{0}s24:http://example.com/a.jpgo48:quality=0.5,level=6,lossless=false,speed=default")
+            q50.processed
+                == "\u{0}s24:http://example.com/a.jpgo48:quality=0.5,level=6,lossless=false,speed=defaultp19:orientation=upright"
+        )
         let shrink = Named(identifier: "resize(w=10)")
         let asSource = ImageRequest(url: url, transforms: [shrink], options: .encodesInSourceFormat).cacheKey
         let asPNG = ImageRequest(url: url, transforms: [shrink]).cacheKey
         #expect(asSource.encodesInSourceFormat && asSource.processed != asPNG.processed)
-        #expect(asSource.description == "http://example.com/a.jpg | resize(w=10) | encode=source")
+        #expect(
+            asSource.description
+                == "http://example.com/a.jpg | resize(w=10) | encode=source | pipeline=orientation=upright")
         // An explicit format wins over the source's, and the key says only the format.
         let explicit = ImageRequest(
             url: url, transforms: [shrink], options: .encodesInSourceFormat,

@@ -74,10 +74,11 @@ import TroveTestSupport
         }
     }
 
-    @Test func infoReadsTheSizeFromTheHeader() throws {
+    @Test func infoReadsTheSizeAndOrientationFromTheHeader() throws {
         #expect(try decoder.info(try JPEGFixtures.rocket()) == ImageInfo(format: .jpeg, width: 640, height: 427))
-        #expect(
-            try decoder.info(try JPEGFixtures.jpeg("orientation6")) == ImageInfo(format: .jpeg, width: 48, height: 32))
+        let turned = try #require(try decoder.info(try JPEGFixtures.jpeg("orientation6")))
+        #expect(turned == ImageInfo(format: .jpeg, width: 48, height: 32, orientation: .right))
+        #expect(turned.displayedSize == PixelSize(width: 32, height: 48))
         #expect(throws: TroveError.self) { try decoder.info(Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00])) }
     }
 

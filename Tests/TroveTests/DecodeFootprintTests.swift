@@ -50,15 +50,29 @@ import Trove
         #expect(footprint.bytes == 100 * 50 * 4 + 100 * 50 + 100 * 50 * 4)
     }
 
-    @Test func orientCopiesAJPEGThatMayBeTurnedButNeverAGIF() {
-        func footprint(_ format: ImageFormat) -> Int {
+    @Test func orientCopiesOnlyAnImageTheHeaderSaysIsTurned() {
+        func footprint(_ format: ImageFormat, _ orientation: ExifOrientation) -> Int {
             DecodeFootprint(
-                info: ImageInfo(format: format, width: 100, height: 50), transforms: [OrientTransformer()],
-                streams: false, reducingGap: 1, limits: .default
+                info: ImageInfo(format: format, width: 100, height: 50, orientation: orientation),
+                transforms: [OrientTransformer()], streams: false, reducingGap: 1, limits: .default
             ).bytes
         }
-        #expect(footprint(.gif) == 100 * 50 * 4 + 100 * 50)
-        #expect(footprint(.jpeg) == 100 * 50 * 4 + 100 * 50 + 100 * 50 * 4)
+        #expect(footprint(.gif, .up) == 100 * 50 * 4 + 100 * 50)
+        #expect(footprint(.jpeg, .up) == 100 * 50 * 4 + 100 * 50)
+        #expect(footprint(.jpeg, .right) == 100 * 50 * 4 + 100 * 50 + 100 * 50 * 4)
+    }
+
+    @Test func aTurnedImageStreamsAndCountsItsTurnedResult() {
+        // 4000x3000 stored, displayed 3000x4000: the fit box is planned on the displayed size (60x80), and the
+        // turned result is one more small copy beside a strip of the wider stored rows, not a whole reduced decode.
+        let info = ImageInfo(format: .jpeg, width: 4000, height: 3000, orientation: .right)
+        let upright = ImageInfo(format: .jpeg, width: 3000, height: 4000)
+        let turned = DecodeFootprint(
+            info: info, transforms: [OrientTransformer(), Self.fit], streams: true, reducingGap: 2, limits: .default)
+        let plain = DecodeFootprint(
+            info: upright, transforms: [OrientTransformer(), Self.fit], streams: true, reducingGap: 2, limits: .default)
+        #expect(turned.route == .streamedRows && plain.route == .streamedRows)
+        #expect(turned.bytes > plain.bytes && turned.bytes < plain.bytes + 2 * 300 * 400 * 4)
     }
 
     @Test func anUnreadableHeaderCostsTheDecodersOwnLimit() {

@@ -5,22 +5,29 @@ import Trove
 import TroveCore
 
 /// `orient` then a shrinking resize, decoded for those transforms by a row-streaming decoder: an upright
-/// image's rows go straight into the resize (both steps done, no whole image), a turned one is decoded whole
-/// and gets both steps; either way the pixels are those of decoding whole and running the transforms.
+/// image's rows go straight into the resize, and so do a turned one's, into a resize planned on the displayed
+/// size whose small result is turned upright; either way no whole image is held and the pixels are those of
+/// decoding whole and running the transforms (within a level: the turned resize runs its passes in the other
+/// order). A decoder whose rows say another orientation than its header gets every step on the whole image.
 @Suite struct OrientedRowStreamingTests {
     /// Delivers a fixed image, stored in `orientation`, at full size: whole or row by row, counting each.
     final class FixedDecoder: RowStreamingImageDecoder {
         let image: Image
+        /// What `info` says the orientation is: the image's own, unless a test makes them disagree.
+        let headerOrientation: ExifOrientation
         let wholeDecodes = Mutex(0)
         let streams = Mutex(0)
         var name: String { "fixed" }
         var format: ImageFormat { .png }
 
-        init(_ image: Image) { self.image = image }
+        init(_ image: Image, headerOrientation: ExifOrientation? = nil) {
+            self.image = image
+            self.headerOrientation = headerOrientation ?? image.orientation
+        }
 
         func canDecode(_ header: Data) -> Bool { true }
         func info(_ data: Data) throws -> ImageInfo? {
-            ImageInfo(format: .png, width: image.width, height: image.height)
+            ImageInfo(format: .png, width: image.width, height: image.height, orientation: headerOrientation)
         }
         func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
             wholeDecodes.withLock { $0 += 1 }
@@ -74,9 +81,28 @@ import TroveCore
         #expect(result.pixels == expected.pixels)
     }
 
-    @Test(arguments: [ExifOrientation.right, .down, .leftMirrored])
-    func aTurnedImageIsDecodedWholeAndTurnedFirst(_ orientation: ExifOrientation) throws {
+    /// The largest difference between two images' samples.
+    static func largestDifference(_ a: Image, _ b: Image) -> Int {
+        zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+    }
+
+    @Test(arguments: [ExifOrientation.upMirrored, .right, .down, .leftMirrored, .rightMirrored, .left])
+    func aTurnedImageStreamsIntoAResizePlannedOnTheDisplayedSize(_ orientation: ExifOrientation) throws {
         let decoder = FixedDecoder(Self.image(orientation))
+        let (image, rest) = try decoder.decode(Data(), limits: .default, for: Self.transforms)
+        #expect(rest.map(\.identifier) == ["grayscale"], "orient and the resize are done")
+        #expect(decoder.streams.withLock { $0 } == 1 && decoder.wholeDecodes.withLock { $0 } == 0)
+        #expect(image.orientation == .up)
+        let result = try rest.reduce(image) { try $1.transform($0) }
+        let expected = try Self.expected(Self.image(orientation))
+        #expect(result.width == expected.width && result.height == expected.height)
+        #expect(Self.largestDifference(result, expected) <= 1)
+    }
+
+    @Test(arguments: [ExifOrientation.right, .down, .leftMirrored])
+    func rowsThatDisagreeWithTheHeaderAreTurnedWholeFirst(_ orientation: ExifOrientation) throws {
+        // The header says `.left`; the rows say `orientation`: the plan does not fit them.
+        let decoder = FixedDecoder(Self.image(orientation), headerOrientation: .left)
         let (image, rest) = try decoder.decode(Data(), limits: .default, for: Self.transforms)
         #expect(rest.map(\.identifier) == Self.transforms.map(\.identifier), "every step still to run")
         #expect(image.orientation == orientation && image.width == 90 && image.height == 60)

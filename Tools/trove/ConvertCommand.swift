@@ -34,6 +34,8 @@ struct ConvertCommand: AsyncParsableCommand {
             """)
     var dropCopyright = false
 
+    @OptionGroup var orientation: OrientationArgument
+
     @Option(
         help: ArgumentHelp(
             "Decode, transform and encode this many times in this process and report the seconds taken "
@@ -66,7 +68,8 @@ struct ConvertCommand: AsyncParsableCommand {
             var round = 0
             repeat {
                 let decoded = try DecodeCommand.decode(
-                    file: input, registry: registry, for: transforms, configuration: configuration,
+                    file: input, registry: registry, for: orientation.transformsAsRun(transforms),
+                    configuration: configuration,
                     keepsColorProfile: keepColorProfile, keepsCopyright: !dropCopyright)
                 image = try decoded.image.transformed(by: decoded.transforms, keepsColorProfile: keepColorProfile)
                 data = try encoder.encode(image, options: options)

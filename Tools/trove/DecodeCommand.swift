@@ -15,6 +15,8 @@ struct DecodeCommand: AsyncParsableCommand {
     @Option(help: "Write the first frame as raw 8-bit RGBA rows here (a directory when several files are given).")
     var rgba: String?
 
+    @OptionGroup var orientation: OrientationArgument
+
     func run() async throws {
         let registry = try TroveRegistry.make()
         let configuration = try common.pipelineConfiguration()
@@ -22,13 +24,15 @@ struct DecodeCommand: AsyncParsableCommand {
         var failures = 0
         for (index, file) in files.enumerated() {
             do {
-                let image = try Self.decode(file: file, registry: registry, configuration: configuration)
+                let (decoded, rest) = try Self.decode(
+                    file: file, registry: registry, for: orientation.transformsAsRun([]), configuration: configuration)
+                let image = try decoded.transformed(by: rest, keepsColorProfile: false)
                 if let output = outputs[index] {
                     try Self.write(Data(image.convertedToRGBA8().pixels), to: output)
                 }
                 let report = DecodeReport(
                     file: file, format: image.sourceFormat.rawValue, width: image.width,
-                    height: image.height, frames: max(1, image.frames.count))
+                    height: image.height, frames: max(1, image.frames.count), orientation: decoded.orientation.rawValue)
                 if common.json {
                     printJSONLine(report)
                 } else {
@@ -109,4 +113,7 @@ struct DecodeReport: Encodable {
     let width: Int
     let height: Int
     let frames: Int
+    /// The source's orientation (1...8, EXIF's numbering) as stored; `width` and `height` are as displayed
+    /// unless `--keep-orientation` was given.
+    let orientation: Int
 }

@@ -45,6 +45,8 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var compression: CompressionOption
 
+    @OptionGroup var orientation: OrientationArgument
+
     enum PolicyArgument: String, ExpressibleByArgument, CaseIterable {
         case useCache = "use-cache"
         case reload
@@ -78,7 +80,8 @@ struct GetCommand: AsyncParsableCommand {
             ImageRequest(
                 url: try Self.url(from: text), transforms: transforms, priority: priority.requestPriority,
                 cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy,
-                options: retryFailed ? [.retryFailed] : [], outputFormat: outputFormat)
+                options: (retryFailed ? ImageRequest.Options.retryFailed : []).union(orientation.requestOptions),
+                outputFormat: outputFormat)
         }
         let outputs = try outputPaths(for: requests)
 

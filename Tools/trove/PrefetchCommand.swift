@@ -29,6 +29,16 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Warm this processed variant of each image too (a transform spec, as `trove get --transform`), so a "
+                + "later request for it is a disk hit."))
+    var transform: String?
+
+    @OptionGroup var encoding: EncodingArguments
+
+    @OptionGroup var orientation: OrientationArgument
+
+    @Option(
+        help: ArgumentHelp(
             "json: one JSON line per URL on stdout as it finishes (url, status, source, bytes, ms; error for a "
                 + "failure), then the summary line. The terminal bar is drawn either way when stderr is a terminal."))
     var progress: ProgressStyle?
@@ -39,6 +49,9 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        if data, transform != nil || encoding.format != nil {
+            throw ValidationError("--transform and --format make image variants; they do not apply with --data")
+        }
     }
 
     func run() async throws {
@@ -67,8 +80,21 @@ struct PrefetchCommand: AsyncParsableCommand {
                 let dataPipeline = try DataPipeline(registry: TroveRegistry.make(), configuration: configuration)
                 (pipeline, sharedTier) = (dataPipeline, dataPipeline.sharedTier)
             } else {
-                let imagePipeline = try ImagePipeline(registry: TroveRegistry.make(), configuration: configuration)
-                (pipeline, sharedTier) = (imagePipeline, imagePipeline.sharedTier)
+                let registry = try TroveRegistry.make()
+                encoding.apply(to: &configuration.encodingOptions)
+                let imagePipeline = try ImagePipeline(registry: registry, configuration: configuration)
+                sharedTier = imagePipeline.sharedTier
+                if transform != nil || encoding.format != nil {
+                    pipeline = ProcessedVariantTarget(
+                        pipeline: imagePipeline,
+                        transforms: try transform.map { try registry.transformers(forSpec: $0) } ?? [],
+                        outputFormat: try encoding.format.map {
+                            try EncodingArguments.encoder(for: $0, in: registry).format
+                        },
+                        options: orientation.requestOptions)
+                } else {
+                    pipeline = imagePipeline
+                }
             }
         } catch let error as TroveError {
             throw ValidationError(error.description)

@@ -3,6 +3,7 @@
     make-inputs DIR          write DIR/big.jpg (q90) and DIR/big.png: 6000x4000 photo-like images, and
                              DIR/big.heic: 4032x3024 (12 MP) of the same, q90 in 512 px grid tiles, and
                              DIR/big-tagged.jpg: big.png as JPEG q90 tagged with ProPhoto RGB (colord-data),
+                             DIR/big-o6.jpg: big.png as JPEG q90 with EXIF orientation 6 (a phone held upright),
                              once
     thumbnail IN OUT         Pillow's thumbnail((320, 320), LANCZOS): the baseline, as one process
     psnr REF IN...           PSNR (dB, RGB) of each IN against REF
@@ -28,6 +29,7 @@ def make_inputs(folder):
     if os.path.exists(jpeg) and os.path.exists(png):
         make_heic(folder, png)
         make_tagged(folder, png)
+        make_turned(folder, png)
         return
     # A real photo enlarged to 24 MP, with fine detail added back: grain and a faint high-frequency pattern,
     # so neither codec sees a smooth, easily compressed upscale.
@@ -42,6 +44,7 @@ def make_inputs(folder):
     image.save(png, compress_level=6)
     make_heic(folder, png)
     make_tagged(folder, png)
+    make_turned(folder, png)
 
 
 def make_tagged(folder, png):
@@ -52,6 +55,17 @@ def make_tagged(folder, png):
         return
     with open("/usr/share/color/icc/colord/ProPhotoRGB.icc", "rb") as profile:
         Image.open(png).convert("RGB").save(tagged, quality=90, icc_profile=profile.read())
+
+
+def make_turned(folder, png):
+    """The 24 MP photo as a JPEG whose EXIF says orientation 6: big.jpg's stored pixels and settings, displayed
+    as a 4000x6000 portrait, so the time over big.jpg's is what turning it upright costs."""
+    turned = os.path.join(folder, "big-o6.jpg")
+    if os.path.exists(turned):
+        return
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    Image.open(png).convert("RGB").save(turned, quality=90, exif=exif.tobytes())
 
 
 def make_heic(folder, png):

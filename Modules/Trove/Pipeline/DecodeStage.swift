@@ -43,7 +43,7 @@ package struct DecodeStage: Sendable {
         let decoder = try Self.decoder(in: parts.registry, for: data, url: request.url)
         let keepsProfile = request.options.contains(.keepsColorProfile)
         return try decoder.decode(
-            data, limits: configuration.decodingLimits, for: request.transforms,
+            data, limits: configuration.decodingLimits, for: request.transformsAsRun,
             reducingGap: configuration.shrinkOnLoadReducingGap, streamsRows: configuration.delegate == nil,
             color: colorStage?.keepingProfiles(keepsProfile).forSource(request.url.absoluteString),
             keepsCopyright: !request.options.contains(.dropsCopyright))

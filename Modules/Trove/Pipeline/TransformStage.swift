@@ -15,7 +15,7 @@ package struct TransformStage: Sendable {
         var image = try parts.configuration.delegate?.didDecode(decoded, for: request) ?? decoded
         if image.width != decoded.width || image.height != decoded.height {
             // The delegate changed the geometry the reduced plan was made for: run the transforms as asked.
-            transforms = request.transforms
+            transforms = request.transformsAsRun
         }
         image = try image.transformed(
             by: transforms, keepsColorProfile: request.options.contains(.keepsColorProfile))

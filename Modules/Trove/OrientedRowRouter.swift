@@ -1,23 +1,26 @@
 import TroveCore
 import TroveTransformers
 
-/// Rows for a chain that starts `orient, resize`: the turn is known only from the decoder's header. An
-/// upright image's `orient` does nothing, so its rows go straight into the resize's sink; any other
-/// orientation must be turned before it is resized, so its rows are kept as the decoded image instead.
-final class UprightRowRouter: ImageRowSink {
+/// Rows for a chain that starts `orient, resize`, streamed into a resize planned for the orientation the
+/// header gave (`expected`). The decoder's own header is the last word: when it says the same, every row
+/// goes straight into the resize's sink, which turns its small result upright; when it says otherwise, the
+/// rows are kept as the decoded image, to be turned and resized whole.
+final class OrientedRowRouter: ImageRowSink {
     private let resize: any ResizingRowSink
+    private let expected: ExifOrientation
     private var header: RowStreamHeader?
     private var pixels: [UInt8] = []
-    private var upright = false
+    private var streams = false
 
-    init(resize: any ResizingRowSink) {
+    init(resize: any ResizingRowSink, expected: ExifOrientation) {
         self.resize = resize
+        self.expected = expected
     }
 
     func begin(_ header: RowStreamHeader) throws {
         self.header = header
-        upright = header.orientation == .up
-        if upright {
+        streams = header.orientation == expected
+        if streams {
             try resize.begin(header)
         } else {
             pixels.reserveCapacity(header.width * header.height * 4)
@@ -25,18 +28,18 @@ final class UprightRowRouter: ImageRowSink {
     }
 
     func consume(_ row: UnsafePointer<UInt8>) throws {
-        if upright {
+        if streams {
             try resize.consume(row)
         } else if let header {
             pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: header.width * 4))
         }
     }
 
-    /// What came of the rows: the resized image when the source was upright, else the decoded image still
-    /// to be turned and resized.
+    /// What came of the rows: the resized, upright image when they streamed, else the decoded image still to
+    /// be turned and resized.
     func result() throws -> RoutedRows {
         guard let header else { return .resized(try resize.result()) }  // never begun: the resize says why
-        if upright { return .resized(try resize.result()) }
+        if streams { return .resized(try resize.result()) }
         guard pixels.count == header.width * header.height * 4 else {
             throw TroveError.invalidConfiguration(
                 "the decoder delivered \(pixels.count / max(header.width * 4, 1)) of \(header.height) rows")
@@ -50,9 +53,9 @@ final class UprightRowRouter: ImageRowSink {
 
     /// The two ways a routed decode ends.
     enum RoutedRows {
-        /// Upright: the resize is done.
+        /// Streamed: the orient and the resize are done.
         case resized(Image)
-        /// Turned: the decoded image, for the transforms as planned.
+        /// Not as planned: the decoded image, for the transforms as planned.
         case decoded(Image)
     }
 }
