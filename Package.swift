@@ -146,7 +146,7 @@ let package = Package(
             name: "Trove",
             dependencies: [
                 "TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
-                "TroveCodec", "TroveTransformers",
+                "TroveCodec", "TroveTransformers", "CTroveSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto")
@@ -200,6 +200,14 @@ let package = Package(
         .executableTarget(
             name: "DiskCacheTorture", dependencies: ["TroveDiskCache", "TorturePayload"],
             path: "Tools/DiskCacheTorture", swiftSettings: swift6),
+        // `trove serve` with a decoder that traps on a marker file: the crash-guard tests kill a server with it.
+        .executableTarget(
+            name: "TroveCrashingServe",
+            dependencies: [
+                "Trove", "TroveServer", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveHEIF", "TroveJXL", "TroveColor",
+                "TroveRedis"
+            ],
+            path: "Tests/TroveCrashingServe", swiftSettings: swift6),
         // Self-checking entry contents, shared by that process and the tests that read what it wrote.
         .target(name: "TorturePayload", path: "Tools/TorturePayload", swiftSettings: swift6),
 

@@ -16,6 +16,9 @@ public struct ForgetReport: Sendable, Equatable, Codable {
     public var shared = 0
     /// Remembered lasting failures removed (0 or 1).
     public var failures = 0
+    /// Marks removed that refused the URL as a source that crashed a server (0 or 1;
+    /// `PipelineConfiguration.crashGuard`).
+    public var poisoned = 0
 
     /// Nothing removed yet for `url`.
     package init(url: String) {
@@ -32,6 +35,12 @@ extension PipelineParts {
         var report = ForgetReport(url: url.absoluteString)
         (report.disk, report.shared) = await cacheWriter.forget(source: source)
         if await failures.forget(CacheKey(source: source).raw) { report.failures = 1 }
+        let poisonName = CrashJournal.name(of: source)
+        let unmarked =
+            if let crashGuard { await crashGuard.forget(source) } else {
+                await PoisonedSources.forget(poisonName, in: diskCache?.directory, shared: shared)
+            }
+        if unmarked { report.poisoned = 1 }
         logger.info("forgot a URL", metadata: ["url": "\(url)", "disk": "\(report.disk)", "shared": "\(report.shared)"])
         return report
     }

@@ -235,6 +235,8 @@ public final class ImagePipeline: Sendable {
 
     /// Stages 7 to 9: decode, transform, store.
     func process(_ request: ImageRequest, key: CacheKey, _ raw: RawResult) async throws -> ImageResponse {
+        // A source a crash was traced to is refused before anything decodes it.
+        try await parts.refusePoisoned(request.url)
         // With a decode memory budget, the decode waits for room for what it and the transforms will hold.
         let reservation = try await reserveDecodeMemory(
             for: raw.data, key: key.processed, transforms: request.transformsAsRun)

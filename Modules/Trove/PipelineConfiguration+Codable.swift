@@ -96,6 +96,7 @@ extension PipelineConfiguration: Codable {
             try retry.set(&retryPolicy.jitter, "jitter")
         }
         try json.setSeconds(&failedURLTTL, "failedURLTTL")
+        try json.setSeconds(&crashGuard, "crashGuard")
         if let text = try json.value(String?.self, "sharedCache") {
             if let text {
                 guard let url = URL(string: text), url.scheme != nil else {
@@ -219,6 +220,7 @@ extension PipelineConfiguration: Codable {
                 "maxDelay": retryPolicy.maxDelay.seconds, "jitter": retryPolicy.jitter
             ], "retryPolicy")
         try put(seconds(failedURLTTL), "failedURLTTL")
+        try put(seconds(crashGuard), "crashGuard")
         try put(sharedCache?.absoluteString, "sharedCache")
         try put(
             ConfigurationObject.TierOptions(
@@ -246,7 +248,7 @@ extension PipelineConfiguration: Codable {
         "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "memoryPressure", "disk",
         "defaultFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline",
         "maxBytes", "decodingLimits", "decodeMemoryBudget", "headers", "cookies", "cacheKeyRule", "encodingOptions",
-        "scheduler", "retryPolicy", "failedURLTTL",
+        "scheduler", "retryPolicy", "failedURLTTL", "crashGuard",
         "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval",
         "tls"
     ]

@@ -94,6 +94,13 @@ public struct PipelineConfiguration: Sendable {
     public var retryPolicy: RetryPolicy = .init()
     /// How long a lasting failure (404, 410, not an image) is remembered; zero turns the memory off.
     public var failedURLTTL: Duration = .seconds(600)
+    /// When set (with a cache directory), a crash journal in the cache directory records the source each
+    /// thread is decoding, transforming or encoding; a source that was being worked on when the process died
+    /// of a fatal signal (a trap, a segfault) is refused with `TroveError.poisonedSource` for this long, by
+    /// this process once restarted and, through the shared tier, by the rest of the fleet. One killed
+    /// without a signal (SIGKILL, the OOM killer) while in flight twice is refused too. Nil (the default in
+    /// the library; `trove serve` sets an hour): no journal.
+    public var crashGuard: Duration?
     /// The fleet's shared cache tier below the disk, e.g. `redis://host:6379/0`, made by the registry's
     /// shared-tier factory for the URL's scheme (install `TroveRedisPlugin`); nil: no shared tier.
     public var sharedCache: URL?

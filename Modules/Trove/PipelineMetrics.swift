@@ -14,10 +14,13 @@ struct PipelineMetrics: Sendable {
     enum Event {
         case hit(Tier), miss(Tier), fetch, bytesFetched(Int), coalescedJoin, failure(FailureKind), staleDelivered
         case sharedUnavailable, sharedBypassed, sharedRejected, sharedLeaseWait
+        /// A source a crash was traced to was marked; a request for a marked source was refused.
+        case poisonedSourceMarked, poisonedSourceRefused
     }
 
     private let memoryHits, memoryMisses, diskHits, diskMisses, fetches, bytes, joins, staleDeliveries: Counter
     private let sharedHits, sharedMisses, sharedUnavailable, sharedBypassed, sharedRejected, sharedLeaseWaits: Counter
+    private let poisonedMarked, poisonedRefused: Counter
     private let factory: any MetricsFactory
 
     init(factory: any MetricsFactory) {
@@ -36,6 +39,8 @@ struct PipelineMetrics: Sendable {
         sharedBypassed = Counter(label: "trove_shared_tier_bypassed_total", factory: factory)
         sharedRejected = Counter(label: "trove_shared_tier_rejected_total", factory: factory)
         sharedLeaseWaits = Counter(label: "trove_shared_tier_lease_waits_total", factory: factory)
+        poisonedMarked = Counter(label: "trove_poisoned_sources_marked_total", factory: factory)
+        poisonedRefused = Counter(label: "trove_poisoned_sources_refused_total", factory: factory)
     }
 
     func record(_ event: Event) {
@@ -54,6 +59,8 @@ struct PipelineMetrics: Sendable {
         case let .bytesFetched(count): bytes.increment(by: count)
         case .coalescedJoin: joins.increment()
         case .staleDelivered: staleDeliveries.increment()
+        case .poisonedSourceMarked: poisonedMarked.increment()
+        case .poisonedSourceRefused: poisonedRefused.increment()
         case let .failure(kind):
             Counter(label: "trove_failures_total", dimensions: [("kind", kind.rawValue)], factory: factory).increment()
         }
@@ -75,7 +82,7 @@ enum FailureKind: String, Sendable {
         case .tooLarge?, .imageTooLarge?: self = .tooLarge
         case .unsupportedFormat?, .decodingFailed?: self = .undecodable
         case .cancelled?: self = .cancelled
-        case .previouslyFailed?: self = .previouslyFailed
+        case .previouslyFailed?, .poisonedSource?: self = .previouslyFailed
         default: self = error is CancellationError ? .cancelled : .other
         }
     }

@@ -57,6 +57,9 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case cancelled
     /// The URL failed for a lasting reason (`cause`, e.g. "HTTP 404") `ago`, and is remembered.
     case previouslyFailed(url: String, cause: String, ago: Duration)
+    /// The source crashed a process (`cause`: the fatal signal) while it was being decoded, transformed or
+    /// encoded, and is refused until `until` (`PipelineConfiguration.crashGuard`).
+    case poisonedSource(url: String, cause: String, until: Date)
     /// The pipeline delegate's `shouldFetch` said no to this URL.
     case fetchDeclined(url: String)
     /// `cacheOnly` (or a cache lookup) found nothing for `key`.
@@ -145,6 +148,9 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .previouslyFailed(url, cause, ago):
             "\(url) failed \(Self.spoken(ago)) ago with \(cause); pass retryFailed (trove get, fetch or prefetch: "
                 + "--retry-failed) to try again, or forget the URL (trove cache forget)"
+        case let .poisonedSource(url, cause, until):
+            "\(url) crashed a server (\(cause)) while it was being decoded; refused until "
+                + "\(until.formatted(.iso8601)); forget the URL (trove cache forget) to try it again"
         case let .fetchDeclined(url):
             "the pipeline's delegate declined to fetch \(url)"
         case let .notCached(key):

@@ -51,6 +51,9 @@ struct ProxyFailure: Error, Sendable, Equatable {
             self.init(status: 502, "the source answered HTTP \(status)")
         case .previouslyFailed:
             self.init(status: 404, "the source failed recently; try again later")
+        case let .poisonedSource(_, _, until):
+            self.init(
+                status: 422, "this source crashed a server; refused until \(until.formatted(.iso8601))")
         case .tooManyRedirects:
             self.init(status: 502, "the source redirected too many times")
         case .malformedURL, .unsupportedScheme:

@@ -338,8 +338,9 @@ struct ProxyResponder: Sendable {
     private func sourceInfo(_ plan: ProxyPlan) async throws -> ServedResult {
         let options: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
         let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: options))
-        let info = try SourceInfo.read(
-            source.data, registry: route.registry, limits: configuration.pipeline.decodingLimits)
+        let info = try await pipeline.guardingCrashes(plan.source) {
+            try SourceInfo.read(source.data, registry: route.registry, limits: configuration.pipeline.decodingLimits)
+        }
         return packed(info.json(), format: source.format, plan: plan, varies: false, contentType: "application/json")
     }
 

@@ -125,6 +125,8 @@ public struct ServerConfiguration: Sendable {
         pipeline.decodingLimits.maxFrames = 100
         pipeline.requestDeadline = .seconds(30)
         pipeline.shrinkOnLoadReducingGap = 1
+        // A source that crashed a server is refused for an hour, here and across the fleet.
+        pipeline.crashGuard = .seconds(3600)
         pipeline.decodeMemoryBudget = Self.defaultDecodeMemoryBudget(containerLimit: ContainerMemoryLimit.bytes())
     }
 

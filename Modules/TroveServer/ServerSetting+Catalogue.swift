@@ -192,6 +192,17 @@ extension ServerSetting {
             help: "Seconds a request may take: queue, fetch and retries, transform (504 past it).",
             write: seconds(\.pipeline.requestDeadline), read: { "\($0.pipeline.requestDeadline.components.seconds)" }),
         ServerSetting(
+            flag: "crash-guard", key: nil, environment: [Variable("TROVE_CRASH_GUARD")],
+            help: "Seconds a source that crashed a server (a trap while it was decoded) is refused with 422, by "
+                + "this server once restarted and through the shared cache by the fleet; 0 keeps no crash journal.",
+            write: { configuration, values, name in
+                let text = values.last ?? ""
+                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                    throw ServerConfigurationError("\(given(name, text)) is not a number of seconds, 0 or more")
+                }
+                configuration.pipeline.crashGuard = seconds == 0 ? nil : .milliseconds(Int64(seconds * 1000))
+            }, read: { "\($0.pipeline.crashGuard?.components.seconds ?? 0)" }),
+        ServerSetting(
             flag: "reducing-gap", key: nil, environment: [Variable("TROVE_REDUCING_GAP")],
             help: "How much larger than the output a JPEG or WebP stays when decoded reduced: 1 as thumbor, 2 as "
                 + "Pillow's thumbnail().",

@@ -14,12 +14,17 @@ package struct LoopbackAnswer: Sendable, Equatable {
     package let bodyBytes: Int
     /// Whether the body had all the bytes Content-Length announced (true when there was none).
     package let isComplete: Bool
+    /// The body, when the caller asked to keep it; empty otherwise (a load keeps only lengths).
+    package var body: [UInt8] = []
+
+    /// The body as UTF-8 text.
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// GET `path` from 127.0.0.1:`port` on a new connection (`Connection: close`), reading to the end; nil when
-/// the connection fails or nothing like an HTTP answer comes back within `timeout` seconds. Blocking: call it
-/// off Swift's cooperative threads (as `LoopbackLoad` does).
-package func loopbackGet(port: Int, path: String, timeout: Int = 30) -> LoopbackAnswer? {
+/// the connection fails or nothing like an HTTP answer comes back within `timeout` seconds; the answer keeps
+/// its body when `keepingBody`. Blocking: call it off Swift's cooperative threads (as `LoopbackLoad` does).
+package func loopbackGet(port: Int, path: String, timeout: Int = 30, keepingBody: Bool = false) -> LoopbackAnswer? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -55,7 +60,9 @@ package func loopbackGet(port: Int, path: String, timeout: Int = 30) -> Loopback
     let body = received.count - end - 4
     let announced = head.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
         .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
-    return LoopbackAnswer(status: status, bodyBytes: body, isComplete: announced.map { $0 == body } ?? true)
+    var answer = LoopbackAnswer(status: status, bodyBytes: body, isComplete: announced.map { $0 == body } ?? true)
+    if keepingBody { answer.body = Array(received[(end + 4)...]) }
+    return answer
 }
 
 /// A steady load on one loopback port: `workers` threads each GET the next of `paths` in turn, one request

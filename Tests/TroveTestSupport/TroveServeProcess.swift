@@ -10,22 +10,27 @@ package actor TroveServeProcess {
     /// The loopback port it listens on.
     package nonisolated let port: Int
     private let arguments: [String]
+    private let command: [String]
+    private let executable: String
     private var process: Process?
 
-    /// A server that `start()` runs as `trove serve --port PORT` + `arguments`.
-    package init(port: Int, arguments: [String]) {
+    /// A server that `start()` runs as `trove serve --port PORT` + `arguments`; `executable` names another
+    /// product that takes `trove serve`'s flags itself (a test's own server).
+    package init(port: Int, arguments: [String], executable: String = "trove") {
         self.port = port
         self.arguments = arguments
+        self.executable = executable
+        command = executable == "trove" ? ["serve"] : []
     }
 
     /// Starts the server and waits until its `/health` answers 200; retries for a while when the port is
     /// still held (by the previous process's sockets, say).
     package func start() async throws {
-        let binary = productsDirectory().appendingPathComponent("trove")
+        let binary = productsDirectory().appendingPathComponent(executable)
         for _ in 0..<20 {
             let port = port
             let (process, ready) = try await launchServerProcess(
-                binary, arguments: ["serve", "--port", String(port)] + arguments, name: "trove serve", port: port,
+                binary, arguments: command + ["--port", String(port)] + arguments, name: executable, port: port,
                 readiness: "answer /health",
                 isReady: { loopbackGet(port: port, path: "/health", timeout: 2)?.status == 200 })
             if ready {

@@ -3,13 +3,14 @@ import Foundation
 import Trove
 
 /// `trove cache forget URL...`: removes a URL's original, every processed variant of it, its shared-tier
-/// copy and its remembered failure, so the next request for it goes to the origin.
+/// copy, its remembered failure and a mark that refuses it as a source that crashed a server, so the next
+/// request for it goes to the origin.
 struct CacheForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget",
         abstract:
-            "Forget URLs: their original and every processed variant on disk, the shared-cache copy and a "
-            + "remembered failure.")
+            "Forget URLs: their original and every processed variant on disk, the shared-cache copy, a "
+            + "remembered failure and a crashed-source mark.")
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var cache: CacheOptions
@@ -33,7 +34,8 @@ struct CacheForgetCommand: AsyncParsableCommand {
             } else {
                 print(
                     "\(report.url): \(report.disk) on disk, \(report.shared) in the shared cache, "
-                        + "\(report.failures) remembered failure\(report.failures == 1 ? "" : "s")")
+                        + "\(report.failures) remembered failure\(report.failures == 1 ? "" : "s")"
+                        + (report.poisoned > 0 ? ", the crashed-source mark" : ""))
             }
         }
         await pipeline.sharedTier?.shutdown()

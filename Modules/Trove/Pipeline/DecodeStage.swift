@@ -42,11 +42,13 @@ package struct DecodeStage: Sendable {
         let configuration = parts.configuration
         let decoder = try Self.decoder(in: parts.registry, for: data, url: request.url)
         let keepsProfile = request.options.contains(.keepsColorProfile)
-        return try decoder.decode(
-            data, limits: configuration.decodingLimits, for: request.transformsAsRun,
-            reducingGap: configuration.shrinkOnLoadReducingGap, streamsRows: configuration.delegate == nil,
-            color: colorStage?.keepingProfiles(keepsProfile).forSource(request.url.absoluteString),
-            keepsCopyright: !request.options.contains(.dropsCopyright))
+        return try parts.journaling(request.url) {
+            try decoder.decode(
+                data, limits: configuration.decodingLimits, for: request.transformsAsRun,
+                reducingGap: configuration.shrinkOnLoadReducingGap, streamsRows: configuration.delegate == nil,
+                color: colorStage?.keepingProfiles(keepsProfile).forSource(request.url.absoluteString),
+                keepsCopyright: !request.options.contains(.dropsCopyright))
+        }
     }
 
     /// The decoder for these bytes, or the error that says why there is none: a known format without a

@@ -31,6 +31,9 @@ package final class PipelineParts: Sendable {
     let jobs = FetchJobs()
     /// Where `events` come from.
     let activity: ActivityHub
+    /// The crash journal and the sources it refuses; nil unless `configuration.crashGuard` is set and there
+    /// is a cache directory.
+    let crashGuard: CrashGuard?
 
     init(
         configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
@@ -64,6 +67,13 @@ package final class PipelineParts: Sendable {
         self.accept = accept
         scheduler = FetchScheduler(configuration: configuration.scheduler)
         failures = FailureMemory(ttl: configuration.failedURLTTL, cacheDirectory: diskCache?.directory)
+        if let ttl = configuration.crashGuard {
+            crashGuard = CrashGuard(
+                ttl: ttl, cacheDirectory: diskCache?.directory, shared: shared, metrics: metrics,
+                logger: configuration.logger)
+        } else {
+            crashGuard = nil
+        }
     }
 
     /// The cached bytes for a key, or nil. A disk that cannot be read counts as a miss, not a failure:

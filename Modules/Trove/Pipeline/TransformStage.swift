@@ -6,8 +6,17 @@ import TroveCore
 package struct TransformStage: Sendable {
     let parts: PipelineParts
 
-    /// The finished image and its bytes.
+    /// The finished image and its bytes, made with the source in the crash journal.
     func transform(
+        _ decoded: Image, remaining: [any ImageTransformer], raw: RawResult, for request: ImageRequest,
+        key: CacheKey
+    ) throws -> (image: Image, data: Data, format: ImageFormat) {
+        try parts.journaling(request.url) {
+            try transformJournaled(decoded, remaining: remaining, raw: raw, for: request, key: key)
+        }
+    }
+
+    private func transformJournaled(
         _ decoded: Image, remaining: [any ImageTransformer], raw: RawResult, for request: ImageRequest,
         key: CacheKey
     ) throws -> (image: Image, data: Data, format: ImageFormat) {
