@@ -3,26 +3,26 @@
 /// instructions (the xpacket wrapper) and a DOCTYPE are skipped; CDATA is text. No DTD, no external anything.
 /// Whatever it cannot read (a tag left open, an end tag that does not match, nesting deeper than
 /// `maxDepth`) makes the whole document nil: a caller then treats the packet as absent.
-struct XMLScanner {
+package struct XMLScanner {
     /// An element with its namespace-resolved name and attributes, its child elements and its text.
-    struct Element {
+    package struct Element {
         /// The namespace URI ("" for none) and the local name.
-        var namespace: String, name: String
+        package var namespace: String, name: String
         /// Attributes other than namespace declarations: namespace URI, local name, value (entities decoded).
-        var attributes: [(namespace: String, name: String, value: String)] = []
+        package var attributes: [(namespace: String, name: String, value: String)] = []
         /// Child elements, in document order.
-        var children: [Element] = []
+        package var children: [Element] = []
         /// The text directly inside the element (between its children too), entities decoded.
-        var text = ""
+        package var text = ""
 
         /// The value of the attribute `name` in `namespace`, or nil.
-        func attribute(_ namespace: String, _ name: String) -> String? {
+        package func attribute(_ namespace: String, _ name: String) -> String? {
             attributes.first { $0.namespace == namespace && $0.name == name }?.value
         }
 
         /// Every element at or below this one for which `matches` holds, depth first, the element before its
         /// descendants, with its parent (nil for this element).
-        func all(where matches: (Element, Element?) -> Bool) -> [Element] {
+        package func all(where matches: (Element, Element?) -> Bool) -> [Element] {
             var found: [Element] = []
             var pending: [(Element, Element?)] = [(self, nil)]
             while let (element, parent) = pending.popLast() {
@@ -34,9 +34,9 @@ struct XMLScanner {
     }
 
     /// The namespace URI the `xml` prefix is bound to by definition.
-    static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+    package static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
     /// Deeper nesting than this reads as malformed.
-    static let maxDepth = 100
+    package static let maxDepth = 100
 
     private let bytes: [UInt8]
     private var at = 0
@@ -47,7 +47,7 @@ struct XMLScanner {
 
     /// The document in `utf8` (a byte-order mark at the start is skipped) as an element whose children are its
     /// top-level elements, or nil when it is malformed.
-    static func document(_ utf8: some Collection<UInt8>) -> Element? {
+    package static func document(_ utf8: some Collection<UInt8>) -> Element? {
         var scanner = XMLScanner(Array(utf8))
         if scanner.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.at = 3 }
         return scanner.parse()
