@@ -113,8 +113,9 @@ import TroveTestSupport
         let signer = SigV4Signer(credentials: credentials, region: "us-east-1")
         let signature = signer.sign(
             SigV4Request(method: "GET", path: "/b/k", headers: [SigV4Field("host", "h")], payload: .empty), at: Date())
+        let client = S3Client(configuration: configuration)
         var texts: [String] = []
-        for value in [credentials, configuration, signer, signature] as [Any] {
+        for value in [credentials, configuration, signer, signature, client] as [Any] {
             texts.append("\(value)")
             texts.append(String(reflecting: value))
             var dumped = ""
