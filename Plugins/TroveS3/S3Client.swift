@@ -37,7 +37,8 @@ public struct S3Client: Sendable {
     ) async throws -> S3ObjectInfo? {
         try await getObject(key, maxBytes: maxBytes, deadline: deadline) { info, response in
             var started = false
-            try await read(response, operation: "GET \(key)", limit: maxBytes, info: info) { chunk in
+            var info = info
+            info.size = try await read(response, operation: "GET \(key)", limit: maxBytes, info: info) { chunk in
                 started = true
                 do { try await body(chunk) } catch { throw DeliveryFailure(underlying: error) }
             } onTransportFailure: { error in
@@ -53,7 +54,8 @@ public struct S3Client: Sendable {
         try await getObject(key, maxBytes: maxBytes, deadline: deadline) { info, response in
             var data = Data()
             data.reserveCapacity(info.size)
-            try await read(response, operation: "GET \(key)", limit: maxBytes, info: info) { chunk in
+            var info = info
+            info.size = try await read(response, operation: "GET \(key)", limit: maxBytes, info: info) { chunk in
                 data.append(contentsOf: chunk.readableBytesView)
             } onTransportFailure: {
                 $0
@@ -155,12 +157,13 @@ public struct S3Client: Sendable {
         }
     }
 
-    /// Reads `response`'s body into `chunk`, stopping past `limit`; a transport failure or a body shorter than
-    /// announced goes through `onTransportFailure` (which may mark it as not to be retried).
+    /// Reads `response`'s body into `chunk`, stopping past `limit`, and returns its length; a transport failure
+    /// or a body shorter than announced goes through `onTransportFailure` (which may mark it as not to be
+    /// retried).
     private func read(
         _ response: HTTPClientResponse, operation: String, limit: Int, info: S3ObjectInfo,
         chunk: (ByteBuffer) async throws -> Void, onTransportFailure: (S3Error) -> any Error
-    ) async throws {
+    ) async throws -> Int {
         var received = 0
         var iterator = response.body.makeAsyncIterator()
         while true {
@@ -184,6 +187,7 @@ public struct S3Client: Sendable {
                     endpoint: configuration.endpointText,
                     reason: "the body ended after \(received) of \(info.size) bytes"))
         }
+        return received
     }
 
     /// The length and headers of a GET or HEAD answer.

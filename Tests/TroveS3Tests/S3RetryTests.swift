@@ -1,6 +1,7 @@
 import Crypto
 import FixtureServer
 import Foundation
+import Synchronization
 import Testing
 import TroveTestSupport
 
@@ -165,6 +166,34 @@ import TroveTestSupport
                 try await client.getData("big", maxBytes: 4095, deadline: .now + .seconds(5))
             }
             #expect(try await client.getData("big", maxBytes: 4096, deadline: .now + .seconds(5))?.data.count == 4096)
+        }
+    }
+
+    @Test func aBodyCutShortIsFetchedAgainWholeButNotOnceStreamed() async throws {
+        try await Self.withFixtureServer { server in
+            let data = Data(SplitMix64.bytes(5000, seed: 9))
+            let route = FixtureServer.Route.sequence([
+                .cutMidBody(data, after: 1000), .file(data, contentType: "application/octet-stream")
+            ])
+            let client = try Self.client(server)
+            server.setRoute("/b/cut", route)
+            let whole = try await client.getData("cut", maxBytes: 1 << 20, deadline: .now + .seconds(10))
+            #expect(whole?.data == data && whole?.info.size == data.count)
+            #expect(server.requestCount(for: "/b/cut") == 2)
+
+            // Streamed, the caller has seen the first bytes: the failure is reported, not retried.
+            server.setRoute("/b/cut", route)
+            let seen = Mutex(0)
+            await #expect {
+                try await client.get("cut", maxBytes: 1 << 20, deadline: .now + .seconds(10)) { chunk in
+                    seen.withLock { $0 += chunk.readableBytes }
+                }
+            } throws: { error in
+                guard case let S3Error.connectionFailed(_, reason) = error else { return false }
+                return reason.contains("cut short")
+            }
+            #expect(seen.withLock { $0 } > 0)
+            #expect(server.requestCount(for: "/b/cut") == 3)
         }
     }
 }
