@@ -141,10 +141,12 @@ import TroveTestSupport
         await #expect {
             try await tier.get("k")
         } throws: { error in
+            // Refused (retried until the next wait would pass the deadline), or on a starved machine the deadline.
             guard case let TroveError.sharedTierUnavailable(reason) = error else { return false }
             return reason.contains("could not reach S3 at \(server.endpoint.absoluteString)")
+                || reason.contains("did not finish within its deadline")
         }
-        #expect(ContinuousClock.now - started < .milliseconds(1500))
+        #expect(ContinuousClock.now - started < .seconds(2))
         #expect(tier.statistics().errors == 1)
     }
 }
