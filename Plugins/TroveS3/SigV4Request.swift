@@ -76,7 +76,7 @@ public enum SigV4Payload: Sendable, Equatable {
     public static let empty = SigV4Payload.sha256("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
 
     /// The last line of the canonical request and the value of `x-amz-content-sha256`.
-    public var hashValue: String {
+    public var contentSHA256: String {
         switch self {
         case .unsigned: "UNSIGNED-PAYLOAD"
         case let .sha256(hex): hex

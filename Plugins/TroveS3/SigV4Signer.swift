@@ -30,14 +30,14 @@ public struct SigV4Signer: Sendable {
         let time = SigV4Timestamp(date)
         var headers = request.headers.filter { !Self.addedByTheSigner.contains($0.name.lowercased()) }
         headers.append(SigV4Field("x-amz-date", time.dateTime))
-        if sendsContentHash { headers.append(SigV4Field("x-amz-content-sha256", request.payload.hashValue)) }
+        if sendsContentHash { headers.append(SigV4Field("x-amz-content-sha256", request.payload.contentSHA256)) }
         if let token = credentials.sessionToken { headers.append(SigV4Field("x-amz-security-token", token)) }
 
         let canonical = Self.canonicalHeaders(headers)
         let signedHeaders = canonical.map(\.name).joined(separator: ";")
         let canonicalRequest = [
             request.method, request.encodedPath, request.encodedQuery,
-            canonical.map { "\($0.name):\($0.value)\n" }.joined(), signedHeaders, request.payload.hashValue
+            canonical.map { "\($0.name):\($0.value)\n" }.joined(), signedHeaders, request.payload.contentSHA256
         ].joined(separator: "\n")
         let scope = "\(time.date)/\(region)/\(service)/aws4_request"
         let stringToSign = [
