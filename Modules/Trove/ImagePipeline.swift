@@ -241,9 +241,19 @@ public final class ImagePipeline: Sendable {
         let reservation = try await reserveDecodeMemory(
             for: raw.data, key: key.processed, transforms: request.transformsAsRun)
         defer { reservation?.release() }
-        let (decoded, remaining) = try await decode.decode(raw, for: request, key: key)
+        // A large source's work runs on threads of its own, so it never holds the cooperative pool.
+        let threads = DecodeThreads.takes(raw.data, registry: registry) ? DecodeThreads.shared : nil
+        let (decoded, remaining) = try await decode.decode(raw, for: request, key: key, on: threads)
         try Task.checkCancellation()
-        let result = try transform.transform(decoded, remaining: remaining, raw: raw, for: request, key: key)
+        let transform = self.transform
+        let result =
+            if let threads {
+                try await threads.run {
+                    try transform.transform(decoded, remaining: remaining, raw: raw, for: request, key: key)
+                }
+            } else {
+                try transform.transform(decoded, remaining: remaining, raw: raw, for: request, key: key)
+            }
         return await store.store(
             ImageResponse(
                 image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key),

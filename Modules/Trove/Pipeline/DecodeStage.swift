@@ -10,13 +10,17 @@ package struct DecodeStage: Sendable {
     let colorStage: ColorStage?
 
     /// Decodes the bytes behind a request for its transforms and returns the transforms still to run (see
-    /// `decode(_:url:for:)`). Bytes fetched just now that do not decode must not stay cached as if they were
-    /// an image.
-    func decode(_ raw: RawResult, for request: ImageRequest, key: CacheKey) async throws
-        -> (Image, [any ImageTransformer])
+    /// `decode(_:url:for:)`), on `threads` when given (a large source: off the cooperative pool). Bytes
+    /// fetched just now that do not decode must not stay cached as if they were an image.
+    func decode(_ raw: RawResult, for request: ImageRequest, key: CacheKey, on threads: DecodeThreads?)
+        async throws -> (Image, [any ImageTransformer])
     {
         do {
-            return try decode(raw.data, for: request)
+            guard let threads else { return try decode(raw.data, for: request) }
+            let data = raw.data
+            return try await threads.run { try self.decode(data, for: request) }
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             if raw.source == .network {
                 await parts.cacheWriter.removeUndecodable(forKey: key.raw)
