@@ -153,6 +153,8 @@ let package = Package(
         .target(
             name: "TroveColor", dependencies: ["TroveCore", "CLCMS2"],
             path: "Plugins/TroveColor", swiftSettings: swift6),
+        // ThumbHash and BlurHash placeholders from raw RGBA8, byte-exact with the reference implementations.
+        .target(name: "TrovePlaceholders", path: "Modules/TrovePlaceholders", swiftSettings: swift6),
         .target(
             name: "TroveTransformers", dependencies: ["TroveCore"],
             path: "Modules/TroveTransformers", swiftSettings: swift6),
@@ -304,6 +306,11 @@ let package = Package(
                 "TroveColor", "TroveTestSupport"
             ],
             path: "Tests/TroveDisplayTests", swiftSettings: swift6),
+        // Against vectors from the Python references (Tests/Fixtures/placeholders); TroveCodec reads the PNGs.
+        .testTarget(
+            name: "TrovePlaceholdersTests",
+            dependencies: ["TrovePlaceholders", "TroveCodec", "TroveCore", "TroveTestSupport"],
+            path: "Tests/TrovePlaceholdersTests", swiftSettings: swift6),
         .testTarget(
             name: "TroveTransformersTests", dependencies: ["TroveTransformers", "TroveCodec", "TroveTestSupport"],
             path: "Tests/TroveTransformersTests", swiftSettings: swift6),
