@@ -53,7 +53,10 @@ bench: setup
 	scripts/pillow/run_baseline.sh
 	scripts/thumbnail-bench
 
-# libFuzzer + AddressSanitizer on the PNG, GIF, JPEG, WebP, AVIF and JPEG XL decoders, seeded from Tests/Fixtures;
-# not part of `make test`. FUZZ_SECONDS per decoder (default 30); FUZZ_TARGETS to pick (PNG GIF JPEG WebP AVIF JXL).
+# libFuzzer + AddressSanitizer in release builds (Tools/Fuzz/run.sh), seeded from Tests/Fixtures; not part of
+# `make test`. Fourteen targets, one after another: each decoder alone (PNG GIF JPEG WebP AVIF JXL HEIF), and each
+# format through a request's path (RequestPNG ... RequestHEIF: the registry's decoder with colour management, a
+# shrink-on-load resize, kept profiles and orientations, the transforms, every encoder). FUZZ_SECONDS per target,
+# 600 by default (ten minutes each, about two hours and twenty minutes in all); FUZZ_TARGETS to pick some.
 fuzz: setup
-	FUZZ_SECONDS=$${FUZZ_SECONDS:-30} Tools/Fuzz/run.sh $(FUZZ_TARGETS)
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} Tools/Fuzz/run.sh $(FUZZ_TARGETS)

@@ -26,9 +26,27 @@ struct ColorStage: Sendable {
         return stage
     }
 
-    /// Whether the pixels under `description` stay as stored, the description with them.
+    /// Whether the pixels under `description` stay as stored, the description with them: a stage that keeps
+    /// profiles keeps an RGB or gray ICC profile the converter can use. A damaged one is treated as sRGB, as
+    /// when converting (logged, dropped), so no encoder is handed a profile nothing can read: libjxl aborts the
+    /// process on one it cannot link.
     func keeps(_ description: ColorDescription?, pixelFormat: PixelFormat) -> Bool {
-        keepsProfiles && description?.embeddableProfile(for: pixelFormat) != nil
+        guard keepsProfiles, let description else { return false }
+        return Self.keepable(description, pixelFormat: pixelFormat, converter: converter)
+    }
+
+    /// Whether a stage that keeps profiles keeps `description` over pixels of `pixelFormat`: an embeddable
+    /// profile from which `converter` builds a transform (cached, so a profile seen again costs a lookup).
+    static func keepable(
+        _ description: ColorDescription, pixelFormat: PixelFormat, converter: any ColorConverter
+    ) -> Bool {
+        guard description.embeddableProfile(for: pixelFormat) != nil else { return false }
+        do {
+            _ = try converter.transformToSRGB(from: description, samples: .rgba8)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// What a decoder is handed to convert samples as it decodes them: CMYK, and 16-bit samples before they
@@ -70,7 +88,9 @@ private struct WarningColorConverter: ColorConverter {
     var name: String { wrapped.name }
 
     func transformToSRGB(from description: ColorDescription, samples: ColorSamples) throws -> (any ColorTransform)? {
-        if samples == .rgba16BigEndian, keepsProfiles, description.embeddableProfile(for: .rgba8) != nil {
+        if samples == .rgba16BigEndian, keepsProfiles,
+            ColorStage.keepable(description, pixelFormat: .rgba8, converter: wrapped)
+        {
             return nil
         }
         do {

@@ -16,9 +16,15 @@ enum AVIFDeclaredSize {
             // A full box too: version and flags, then width and height.
             let width = ISOBMFFBoxes.bigEndian32(bytes, at: body.lowerBound + 4)
             let height = ISOBMFFBoxes.bigEndian32(bytes, at: body.lowerBound + 8)
-            // Each side is below 2^32, so the product fits in an Int.
-            if width * height > largest.map({ $0.width * $0.height }) ?? -1 { largest = (width, height) }
+            // Each side is below 2^32, so the area fits in a UInt64 (not in an Int: 0xFFFFFFFF squared is over
+            // Int.max, which trapped).
+            if largest.map({ area(width, height) > area($0.width, $0.height) }) ?? true { largest = (width, height) }
         }
         return largest
+    }
+
+    /// `width * height` of two 32-bit sides, exactly.
+    private static func area(_ width: Int, _ height: Int) -> UInt64 {
+        UInt64(width) * UInt64(height)
     }
 }

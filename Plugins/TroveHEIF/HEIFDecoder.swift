@@ -40,7 +40,8 @@ package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
         TroveError.decodingFailed(format: .heic, reason: reason)
     }
 
-    /// Decodes the primary image. Its size is checked against `limits` after the container is read and
+    /// Decodes the primary image. Its size, and every size the decode allocates at (a derived image's canvas,
+    /// each HEVC picture's; `HEIFDeclaredSizes`), is checked against `limits` after the container is read and
     /// before any pixel is decoded.
     package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
@@ -48,6 +49,7 @@ package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
             // The handle belongs to `file`: it must stay alive until the last use of the handle.
             return try withExtendedLifetime(file) {
                 let size = try checkedSize(of: file.primary, limits: limits)
+                try checkDeclaredSizes(bytes, limits: limits, thumbnails: false)
                 let pixels = try HEIFPixels.rgba8(file.primary, expected: size)
                 return Image(
                     width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4,
@@ -82,6 +84,7 @@ package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
             defer { for handle in thumbnails { heif_image_handle_release(handle) } }
             guard let largest = thumbnails.first else { return nil }
             let size = try checkedSize(of: largest, limits: limits)
+            try checkDeclaredSizes(bytes, limits: limits, thumbnails: true)
             let pixels = try HEIFPixels.rgba8(largest, expected: size)
             return Image(
                 width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4,
@@ -121,6 +124,26 @@ package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
         let pixelLimit = min(limits.maxPixels, limits.maxDecodedBytes / 4)
         // libheif refuses a side at or over its limit; keep it above any side the area check could accept.
         return try HEIFFile(bytes, maxSide: min(max(pixelLimit, 1), Int(Int32.max) - 1) + 1, maxThreads: maxThreads)
+    }
+
+    /// Refuses the file when something the decode allocates at a size of its own (a derived image's canvas, an
+    /// HEVC picture) is declared over `limits`: libheif and libde265 would allocate it before any check.
+    private func checkDeclaredSizes(
+        _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits, thumbnails: Bool
+    ) throws {
+        for declared in HEIFDeclaredSizes.declared(in: bytes, thumbnails: thumbnails) {
+            // A picture is coded in whole coding blocks (at most 64 pixels a side): a coded size up to 63
+            // pixels past the image on each side is padding the conformance window crops, not counted here.
+            let padding = declared.what == HEIFDeclaredSizes.hevcPicture ? 63 : 0
+            do {
+                try limits.check(
+                    width: max(declared.width - padding, 1), height: max(declared.height - padding, 1))
+            } catch {
+                throw Self.failure(
+                    "item \(declared.item)'s \(declared.what) is declared \(declared.width)x\(declared.height), "
+                        + "over the limits; decoding it would allocate that much")
+            }
+        }
     }
 
     /// The handle's size, refused when it is empty or over `limits`.

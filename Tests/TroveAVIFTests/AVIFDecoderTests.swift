@@ -106,6 +106,18 @@ import TroveTestSupport
         #expect(image.pixels.count == 160 * 107 * 4)
     }
 
+    /// Found by FuzzRequestAVIF (Tests/Fixtures/fuzz-regressions): a file libavif refuses, whose boxes declare
+    /// an `ispe` of 4294967295 x 4294967295 beside sane ones. Reading the declared size for the error multiplied
+    /// the sides as Int, which overflowed and trapped (debug and release). The area is now a UInt64.
+    @Test func theLargestDeclaredSizeOfTwoMaximalSidesIsNoTrap() throws {
+        let data = try Data(contentsOf: Fixtures.url("fuzz-regressions/ispe-4294967295-squared.avif"))
+        let largest = data.withUnsafeBytes { AVIFDeclaredSize.largest(in: $0) }
+        #expect(largest?.width == 0xFFFF_FFFF && largest?.height == 0xFFFF_FFFF)
+        #expect(throws: TroveError.imageTooLarge(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, limit: 100_000_000)) {
+            try decoder.decode(data, limits: .default)
+        }
+    }
+
     @Test func frameLimitsAreEnforced() throws {
         let data = try AVIFFixtures.data("sequence.avif")  // 4 frames of 64 x 48
         #expect(throws: TroveError.tooManyFrames(frames: 4, limit: 2)) {

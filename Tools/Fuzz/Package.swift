@@ -1,13 +1,18 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// libFuzzer targets for the decoders that read untrusted bytes. Built and run by `make fuzz`
-// (`-sanitize=fuzzer,address`); not part of `make test`. The sources come from the main package through
-// the symlink Trove -> ../.., so this package builds only what the decoders need.
+// libFuzzer targets for the decoders that read untrusted bytes, alone (Fuzz<Format>) and as a request runs
+// them (FuzzRequest<Format>: colour management, shrink-on-load, transforms, encoders). Built and run by
+// `make fuzz` (`-sanitize=fuzzer,address`); not part of `make test`. The sources come from the main package
+// through the symlink Trove -> ../.., so this package builds only what the decodes need.
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "TroveFuzz",
+    dependencies: [
+        // The colour stage logs through swift-log (the version the main package asks for).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2")
+    ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Trove/Modules/CZlib", pkgConfig: "zlib"),
         .systemLibrary(name: "CDeflate", path: "Trove/Modules/CDeflate", pkgConfig: "libdeflate"),
@@ -41,8 +46,32 @@ let package = Package(
         .target(
             name: "TroveHEIF", dependencies: ["TroveCore", "CHEIF"], path: "Trove/Plugins/TroveHEIF",
             swiftSettings: swift6),
+        .systemLibrary(name: "CLCMS2", path: "Trove/Plugins/CLCMS2", pkgConfig: "lcms2"),
+        .target(
+            name: "TroveColor", dependencies: ["TroveCore", "CLCMS2"], path: "Trove/Plugins/TroveColor",
+            swiftSettings: swift6),
+        .target(
+            name: "TroveTransformers", dependencies: ["TroveCore"], path: "Trove/Modules/TroveTransformers",
+            swiftSettings: swift6),
+        // What the Trove module runs between the fetch and the transforms (the shrink-on-load decode, the colour
+        // stage, the row router for turned images, `Image.transformed`): symlinks to only those files, so the
+        // fuzzers do not build the fetcher, the caches and their packages. A file they come to need gets a link.
+        .target(
+            name: "TroveRequestPath",
+            dependencies: ["TroveCore", "TroveTransformers", .product(name: "Logging", package: "swift-log")],
+            path: "TroveRequestPath", swiftSettings: swift6),
         // The checks and the libFuzzer hand-off every decoder target shares.
         .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
+        // The request every FuzzRequest target runs, with every plugin registered.
+        .target(
+            name: "RequestFuzzing",
+            dependencies: [
+                "FuzzDriver", "TroveRequestPath", "TroveCore", "TroveSupport", "TroveCodec", "TroveTransformers",
+                "TroveColor",
+                "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveJXL", "TroveHEIF",
+                .product(name: "Logging", package: "swift-log")
+            ],
+            path: "RequestFuzzing", swiftSettings: swift6),
         .executableTarget(
             name: "FuzzPNG", dependencies: ["FuzzDriver", "TroveCodec"], path: "FuzzPNG",
             swiftSettings: swift6),
@@ -65,4 +94,9 @@ let package = Package(
             name: "FuzzHEIF", dependencies: ["FuzzDriver", "TroveHEIF"], path: "FuzzHEIF",
             swiftSettings: swift6)
     ]
+        + ["PNG", "GIF", "JPEG", "WebP", "AVIF", "JXL", "HEIF"].map { format in
+            .executableTarget(
+                name: "FuzzRequest\(format)", dependencies: ["RequestFuzzing"], path: "FuzzRequest\(format)",
+                swiftSettings: swift6)
+        }
 )

@@ -4,23 +4,10 @@ import TroveCore
 // What every decoder's libFuzzer target checks: decoding arbitrary bytes must return an image or throw a
 // TroveError, never crash, hang or leak, and so must a progressive decoder's incremental decode fed the
 // same bytes in growing prefixes, as a download delivers them. Limits are small so a huge declared size is
-// refused rather than allocated. SwiftPM gives every executable its own main, so each target hands control to libFuzzer's
-// driver through `fuzz(_:)`.
+// refused rather than allocated.
 
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// The decoder the C callback runs (a C function pointer captures nothing). Set once, before the driver
-/// starts, and only read afterwards, from libFuzzer's single thread.
-nonisolated(unsafe) private var decoderUnderTest: (any ImageDecoder)?
-
-private func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let decoder = decoderUnderTest else { preconditionFailure("fuzz(_:) sets the decoder first") }
-    let data = start.map { Data(bytes: $0, count: count) } ?? Data()
+private func fuzzOneInput(_ decoder: any ImageDecoder, _ data: Data) {
+    let count = data.count
     let limits = DecodingLimits(maxPixels: 1 << 22, maxDecodedBytes: 1 << 26)
     expectImageOrTroveError {
         try decoder.decode(data, limits: limits)
@@ -32,7 +19,6 @@ private func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
             expectImageOrTroveError { try incremental.preview(data.prefix(end)) }
         }
     }
-    return 0
 }
 
 /// Runs one decode: an image (or nil, for a preview not yet ready) must have all its pixels; a failure
@@ -51,8 +37,5 @@ private func expectImageOrTroveError(_ decode: () throws -> Image?) {
 
 /// Runs libFuzzer over `decoder` with the process's arguments and exits with the driver's status.
 public func fuzz(_ decoder: any ImageDecoder) -> Never {
-    decoderUnderTest = decoder
-    var argc = CommandLine.argc
-    var argv = CommandLine.unsafeArgv
-    exit(runFuzzerDriver(&argc, &argv, { fuzzOneInput($0, $1) }))
+    fuzz { data in fuzzOneInput(decoder, data) }
 }

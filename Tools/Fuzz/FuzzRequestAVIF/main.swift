@@ -1,0 +1,5 @@
+import RequestFuzzing
+
+// libFuzzer target for a request on AVIF bytes: the registry's decoder, colour management, shrink-on-load,
+// the transforms and an encode (see RequestFuzzing for what it runs and checks).
+fuzzRequests([.avif])

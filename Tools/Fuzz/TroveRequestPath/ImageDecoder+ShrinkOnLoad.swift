@@ -1,0 +1,1 @@
+../Trove/Modules/Trove/ImageDecoder+ShrinkOnLoad.swift
