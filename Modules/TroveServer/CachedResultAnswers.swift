@@ -16,8 +16,7 @@ struct CachedResultAnswers: Sendable {
         // Hummingbird's path: the target up to its query (found in the bytes: a Character search is slower).
         let target = request.target
         let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
-        let hints =
-            responder.route.clientHints ? ClientHints(dprText: request.dprText, widthText: request.widthText) : nil
+        let hints = responder.route.clientHints(dprText: request.dprText, widthText: request.widthText)
         let lookup = responder.resultLookup(path: path, accept: request.accept, hints: hints)
         guard let answer = responder.cachedAnswer(for: lookup, conditions: request.conditions, head: request.isHead)
         else { return nil }
