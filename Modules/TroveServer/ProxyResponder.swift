@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import Trove
@@ -60,9 +61,12 @@ struct ProxyResponder: Sendable {
     func image(path: String, request: Request, head: Bool) async -> Response {
         let hints = route.clientHints ? ClientHints(headers: request.headers, maxWidth: route.maxResultDimension) : nil
         let accept = request.headers[.accept]
-        if let hit = cachedAnswer(
-            for: resultLookup(path: path, accept: accept, hints: hints), conditions: AnswerConditions(request.headers),
-            head: head)
+        // A request the connection handler looked up already, and found no result for, is not asked again.
+        if request.headers[Self.missedField] == nil,
+            let hit = cachedAnswer(
+                for: resultLookup(path: path, accept: accept, hints: hints),
+                conditions: AnswerConditions(request.headers),
+                head: head)
         {
             return hit.response
         }
@@ -112,6 +116,9 @@ struct ProxyResponder: Sendable {
         }
         return finish(served, plan: plan, cacheKey: lookup.key, request: request, head: head)
     }
+
+    /// `HitRequest.missedField`, as Hummingbird's field name.
+    private static let missedField = HTTPField.Name(HitRequest.missedField)!
 
     /// Where an image request's result is kept, and the formats the client's `Accept` negotiates.
     struct ResultLookup {
