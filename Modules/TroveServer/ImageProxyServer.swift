@@ -29,6 +29,8 @@ public final class ImageProxyServer: Sendable {
     private let responder: RouterResponder<BasicRequestContext>
     /// What every connection's `ConnectionHandler` shares: the hits it answers, its metrics and timeouts.
     private let connection: ConnectionHandler.Configuration
+    /// Encoded results by result key; nil with `--no-result-cache`.
+    private let results: MemoryCache<String, ServedResult>?
     /// Nil when the log level is above `info`, where no access lines are written.
     private let accessLog: AccessLog?
     private let logger: Logger
@@ -102,6 +104,7 @@ public final class ImageProxyServer: Sendable {
             ? MemoryCache<String, ServedResult>(
                 configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
             : nil
+        self.results = results
         let metrics = ServerMetrics(registry: metricsRegistry)
         let responder = ProxyResponder(
             pipeline: pipeline, route: route, sourcePolicy: sourcePolicy, addressPolicy: addressPolicy,
@@ -131,6 +134,9 @@ public final class ImageProxyServer: Sendable {
     private static func amount(_ duration: Duration) -> TimeAmount {
         .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
+
+    /// The result cache's counts (its lookups' hits and misses among them); nil with `--no-result-cache`.
+    package var resultCacheStats: MemoryCacheStats? { results?.stats }
 
     /// The port the server listens on, once it does.
     public var port: Int? { boundPort.withLock { $0 } }
