@@ -1,11 +1,18 @@
 import NIOHTTP1
 
 /// What `ConnectionHandler` asks, on the event loop: the answer to a request if its result is kept. Shared
-/// by every connection.
-struct CachedResultAnswers: Sendable {
+/// by every connection; a class, so a connection holds one reference and a hit copies none of the
+/// responder's many fields.
+final class CachedResultAnswers: Sendable {
     let responder: ProxyResponder
     let recorder: AnswerRecorder
     let date: ResponseDate
+
+    init(responder: ProxyResponder, recorder: AnswerRecorder, date: ResponseDate) {
+        self.responder = responder
+        self.recorder = recorder
+        self.date = date
+    }
 
     /// The answer to send, or nil when its result is not kept (the request then goes to the router marked
     /// `HitRequest.missedField`, so the cache is asked once). An answer is recorded as the router's are.

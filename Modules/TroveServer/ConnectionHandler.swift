@@ -42,7 +42,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let answers: CachedResultAnswers?
     private let metrics: ServerMetrics
-    private var state: ConnectionState
+    /// Only ever reached on the connection's event loop, through this handler: no access overlaps.
+    @exclusivity(unchecked) private var state: ConnectionState
     private var context: ChannelHandlerContext?
     /// The one check scheduled, and when it runs; a deadline that moved later is found when it runs.
     private var check: (task: Scheduled<Void>, at: NIODeadline)?
@@ -57,6 +58,11 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// handlers behind nothing.
     private var bytesPassedOn = false
     private var partsPassedOn = false
+    /// Bytes handed on and not yet written, and how many of them `trove_serve_unwritten_bytes` counts: the
+    /// shared gauge is told only of bytes still waiting after a flush, so an answer the kernel takes at once
+    /// costs it nothing.
+    private var unwrittenBytes = 0
+    private var reportedBytes = 0
 
     init(_ configuration: Configuration) {
         answers = configuration.answers
@@ -131,6 +137,11 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    func flush(context: ChannelHandlerContext) {
+        context.flush()
+        reportUnwrittenBytes()
+    }
+
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
         guard mode != .input, !state.closeAsked() else {
             context.close(mode: mode, promise: promise)
@@ -164,6 +175,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             send(head, context: context, promise: nil)
         }
         context.flush()
+        reportUnwrittenBytes()
     }
 
     /// Writes `buffer` toward the socket in slices of at most `sliceLength`, each tracked.
@@ -179,14 +191,22 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func track(_ data: NIOAny, bytes: Int, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
         let written = context.eventLoop.makePromise(of: Void.self)
         state.writeQueued(now: .now())
-        metrics.unwrittenBytes(adding: bytes)
+        unwrittenBytes += bytes
         written.futureResult.assumeIsolated().whenComplete { [self] result in
-            metrics.unwrittenBytes(adding: -bytes)
+            unwrittenBytes -= bytes
+            if reportedBytes > unwrittenBytes { reportUnwrittenBytes() }
             perform(state.writeDone(now: .now()))
             promise?.completeWith(result)
         }
         context.write(data, promise: written)
         rearm()
+    }
+
+    /// Brings `trove_serve_unwritten_bytes` to this connection's unwritten bytes.
+    private func reportUnwrittenBytes() {
+        guard unwrittenBytes != reportedBytes else { return }
+        metrics.unwrittenBytes(adding: unwrittenBytes - reportedBytes)
+        reportedBytes = unwrittenBytes
     }
 
     // MARK: - The decoded side

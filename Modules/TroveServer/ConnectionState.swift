@@ -109,8 +109,8 @@ struct ConnectionState {
     }
 
     /// A write was handed on to the socket.
-    mutating func writeQueued(now: NIODeadline) {
-        if unwritten == 0 { lastProgress = now }
+    mutating func writeQueued(now: @autoclosure () -> NIODeadline) {
+        if unwritten == 0 { lastProgress = now() }
         unwritten += 1
     }
 

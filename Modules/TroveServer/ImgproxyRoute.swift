@@ -120,7 +120,10 @@ struct ImgproxyRoute: Sendable {
     /// off, the path with its signature segment, which then means nothing, as "-", so no spelling of it makes
     /// another key.
     func resultPath(forPath path: String) -> String {
-        guard !signature.isRequired, let slash = path.dropFirst().firstIndex(of: "/") else { return path }
+        // Found in the bytes: a Character search is slower, and this runs for every hit.
+        guard !signature.isRequired, let slash = path.utf8.dropFirst().firstIndex(of: UInt8(ascii: "/")) else {
+            return path
+        }
         return "/-" + path[slash...]
     }
 
