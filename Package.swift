@@ -40,6 +40,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // `/metrics` of `trove serve`, in Prometheus text.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Already in the graph through Hummingbird; declared for the HTTP types codec of `trove serve`'s
+        // own HTTP/1 channel.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // `make docs`: the DocC catalogue in Modules/Trove/Trove.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
@@ -190,12 +193,15 @@ let package = Package(
                 "Trove", "TroveImgproxy",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                // The HTTP/1 channel's extra handlers and the connection cap.
+                // The HTTP/1 channel of its own and the connection cap.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                // The request-head timeout reads NIO's HTTP/1 parts.
+                // The connection handler reads the client's bytes and NIO's HTTP/1 parts.
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // SIGTERM is watched by the server itself: /health fails before the drain begins.

@@ -29,4 +29,13 @@ enum Base64URL {
         let padded = String(unpadded) + String(repeating: "=", count: (4 - unpadded.count % 4) % 4)
         return Data(base64Encoded: padded).map(Array.init)
     }
+
+    /// Only the one text `encode` writes for the bytes: no `=` padding, and no bits set past the last byte
+    /// (imgproxy's signature check refuses both), so one signature has one spelling. Nil otherwise.
+    static func decodeCanonical(_ text: some StringProtocol) -> [UInt8]? {
+        guard !text.utf8.contains(UInt8(ascii: "=")), let bytes = decode(text),
+            encode(bytes).utf8.elementsEqual(text.utf8)
+        else { return nil }
+        return bytes
+    }
 }

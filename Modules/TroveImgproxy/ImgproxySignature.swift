@@ -70,11 +70,13 @@ public struct ImgproxySignature: Sendable {
     package var isRequired: Bool { !pairs.isEmpty }
 
     /// Whether `signature` (the first path segment) signs `path` (everything after it, from its leading `/`)
-    /// under any configured pair; always true when signing is off. Runs in time independent of where the
-    /// signature differs, and checks every pair.
+    /// under any configured pair; always true when signing is off. Only the canonical spelling passes
+    /// (base64url without padding and with no stray trailing bits), as imgproxy's check, so one signed URL has
+    /// one path and one result-cache key. Runs in time independent of where the signature differs, and
+    /// checks every pair.
     package func verify(signature: some StringProtocol, path: some StringProtocol) -> Bool {
         guard isRequired else { return true }
-        guard let given = Base64URL.decode(signature), given.count == size else { return false }
+        guard let given = Base64URL.decodeCanonical(signature), given.count == size else { return false }
         var matched = false
         for pair in pairs {
             let expected = Array(Self.digest(pair, path: path).prefix(size))

@@ -1,40 +1,44 @@
-import Foundation
 import NIOHTTP1
 
-/// What the event loop's hit handlers (`ExpressHitHandler`, `CachedResultHandler`) ask: the answer to a
-/// request if its result is kept. Shared by every connection.
-struct CachedResultAnswers: Sendable {
+/// What `ConnectionHandler` asks, on the event loop: the answer to a request if its result is kept. Shared
+/// by every connection; a class, so a connection holds one reference and a hit copies none of the
+/// responder's many fields.
+final class CachedResultAnswers: Sendable {
     let responder: ProxyResponder
-    /// Nil when access lines are not written.
-    let accessLog: AccessLog?
+    let recorder: AnswerRecorder
     let date: ResponseDate
 
-    /// The answer to send, or nil when its result is not kept; the answer is counted in the metrics and the
-    /// access log.
+    init(responder: ProxyResponder, recorder: AnswerRecorder, date: ResponseDate) {
+        self.responder = responder
+        self.recorder = recorder
+        self.date = date
+    }
+
+    /// The answer to send, or nil when its result is not kept (the request then goes to the router marked
+    /// `HitRequest.missedField`, so the cache is asked once). An answer is recorded as the router's are.
     func answer(to request: HitRequest) -> ResultAnswer? {
         let started = ContinuousClock.now
         // Hummingbird's path: the target up to its query (found in the bytes: a Character search is slower).
         let target = request.target
         let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
-        let hints =
-            responder.route.clientHints ? ClientHints(dprText: request.dprText, widthText: request.widthText) : nil
+        let hints = responder.route.clientHints(dprText: request.dprText, widthText: request.widthText)
         let lookup = responder.resultLookup(path: path, accept: request.accept, hints: hints)
         guard let answer = responder.cachedAnswer(for: lookup, conditions: request.conditions, head: request.isHead)
         else { return nil }
-        let status = Int(answer.status.code)
-        let elapsed = ContinuousClock.now - started
-        responder.metrics.answered(status: status, after: elapsed)
         responder.metrics.eventLoopHit(express: request.isExpress)
-        accessLog?.append(
-            AccessLog.Record(
-                time: Date(), method: request.isHead ? "HEAD" : "GET", path: path, status: status,
-                bytes: answer.contentLength ?? "0", elapsed: elapsed))
+        recorder.record(
+            method: request.isHead ? "HEAD" : "GET", path: path, status: Int(answer.status.code),
+            bytes: answer.contentLength ?? "0", started: started)
         return answer
     }
 }
 
 /// A GET or HEAD that the event loop may answer from the result cache: what its answer depends on.
 struct HitRequest {
+    /// The header `ConnectionHandler` adds to a request it looked up and found no result for, so the router
+    /// does not ask again; it removes any a client sent.
+    static let missedField = "trove-result-missed"
+
     var isHead: Bool
     /// The request target as sent: the path and any query.
     var target: String
@@ -43,7 +47,7 @@ struct HitRequest {
     /// The client hints as sent, read only when the server reads hints.
     var dprText: String?
     var widthText: String?
-    /// Whether it was read from the client's bytes (`ExpressHitHandler`) rather than by NIO's decoder.
+    /// Whether it was read from the client's bytes rather than by NIO's decoder.
     var isExpress: Bool
 
     /// A request NIO's decoder read, or nil when it is not a keep-alive HTTP/1.1 GET or HEAD of a path.

@@ -27,8 +27,10 @@ public final class ImageProxyServer: Sendable {
     /// Where `/metrics` reads from: the server's counters and the pipeline's.
     package let metricsRegistry: PrometheusCollectorRegistry
     private let responder: RouterResponder<BasicRequestContext>
-    /// Answers result-cache hits on the event loop; nil with `--no-result-cache`.
-    private let cachedResults: CachedResultAnswers?
+    /// What every connection's `ConnectionHandler` shares: the hits it answers, its metrics and timeouts.
+    private let connection: ConnectionHandler.Configuration
+    /// Encoded results by result key; nil with `--no-result-cache`.
+    private let results: MemoryCache<String, ServedResult>?
     /// Nil when the log level is above `info`, where no access lines are written.
     private let accessLog: AccessLog?
     private let logger: Logger
@@ -102,6 +104,7 @@ public final class ImageProxyServer: Sendable {
             ? MemoryCache<String, ServedResult>(
                 configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
             : nil
+        self.results = results
         let metrics = ServerMetrics(registry: metricsRegistry)
         let responder = ProxyResponder(
             pipeline: pipeline, route: route, sourcePolicy: sourcePolicy, addressPolicy: addressPolicy,
@@ -113,13 +116,27 @@ public final class ImageProxyServer: Sendable {
             configuration.logLevel <= .info
             ? AccessLog(onDrop: metrics.accessLogLineDropped) : nil
         self.accessLog = accessLog
-        cachedResults =
-            results == nil ? nil : CachedResultAnswers(responder: responder, accessLog: accessLog, date: ResponseDate())
+        let recorder = AnswerRecorder(metrics: metrics, accessLog: accessLog)
+        connection = ConnectionHandler.Configuration(
+            answers: results == nil
+                ? nil : CachedResultAnswers(responder: responder, recorder: recorder, date: ResponseDate()),
+            metrics: metrics,
+            timeouts: ConnectionState.Timeouts(
+                head: Self.amount(configuration.headerReadTimeout),
+                keepAlive: Self.amount(configuration.keepAliveTimeout),
+                write: Self.amount(configuration.writeTimeout)))
         let draining = draining
         self.responder = ProxyRouter.make(
-            responder: responder, metrics: metrics, accessLog: accessLog, isDraining: { draining.isSet }
+            responder: responder, recorder: recorder, isDraining: { draining.isSet }
         ).buildResponder()
     }
+
+    private static func amount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// The result cache's counts (its lookups' hits and misses among them); nil with `--no-result-cache`.
+    package var resultCacheStats: MemoryCacheStats? { results?.stats }
 
     /// The port the server listens on, once it does.
     public var port: Int? { boundPort.withLock { $0 } }
@@ -211,27 +228,9 @@ public final class ImageProxyServer: Sendable {
     }
 
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) -> some Service {
-        func amount(_ duration: Duration) -> TimeAmount {
-            .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
-        }
-        let headTimeout = amount(configuration.headerReadTimeout)
-        let keepAliveTimeout = amount(configuration.keepAliveTimeout)
-        let cachedResults = cachedResults
-        return Application(
+        Application(
             responder: responder,
-            server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [
-                        HTTPPartHandlersInstaller {
-                            let timeout = RequestHeadTimeoutHandler(
-                                headTimeout: headTimeout, keepAliveTimeout: keepAliveTimeout)
-                            guard let cachedResults else { return ([], [timeout]) }
-                            return (
-                                [ExpressHitHandler(answers: cachedResults, timeout: timeout)],
-                                [timeout, CachedResultHandler(answers: cachedResults)]
-                            )
-                        }
-                    ])),
+            server: TroveHTTP1Channel.builder(connection: connection),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),

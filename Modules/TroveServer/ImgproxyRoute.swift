@@ -110,8 +110,28 @@ struct ImgproxyRoute: Sendable {
         }
         let afterSignature = path.dropFirst().firstIndex(of: "/").map { String(path[$0...]) } ?? ""
         // Hints change the result as options do, so they are part of its key.
-        guard let hints, !hints.isEmpty else { return ProxyPlan(url: url, resultKey: afterSignature) }
-        return ProxyPlan(url: url, resultKey: hints.key + afterSignature)
+        let resultKey = hints.flatMap { $0.isEmpty ? nil : $0.key + afterSignature } ?? afterSignature
+        return ProxyPlan(url: url, resultKey: resultKey, resultPath: resultPath(forPath: path))
+    }
+
+    /// The path a result is kept under in the result cache, the same text before and after the URL is read:
+    /// with signing on, the path as sent, which only finds a result if it is the path a signature was verified
+    /// on, in its one canonical spelling (any other spelling fails the check and is never kept); with signing
+    /// off, the path with its signature segment, which then means nothing, as "-", so no spelling of it makes
+    /// another key.
+    func resultPath(forPath path: String) -> String {
+        // Found in the bytes: a Character search is slower, and this runs for every hit.
+        guard !signature.isRequired, let slash = path.utf8.dropFirst().firstIndex(of: UInt8(ascii: "/")) else {
+            return path
+        }
+        return "/-" + path[slash...]
+    }
+
+    /// The client hints in the texts of `Sec-CH-DPR` (else `DPR`) and `Sec-CH-Width` (else `Width`), on the
+    /// steps of `ClientHints`, when the server reads hints; nil when it does not.
+    func clientHints(dprText: String?, widthText: String?) -> ClientHints? {
+        guard clientHints else { return nil }
+        return ClientHints(dprText: dprText, widthText: widthText, maxWidth: maxResultDimension)
     }
 
     /// The size a URL names, times its dpr, must fit the server's limit; what the source's size makes of

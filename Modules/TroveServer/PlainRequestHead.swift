@@ -1,4 +1,4 @@
-/// A request head read straight from the bytes a client sent, for `ExpressHitHandler`. Only the plainest
+/// A request head read straight from the bytes a client sent, for `ConnectionHandler`. Only the plainest
 /// form reads: one whole GET or HEAD over HTTP/1.1, with no body, nothing after its blank line, and only the
 /// headers a hit's answer looks at kept. Anything else (another method or version, a body, `Connection` other
 /// than keep-alive, an upgrade, a byte a strict reading of RFC 9112 would not take) reads as nil and goes on

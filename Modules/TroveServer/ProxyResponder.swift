@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import Trove
@@ -58,9 +59,15 @@ struct ProxyResponder: Sendable {
     // MARK: - Images
 
     func image(path: String, request: Request, head: Bool) async -> Response {
-        let hints = route.clientHints ? ClientHints(headers: request.headers) : nil
-        let lookup = resultLookup(path: path, accept: request.headers[.accept], hints: hints)
-        if let hit = cachedAnswer(for: lookup, conditions: AnswerConditions(request.headers), head: head) {
+        let hints = route.clientHints ? ClientHints(headers: request.headers, maxWidth: route.maxResultDimension) : nil
+        let accept = request.headers[.accept]
+        // A request the connection handler looked up already, and found no result for, is not asked again.
+        if request.headers[Self.missedField] == nil,
+            let hit = cachedAnswer(
+                for: resultLookup(path: path, accept: accept, hints: hints),
+                conditions: AnswerConditions(request.headers),
+                head: head)
+        {
             return hit.response
         }
         let plan: ProxyPlan
@@ -71,6 +78,8 @@ struct ProxyResponder: Sendable {
         } catch {
             return failure(ProxyFailure(error), head: head)
         }
+        // Kept under the path as verified, never the text as sent.
+        let lookup = resultLookup(path: plan.resultPath, accept: accept, hints: hints)
         // An explicit format wins (the reader refused one no encoder writes); otherwise the negotiated one,
         // else (nil) the source's own format.
         let format = lookup.enforced ?? plan.format ?? lookup.accepted
@@ -108,11 +117,14 @@ struct ProxyResponder: Sendable {
         return finish(served, plan: plan, cacheKey: lookup.key, request: request, head: head)
     }
 
+    /// `HitRequest.missedField`, as Hummingbird's field name.
+    private static let missedField = HTTPField.Name(HitRequest.missedField)!
+
     /// Where an image request's result is kept, and the formats the client's `Accept` negotiates.
     struct ResultLookup {
-        /// The exact path it was asked by (signature included) and what the client accepts and hints, so
-        /// a hit is answered without reading the URL again: only a path that was read, checked and served
-        /// before can be found.
+        /// The path as verified (`ImgproxyRoute.resultPath(forPath:)`: signature included) and what the
+        /// client accepts and hints, so a hit is answered without reading the URL again: only a path that was
+        /// read, checked and served before can be found.
         let key: String
         /// The best format the client accepts, for a URL that names none.
         let accepted: ImageFormat?
@@ -123,7 +135,7 @@ struct ProxyResponder: Sendable {
     func resultLookup(path: String, accept: String?, hints: ClientHints?) -> ResultLookup {
         let accepted = route.preferredFormat(accept: accept)
         let enforced = route.enforcedFormat(accept: accept)
-        var key = (accepted?.rawValue ?? "") + "\u{0}" + path
+        var key = (accepted?.rawValue ?? "") + "\u{0}" + route.resultPath(forPath: path)
         if let enforced { key = enforced.rawValue + "\u{1}" + key }
         if let hints, !hints.isEmpty { key = hints.key + "\u{1}" + key }
         return ResultLookup(key: key, accepted: accepted, enforced: enforced)
@@ -301,7 +313,7 @@ struct ProxyResponder: Sendable {
     /// `/info/SIGNATURE/OPTIONS/plain/SOURCE` (`path` is what follows `/info`): the source's `SourceInfo` as
     /// JSON, signed and checked as an image URL is; kept in the result cache as results are.
     func info(path: String, request: Request, head: Bool) async -> Response {
-        let cacheKey = "info\u{0}" + path
+        let cacheKey = "info\u{0}" + route.resultPath(forPath: path)
         if let hit = results?.value(forKey: cacheKey) {
             metrics.resultCacheHit()
             return answer(hit, conditions: AnswerConditions(request.headers), head: head).response

@@ -2,16 +2,14 @@ import Hummingbird
 
 /// The server's routes on Hummingbird's router: `/health`, `/metrics`, a few paths that are never images,
 /// and every other path as an imgproxy URL. HEAD is answered as GET without the body. Middleware, outermost
-/// first: the access log (when the log level writes it), the metrics, the turning of errors into the
-/// proxy's text answers, and the GET-and-HEAD-only rule.
+/// first: the recording of each answer (metrics and access line, shared with the hits answered on the event
+/// loop), the turning of errors into the proxy's text answers, and the GET-and-HEAD-only rule.
 enum ProxyRouter {
     static func make(
-        responder: ProxyResponder, metrics: ServerMetrics, accessLog: AccessLog?,
-        isDraining: @escaping @Sendable () -> Bool
+        responder: ProxyResponder, recorder: AnswerRecorder, isDraining: @escaping @Sendable () -> Bool
     ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
-        if let accessLog { router.add(middleware: AccessLogMiddleware(log: accessLog)) }
-        router.add(middleware: ServerMetricsMiddleware(metrics: metrics))
+        router.add(middleware: AnswerRecordingMiddleware(recorder: recorder))
         router.add(middleware: FailureResponseMiddleware(responses: responder.failures))
         router.add(middleware: AllowedMethodsMiddleware())
         // A draining server fails its health check first, so a balancer stops sending before it closes.

@@ -3,8 +3,8 @@ import NIOCore
 import NIOHTTP1
 
 /// The answer to a request for a kept result, before it is sent: a Hummingbird `Response` on the router's
-/// path, NIO's HTTP parts when `CachedResultHandler` answers a hit on the event loop, bytes when
-/// `ExpressHitHandler` does. One function makes it for all three (`ProxyResponder.answer`), so they cannot
+/// path, NIO's HTTP parts when `ConnectionHandler` answers a hit after the decoder, bytes when it answers one
+/// from the client's bytes. One function makes it for all three (`ProxyResponder.answer`), so they cannot
 /// differ.
 struct ResultAnswer {
     var status: HTTPResponse.Status
@@ -68,8 +68,7 @@ extension HTTPHeaders {
 }
 
 /// The headers of a kept result's answers, made once when the result is made: each in Hummingbird's form
-/// (the router's path), NIO's (`CachedResultHandler`) and as bytes (`ExpressHitHandler`); the last two add
-/// only `Date`.
+/// (the router's path), NIO's and as bytes (`ConnectionHandler`'s two ways); the last two add only `Date`.
 struct AnswerHeaders: Sendable {
     /// With the body's `Content-Type`, `Content-Length` and `Content-Disposition`.
     let ok: AnswerFields

@@ -56,8 +56,12 @@ public struct ServerConfiguration: Sendable {
     /// Time a connection has to send a whole request head once it opens; a slower one (a client trickling
     /// its header) is closed.
     public var headerReadTimeout: Duration = .seconds(10)
-    /// Time an open connection may wait, after an answer, for the head of its next request.
+    /// Time an open connection may wait, after the last byte of an answer is written, for the head of its
+    /// next request.
     public var keepAliveTimeout: Duration = .seconds(10)
+    /// Time a connection with bytes still to write may go without its client taking any; a client that
+    /// stops reading is closed then, and the buffers its answers held are let go.
+    public var writeTimeout: Duration = .seconds(30)
     /// Most connections open at once; past it the server stops accepting until one closes, so further
     /// clients wait in the kernel's bounded backlog or are refused, never queued without bound.
     public var maxConnections = 4096

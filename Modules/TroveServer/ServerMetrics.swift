@@ -4,9 +4,11 @@ import Prometheus
 /// `trove_serve_requests_total{status}`, `trove_serve_request_duration_seconds` (a histogram),
 /// `trove_serve_result_cache_hits_total` (of which `trove_serve_event_loop_hits_total` were answered on
 /// the event loop, and of those `trove_serve_express_hits_total` from the client's bytes, by
-/// `ExpressHitHandler`), `trove_serve_shared_results_total` (requests that waited for an
-/// identical request's result instead of making their own), `trove_serve_rejected_total` (429s) and
-/// `trove_serve_access_log_dropped_total`.
+/// `ConnectionHandler`), `trove_serve_shared_results_total` (requests that waited for an
+/// identical request's result instead of making their own), `trove_serve_rejected_total` (429s),
+/// `trove_serve_access_log_dropped_total`, `trove_serve_write_timeouts_total` (connections closed because
+/// their client took no bytes for the write timeout) and `trove_serve_unwritten_bytes` (bytes connections
+/// have handed on and the kernel has not yet taken).
 struct ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let byStatus: [Int: Counter]
@@ -17,6 +19,8 @@ struct ServerMetrics: Sendable {
     private let rejected: Counter
     private let shared: Counter
     private let accessLogDropped: Counter
+    private let writeTimeouts: Counter
+    private let unwritten: Gauge
 
     private static var requestsName: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -65,6 +69,14 @@ struct ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "trove", subsystem: "serve", metricName: "access_log_dropped", unitName: "total",
                 helpText: "Access log lines dropped because the log's buffer was full."))
+        writeTimeouts = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "write_timeouts", unitName: "total",
+                helpText: "Connections closed because their client took no bytes for the write timeout."))
+        unwritten = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "trove", subsystem: "serve", metricName: "unwritten", unitName: "bytes",
+                helpText: "Bytes of answers handed to connections that the kernel has not yet taken."))
     }
 
     func answered(status: Int, after elapsed: Duration) {
@@ -90,6 +102,16 @@ struct ServerMetrics: Sendable {
 
     func accessLogLineDropped() {
         accessLogDropped.increment()
+    }
+
+    /// A connection was closed because its client took no bytes for the write timeout.
+    func writeTimedOut() {
+        writeTimeouts.increment()
+    }
+
+    /// `bytes` more (or, negative, fewer) are waiting on connections to be written.
+    func unwrittenBytes(adding bytes: Int) {
+        unwritten.increment(by: Double(bytes))
     }
 
     /// The Prometheus text exposition of every metric in the registry.

@@ -53,8 +53,12 @@ extension ServerSetting {
         ServerSetting(
             flag: "keep-alive-timeout", key: "keepAliveTimeout",
             environment: [Variable("TROVE_KEEP_ALIVE_TIMEOUT"), Variable("IMGPROXY_KEEP_ALIVE_TIMEOUT")],
-            help: "Seconds an idle connection is kept open for its next request.",
+            help: "Seconds a connection is kept open for its next request after an answer's last byte is written.",
             write: seconds(\.keepAliveTimeout), read: { "\($0.keepAliveTimeout.components.seconds)" }),
+        ServerSetting(
+            flag: "write-timeout", key: "writeTimeout", environment: [Variable("TROVE_WRITE_TIMEOUT")],
+            help: "Seconds a connection with bytes to write may go without its client reading any; then it is closed.",
+            write: seconds(\.writeTimeout), read: { "\($0.writeTimeout.components.seconds)" }),
         ServerSetting(
             flag: "max-connections", key: "maxConnections",
             environment: [Variable("TROVE_MAX_CONNECTIONS"), Variable("IMGPROXY_MAX_CLIENTS", convert: positive)],

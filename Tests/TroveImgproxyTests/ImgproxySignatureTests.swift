@@ -41,8 +41,8 @@ import Testing
             let expected = Self.independentSignature(keyHex: key, saltHex: salt, path: path)
             #expect(signer.sign(path: path) == expected)
             #expect(signer.verify(signature: expected, path: path))
-            // With padding, as some clients send it.
-            #expect(signer.verify(signature: expected + "=", path: path))
+            // Padded, it is another spelling of the same bytes: refused, as imgproxy refuses it.
+            #expect(!signer.verify(signature: expected + "=", path: path))
             #expect(!signer.verify(signature: expected, path: path + "x"))
         }
     }
@@ -59,6 +59,26 @@ import Testing
         #expect(!signer.verify(signature: "_", path: path))
         #expect(!signer.verify(signature: "insecure", path: path))
         #expect(!signer.verify(signature: "!!!", path: path))
+    }
+
+    /// One signature, one spelling: `=` padding of any length and a last character whose unused bits are
+    /// set decode to the same bytes, and imgproxy refuses both; so does this check.
+    @Test func paddedAndNonCanonicalSpellingsOfAGoodSignatureAreRefused() throws {
+        let signer = try ImgproxySignature(hexKeys: ["aa"], hexSalts: ["bb"])
+        let path = "/w:10/plain/https://example.com/a.png"
+        let good = signer.sign(path: path)
+        #expect(good.count == 43 && signer.verify(signature: good, path: path))
+        for padding in [1, 2, 3, 64] {
+            let padded = good + String(repeating: "=", count: padding)
+            #expect(Base64URL.decode(padded) == Base64URL.decode(good), "the lenient reading takes it")
+            #expect(!signer.verify(signature: padded, path: path), "\(padding) '='")
+        }
+        // 43 characters carry 258 bits for 256: the last one's two low bits are unused and must be zero.
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let last = try #require(alphabet.firstIndex(of: good.last!))
+        let stray = String(good.dropLast()) + String(alphabet[last | 1])
+        #expect(Base64URL.decode(stray) == Base64URL.decode(good))
+        #expect(!signer.verify(signature: stray, path: path))
     }
 
     @Test func aSignatureSizeTruncatesTheHMACAsImgproxysSignatureSizeDoes() throws {

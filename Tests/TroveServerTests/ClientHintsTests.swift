@@ -6,7 +6,8 @@ import HummingbirdTesting
 import Testing
 import Trove
 import TroveCodec
-import TroveServer
+
+@testable import TroveServer
 
 /// Client hints through a real server: with `--enable-client-hints`, `Sec-CH-DPR`/`DPR` and
 /// `Sec-CH-Width`/`Width` give a URL's default dpr and width, the answer varies by them, and they are part of
@@ -40,10 +41,10 @@ import TroveServer
 
         let hinted = try await harness.request(bare, headers: [HTTPField.Name("Sec-CH-Width")!: "200"])
         #expect(try width(hinted) == 200)
-        // The older names, and a DPR: 150 physical pixels at DPR 1.5 are 100 CSS pixels times 1.5.
+        // The older names, and a DPR: 192 physical pixels at DPR 1.5 are 128 CSS pixels times 1.5.
         let older = try await harness.request(
-            bare, headers: [HTTPField.Name("Width")!: "150", HTTPField.Name("DPR")!: "1.5"])
-        #expect(try width(older) == 150)
+            bare, headers: [HTTPField.Name("Width")!: "192", HTTPField.Name("DPR")!: "1.5"])
+        #expect(try width(older) == 192)
         // The URL's own width wins over the hint; the DPR hint still multiplies it.
         let sized = Self.signer.signed("/rs:fit:100:0/plain/\(source)@png")
         let doubled = try await harness.request(sized, headers: [HTTPField.Name("Sec-CH-DPR")!: "2"])
@@ -59,6 +60,30 @@ import TroveServer
         // Out-of-range hints count as not sent.
         let wild = try await harness.request(sized, headers: [HTTPField.Name("Sec-CH-DPR")!: "40"])
         #expect(try width(wild) == 100)
+    }
+
+    /// Hints are rounded up onto steps (16 a doubling for widths, quarters for DPRs), so the many values
+    /// clients send make a few results: widths 145 to 152 are one result 152 px wide, made once; DPR 1.1
+    /// is 1.25; a width past the server's limit is the limit.
+    @Test func hintsAreRoundedUpOntoBoundedSteps() async throws {
+        let harness = try await Self.start(hints: true)
+        defer { Task { await harness.stop() } }
+        let bare = Self.signer.signed("/plain/\(harness.origin.url("/images/coffee.png").absoluteString)@png")
+        for hint in 145...152 {
+            let answer = try await harness.request(bare, headers: [HTTPField.Name("Sec-CH-Width")!: "\(hint)"])
+            #expect(try width(answer) == 152, "width \(hint)")
+        }
+        #expect(try await harness.metric("trove_serve_result_cache_hits_total") == 7)
+        let sized = Self.signer.signed(
+            "/rs:fit:100:0/plain/\(harness.origin.url("/images/coffee.png").absoluteString)@png")
+        let dpr = try await harness.request(sized, headers: [HTTPField.Name("Sec-CH-DPR")!: "1.1"])
+        #expect(try width(dpr) == 125)
+
+        #expect(ClientHints.widthStep(31) == 31 && ClientHints.widthStep(33) == 34 && ClientHints.widthStep(200) == 200)
+        #expect(ClientHints.widthStep(1000) == 1024 && ClientHints.widthStep(8193) == 8704)
+        #expect(ClientHints.dprStep(2.625) == 2.75 && ClientHints.dprStep(1) == 1)
+        let widths = Set((1...100_000).map { ClientHints(dprText: nil, widthText: "\($0)", maxWidth: 8192).width })
+        #expect(widths.count == 160)
     }
 
     @Test func withoutTheSettingHintsChangeNothing() async throws {

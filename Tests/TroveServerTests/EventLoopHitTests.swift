@@ -4,9 +4,9 @@ import Testing
 import TroveTestSupport
 
 /// Result-cache hits are answered on the event loop, ahead of Hummingbird's router: from the request's
-/// bytes when a read holds one plain request (`ExpressHitHandler`), else after NIO's decoder
-/// (`CachedResultHandler`). Either way byte for byte as the router answers, after any request still being
-/// answered on the connection, and counted and logged like every other answer.
+/// bytes when a read holds one plain request, else after NIO's decoder (`ConnectionHandler`'s two ways).
+/// Either way byte for byte as the router answers, after any request still being answered on the
+/// connection, and counted and logged like every other answer.
 @Suite struct EventLoopHitTests {
     static let signer = URLSigner.test
 
@@ -103,9 +103,8 @@ import TroveTestSupport
         #expect(try await harness.metric("trove_serve_express_hits_total") == (sentAlone ? 1 : 0))
     }
 
-    /// Hits answered from their bytes never pass the request-head timeout, so they restart its keep-alive
-    /// wait themselves: a connection that keeps asking stays open past both timeouts, and is closed once
-    /// it goes quiet.
+    /// Hits answered from their bytes restart the keep-alive wait when their last byte is written: a
+    /// connection that keeps asking stays open past both timeouts, and is closed once it goes quiet.
     @Test func hitsReadFromTheirBytesKeepTheConnectionAliveUntilItIdles() async throws {
         let harness = try await ImageURLTests.startSigned { configuration in
             configuration.headerReadTimeout = .seconds(2)

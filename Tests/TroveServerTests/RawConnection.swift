@@ -38,6 +38,27 @@ final class RawConnection {
         guard sent == bytes.count else { throw POSIXError(.EPIPE) }
     }
 
+    /// Half-closes the connection: the server reads the end of the client's input, and may still write.
+    func shutdownWrite() {
+        Glibc.shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Reads for `duration` at most `bytesPerSecond`, a tenth of it every 100 ms, as a slow client does.
+    func readSlowly(bytesPerSecond: Int, for duration: Duration) async -> [UInt8] {
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + duration
+        var buffer = [UInt8](repeating: 0, count: max(1, bytesPerSecond / 10))
+        while ContinuousClock.now < deadline {
+            let count = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            if count == 0 { break }
+            if count > 0 { received += buffer[0..<count] }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return received
+    }
+
     /// What the server sent until it closed the connection or `limit` passed, and whether it closed.
     func read(forAtMost limit: Duration) async -> (text: String, closed: Bool) {
         let (bytes, closed) = await readBytes(forAtMost: limit)

@@ -5,9 +5,39 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// `trove serve` as a process: SIGTERM while requests are in flight lets every one of them finish, and the
-/// process exits 0.
+/// `trove serve` as a process: SIGTERM while requests are in flight lets every one of them finish, a large
+/// answer still being written to a slow reader included, and the process exits 0.
 @Suite struct ServeCommandShutdownTests {
+    /// SIGTERM while a 6 MB hit is being written to a client that reads slowly: the drain closes the
+    /// connection only after the answer's last byte (it used to close it as idle and cut the body).
+    @Test func sigtermDuringALargeHitStillDeliversTheWholeBody() async throws {
+        let origin = FixtureServer()
+        origin.setRoute("/large.png", .file(LargeResult.png, contentType: "image/png"))
+        try await origin.start()
+        defer { Task { await origin.stop() } }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trove-serve-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let signer = URLSigner.test
+        let process = try ServeProcess.launch([
+            "serve", "--port", "0", "--cache-dir", cache.path, "--allow-loopback-sources",
+            "--key", signer.key, "--salt", signer.salt, "--health-grace", "0", "--log-level", "warning"
+        ])
+        let port = try await process.port()
+        let path = signer.signed("/raw:1/plain/\(origin.url("/large.png"))")
+        let first = try await TestClient.withClient(host: "127.0.0.1", port: port) { try await $0.get(path) }
+        #expect(first.status == .ok && first.body?.readableBytes == LargeResult.png.count)
+
+        let connection = try RawConnection(port: port, receiveBuffer: 4096)
+        try connection.send("GET \(path) HTTP/1.1\r\nHost: trove.test\r\n\r\n")
+        var start = await connection.readSlowly(bytesPerSecond: 100 << 10, for: .milliseconds(500))
+        process.signal(SIGTERM)
+        start += await connection.readSlowly(bytesPerSecond: 100 << 10, for: .seconds(1))
+        let answer = try await connection.readAnswer(startingWith: start, within: .seconds(60))
+        #expect(answer.body.count == LargeResult.png.count && Data(answer.body) == LargeResult.png)
+        #expect(await process.exitStatus() == 0)
+    }
+
     @Test func sigtermDuringLoadFinishesInFlightRequestsAndExitsZero() async throws {
         let png = try Data(contentsOf: TestImages.folder.appendingPathComponent("chelsea.png"))
         let origin = FixtureServer()

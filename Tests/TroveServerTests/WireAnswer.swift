@@ -58,6 +58,20 @@ extension RawConnection {
         return answers
     }
 
+    /// Reads one answer (with a body) whose first bytes, `start`, were read already; fails when it does not
+    /// come whole within `limit`.
+    func readAnswer(startingWith start: [UInt8], within limit: Duration) async throws -> WireAnswer {
+        var received = start
+        let deadline = ContinuousClock.now + limit
+        while true {
+            if let (answer, _) = WireAnswer.parse(received[...], hasBody: true) { return answer }
+            guard ContinuousClock.now < deadline else { throw WireAnswerError.incomplete(0) }
+            let (bytes, closed) = await readBytes(forAtMost: .milliseconds(50))
+            received += bytes
+            if closed, bytes.isEmpty { throw WireAnswerError.cut(received: received.count) }
+        }
+    }
+
     /// Sends one request and reads its answer.
     func exchange(
         _ path: String, method: String = "GET", headers: [String: String] = [:]
@@ -71,4 +85,6 @@ extension RawConnection {
 enum WireAnswerError: Error {
     /// The connection ended, or the time ran out, after this many whole answers.
     case incomplete(Int)
+    /// The connection ended inside an answer, after this many bytes of it.
+    case cut(received: Int)
 }
