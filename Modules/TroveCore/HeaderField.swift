@@ -23,12 +23,6 @@ extension [HeaderField] {
     package func first(named name: String) -> String? {
         first { $0.name.caseInsensitiveEquals(name) }?.value
     }
-
-    /// The values of the fields named `name` joined as one list value (RFC 9110 §5.3), or nil without one.
-    package func combined(named name: String) -> String? {
-        let values = values(named: name)
-        return values.isEmpty ? nil : values.joined(separator: ", ")
-    }
 }
 
 extension String {

@@ -105,13 +105,6 @@ package final class PipelineParts: Sendable {
         return entry
     }
 
-    /// The entry stored under exactly `key` (a processed result's, say, or a variant's), or nil.
-    func cached(exactly key: String, includingStale: Bool = false) async -> DiskEntry? {
-        let entry = await read(key, includingStale: includingStale)
-        metrics.record(entry == nil ? .miss(.disk) : .hit(.disk))
-        return entry
-    }
-
     private func read(_ key: String, includingStale: Bool) async -> DiskEntry? {
         guard let diskCache else { return nil }
         do {
