@@ -367,7 +367,7 @@ let package = Package(
         .testTarget(
             name: "TroveIntegrationTests",
             dependencies: [
-                "Trove", "TroveCodec", "TroveJPEG", "TroveTestSupport", "FixtureServer",
+                "Trove", "TroveCodec", "TroveJPEG", "TroveWebP", "TroveTestSupport", "FixtureServer",
                 .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             path: "Tests/TroveIntegrationTests", swiftSettings: swift6)

@@ -75,6 +75,15 @@ public struct DataResponse: Sendable {
     public var cacheKey: String
     /// True when this is a cached copy past its freshness, delivered because the origin failed.
     public var isStale = false
+    /// The HTTP status: the origin's, or the stored response's for a cached copy (206 for a range cut
+    /// from a stored whole response); 200 for sources that are not HTTP.
+    public var status = 200
+    /// The response's header fields in order: as received, or as stored (updated by 304s) with the copy's
+    /// `Age` for a cached one; empty for sources that are not HTTP.
+    public var headerFields: [HeaderField] = []
+    /// The request fields that selected the response (`Vary`): a cached copy answers only a request that
+    /// sends the same values.
+    package var selecting: [SelectingField] = []
 }
 
 /// A running `DataPipeline` request: its events, final response, and priority and cancel handles.
@@ -187,7 +196,9 @@ public final class DataPipeline: Sendable {
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
         guard request.usesCaches else { return nil }
         return memory.hit(
-            memoryCache, key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge)
+            memoryCache, key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge
+        ) { self.parts.sentHeaders(request.headers) }
+        .map { $0.answering(request) }
     }
 
     private func run(
@@ -201,7 +212,7 @@ public final class DataPipeline: Sendable {
         raw.method = request.method
         raw.body = request.body
         raw.usesCaches = request.usesCaches
-        let response: DataResponse
+        var response: DataResponse
         if !request.usesCaches {
             // Offline means offline, whatever the method.
             if request.cachePolicy == .cacheOnly { throw TroveError.notCached(key: raw.key) }
@@ -210,7 +221,7 @@ public final class DataPipeline: Sendable {
             let fetched = try await self.raw.fetch.fetch(raw)
             response = DataResponse(
                 data: fetched.data, source: fetched.source, contentType: fetched.contentType, cacheKey: raw.key,
-                isStale: false)
+                isStale: false, status: fetched.status, headerFields: fetched.headerFields)
         } else if request.cachePolicy == .refresh, let refreshed = try await refresh(raw, emit: emit) {
             response = refreshed
         } else if request.cachePolicy == .reloadIgnoringCache || request.cachePolicy == .refresh {
@@ -218,6 +229,10 @@ public final class DataPipeline: Sendable {
         } else {
             response = remember(try await self.raw.originalDisk.load(raw), key: raw.key)
         }
+        if !request.isSafe, !request.cachesOtherMethods, response.source == .network {
+            await invalidate(after: request, response)
+        }
+        response = response.answering(request)
         emit(.final(response))
         return response
     }
@@ -226,7 +241,7 @@ public final class DataPipeline: Sendable {
     func remember(_ raw: RawResult, key: String) -> DataResponse {
         let response = DataResponse(
             data: raw.data, source: raw.source, contentType: raw.contentType, cacheKey: key,
-            isStale: raw.isStale)
+            isStale: raw.isStale, status: raw.status, headerFields: raw.headerFields, selecting: raw.selecting)
         parts.cacheWriter.remember(response, in: memoryCache, forKey: key, cost: raw.data.count, raw)
         return response
     }

@@ -29,6 +29,7 @@
 @_exported import struct TroveCore.FetchRequest
 @_exported import protocol TroveCore.Fetcher
 @_exported import typealias TroveCore.HasherName
+@_exported import struct TroveCore.HeaderField
 @_exported import struct TroveCore.Image
 @_exported import protocol TroveCore.ImageDecoder
 @_exported import protocol TroveCore.ImageEncoder

@@ -46,7 +46,8 @@ final class FailureMemory: Sendable {
         var limits = DiskCacheConfiguration()
         limits.byteLimit = 8 << 20
         limits.countLimit = 20_000
-        limits.maxAge = ttl
+        // Entries carry their own expiry; an answer's lifetime may outlast the configured TTL.
+        limits.maxAge = max(ttl, .seconds(7 * 24 * 3600))
         self.limits = limits
         storeDirectory = cacheDirectory.map { Self.storeDirectory(in: $0) }
     }
@@ -65,9 +66,13 @@ final class FailureMemory: Sendable {
     }
 
     /// Records the failure when it is lasting; returns whether it did. With `persists` false it is kept in
-    /// this process only (a memory-only request writes nothing to disk).
+    /// this process only (a memory-only request writes nothing to disk). `lifetime`, when given, replaces
+    /// the configured TTL: the failed answer's own freshness (zero: it is stale already, so not remembered).
     @discardableResult
-    func record(_ error: any Error, forKey key: String, persists: Bool = true) async -> Bool {
+    func record(
+        _ error: any Error, forKey key: String, persists: Bool = true, lifetime: Duration? = nil
+    ) async -> Bool {
+        let ttl = ttl > .zero ? lifetime ?? ttl : .zero
         guard ttl > .zero, let error = error as? TroveError, error.isLasting else { return false }
         let at = now()
         let isAboutContent = Self.isAboutContent(error)

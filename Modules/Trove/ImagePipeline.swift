@@ -80,7 +80,8 @@ public final class ImagePipeline: Sendable {
             accept: { data, url in
                 // Bytes no decoder claims are not cached as if they were an image.
                 _ = try DecodeStage.decoder(in: registry, for: data, url: url)
-            })
+            },
+            defaultHeaders: ["Accept": Self.accept(for: registry)])
         self.parts = parts
         memory = MemoryStage(parts: parts)
         processedDisk = ProcessedDiskStage(parts: parts)
@@ -177,7 +178,16 @@ public final class ImagePipeline: Sendable {
 
     /// Stage 1.
     private func memoryHit(_ request: ImageRequest, key: CacheKey) -> ImageResponse? {
-        memory.hit(memoryCache, key: key.processed, policy: request.cachePolicy, maxAge: request.maxAge)
+        memory.hit(memoryCache, key: key.processed, policy: request.cachePolicy, maxAge: request.maxAge) {
+            self.parts.sentHeaders(request.headers)
+        }
+    }
+
+    /// The `Accept` an image pipeline sends: the media types its decoders read, then anything else at a
+    /// lower weight, so a negotiating origin picks a format this pipeline can decode (and, through `Vary:
+    /// Accept`, each pipeline keeps the variant it was sent).
+    static func accept(for registry: PluginRegistry) -> String {
+        (registry.decodableFormats.map(\.mediaType) + ["*/*;q=0.8"]).joined(separator: ",")
     }
 
     /// Past memory: registers the waiter with the raw key's job, then runs the stages once per processed key.

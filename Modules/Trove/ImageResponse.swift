@@ -17,4 +17,7 @@ public struct ImageResponse: Sendable {
     /// True when this is a cached copy past its freshness, delivered because the origin failed for a
     /// transient reason (stale-if-error), or because `refresh` could not reach it.
     public var isStale = false
+    /// The request fields that selected the source's response (`Vary`): a cached copy answers only a
+    /// request that sends the same values.
+    package var selecting: [SelectingField] = []
 }

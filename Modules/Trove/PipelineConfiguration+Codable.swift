@@ -46,6 +46,7 @@ extension PipelineConfiguration: Codable {
             try pressure.set(&memoryPressure.stallThreshold, "stallThreshold")
         }
         try json.setSeconds(&defaultFreshness, "defaultFreshness")
+        try json.set(&heuristicFreshness, "heuristicFreshness")
         try json.set(&ignoresCacheHeaders, "ignoresCacheHeaders")
         try json.setSeconds(&staleIfErrorBound, "staleIfErrorBound")
         try json.setSeconds(&fetchTimeout, "fetchTimeout")
@@ -192,6 +193,7 @@ extension PipelineConfiguration: Codable {
         try pressureJSON.encode(memoryPressure.residentFraction, forKey: .init("residentFraction"))
         try pressureJSON.encode(memoryPressure.stallThreshold, forKey: .init("stallThreshold"))
         try put(seconds(defaultFreshness), "defaultFreshness")
+        try put(heuristicFreshness, "heuristicFreshness")
         try put(ignoresCacheHeaders, "ignoresCacheHeaders")
         try put(seconds(staleIfErrorBound), "staleIfErrorBound")
         try put(seconds(fetchTimeout), "fetchTimeout")
@@ -246,7 +248,8 @@ extension PipelineConfiguration: Codable {
     /// Every key the JSON form has, in the order it is written.
     static let keys = [
         "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "memoryPressure", "disk",
-        "defaultFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout", "requestDeadline",
+        "defaultFreshness", "heuristicFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout",
+        "requestDeadline",
         "maxBytes", "decodingLimits", "decodeMemoryBudget", "headers", "cookies", "cacheKeyRule", "encodingOptions",
         "scheduler", "retryPolicy", "failedURLTTL", "crashGuard",
         "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval",

@@ -46,6 +46,9 @@ public struct PipelineConfiguration: Sendable {
     /// How long a response stays fresh when its headers say nothing (no Cache-Control max-age, no
     /// Expires); nil keeps it fresh until `disk.maxAge`.
     public var defaultFreshness: Duration?
+    /// The lifetime of a response whose headers give none: `.cacheLifetime` (the default: `defaultFreshness`,
+    /// else `disk.maxAge`) or `.lastModifiedFraction` (RFC 9111's 10% of the time since `Last-Modified`).
+    public var heuristicFreshness = HeuristicFreshness.cacheLifetime
     /// Ignore Cache-Control, Expires and Age, for origins that send nonsense: every response is fresh for
     /// `defaultFreshness` and may be stored.
     public var ignoresCacheHeaders = false

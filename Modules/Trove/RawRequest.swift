@@ -33,7 +33,12 @@ struct RawRequest: Sendable {
     var isIdempotent: Bool { ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(method) }
     /// How its fetch is shared: with every identical request in flight, unless the origin may act on each
     /// one and no cache keeps the answer.
-    var fetchKind: WorkKey.Kind { usesCaches || isIdempotent ? .load : .alone(waiter: waiter) }
+    /// A request with a `Range` goes alone too: its answer may be a part, which no other request may get.
+    var fetchKind: WorkKey.Kind {
+        (usesCaches || isIdempotent) && !asksForRange ? .load : .alone(waiter: waiter)
+    }
+    /// Whether the request sends a `Range` (any case).
+    var asksForRange: Bool { headers.keys.contains { $0.caseInsensitiveEquals("range") } }
 }
 
 /// Bytes from the disk cache or the network.
@@ -50,12 +55,35 @@ struct RawResult: Sendable {
     /// Set when the body went straight into the disk entry as it arrived (a prefetch): `data` is empty,
     /// and this is the body's length.
     var streamedLength: Int? = nil
+    /// The response's status code (200 for sources that are not HTTP).
+    var status = 200
+    /// The response's header fields; from a cache, as stored (updated by 304s) with the copy's `Age`.
+    var headerFields: [HeaderField] = []
+    /// The request fields that selected the response (`Vary`), which a later request must match.
+    var selecting: [SelectingField] = []
 
-    /// Bytes read from a disk entry.
-    init(_ entry: DiskEntry, isStale: Bool = false) {
+    /// Bytes read from a disk entry (or a shared tier's), answered `now`.
+    init(_ entry: DiskEntry, isStale: Bool = false, source: ResultSource = .disk, now: Date = Date()) {
         self.init(
-            data: entry.data, source: .disk, contentType: entry.metadata.contentType,
+            data: entry.data, source: source, contentType: entry.metadata.contentType,
             expires: entry.metadata.expires, isStale: isStale)
+        status = entry.metadata.status
+        selecting = entry.metadata.selecting
+        let fields = entry.metadata.headerFields
+        // A cache that answers from a stored response says how old it is (RFC 9111 §5.1).
+        if !fields.isEmpty {
+            headerFields =
+                fields.filter { !$0.name.caseInsensitiveEquals("age") }
+                + [HeaderField(name: "Age", value: String(FreshnessPolicy.currentAge(of: entry.metadata, now: now)))]
+        }
+    }
+
+    /// Fetched bytes with what came with them.
+    init(fetched data: Data, _ response: ResponseMetadata, expires: Date?, storable: Bool) {
+        self.init(
+            data: data, source: .network, contentType: response.contentType, expires: expires, storable: storable)
+        status = response.statusCode
+        headerFields = response.headerFields
     }
 
     init(
@@ -83,7 +111,7 @@ struct RawResult: Sendable {
 
 /// The outcome of a conditional fetch for `refresh`.
 enum Revalidation: Sendable {
-    /// 304: the cached bytes stand, fresh again until `expires`.
-    case notModified(expires: Date?)
+    /// 304: the cached bytes stand, with the stored response updated (fields, expiry) as given.
+    case notModified(DiskEntryMetadata)
     case modified(RawResult)
 }

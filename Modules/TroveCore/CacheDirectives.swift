@@ -13,6 +13,9 @@ public struct CacheDirectives: Sendable, Equatable {
     /// How long the response stays fresh from when it was received, its age already taken off; nil when
     /// the response says nothing (the configured default applies).
     public var freshness: Duration?
+    /// `public`: the origin marked the response cacheable, so a heuristic lifetime may apply whatever its
+    /// status (RFC 9111 §4.2.2).
+    public var isPublic = false
 
     /// Directives given field by field; the defaults describe a response that says nothing about caching.
     public init(
@@ -28,45 +31,95 @@ public struct CacheDirectives: Sendable, Equatable {
     /// A response that says nothing about caching.
     public static let none = CacheDirectives()
 
-    /// Reads the headers of a response received at `receivedAt`. `max-age` wins over `Expires`; an
-    /// `Expires` that is not a valid date means "already stale"; the age (the `Age` header, or how far
-    /// `Date` lies behind the receipt) is subtracted from the lifetime.
+    /// Reads the headers of a response received at `receivedAt`, each given as one field value; see
+    /// `init(fields:receivedAt:)`.
     public init(cacheControl: String?, expires: String?, date: String?, age: String?, receivedAt: Date) {
+        let pairs = [("Cache-Control", cacheControl), ("Expires", expires), ("Date", date), ("Age", age)]
+        self.init(
+            fields: pairs.compactMap { name, value in value.map { HeaderField(name: name, value: $0) } },
+            receivedAt: receivedAt)
+    }
+
+    /// Reads every `Cache-Control`, `Expires`, `Date` and `Age` line of a response received at
+    /// `receivedAt`. `max-age` wins over `Expires`; the first `max-age` counts when there are several
+    /// (RFC 9111 §4.2.1); an `Expires` that is not one valid HTTP-date (or that comes twice) means "already
+    /// stale"; the age (the first member of the first `Age` line, or how far `Date` lies behind the receipt)
+    /// is subtracted from the lifetime. Where directives conflict the most restrictive wins: `no-cache`
+    /// makes any lifetime zero.
+    public init(fields: [HeaderField], receivedAt: Date) {
         self.init()
         var maxAge: Int?
-        for directive in Self.directives(in: cacheControl ?? "") {
+        for directive in Self.directives(in: fields.values(named: "cache-control").joined(separator: ",")) {
             switch directive.name {
             case "no-store": noStore = true
             case "no-cache": noCache = true
             case "must-revalidate", "proxy-revalidate": mustRevalidate = true
-            case "max-age": maxAge = directive.value.flatMap(Self.deltaSeconds) ?? 0  // malformed: stale
-            default: break  // s-maxage and public/private are for shared caches; the rest we do not use
+            case "public": isPublic = true
+            // The first max-age counts; a malformed one means stale.
+            case "max-age" where maxAge == nil: maxAge = directive.value.flatMap(Self.deltaSeconds) ?? 0
+            default: break  // s-maxage and private are for shared caches; the rest we do not use
             }
         }
-        // The lifetime comes from max-age, else Expires; with neither, the Date header matters to nothing
-        // and is not read (every response passes here).
-        if maxAge != nil || expires != nil {
-            let served = date.flatMap(HTTPDate.parse)
+        let expires = fields.values(named: "expires")
+        // The lifetime comes from max-age, else Expires; with neither, the Date header matters to nothing.
+        if maxAge != nil || !expires.isEmpty {
+            let served = fields.first(named: "date").flatMap(HTTPDate.parse)
             let lifetime =
                 maxAge
-                ?? HTTPDate.parse(expires ?? "").map {
+                ?? (expires.count == 1 ? HTTPDate.parse(expires[0]) : nil).map {
                     max(0, Int($0.timeIntervalSince(served ?? receivedAt).rounded(.down)))
                 } ?? 0
             let apparentAge = served.map { max(0, Int(receivedAt.timeIntervalSince($0).rounded(.down))) } ?? 0
-            let age = max(apparentAge, age.flatMap(Self.deltaSeconds) ?? 0)
-            freshness = .seconds(max(0, lifetime - age))
+            freshness = .seconds(max(0, lifetime - max(apparentAge, Self.age(in: fields) ?? 0)))
         }
         if noCache { freshness = .zero }
     }
 
-    /// `name` or `name=value` items of a Cache-Control value, names lowercased, quotes removed.
+    /// The `Age` a response carries: the first member of its first line (RFC 9111 §5.1), nil when absent
+    /// or not delta-seconds (then it is ignored).
+    package static func age(in fields: [HeaderField]) -> Int? {
+        guard let line = fields.first(named: "age") else { return nil }
+        let first = line.split(separator: ",", omittingEmptySubsequences: false).first ?? ""
+        return deltaSeconds(first.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// `name` or `name=value` items of a Cache-Control value, names lowercased, a quoted value unquoted.
+    /// Commas inside a quoted string do not split items; an item with whitespace inside its name (such as
+    /// `max-age =5`) keeps it, so it matches no directive.
     static func directives(in value: String) -> [(name: String, value: String?)] {
-        value.split(separator: ",").compactMap { item in
-            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let name = parts.first, !name.isEmpty else { return nil }
-            let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
-            return (name.lowercased(), argument)
+        var items: [(String, String?)] = []
+        var current = ""
+        var inQuotes = false
+        var escaped = false
+        func finish() {
+            let item = current.trimmingCharacters(in: .whitespaces)
+            current = ""
+            guard !item.isEmpty else { return }
+            guard let equals = item.firstIndex(of: "=") else {
+                items.append((item.lowercased(), nil))
+                return
+            }
+            var argument = String(item[item.index(after: equals)...])
+            if argument.count >= 2, argument.hasPrefix("\""), argument.hasSuffix("\"") {
+                argument = String(argument.dropFirst().dropLast()).replacingOccurrences(of: "\\", with: "")
+            }
+            items.append((item[..<equals].lowercased(), argument))
         }
+        for character in value {
+            if escaped {
+                escaped = false
+            } else if inQuotes && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                inQuotes.toggle()
+            } else if character == "," && !inQuotes {
+                finish()
+                continue
+            }
+            current.append(character)
+        }
+        finish()
+        return items
     }
 
     /// RFC 9111 delta-seconds: digits only; a value too large to hold is capped (2^31, as the RFC says).

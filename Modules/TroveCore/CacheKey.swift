@@ -71,9 +71,22 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         return encoded
     }
 
+    /// The storage key of one variant of a response that varies (`Vary`): NUL, then the primary key (the
+    /// raw or request key every variant shares), then each selecting field's name and value (or a mark
+    /// that the request had none), all length-prefixed, so two different sets of values never spell one key.
+    package static func variant(of primary: String, selecting fields: [SelectingField]) -> String {
+        var encoded = "\u{0}"
+        append("v", primary, to: &encoded)
+        for field in fields {
+            append("n", field.name, to: &encoded)
+            if let value = field.value { append("h", value, to: &encoded) } else { append("a", "", to: &encoded) }
+        }
+        return encoded
+    }
+
     /// The source a storage key belongs to: a raw key's source, or the source part of a processed or request
-    /// key (`request(method:bodyDigest:source:)`); nil for a string no key spells. Forgetting a URL removes
-    /// every entry whose key gives its source.
+    /// key (`request(method:bodyDigest:source:)`) or of a variant's primary key; nil for a string no key
+    /// spells. Forgetting a URL removes every entry whose key gives its source.
     package static func source(ofStorageKey key: String) -> String? {
         let bytes = Array(key.utf8)
         guard bytes.first == 0 else { return key }
@@ -89,6 +102,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             else { return nil }
             let text = bytes[(colon + 1)..<(colon + 1 + length)]
             if tag == UInt8(ascii: "s") { return String(decoding: text, as: UTF8.self) }
+            // A variant's first part is its primary key, whose source is the variant's.
+            if tag == UInt8(ascii: "v") { return source(ofStorageKey: String(decoding: text, as: UTF8.self)) }
             index = colon + 1 + length
         }
         return nil

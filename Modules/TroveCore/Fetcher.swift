@@ -86,6 +86,9 @@ public struct FetchRequest: Sendable {
     /// How the HTTP fetchers check https certificates, hop by hop: the system's trust store by default.
     /// Other fetchers ignore it.
     public var tls = TLSOptions()
+    /// Called with what came with an answer that is not a success (a 404's headers, say) before the fetch
+    /// fails with its status, so the caller can read the answer's own freshness; nil for none.
+    package var failedResponseObserver: (@Sendable (ResponseMetadata) -> Void)?
 
     /// A request for `url`. Defaults: no extra headers, no validators, a 15 s idle timeout, a 50 MiB body limit,
     /// no deadline.
@@ -151,12 +154,17 @@ public struct ResponseMetadata: Sendable, Equatable {
     /// What the response's caching headers say (Cache-Control, Expires, Date, Age); `.none` for sources
     /// without them (files, data: URLs).
     public var directives: CacheDirectives
+    /// Every header field of the response, in order, as received (empty for sources that are not HTTP):
+    /// what a cache stores with the body, matches `Vary` against and updates from a 304.
+    public var headerFields: [HeaderField]
 
     /// Metadata for a response from `url`; the defaults describe a plain 200 with no headers.
     public init(
         url: URL, statusCode: Int = 200, contentType: String? = nil, validators: Validators = .init(),
-        cacheControl: String? = nil, expectedLength: Int64? = nil, directives: CacheDirectives = .none
+        cacheControl: String? = nil, expectedLength: Int64? = nil, directives: CacheDirectives = .none,
+        headerFields: [HeaderField] = []
     ) {
+        self.headerFields = headerFields
         self.url = url
         self.statusCode = statusCode
         self.contentType = contentType

@@ -2,103 +2,94 @@ import Foundation
 
 /// Reads HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate servers must send ("Sun, 06 Nov 1994 08:49:37 GMT")
 /// and the two obsolete forms a recipient must still accept (RFC 850's "Sunday, 06-Nov-94 08:49:37 GMT"
-/// and asctime's "Sun Nov  6 08:49:37 1994"). Written by hand over the UTF-8 bytes: no formatter, no lock,
-/// no locale, and no string made per token, since every response's Date (and often Expires) passes here.
+/// and asctime's "Sun Nov  6 08:49:37 1994"), each exactly as its grammar spells it: a two-digit year
+/// after a short weekday, a missing comma, dashes in an IMF-fixdate or a one-digit hour make no date, so
+/// an `Expires` written so means "already expired". Names and `GMT` are read in any case, as browsers do.
+/// Written by hand over the UTF-8 bytes: no formatter, no lock, no locale.
 package enum HTTPDate {
-    /// The three-letter month names in lower case, packed one a UInt32 ("jan" is j | a << 8 | n << 16).
-    private static let months: [UInt32] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"
-    ]
-    .map { name in name.utf8.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    private static let longDays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// The date, or nil when the text is none of the three forms.
     package static func parse(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { parse(bytes: $0) }
+        let bytes = Array(text.utf8)
+        return imfFixdate(bytes) ?? rfc850(bytes) ?? asctime(bytes)
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        var fields = Fields()
-        var start = 0
-        var isFirst = true
-        // Tokens are separated by spaces, commas and dashes; the first (the weekday) says nothing the rest
-        // does not.
-        for end in 0...bytes.count where end == bytes.count || isSeparator(bytes[end]) {
-            defer { start = end + 1 }
-            guard end > start else { continue }
-            if isFirst {
-                isFirst = false
-                continue
-            }
-            guard fields.read(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
-        }
-        guard let day = fields.day, let month = fields.month, let year = fields.year,
-            let (hour, minute, second) = fields.clock,
-            (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+    /// "Sun, 06 Nov 1994 08:49:37 GMT"
+    private static func imfFixdate(_ b: [UInt8]) -> Date? {
+        guard b.count == 29, word(b, 0, 3, in: days) != nil, b[3] == comma, b[4] == space,
+            let day = digits(b, 5, 2), b[7] == space, let month = word(b, 8, 3, in: months), b[11] == space,
+            let year = digits(b, 12, 4), b[16] == space, let clock = clock(b, 17), b[25] == space,
+            isGMT(b, 26)
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+        return date(year: year, month: month + 1, day: day, clock)
     }
 
-    private static func isSeparator(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "-")
+    /// "Sunday, 06-Nov-94 08:49:37 GMT"
+    private static func rfc850(_ b: [UInt8]) -> Date? {
+        guard let comma = b.firstIndex(of: comma), word(b, 0, comma, in: longDays) != nil,
+            b.count == comma + 24, b[comma + 1] == space,
+            let day = digits(b, comma + 2, 2), b[comma + 4] == dash, let month = word(b, comma + 5, 3, in: months),
+            b[comma + 8] == dash, let shortYear = digits(b, comma + 9, 2), b[comma + 11] == space,
+            let clock = clock(b, comma + 12), b[comma + 20] == space, isGMT(b, comma + 21)
+        else { return nil }
+        // Two digits: the century that puts the year nearest now (RFC 9110 says within 50 years).
+        return date(year: shortYear < 70 ? 2000 + shortYear : 1900 + shortYear, month: month + 1, day: day, clock)
     }
 
-    /// What the tokens after the weekday said so far.
-    private struct Fields {
-        var day: Int?, month: Int?, year: Int?, clock: (Int, Int, Int)?
+    /// "Sun Nov  6 08:49:37 1994"
+    private static func asctime(_ b: [UInt8]) -> Date? {
+        guard b.count == 24, word(b, 0, 3, in: days) != nil, b[3] == space, let month = word(b, 4, 3, in: months),
+            b[7] == space, b[10] == space, let clock = clock(b, 11), b[19] == space, let year = digits(b, 20, 4)
+        else { return nil }
+        let day = b[8] == space ? digits(b, 9, 1) : digits(b, 8, 2)
+        guard let day else { return nil }
+        return date(year: year, month: month + 1, day: day, clock)
+    }
 
-        /// Takes one token; false when it is nothing a date holds.
-        mutating func read(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
-            if token.count == 3, let index = HTTPDate.months.firstIndex(of: HTTPDate.lowercasedWord(token)) {
-                month = index + 1
-            } else if token.contains(UInt8(ascii: ":")) {
-                let parts = token.split(separator: UInt8(ascii: ":")).map {
-                    HTTPDate.number(UnsafeBufferPointer(rebasing: $0))
-                }
-                guard parts.count == 3, let hour = parts[0], let minute = parts[1], let second = parts[2] else {
-                    return false
-                }
-                clock = (hour, minute, second)
-            } else if let number = HTTPDate.number(token) {
-                if token.count <= 2 && day == nil {
-                    day = number
-                } else if token.count == 2 {
-                    year = number < 70 ? 2000 + number : 1900 + number  // RFC 850's two digits
-                } else if token.count == 4 {
-                    year = number
-                } else {
-                    return false
-                }
-            } else if !(token.count == 3 && HTTPDate.lowercasedWord(token) == HTTPDate.gmt) {
-                return false
-            }
-            return true
+    private static let comma = UInt8(ascii: ","), space = UInt8(ascii: " "), dash = UInt8(ascii: "-")
+
+    /// "HH:MM:SS" at `offset`, each part two digits.
+    private static func clock(_ b: [UInt8], _ offset: Int) -> (Int, Int, Int)? {
+        guard let hour = digits(b, offset, 2), b[offset + 2] == UInt8(ascii: ":"),
+            let minute = digits(b, offset + 3, 2),
+            b[offset + 5] == UInt8(ascii: ":"), let second = digits(b, offset + 6, 2)
+        else { return nil }
+        return (hour, minute, second)
+    }
+
+    private static func isGMT(_ b: [UInt8], _ offset: Int) -> Bool {
+        word(b, offset, 3, in: ["gmt"]) != nil
+    }
+
+    /// The index in `words` of the `count` letters at `offset`, compared in lower case.
+    private static func word(_ b: [UInt8], _ offset: Int, _ count: Int, in words: [String]) -> Int? {
+        guard offset + count <= b.count else { return nil }
+        let lowered = b[offset..<offset + count].map {
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0
         }
+        return words.firstIndex { $0.utf8.elementsEqual(lowered) }
     }
 
-    private static let gmt =
-        UInt32(UInt8(ascii: "g")) | UInt32(UInt8(ascii: "m")) << 8 | UInt32(UInt8(ascii: "t")) << 16
-
-    /// A three-byte token in lower case, packed as `months` is (ASCII letters only change).
-    private static func lowercasedWord(_ token: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var word: UInt32 = 0
-        for (shift, byte) in zip([0, 8, 16] as [UInt32], token) {
-            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-            word |= UInt32(lowered) << shift
-        }
-        return word
-    }
-
-    /// The token's value when it is 1 to 4 ASCII digits (no date field is longer), else nil.
-    private static func number(_ token: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard (1...4).contains(token.count) else { return nil }
+    /// Exactly `count` ASCII digits at `offset`.
+    private static func digits(_ b: [UInt8], _ offset: Int, _ count: Int) -> Int? {
+        guard offset + count <= b.count else { return nil }
         var value = 0
-        for byte in token {
+        for byte in b[offset..<offset + count] {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
+    }
+
+    private static func date(year: Int, month: Int, day: Int, _ clock: (Int, Int, Int)) -> Date? {
+        let (hour, minute, second) = clock
+        guard (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (the usual civil-to-days count,

@@ -365,9 +365,7 @@ public final class DiskCache: Sendable {
                 reason: "entry of \(data.count) bytes is over the \(EntryHeader.maxPayloadBytes)-byte entry limit")
         }
         let header = EntryHeader(
-            compressorID: 0, storedLength: data.count, originalLength: data.count, payloadCRC: 0,
-            created: metadata.created, expires: metadata.expires, key: key, etag: metadata.validators.etag,
-            lastModified: metadata.validators.lastModified, contentType: metadata.contentType)
+            key: key, metadata: metadata, storedLength: data.count, originalLength: data.count, payloadCRC: 0)
         if let problem = header.fieldProblem { throw TroveError.ioFailed(path: path, reason: problem) }
     }
 
@@ -386,11 +384,8 @@ public final class DiskCache: Sendable {
             compressorID = compressor.id
         }
         let header = EntryHeader(
-            compressorID: compressorID, storedLength: payload.count, originalLength: data.count,
-            payloadCRC: CRC32.checksum(data), created: metadata.created,
-            expires: metadata.expires, key: key, etag: metadata.validators.etag,
-            lastModified: metadata.validators.lastModified, contentType: metadata.contentType,
-            mustRevalidate: metadata.mustRevalidate)
+            key: key, metadata: metadata, compressorID: compressorID, storedLength: payload.count,
+            originalLength: data.count, payloadCRC: CRC32.checksum(data))
         let headerBytes = header.encoded()
         let fileSize = headerBytes.count + payload.count
         guard fileSize <= configuration.byteLimit else {
@@ -511,12 +506,7 @@ public final class DiskCache: Sendable {
         case let .valid(old, storedPayload, file):
             guard old.key == key, let storedPayload else { return false }
             var header = old
-            header.created = metadata.created
-            header.expires = metadata.expires
-            header.etag = metadata.validators.etag
-            header.lastModified = metadata.validators.lastModified
-            header.contentType = metadata.contentType
-            header.mustRevalidate = metadata.mustRevalidate
+            header.apply(metadata)
             if let problem = header.fieldProblem { throw TroveError.ioFailed(path: path, reason: problem) }
             let headerBytes = header.encoded()
             let record = IndexRecord(
@@ -673,13 +663,5 @@ public final class DiskCache: Sendable {
                 .map(\.key)
         }
         return keys.sorted()
-    }
-}
-
-extension EntryHeader {
-    var metadata: DiskEntryMetadata {
-        DiskEntryMetadata(
-            validators: Validators(etag: etag, lastModified: lastModified), contentType: contentType,
-            created: created, expires: expires, mustRevalidate: mustRevalidate)
     }
 }

@@ -14,6 +14,15 @@ package struct DiskEntryMetadata: Sendable, Equatable {
     /// The response said `must-revalidate` (RFC 9111 §5.2.2.2): once past `expires` the entry may not stand
     /// in for a failed origin. Entries of format version 1, which did not keep it, read as false.
     package var mustRevalidate: Bool
+    /// The response's status code (200 for entries of format versions 1 and 2, and for non-HTTP sources).
+    package var status = 200
+    /// The response's header fields as received, updated by a 304 (empty for versions 1 and 2).
+    package var headerFields: [HeaderField] = []
+    /// The request fields that selected this response (`Vary`): a request matches only with the same values.
+    package var selecting: [SelectingField] = []
+    /// Set for a variant index: the entry holds no response, only the names of the request fields whose
+    /// values pick the variant (stored under `CacheKey.variant(of:selecting:)`).
+    package var variantNames: [String]?
 
     /// Metadata from its parts; by default no validators or content type, created now, no `expires`, not
     /// must-revalidate.

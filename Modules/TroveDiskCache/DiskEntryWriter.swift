@@ -76,10 +76,10 @@ package final class DiskEntryWriter: FetchBodySink {
     /// Creates the temp file, with room for a header carrying the response's validators and content type.
     /// Throws `ioFailed` when one of them is too long for the format, or the file cannot be made.
     package func begin(_ response: ResponseMetadata) throws {
-        let header = EntryHeader(
-            compressorID: 0, storedLength: 0, originalLength: 0, payloadCRC: 0, created: Date(), expires: nil,
-            key: key, etag: response.validators.etag, lastModified: response.validators.lastModified,
-            contentType: response.contentType)
+        var metadata = DiskEntryMetadata(validators: response.validators, contentType: response.contentType)
+        metadata.status = response.statusCode
+        metadata.headerFields = response.headerFields
+        let header = EntryHeader(key: key, metadata: metadata, storedLength: 0, originalLength: 0, payloadCRC: 0)
         let temporary = cache.layout.temporaryPath(for: name)
         if let problem = header.fieldProblem { throw TroveError.ioFailed(path: temporary, reason: problem) }
         try state.withLock { state throws in
@@ -179,11 +179,7 @@ package final class DiskEntryWriter: FetchBodySink {
 
     /// The header of the entry committed with `metadata`, for a payload of `length` bytes with `crc`.
     private func entryHeader(_ metadata: DiskEntryMetadata, length: Int, crc: UInt32) -> EntryHeader {
-        EntryHeader(
-            compressorID: 0, storedLength: length, originalLength: length, payloadCRC: crc,
-            created: metadata.created, expires: metadata.expires, key: key,
-            etag: metadata.validators.etag, lastModified: metadata.validators.lastModified,
-            contentType: metadata.contentType, mustRevalidate: metadata.mustRevalidate)
+        EntryHeader(key: key, metadata: metadata, storedLength: length, originalLength: length, payloadCRC: crc)
     }
 
     /// Whether committing reads the payload back to store it the ordinary way: its header needs other room

@@ -17,11 +17,8 @@ package enum EntryCodec {
                 "an entry of \(data.count) bytes is over the \(EntryHeader.maxPayloadBytes)-byte entry limit")
         }
         let header = EntryHeader(
-            compressorID: 0, storedLength: data.count, originalLength: data.count,
-            payloadCRC: CRC32.checksum(data), created: metadata.created,
-            expires: metadata.expires, key: key, etag: metadata.validators.etag,
-            lastModified: metadata.validators.lastModified, contentType: metadata.contentType,
-            mustRevalidate: metadata.mustRevalidate)
+            key: key, metadata: metadata, storedLength: data.count, originalLength: data.count,
+            payloadCRC: CRC32.checksum(data))
         if let problem = header.fieldProblem { throw TroveError.invalidConfiguration(problem) }
         var out = Data(header.encoded())
         out.append(data)

@@ -1,14 +1,17 @@
 import Foundation
+import TroveCore
 import TroveSupport
 
-// The entry file format, version 2. One file per entry; integers are little-endian.
+// The entry file format, version 3. One file per entry; integers are little-endian.
 //
 //   offset  size  field
 //   0       4     magic "TROV"
-//   4       1     format version (2; version 1 is still read)
+//   4       1     format version (3; versions 1 and 2 are still read)
 //   5       1     compressor id (0 = payload stored as is)
 //   6       1     flags: bit 0 set when an expiry date is present; bit 1 when the response said
-//                 must-revalidate (version 2 only); other bits must be 0
+//                 must-revalidate (versions 2 and 3); bit 2 when the entry is a variant index (version 3
+//                 only: no payload, the selecting names below say which request fields pick a variant);
+//                 other bits must be 0
 //   7       1     reserved, 0
 //   8       4     header length H: every byte before the payload, this table and the header CRC included
 //   12      8     stored payload length S (as written: compressed or not)
@@ -18,12 +21,19 @@ import TroveSupport
 //   40      8     expires: same encoding, 0 when flag bit 0 is clear
 //   48      ...   four strings, each a UInt32 length then that many UTF-8 bytes; 0xFFFFFFFF means absent:
 //                 the full key (never absent), ETag, Last-Modified, content type
+//   version 3 only, after the strings:
+//           2     the response's status code
+//           4     N, the number of response header fields; then N pairs of strings, name and value
+//           4     M, the number of selecting fields (Vary); then M pairs of strings, the lower-case name and
+//                 the request's normalised value (absent: the request had none; always absent in an index)
 //   H-4     4     CRC-32 of bytes 0..<H-4, so a damaged key, validator or date is caught, not served
 //   H       S     payload
 //
 // A valid file is exactly H + S bytes long.
 //
-// Version 1 is the same layout without flag bit 1: its entries read as not must-revalidate (it never kept
+// Version 2 is version 3 without flag bit 2 and without the fields after the strings: its entries read as
+// status 200 with no stored header fields and no selecting fields.
+// Version 1 is the same layout as version 2 without flag bit 1: its entries read as not must-revalidate (it never kept
 // the directive), and a version 1 file with bit 1 set is damaged, not a must-revalidate entry.
 
 /// Why an entry file was rejected. Never shown to callers: such a file is deleted and counted as corrupt.
@@ -36,7 +46,7 @@ struct EntryCorruption: Error, Equatable {
 struct EntryHeader: Equatable {
     static let magic: [UInt8] = Array("TROV".utf8)
     /// The version written.
-    static let version: UInt8 = 2
+    static let version: UInt8 = 3
     /// The versions read: older entries stay valid after an upgrade rather than being fetched again.
     static let readableVersions: ClosedRange<UInt8> = 1...version
     static let fixedLength = 48
@@ -44,16 +54,23 @@ struct EntryHeader: Equatable {
     static let lengthPrefix = 12
     static let maxFieldBytes = 64 << 10
     static let minHeaderLength = fixedLength + 4 * 4 + 4
-    static let maxHeaderLength = fixedLength + 4 * (4 + maxFieldBytes) + 4
+    /// The most header fields or selecting fields one entry keeps.
+    static let maxFieldCount = 1024
+    static let maxHeaderLength = 1 << 20
     /// Largest original payload a reader accepts (and so a writer produces), checked before allocating.
     static let maxPayloadBytes = 1 << 30
     private static let absent: UInt32 = 0xFFFF_FFFF
     private static let hasExpiryFlag: UInt8 = 1
     private static let mustRevalidateFlag: UInt8 = 2
+    private static let variantIndexFlag: UInt8 = 4
 
     /// The flag bits a file of `version` may set.
     private static func knownFlags(in version: UInt8) -> UInt8 {
-        version >= 2 ? hasExpiryFlag | mustRevalidateFlag : hasExpiryFlag
+        switch version {
+        case 1: hasExpiryFlag
+        case 2: hasExpiryFlag | mustRevalidateFlag
+        default: hasExpiryFlag | mustRevalidateFlag | variantIndexFlag
+        }
     }
 
     var compressorID: UInt8
@@ -68,6 +85,14 @@ struct EntryHeader: Equatable {
     var contentType: String?
     /// The response said must-revalidate: once stale, the entry is never delivered without revalidating.
     var mustRevalidate = false
+    /// The response's status code (200 for versions 1 and 2).
+    var status = 200
+    /// The response's header fields as stored (none for versions 1 and 2).
+    var headerFields: [HeaderField] = []
+    /// The request fields that selected this response (`Vary`), or an index's names with no values.
+    var selecting: [SelectingField] = []
+    /// The entry only says which request fields pick a variant (stored under its own key).
+    var isVariantIndex = false
 
     /// The name and size of the first string too long for the format, if any.
     var oversizedField: (name: String, bytes: Int)? {
@@ -78,14 +103,34 @@ struct EntryHeader: Equatable {
         for (name, value) in fields {
             if let count = value?.utf8.count, count > Self.maxFieldBytes { return (name, count) }
         }
+        for field in headerFields where max(field.name.utf8.count, field.value.utf8.count) > Self.maxFieldBytes {
+            return ("\(field.name) header field", max(field.name.utf8.count, field.value.utf8.count))
+        }
+        for field in selecting where (field.value?.utf8.count ?? 0) > Self.maxFieldBytes {
+            return ("\(field.name) selecting field", field.value?.utf8.count ?? 0)
+        }
         return nil
     }
 
     /// Why this header cannot be written, naming the string too long for the format; nil when it can.
     var fieldProblem: String? {
-        oversizedField.map {
-            "the \($0.name) is \($0.bytes) bytes; an entry header holds at most \(Self.maxFieldBytes)"
+        if let oversized = oversizedField {
+            return
+                "the \(oversized.name) is \(oversized.bytes) bytes; an entry header holds at most \(Self.maxFieldBytes)"
         }
+        if max(headerFields.count, selecting.count) > Self.maxFieldCount {
+            return "the response has \(max(headerFields.count, selecting.count)) header or Vary fields; "
+                + "an entry keeps at most \(Self.maxFieldCount)"
+        }
+        let length =
+            Self.minHeaderLength + 10 + key.utf8.count
+            + [etag, lastModified, contentType].reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+            + headerFields.reduce(0) { $0 + 8 + $1.name.utf8.count + $1.value.utf8.count }
+            + selecting.reduce(0) { $0 + 8 + $1.name.utf8.count + ($1.value?.utf8.count ?? 0) }
+        if length > Self.maxHeaderLength {
+            return "the entry header would be \(length) bytes; it holds at most \(Self.maxHeaderLength)"
+        }
+        return nil
     }
 
     /// The header bytes; call only when `oversizedField` is nil.
@@ -95,7 +140,9 @@ struct EntryHeader: Equatable {
         out.append(contentsOf: Self.magic)
         out.append(Self.version)
         out.append(compressorID)
-        out.append((expires == nil ? 0 : Self.hasExpiryFlag) | (mustRevalidate ? Self.mustRevalidateFlag : 0))
+        out.append(
+            (expires == nil ? 0 : Self.hasExpiryFlag) | (mustRevalidate ? Self.mustRevalidateFlag : 0)
+                | (isVariantIndex ? Self.variantIndexFlag : 0))
         out.append(0)
         out.appendLittleEndian(UInt32(0))  // header length, patched below
         out.appendLittleEndian(UInt64(storedLength))
@@ -103,13 +150,25 @@ struct EntryHeader: Equatable {
         out.appendLittleEndian(payloadCRC)
         out.appendLittleEndian(created.timeIntervalSinceReferenceDate.bitPattern)
         out.appendLittleEndian(expires?.timeIntervalSinceReferenceDate.bitPattern ?? 0)
-        for field in [key, etag, lastModified, contentType] {
+        func append(_ field: String?) {
             if let field {
                 out.appendLittleEndian(UInt32(field.utf8.count))
                 out.append(contentsOf: field.utf8)
             } else {
                 out.appendLittleEndian(Self.absent)
             }
+        }
+        for field in [key, etag, lastModified, contentType] { append(field) }
+        out.appendLittleEndian(UInt16(clamping: status))
+        out.appendLittleEndian(UInt32(headerFields.count))
+        for field in headerFields {
+            append(field.name)
+            append(field.value)
+        }
+        out.appendLittleEndian(UInt32(selecting.count))
+        for field in selecting {
+            append(field.name)
+            append(field.value)
         }
         let headerLength = UInt32(out.count + 4)
         withUnsafeBytes(of: headerLength.littleEndian) { length in
@@ -175,11 +234,30 @@ struct EntryHeader: Equatable {
         let etag = try reader.string()
         let lastModified = try reader.string()
         let contentType = try reader.string()
-        guard reader.isAtEnd else { throw EntryCorruption("unexpected bytes after the header fields") }
-        return EntryHeader(
+        var header = EntryHeader(
             compressorID: compressorID, storedLength: Int(stored), originalLength: Int(original),
             payloadCRC: crc, created: created, expires: expires, key: key, etag: etag,
             lastModified: lastModified, contentType: contentType, mustRevalidate: flags & mustRevalidateFlag != 0)
+        if version >= 3 {
+            header.status = Int(try reader.uint16())
+            header.isVariantIndex = flags & variantIndexFlag != 0
+            let fieldCount = Int(try reader.uint32())
+            guard fieldCount <= maxFieldCount else { throw EntryCorruption("\(fieldCount) header fields") }
+            for _ in 0..<fieldCount {
+                guard let name = try reader.string(), let value = try reader.string() else {
+                    throw EntryCorruption("a header field without a name or value")
+                }
+                header.headerFields.append(HeaderField(name: name, value: value))
+            }
+            let selectingCount = Int(try reader.uint32())
+            guard selectingCount <= maxFieldCount else { throw EntryCorruption("\(selectingCount) selecting fields") }
+            for _ in 0..<selectingCount {
+                guard let name = try reader.string() else { throw EntryCorruption("a selecting field without a name") }
+                header.selecting.append(SelectingField(name: name, value: try reader.string()))
+            }
+        }
+        guard reader.isAtEnd else { throw EntryCorruption("unexpected bytes after the header fields") }
+        return header
     }
 }
 
@@ -197,6 +275,10 @@ private struct ByteReader {
     }
 
     mutating func byte() throws(EntryCorruption) -> UInt8 { bytes[try take(1)] }
+
+    mutating func uint16() throws(EntryCorruption) -> UInt16 {
+        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: try take(2), as: UInt16.self))
+    }
 
     mutating func uint32() throws(EntryCorruption) -> UInt32 {
         UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: try take(4), as: UInt32.self))
@@ -222,5 +304,49 @@ private struct ByteReader {
 extension [UInt8] {
     mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
         Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}
+
+extension EntryHeader {
+    /// The header of `key`'s entry carrying `metadata`, for a payload as described.
+    init(
+        key: String, metadata: DiskEntryMetadata, compressorID: UInt8 = 0, storedLength: Int, originalLength: Int,
+        payloadCRC: UInt32
+    ) {
+        self.init(
+            compressorID: compressorID, storedLength: storedLength, originalLength: originalLength,
+            payloadCRC: payloadCRC, created: metadata.created, expires: metadata.expires, key: key,
+            etag: nil, lastModified: nil, contentType: nil)
+        apply(metadata)
+    }
+
+    /// Takes every field `metadata` holds (dates, validators, content type, status, header and Vary
+    /// fields), keeping the key and the payload's description.
+    mutating func apply(_ metadata: DiskEntryMetadata) {
+        created = metadata.created
+        expires = metadata.expires
+        etag = metadata.validators.etag
+        lastModified = metadata.validators.lastModified
+        contentType = metadata.contentType
+        mustRevalidate = metadata.mustRevalidate
+        status = metadata.status
+        headerFields = metadata.headerFields
+        isVariantIndex = metadata.variantNames != nil
+        selecting = metadata.variantNames.map { $0.map { SelectingField(name: $0, value: nil) } } ?? metadata.selecting
+    }
+
+    /// What the header says beside the payload.
+    var metadata: DiskEntryMetadata {
+        var metadata = DiskEntryMetadata(
+            validators: Validators(etag: etag, lastModified: lastModified), contentType: contentType,
+            created: created, expires: expires, mustRevalidate: mustRevalidate)
+        metadata.status = status
+        metadata.headerFields = headerFields
+        if isVariantIndex {
+            metadata.variantNames = selecting.map(\.name)
+        } else {
+            metadata.selecting = selecting
+        }
+        return metadata
     }
 }

@@ -112,6 +112,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             return task.eventLoop.makeSucceededVoidFuture()
         }
         guard (200..<300).contains(head.status.code) else {
+            request.failedResponseObserver?(metadata(of: head))
             // Failing here ends the exchange without reading an error page nobody will use.
             return task.eventLoop.makeFailedFuture(statusError(head))
         }
@@ -174,6 +175,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     private func metadata(of head: HTTPResponseHead) -> ResponseMetadata {
         let headers = head.headers
+        let fields = headers.map { HeaderField(name: $0.name, value: $0.value) }
         return ResponseMetadata(
             url: request.url,
             statusCode: Int(head.status.code),
@@ -183,10 +185,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
                 lastModified: headers.first(name: "last-modified")),
             cacheControl: headers.first(name: "cache-control"),
             expectedLength: expected,
-            directives: CacheDirectives(
-                cacheControl: headers[canonicalForm: "cache-control"].joined(separator: ","),
-                expires: headers.first(name: "expires"), date: headers.first(name: "date"),
-                age: headers.first(name: "age"), receivedAt: Date()))
+            directives: CacheDirectives(fields: fields, receivedAt: Date()),
+            headerFields: fields)
     }
 
     private func statusError(_ head: HTTPResponseHead) -> TroveError {

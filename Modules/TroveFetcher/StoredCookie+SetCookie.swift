@@ -30,7 +30,7 @@ extension StoredCookie {
             let (attribute, attributeValue) = Self.attribute(part)
             switch attribute {
             case "expires":
-                if let date = HTTPDate.parse(attributeValue) { expires = date }
+                if let date = HTTPDate.parseLoosely(attributeValue) { expires = date }
             case "max-age":
                 if let seconds = Self.maxAgeSeconds(attributeValue) {
                     maxAge = seconds <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(seconds))

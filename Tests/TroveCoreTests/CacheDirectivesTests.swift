@@ -23,6 +23,30 @@ import TroveCore
     func anythingElseIsNotADate(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }
+
+    /// RFC 9110 §5.6.7's grammar, exactly: these are the shapes of Expires the RFC does not allow, each of
+    /// which must read as no date (so an Expires written so means "already expired").
+    @Test(arguments: [
+        "Thu, 18 Aug 50 02:01:18 GMT",  // a two-digit year after a short weekday
+        "Thu 18 Aug 2050 02:01:18 GMT",  // no comma
+        "Thu, 18-Aug-2050 02:01:18 GMT",  // dashes in an IMF-fixdate
+        "Thu, 18 Aug 2050 2:01:18 GMT",  // a one-digit hour
+        "Thu, 18 Aug 2050 02.01.18 GMT",  // periods in the time
+        "Thu, 18  Aug  2050 02:01:18 GMT",  // two spaces
+        "Thu, 18 Aug 2050 02:01:18 UTC"  // another zone
+    ])
+    func shapesTheGrammarDoesNotAllowAreNotDates(text: String) {
+        #expect(HTTPDate.parse(text) == nil)
+    }
+
+    @Test func namesAndTheZoneReadInAnyCase() {
+        #expect(HTTPDate.parse("SUN, 06 NOV 1994 08:49:37 gmt") == Self.example)
+    }
+
+    @Test func cookiesKeepTheirLooseReading() {
+        #expect(HTTPDate.parseLoosely("Sun, 06-Nov-1994 08:49:37 GMT") == Self.example)
+        #expect(HTTPDate.parseLoosely("Sun, 06 Nov 94 08:49:37 GMT") == Self.example)
+    }
 }
 
 @Suite struct CacheDirectivesTests {
@@ -65,6 +89,43 @@ import TroveCore
         #expect(noCache.noCache && noCache.freshness == .zero)
         let strict = read("max-age=60, must-revalidate")
         #expect(strict.mustRevalidate && strict.freshness == .seconds(60))
+    }
+
+    func read(_ fields: [(String, String)]) -> CacheDirectives {
+        CacheDirectives(fields: fields.map { HeaderField(name: $0.0, value: $0.1) }, receivedAt: now)
+    }
+
+    @Test func anExpiresOnSeveralLinesOrOutsideTheGrammarIsStale() {
+        #expect(read(expires: http(3600)).freshness == .seconds(3600))
+        #expect(read([("Expires", http(3600)), ("Expires", http(3600))]).freshness == .zero)
+        #expect(read(expires: "Thu, 18 Aug 50 02:01:18 GMT").freshness == .zero)
+        #expect(read(expires: "Thu, 18-Aug-2050 02:01:18 GMT").freshness == .zero)
+    }
+
+    @Test func ageTakesTheFirstMemberOfItsFirstLine() {
+        #expect(read("max-age=3600", age: "60, 30").freshness == .seconds(3540))
+        #expect(read("max-age=3600", age: "0,7200").freshness == .seconds(3600))
+        #expect(read([("Cache-Control", "max-age=3600"), ("Age", "7200"), ("Age", "0")]).freshness == .zero)
+        // Not delta-seconds: ignored.
+        #expect(read("max-age=3600", age: "abc").freshness == .seconds(3600))
+        #expect(read("max-age=3600", age: "-7200").freshness == .seconds(3600))
+    }
+
+    @Test func theFirstMaxAgeCountsAndTheMostRestrictiveDirectiveWins() {
+        #expect(read("max-age=1800, max-age=1").freshness == .seconds(1800))
+        #expect(read([("Cache-Control", "max-age=1"), ("Cache-Control", "max-age=1800")]).freshness == .seconds(1))
+        #expect(read("max-age=600, no-cache").freshness == .zero)
+        #expect(read("no-store, max-age=600").noStore)
+    }
+
+    @Test func quotedStringsAndSpacingAreReadByTheGrammar() {
+        // A quoted argument's text, commas and all, is not a directive of its own.
+        #expect(read(#"extension="max-age=3600", max-age=1"#).freshness == .seconds(1))
+        #expect(read(#"ext="a, max-age=3600", max-age=2"#).freshness == .seconds(2))
+        #expect(read("max-age =3600").freshness == nil)
+        #expect(read("max-age='3600'").freshness == .zero)
+        #expect(read("max-age=003600").freshness == .seconds(3600))
+        #expect(read("public").isPublic)
     }
 
     @Test func silenceLeavesTheDefaultToTheConfiguration() {

@@ -5,8 +5,9 @@ import TroveTestSupport
 
 @testable import TroveDiskCache
 
-/// Format version 2 keeps must-revalidate in flag bit 1; version 1 entries, written before it, still read
-/// (as not must-revalidate), and nothing is read as a flag that its version did not have.
+/// Format version 2 keeps must-revalidate in flag bit 1 (version 3, written now, keeps it too); version 1
+/// entries, written before it, still read (as not must-revalidate), and nothing is read as a flag that its
+/// version did not have.
 @Suite struct EntryFormatVersionTests {
     static let created = Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded())
     static let metadata = DiskEntryMetadata(
@@ -15,11 +16,11 @@ import TroveTestSupport
     static let payload = Data("an old entry's payload".utf8)
 
     @Test(arguments: [false, true])
-    func theFlagRoundTripsInVersion2(mustRevalidate: Bool) throws {
+    func theFlagRoundTripsInTheCurrentVersion(mustRevalidate: Bool) throws {
         var metadata = Self.metadata
         metadata.mustRevalidate = mustRevalidate
         let value = try EntryCodec.encode(Self.payload, forKey: "k", metadata: metadata)
-        #expect(value[4] == 2)
+        #expect(value[4] == 3)
         #expect(value[6] == (mustRevalidate ? 0b11 : 0b01))
         let entry = try EntryCodec.decode(value, expectedKey: "k")
         #expect(entry.metadata == metadata)
@@ -34,7 +35,7 @@ import TroveTestSupport
         #expect(!entry.metadata.mustRevalidate)
     }
 
-    @Test func aVersion1FileOnDiskReadsAndIsRewrittenAsVersion2() async throws {
+    @Test func aVersion1FileOnDiskReadsAndIsRewrittenAsTheCurrentVersion() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = "https://example.com/old.png"
@@ -42,7 +43,7 @@ import TroveTestSupport
         try Self.version1Entry(key: key, payload: Self.payload, metadata: Self.metadata).write(
             to: path, options: .atomic)
 
-        // A new cache on the directory: its manifest says version 2, the file is version 1.
+        // A new cache on the directory: its manifest says version 3, the file is version 1.
         let cache = try DiskCache(directory: dir)
         let entry = try #require(try await cache.entry(forKey: key))
         #expect(entry.data == Self.payload)
@@ -53,7 +54,7 @@ import TroveTestSupport
         var revalidated = Self.metadata
         revalidated.mustRevalidate = true
         #expect(try await cache.updateMetadata(forKey: key, revalidated))
-        #expect(try Data(contentsOf: path)[4] == 2)
+        #expect(try Data(contentsOf: path)[4] == 3)
         #expect(try await DiskCache(directory: dir).entry(forKey: key)?.metadata == revalidated)
     }
 
@@ -63,7 +64,7 @@ import TroveTestSupport
         let flagged = Self.version1Entry(key: "k", payload: Self.payload, metadata: Self.metadata, extraFlags: 0b10)
         let error = #expect(throws: EntryRejected.self) { try EntryCodec.decode(flagged, expectedKey: "k") }
         #expect(error?.reason == "unknown flags 3 for format version 1")
-        for version: UInt8 in [0, 3] {
+        for version: UInt8 in [0, 4] {
             let other = Self.version1Entry(
                 key: "k", payload: Self.payload, metadata: Self.metadata, version: version)
             let rejection = #expect(throws: EntryRejected.self) { try EntryCodec.decode(other, expectedKey: "k") }

@@ -43,13 +43,22 @@ extension FixtureServer {
         /// The inner route's response with one `Set-Cookie` header for each string, in order (a dictionary of
         /// headers can hold only one).
         case settingCookies([String], Route)
+        /// The inner route's response with these header lines appended in order; a name may repeat (two
+        /// `Vary` or `Expires` lines, say), and a 304's fields come through too.
+        case withFieldLines([(name: String, value: String)], Route)
+        /// Content negotiation: the first choice whose text the request's `header` contains answers, else
+        /// `otherwise`; each answer says `Vary: <header>`.
+        case negotiated(header: String, choices: [(containing: String, route: Route)], otherwise: Route)
 
         /// Gates inside this route, so stopping the server can release requests held at them.
         var gates: [FixtureGate] {
             switch self {
             case let .gated(_, _, gate), let .pausedBody(_, _, gate): [gate]
             case let .sequence(routes): routes.flatMap(\.gates)
-            case let .basicAuth(_, _, inner), let .withHeaders(_, inner), let .settingCookies(_, inner): inner.gates
+            case let .basicAuth(_, _, inner), let .withHeaders(_, inner), let .settingCookies(_, inner),
+                let .withFieldLines(_, inner):
+                inner.gates
+            case let .negotiated(_, choices, otherwise): choices.flatMap(\.route.gates) + otherwise.gates
             default: []
             }
         }

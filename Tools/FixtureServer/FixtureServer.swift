@@ -78,6 +78,8 @@ public final class FixtureServer: Sendable {
         router.on("**", method: .post) { request, _ in await self.respond(to: request) }
         router.on("**", method: .put) { request, _ in await self.respond(to: request) }
         router.on("**", method: .head) { request, _ in await self.respond(to: request) }
+        router.on("**", method: .delete) { request, _ in await self.respond(to: request) }
+        router.on("**", method: .patch) { request, _ in await self.respond(to: request) }
         var logger = Logger(label: "trove.fixture-server")
         logger.logLevel = .critical
         let (ready, readyContinuation) = AsyncStream<Int>.makeStream()
@@ -265,6 +267,20 @@ public final class FixtureServer: Sendable {
         case let .settingCookies(cookies, inner):
             var (response, streamed) = await answer(inner, to: request, index: index)
             for cookie in cookies { response.headers.append(HTTPFields.Element(name: .setCookie, value: cookie)) }
+            return (response, streamed)
+        case let .withFieldLines(lines, inner):
+            var (response, streamed) = await answer(inner, to: request, index: index)
+            for (name, value) in lines {
+                if let name = HTTPFields.Element.Name(name) {
+                    response.headers.append(HTTPFields.Element(name: name, value: value))
+                }
+            }
+            return (response, streamed)
+        case let .negotiated(header, choices, otherwise):
+            let sent = request.header(header.lowercased()) ?? ""
+            let chosen = choices.first { sent.contains($0.containing) }?.route ?? otherwise
+            var (response, streamed) = await answer(chosen, to: request, index: index)
+            response.headers[.vary] = header
             return (response, streamed)
         }
     }

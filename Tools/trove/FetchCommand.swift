@@ -36,8 +36,17 @@ struct FetchCommand: AsyncParsableCommand {
         help: "Cache the answers to methods other than GET and HEAD, keyed by method, body digest and URL.")
     var cacheNonGet = false
 
-    @Option(help: "Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached).")
+    @Option(
+        help: """
+            Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached), http (use-cache \
+            with RFC 9111's heuristic: 10% of the time since Last-Modified).
+            """)
     var policy: GetCommand.PolicyArgument = .useCache
+
+    @Flag(
+        name: [.customShort("i"), .customLong("include")],
+        help: "Print the status line and the response header fields first, as curl -i does.")
+    var include = false
 
     @Flag(name: .customLong("retry-failed"), help: "Fetch even URLs that failed recently for a lasting reason.")
     var retryFailed = false
@@ -58,7 +67,8 @@ struct FetchCommand: AsyncParsableCommand {
         }
     }
 
-    /// `Name: value` lines as a dictionary; a line without a name and a colon is bad usage.
+    /// `Name: value` lines as a dictionary, repeated names (in any case) joined as one list value (RFC 9110
+    /// §5.3); a line without a name and a colon is bad usage.
     static func parsedHeaders(_ lines: [String]) throws -> [String: String] {
         var headers: [String: String] = [:]
         for line in lines {
@@ -70,7 +80,12 @@ struct FetchCommand: AsyncParsableCommand {
                 throw ValidationError(
                     "--header must be 'Name: value' with a name of letters, digits and -, got '\(line)'")
             }
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if let earlier = headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
+                headers[earlier] = headers[earlier].map { "\($0), \(value)" }
+            } else {
+                headers[name] = value
+            }
         }
         return headers
     }
@@ -78,6 +93,7 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = try common.pipelineConfiguration()
         cache.apply(to: &configuration)
+        policy.apply(to: &configuration)
         fetch.apply(to: &configuration)
         try shared.apply(to: &configuration)
         let pipeline: DataPipeline
@@ -115,6 +131,7 @@ struct FetchCommand: AsyncParsableCommand {
         do {
             let response = try await pipeline.data(for: request)
             let elapsed = ContinuousClock.now - start
+            if include { printHead(status: response.status, response.headerFields) }
             if output == nil, self.output == "-" {
                 FileHandle.standardOutput.write(response.data)
                 return true
@@ -125,7 +142,8 @@ struct FetchCommand: AsyncParsableCommand {
                 printJSONLine(
                     FetchReport(
                         url: request.url.absoluteString, status: "ok", source: source, bytes: response.data.count,
-                        ms: elapsed.milliseconds, stale: response.isStale, contentType: response.contentType))
+                        ms: elapsed.milliseconds, stale: response.isStale, contentType: response.contentType,
+                        httpStatus: response.status, headers: response.headerFields.map { [$0.name, $0.value] }))
             } else {
                 print(
                     "\(source.padding(toLength: 8, withPad: " ", startingAt: 0))\(response.isStale ? " (stale)" : "") "
@@ -135,15 +153,24 @@ struct FetchCommand: AsyncParsableCommand {
             return true
         } catch {
             let message = (error as? TroveError)?.description ?? String(describing: error)
+            let status = (error as? TroveError)?.httpStatusCode
+            if include, let status { printHead(status: status, []) }
             printError("trove fetch: \(message)")
             if common.json {
                 printJSONLine(
                     FetchReport(
                         url: request.url.absoluteString, status: "failed",
-                        ms: (ContinuousClock.now - start).milliseconds, error: message))
+                        ms: (ContinuousClock.now - start).milliseconds, error: message, httpStatus: status))
             }
             return false
         }
+    }
+
+    /// `-i`: the status line, one line per header field and a blank line, as curl -i prints them.
+    private func printHead(status: Int, _ fields: [HeaderField]) {
+        var head = "HTTP/1.1 \(status) \(HTTPReason.phrase(for: status))\r\n"
+        for field in fields { head += "\(field.name): \(field.value)\r\n" }
+        FileHandle.standardOutput.write(Data((head + "\r\n").utf8))
     }
 
     /// The body to send: the file's bytes, standard input's for -, or none.
@@ -171,6 +198,8 @@ struct FetchCommand: AsyncParsableCommand {
 }
 
 /// One `trove fetch --json` line: `status` is ok or failed; a failure has `error` and no source.
+/// `httpStatus` is the answer's HTTP status (a failure's too, when the origin gave one) and `headers` its
+/// header fields in order, each `[name, value]` (for a cached answer: as stored, with its `Age`).
 struct FetchReport: Encodable {
     let url: String
     let status: String
@@ -180,12 +209,41 @@ struct FetchReport: Encodable {
     var stale: Bool?
     var contentType: String?
     var error: String?
+    var httpStatus: Int?
+    var headers: [[String]]?
 
     init(
         url: String, status: String, source: String? = nil, bytes: Int? = nil, ms: Double, stale: Bool? = nil,
-        contentType: String? = nil, error: String? = nil
+        contentType: String? = nil, error: String? = nil, httpStatus: Int? = nil, headers: [[String]]? = nil
     ) {
         (self.url, self.status, self.source, self.bytes, self.ms) = (url, status, source, bytes, ms)
         (self.stale, self.contentType, self.error) = (stale, contentType, error)
+        (self.httpStatus, self.headers) = (httpStatus, headers)
+    }
+}
+
+extension TroveError {
+    /// The HTTP status the origin answered with, for a failure that is one.
+    var httpStatusCode: Int? {
+        switch self {
+        case let .httpStatus(status, _): status
+        case let .serverBusy(status, _, _): status
+        default: nil
+        }
+    }
+}
+
+/// Reason phrases for `trove fetch -i`'s status line (RFC 9110 §15); another status gets none.
+enum HTTPReason {
+    static func phrase(for status: Int) -> String {
+        let phrases = [
+            200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content",
+            205: "Reset Content", 206: "Partial Content", 300: "Multiple Choices", 301: "Moved Permanently",
+            302: "Found", 303: "See Other", 304: "Not Modified", 307: "Temporary Redirect",
+            308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+            405: "Method Not Allowed", 410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error",
+            502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"
+        ]
+        return phrases[status] ?? ""
     }
 }

@@ -25,7 +25,11 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var shared: SharedCacheOptions
 
-    @Option(help: "Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached).")
+    @Option(
+        help: """
+            Cache policy: use-cache, reload, cache-only, refresh (revalidate what is cached), http (use-cache \
+            with RFC 9111's heuristic: 10% of the time since Last-Modified).
+            """)
     var policy: PolicyArgument = .useCache
 
     @Flag(
@@ -52,12 +56,15 @@ struct GetCommand: AsyncParsableCommand {
         case reload
         case cacheOnly = "cache-only"
         case refresh
+        /// use-cache with RFC 9111's own heuristic freshness (10% of the time since Last-Modified).
+        case http
     }
 
     func run() async throws {
         let registry = try TroveRegistry.make()
         var configuration = try common.pipelineConfiguration()
         cache.apply(to: &configuration)
+        policy.apply(to: &configuration)
         if let compress = compression.compress { configuration.compressor = CompressorName(compress) }
         encoding.apply(to: &configuration.encodingOptions)
         fetch.apply(to: &configuration)
@@ -179,7 +186,13 @@ extension GetCommand.PolicyArgument {
         case .reload: .reloadIgnoringCache
         case .cacheOnly: .cacheOnly
         case .refresh: .refresh
+        case .http: .useCache
         }
+    }
+
+    /// Sets what the policy says beyond the request's cache policy: `http` takes RFC 9111's heuristic.
+    func apply(to configuration: inout PipelineConfiguration) {
+        if self == .http { configuration.heuristicFreshness = .lastModifiedFraction }
     }
 }
 

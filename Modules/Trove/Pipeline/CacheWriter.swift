@@ -21,25 +21,49 @@ package struct CacheWriter: Sendable {
     /// shared tier for as long as they are fresh. A no-store answer stores nothing and removes the older
     /// copy (a revalidated entry must not outlive it). A disk that fails is logged, never thrown: the bytes
     /// are good. A shared tier configured wrong (a bad password) throws.
+    ///
+    /// A response that varies (`Vary`) is stored as a variant under its own key (`CacheKey.variant`),
+    /// carrying the values `headers` (what the request sent) had for the fields it names, and the request's
+    /// key gets a variant index naming those fields; a response that does not vary replaces the index.
+    /// Returns the metadata as stored (with the selecting fields), or nil when nothing was stored.
+    @discardableResult
     func storeFetched(
-        _ data: Data, metadata: DiskEntryMetadata, storable: Bool, for request: RawRequest
-    ) async throws {
+        _ data: Data, metadata: DiskEntryMetadata, storable: Bool, for request: RawRequest,
+        headers: [String: String]
+    ) async throws -> DiskEntryMetadata? {
         guard storable else {
             if request.usesCaches { _ = try? await diskCache?.removeEntry(forKey: request.key) }
-            return
+            return nil
         }
-        guard request.policy != .memoryOnly else { return }
-        await storeOnDisk(data, forKey: request.key, metadata: metadata)
+        var metadata = metadata
+        var key = request.key
+        var index: DiskEntryMetadata?
+        if case let .fields(names) = Vary.names(in: metadata.headerFields) {
+            metadata.selecting = Vary.selecting(names, in: headers)
+            key = CacheKey.variant(of: request.key, selecting: metadata.selecting)
+            var variants = DiskEntryMetadata(created: metadata.created)
+            variants.variantNames = names
+            index = variants
+        }
+        guard request.policy != .memoryOnly else { return metadata }
+        await storeOnDisk(data, forKey: key, metadata: metadata)
+        if let index { await storeOnDisk(Data(), forKey: request.key, metadata: index) }
         if let shared {
             try await shared.store(
-                data, forKey: request.key, metadata: metadata, ttl: freshness.sharedTTL(expires: metadata.expires))
+                data, forKey: key, metadata: metadata, ttl: freshness.sharedTTL(expires: metadata.expires))
+            if let index {
+                try await shared.store(Data(), forKey: request.key, metadata: index, ttl: freshness.diskMaxAge)
+            }
         }
+        return metadata
     }
 
-    /// A shared tier's hit, copied to the local disk (unless memory-only) so the next read stays local.
-    func storeFromShared(_ entry: DiskEntry, for request: RawRequest) async {
+    /// A shared tier's hit, copied to the local disk (unless memory-only) so the next read stays local:
+    /// under the key it had there, with the variant index it was found through.
+    func storeFromShared(_ entry: DiskEntry, index: DiskEntry?, for request: RawRequest) async {
         guard request.policy != .memoryOnly else { return }
-        await storeOnDisk(entry.data, forKey: request.key, metadata: entry.metadata)
+        await storeOnDisk(entry.data, forKey: entry.key, metadata: entry.metadata)
+        if let index { await storeOnDisk(index.data, forKey: index.key, metadata: index.metadata) }
     }
 
     /// The writer a prefetch streams a body into; its entry appears on `commitStreamed`.
@@ -59,8 +83,13 @@ package struct CacheWriter: Sendable {
         await writer.commit(metadata: metadata)
     }
 
-    /// A 304: the stored entry's dates and validators, without touching its bytes.
-    func storeRevalidated(_ metadata: DiskEntryMetadata, forKey key: String) async {
+    /// A 304: the stored entry's updated fields, dates and validators, without touching its bytes; a 304
+    /// that made the response no-store removes it.
+    func storeRevalidated(_ metadata: DiskEntryMetadata, storable: Bool, forKey key: String) async {
+        guard storable else {
+            _ = try? await diskCache?.removeEntry(forKey: key)
+            return
+        }
         _ = try? await diskCache?.updateMetadata(forKey: key, metadata)
     }
 
@@ -71,9 +100,12 @@ package struct CacheWriter: Sendable {
 
     // MARK: - Processed results
 
-    /// An encoded processed result, on disk under its processed key until its source's expiry.
-    func storeProcessed(_ data: Data, forKey key: String, expires: Date?) async {
-        await storeOnDisk(data, forKey: key, metadata: DiskEntryMetadata(expires: expires))
+    /// An encoded processed result, on disk under its processed key until its source's expiry, answering
+    /// only requests that match the fields that selected its source (`Vary`).
+    func storeProcessed(_ data: Data, forKey key: String, expires: Date?, selecting: [SelectingField]) async {
+        var metadata = DiskEntryMetadata(expires: expires)
+        metadata.selecting = selecting
+        await storeOnDisk(data, forKey: key, metadata: metadata)
     }
 
     /// Keeps a response in memory for as long as the bytes behind it are fresh (never for no-store, never
@@ -95,6 +127,16 @@ package struct CacheWriter: Sendable {
             (try? await diskCache?.removeEntries(whereKey: { CacheKey.source(ofStorageKey: $0) == source })) ?? 0
         let removedShared = await shared?.remove(forKey: CacheKey(source: source).raw) ?? false
         return (disk, removedShared ? 1 : 0)
+    }
+
+    /// Invalidation after an unsafe request (RFC 9111 §4.4): every stored response keyed by `source` goes
+    /// from disk, the shared tier and `cache`, so the next request for it goes to the origin.
+    func invalidate<Response: Sendable>(source: String, in cache: MemoryCache<String, Response>) async {
+        let (disk, shared) = await forget(source: source)
+        let memory = forget(source: source, in: cache)
+        logger.debug(
+            "invalidated after an unsafe request",
+            metadata: ["source": "\(source)", "disk": "\(disk)", "shared": "\(shared)", "memory": "\(memory)"])
     }
 
     /// Removes from memory every response whose key belongs to `source`; returns how many.

@@ -38,10 +38,8 @@ package final class FetchCoalescingStage: Sendable {
         }
         guard result.streamedLength != nil, !request.streamsToDisk else { return result }
         // This caller joined a prefetch that sent the body straight to disk: its bytes are read back there.
-        if result.storable, let entry = try? await parts.diskCache?.entry(forKey: request.key) {
-            return RawResult(
-                data: entry.data, source: .network, contentType: entry.metadata.contentType,
-                expires: entry.metadata.expires)
+        if result.storable, let entry = await parts.cached(request.key, for: parts.sentHeaders(request.headers)) {
+            return RawResult(entry, source: .network)
         }
         // Not kept (no-store), or gone already: fetched again for this caller.
         return try await origin.fetch(request)
@@ -70,7 +68,7 @@ package final class FetchCoalescingStage: Sendable {
         guard !validators.isEmpty else { return nil }
         return try await joined(
             request, coalescer: revalidations,
-            coalescingKey: WorkKey(request.key, .revalidate)
+            coalescingKey: WorkKey(request.key, request.asksForRange ? request.fetchKind : .revalidate)
         ) {
             try await self.origin.revalidate(request, entry: entry, validators: validators)
         }

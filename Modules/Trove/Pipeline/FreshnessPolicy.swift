@@ -6,12 +6,15 @@ import TroveFetcher
 /// The HTTP caching rules (RFC 9111, for a private cache) as one pipeline hears them: when a response
 /// stops being fresh, whether it may be stored, when a cached copy may be used without asking the origin,
 /// and when a stale copy may stand in for a failed origin (stale-if-error). Every stage asks this one
-/// value; none reads the headers or the configuration's freshness settings itself.
+/// value; none reads the headers or the configuration's freshness settings itself. What a 304 does to a
+/// stored response is in `FreshnessPolicy+Revalidation.swift`.
 package struct FreshnessPolicy: Sendable {
     /// Set by `PipelineConfiguration.ignoresCacheHeaders`: every response is fresh for `defaultFreshness`.
     let ignoresCacheHeaders: Bool
     /// The lifetime of a response whose headers give none; nil: fresh for as long as the disk keeps it.
     let defaultFreshness: Duration?
+    /// Which heuristic gives a lifetime to a response whose headers give none.
+    let heuristic: HeuristicFreshness
     /// The disk's max age: when an entry without an expiry counts as stale.
     let diskMaxAge: Duration
     /// How long past its freshness a copy may still stand in for an origin that failed transiently.
@@ -20,9 +23,13 @@ package struct FreshnessPolicy: Sendable {
     init(_ configuration: PipelineConfiguration) {
         ignoresCacheHeaders = configuration.ignoresCacheHeaders
         defaultFreshness = configuration.defaultFreshness
+        heuristic = configuration.heuristicFreshness
         diskMaxAge = configuration.disk.maxAge
         staleIfErrorBound = configuration.staleIfErrorBound
     }
+
+    /// Statuses RFC 9110 §15.1 calls heuristically cacheable (206 aside: partial content is never stored).
+    static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
     // MARK: - A cached entry
 
@@ -39,7 +46,8 @@ package struct FreshnessPolicy: Sendable {
     }
 
     /// Whether the entry may be delivered without a successful revalidation: always while its response is
-    /// fresh, and once stale only when the response did not say must-revalidate (RFC 9111 §4.2.4).
+    /// fresh, and once stale only when the response did not say must-revalidate or no-cache (RFC 9111
+    /// §4.2.4, §5.2.2.4).
     func mayDeliverUnrevalidated(_ entry: DiskEntry, now: Date = Date()) -> Bool {
         !entry.metadata.mustRevalidate || staleSince(entry) > now
     }
@@ -62,6 +70,17 @@ package struct FreshnessPolicy: Sendable {
         }
     }
 
+    /// The entry's current age in whole seconds (RFC 9111 §4.2.3): the age it had when received (the
+    /// larger of its `Age` and how far its `Date` lay behind the receipt) plus the time since.
+    static func currentAge(of metadata: DiskEntryMetadata, now: Date = Date()) -> Int {
+        let fields = metadata.headerFields
+        let apparent = fields.first(named: "date").flatMap(HTTPDate.parse).map {
+            max(0, Int(metadata.created.timeIntervalSince($0).rounded(.down)))
+        }
+        let initial = max(apparent ?? 0, CacheDirectives.age(in: fields) ?? 0)
+        return initial + max(0, Int(now.timeIntervalSince(metadata.created).rounded(.down)))
+    }
+
     // MARK: - A response received now
 
     /// The response's caching directives as this pipeline hears them: none when it ignores cache headers.
@@ -69,39 +88,75 @@ package struct FreshnessPolicy: Sendable {
         ignoresCacheHeaders ? .none : metadata.directives
     }
 
-    /// Whether a response received now must be revalidated once stale, by its headers unless the
-    /// configuration ignores them.
+    /// Whether a response received now must be revalidated once stale (must-revalidate), or before every
+    /// use (no-cache, whose copy is stale at once), by its headers unless the configuration ignores them.
     func mustRevalidate(_ metadata: ResponseMetadata) -> Bool {
-        directives(of: metadata).mustRevalidate
+        let directives = directives(of: metadata)
+        return directives.mustRevalidate || directives.noCache
     }
 
     /// When a response received now stops being fresh (nil: never, within the disk's max age), and whether
-    /// it may be stored at all, by its headers unless the configuration ignores them.
+    /// it may be stored at all: never for no-store, partial content (206) or `Vary: *`, and for a status
+    /// that is not heuristically cacheable only with a lifetime of its own.
     func freshness(of metadata: ResponseMetadata, now: Date = Date()) -> (expires: Date?, storable: Bool) {
-        let directives = directives(of: metadata)
-        let lifetime = directives.freshness ?? defaultFreshness
-        return (lifetime.map { now.addingTimeInterval($0.timeInterval) }, !directives.noStore)
+        if ignoresCacheHeaders {
+            return (defaultFreshness.map { now.addingTimeInterval($0.timeInterval) }, metadata.statusCode != 206)
+        }
+        let directives = metadata.directives
+        guard !directives.noStore, metadata.statusCode != 206, Vary.names(in: metadata.headerFields) != .any else {
+            return (nil, false)
+        }
+        return lifetime(status: metadata.statusCode, fields: metadata.headerFields, directives: directives, now: now)
     }
 
-    /// The entry metadata a 200 response is stored with: its validators, content type, expiry and
-    /// must-revalidate.
-    func entryMetadata(for response: ResponseMetadata, expires: Date?) -> DiskEntryMetadata {
-        DiskEntryMetadata(
-            validators: response.validators, contentType: response.contentType,
-            expires: expires, mustRevalidate: mustRevalidate(response))
-    }
-
-    /// A cached entry's metadata after a 304: fresh again from now, with the 304's validators when it sent
-    /// any. A 304's Cache-Control replaces the stored one; without one the stored directive stands.
-    func revalidated(_ metadata: DiskEntryMetadata, by response: ResponseMetadata, now: Date = Date())
-        -> DiskEntryMetadata
+    /// The expiry of a response with these fields and directives, received `now`, and whether it may be
+    /// stored: its own lifetime, else the configured heuristic for a status that allows one.
+    func lifetime(status: Int, fields: [HeaderField], directives: CacheDirectives, now: Date)
+        -> (expires: Date?, storable: Bool)
     {
-        var refreshed = metadata
-        refreshed.created = now
-        refreshed.expires = freshness(of: response, now: now).expires
-        if !response.validators.isEmpty { refreshed.validators = response.validators }
-        if response.cacheControl != nil { refreshed.mustRevalidate = mustRevalidate(response) }
-        return refreshed
+        if let freshness = directives.freshness { return (now.addingTimeInterval(freshness.timeInterval), true) }
+        guard Self.heuristicallyCacheable.contains(status) || directives.isPublic else { return (nil, false) }
+        switch heuristic {
+        case .cacheLifetime:
+            return (defaultFreshness.map { now.addingTimeInterval($0.timeInterval) }, true)
+        case .lastModifiedFraction:
+            // RFC 9111 §4.2.2: a tenth of the time since Last-Modified, as of the response's Date.
+            guard let modified = fields.first(named: "last-modified").flatMap(HTTPDate.parse) else {
+                return (now, true)
+            }
+            let served = fields.first(named: "date").flatMap(HTTPDate.parse) ?? now
+            let lifetime = max(0, served.timeIntervalSince(modified)) / 10
+            let age = max(TimeInterval(CacheDirectives.age(in: fields) ?? 0), now.timeIntervalSince(served))
+            return (now.addingTimeInterval(max(0, lifetime - max(0, age)).rounded(.down)), true)
+        }
+    }
+
+    /// How long a lasting failure (a 404, a 410) is remembered: for as long as the answer says it is fresh
+    /// when it gives a lifetime (zero: not at all), else for `standard` (the configuration's 10 minutes).
+    func failureLifetime(of response: ResponseMetadata?, standard: Duration) -> Duration {
+        guard !ignoresCacheHeaders, let response else { return standard }
+        if response.directives.noStore { return .zero }
+        return response.directives.freshness ?? standard
+    }
+
+    /// The entry metadata a 200 response is stored with: its status, header fields, validators, content
+    /// type, expiry and must-revalidate.
+    func entryMetadata(for response: ResponseMetadata, expires: Date?, now: Date = Date()) -> DiskEntryMetadata {
+        var metadata = DiskEntryMetadata(
+            validators: response.validators, contentType: response.contentType, created: now,
+            expires: expires, mustRevalidate: mustRevalidate(response))
+        metadata.status = response.statusCode
+        metadata.headerFields = Self.storedFields(response.headerFields)
+        return metadata
+    }
+
+    /// Fields a cache does not keep with a response (RFC 9111 §3.1): the connection's own.
+    static func storedFields(_ fields: [HeaderField]) -> [HeaderField] {
+        let hopByHop: Set<String> = [
+            "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+            "proxy-authenticate", "proxy-authentication-info"
+        ]
+        return fields.filter { !hopByHop.contains($0.name.lowercased()) }
     }
 
     /// How long the shared tier keeps a copy: for as long as it is fresh (no expiry: the disk's max age).

@@ -12,13 +12,15 @@ package struct MemoryStage: Sendable {
 
     /// A memory hit for a policy that may read the cache, marked as coming from memory, with the tier's
     /// hit or miss counted. `reload` and `refresh` never answer from memory here.
+    /// A response that varied answers only a request whose `headers` (asked for only then) match it.
     func hit<Response: CachedResponse>(
         _ cache: MemoryCache<String, Response>, key: String,
-        policy: CachePolicy, maxAge: Duration? = nil
+        policy: CachePolicy, maxAge: Duration? = nil, headers: () -> [String: String]
     ) -> Response? {
         // A request's own max age is judged against the disk entry's date, which memory does not keep.
         guard policy != .reloadIgnoringCache, policy != .refresh, maxAge == nil else { return nil }
-        guard var hit = cache.value(forKey: key) else {
+        guard var hit = cache.value(forKey: key), hit.selecting.isEmpty || Vary.matches(hit.selecting, headers())
+        else {
             parts.metrics.record(.miss(.memory))
             return nil
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import TroveCore
 import TroveDiskCache
 import TroveFetcher
@@ -59,24 +60,30 @@ package struct OriginStage: Sendable {
             throw error
         }
         let (expires, storable) = parts.freshness.freshness(of: metadata)
-        let result = RawResult(
-            data: Data(), source: .network, contentType: metadata.contentType, expires: expires, storable: storable,
-            streamedLength: length)
-        await parts.cacheWriter.commitStreamed(
-            writer, metadata: storable ? parts.freshness.entryMetadata(for: metadata, expires: expires) : nil,
-            key: request.key)
+        var result = RawResult(fetched: Data(), metadata, expires: expires, storable: storable)
+        result.streamedLength = length
+        // The body is in the request's own entry already: a response that varies stays there, answering
+        // only requests that match it.
+        var stored = parts.freshness.entryMetadata(for: metadata, expires: expires)
+        if case let .fields(names) = Vary.names(in: metadata.headerFields) {
+            stored.selecting = Vary.selecting(names, in: parts.sentHeaders(request.headers))
+            result.selecting = stored.selecting
+        }
+        await parts.cacheWriter.commitStreamed(writer, metadata: storable ? stored : nil, key: request.key)
         return result
     }
 
-    /// A conditional fetch with the entry's validators: a 304 refreshes the stored entry's dates (and its
-    /// validators and must-revalidate when the 304 sends them); a 200 is accepted and stored as any fetch.
+    /// A conditional fetch with the entry's validators: a 304 updates the stored response's header fields
+    /// from its own and its freshness from the fields so updated (RFC 9111 §4.3.4); a 200 is accepted and
+    /// stored as any fetch.
     func revalidate(_ request: RawRequest, entry: DiskEntry, validators: Validators) async throws -> Revalidation {
         switch try await performFetch(request, validators: validators) {
         case let .notModified(response):
-            let refreshed = parts.freshness.revalidated(entry.metadata, by: response)
-            await parts.cacheWriter.storeRevalidated(refreshed, forKey: request.key)
+            let (refreshed, storable) = parts.freshness.revalidated(entry.metadata, by: response)
+            // The entry's own key: a variant's, when the response varies.
+            await parts.cacheWriter.storeRevalidated(refreshed, storable: storable, forKey: entry.key)
             parts.logger.debug("revalidated: not modified", metadata: ["url": "\(request.url)"])
-            return .notModified(expires: refreshed.expires)
+            return .notModified(refreshed)
         case let .data(data, metadata):
             return .modified(try await accepted(data, metadata: metadata, for: request))
         }
@@ -102,7 +109,9 @@ package struct OriginStage: Sendable {
     ) async throws -> Outcome {
         let url = request.url
         // A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
-        let jobKey = WorkKey(request.key, validators == nil ? request.fetchKind : .revalidate)
+        let jobKey = WorkKey(request.key, validators == nil || request.asksForRange ? request.fetchKind : .revalidate)
+        // What came with a failed answer (a 404's headers), for how long the failure is remembered.
+        let failedResponse = Mutex<ResponseMetadata?>(nil)
         do {
             if let delegate = parts.delegate, !(await delegate.shouldFetch(url)) {
                 throw TroveError.fetchDeclined(url: url.absoluteString)
@@ -110,10 +119,11 @@ package struct OriginStage: Sendable {
             let fetcher = try parts.registry.fetcher(for: url)
             let deadline = RequestDeadline(budget: parts.configuration.requestDeadline)
             var fetchRequest = FetchRequest(
-                url: url, headers: parts.configuration.headers.merging(request.headers) { _, own in own },
+                url: url, headers: parts.sentHeaders(request.headers),
                 validators: validators, timeout: parts.configuration.fetchTimeout,
                 maxBytes: parts.configuration.maxBytes,
                 deadline: deadline)
+            fetchRequest.failedResponseObserver = { response in failedResponse.withLock { $0 = response } }
             fetchRequest.method = request.method
             fetchRequest.body = request.body
             fetchRequest.cookieStore = parts.configuration.cookieStore
@@ -144,8 +154,11 @@ package struct OriginStage: Sendable {
         } catch {
             parts.metrics.record(.failure(FailureKind(error)))
             parts.activity.failed(url, key: request.key, error)
+            let remembered = parts.freshness.failureLifetime(
+                of: failedResponse.withLock { $0 }, standard: parts.configuration.failedURLTTL)
             if request.usesCaches,
-                await parts.failures.record(error, forKey: request.key, persists: request.policy != .memoryOnly)
+                await parts.failures.record(
+                    error, forKey: request.key, persists: request.policy != .memoryOnly, lifetime: remembered)
             {
                 parts.logger.info("remembering lasting failure", metadata: ["url": "\(url)", "error": "\(error)"])
             }
@@ -164,11 +177,15 @@ package struct OriginStage: Sendable {
         }
         var (expires, storable) = parts.freshness.freshness(of: metadata)
         if !request.usesCaches { storable = false }
-        try await parts.cacheWriter.storeFetched(
-            data, metadata: parts.freshness.entryMetadata(for: metadata, expires: expires), storable: storable,
-            for: request)
-        return RawResult(
-            data: data, source: .network, contentType: metadata.contentType, expires: expires,
-            storable: storable)
+        // A part is kept nowhere and takes nothing with it: a stored whole response stays whole.
+        let stored =
+            metadata.statusCode == 206
+            ? nil
+            : try await parts.cacheWriter.storeFetched(
+                data, metadata: parts.freshness.entryMetadata(for: metadata, expires: expires), storable: storable,
+                for: request, headers: parts.sentHeaders(request.headers))
+        var result = RawResult(fetched: data, metadata, expires: expires, storable: storable)
+        result.selecting = stored?.selecting ?? []
+        return result
     }
 }

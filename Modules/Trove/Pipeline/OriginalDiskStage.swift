@@ -18,7 +18,8 @@ package struct OriginalDiskStage: Sendable {
     /// the origin fails for a transient reason. Offline (`cacheOnly`), whatever is cached is delivered.
     func load(_ request: RawRequest) async throws -> RawResult {
         guard request.policy != .reloadIgnoringCache,
-            let entry = await parts.cached(request.key, includingStale: true)
+            let entry = await parts.cached(
+                request.key, includingStale: true, for: parts.sentHeaders(request.headers))
         else {
             if request.policy == .cacheOnly { throw TroveError.notCached(key: request.key) }
             return try await next.fetch(request)
@@ -34,10 +35,10 @@ package struct OriginalDiskStage: Sendable {
     func revalidating(_ entry: DiskEntry, for request: RawRequest) async throws -> RawResult {
         try await deliveringStaleOnFailure(entry, for: request) {
             switch try await next.revalidate(request, entry: entry) {
-            case let .notModified(expires)?:
-                var result = RawResult(entry)
-                result.expires = expires
-                return result
+            case let .notModified(metadata)?:
+                var updated = entry
+                updated.metadata = metadata
+                return RawResult(updated)
             case let .modified(result)?: return result
             case nil: return try await next.fetch(request)
             }

@@ -34,11 +34,16 @@ package final class PipelineParts: Sendable {
     /// The crash journal and the sources it refuses; nil unless `configuration.crashGuard` is set and there
     /// is a cache directory.
     let crashGuard: CrashGuard?
+    /// Sent with every fetch under a request's own headers: the pipeline's defaults (an image pipeline's
+    /// `Accept`) with the configuration's headers over them.
+    let baseHeaders: [String: String]
 
     init(
         configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
-        sharedTier: (any SharedCacheTier)? = nil, accept: (@Sendable (Data, URL) throws -> Void)?
+        sharedTier: (any SharedCacheTier)? = nil, accept: (@Sendable (Data, URL) throws -> Void)?,
+        defaultHeaders: [String: String] = [:]
     ) {
+        baseHeaders = Self.merging(configuration.headers, over: defaultHeaders)
         for host in configuration.tls.insecureHosts.sorted() {
             configuration.logger.warning(
                 "TLS certificates of this host are not verified (tls.insecureHosts)", metadata: ["host": "\(host)"])
@@ -76,17 +81,46 @@ package final class PipelineParts: Sendable {
         }
     }
 
-    /// The cached bytes for a key, or nil. A disk that cannot be read counts as a miss, not a failure:
-    /// the network can still serve the request.
-    func cached(_ key: String, includingStale: Bool = false) async -> DiskEntry? {
+    /// The headers a request with these of its own sends: `own` over `baseHeaders`, names compared
+    /// without regard to case. What `Vary` is matched against.
+    func sentHeaders(_ own: [String: String]) -> [String: String] {
+        own.isEmpty ? baseHeaders : Self.merging(own, over: baseHeaders)
+    }
+
+    /// `top` over `base`: a name in both (in any case) keeps `top`'s spelling and value.
+    static func merging(_ top: [String: String], over base: [String: String]) -> [String: String] {
+        var merged = base
+        for (name, value) in top {
+            for existing in merged.keys where existing.caseInsensitiveEquals(name) { merged[existing] = nil }
+            merged[name] = value
+        }
+        return merged
+    }
+
+    /// The cached response for a key that suits a request sending `headers`, or nil. A variant index
+    /// (the response varies) leads to the variant these headers select; a response stored with selecting
+    /// fields answers only a request that matches them (RFC 9111 §4.1). A disk that cannot be read counts
+    /// as a miss, not a failure: the network can still serve the request.
+    func cached(_ key: String, includingStale: Bool = false, for headers: [String: String]) async -> DiskEntry? {
+        guard diskCache != nil else { return nil }
+        var entry = await read(key, includingStale: includingStale)
+        if let names = entry?.metadata.variantNames {
+            let variantKey = CacheKey.variant(of: key, selecting: Vary.selecting(names, in: headers))
+            entry = await read(variantKey, includingStale: includingStale)
+        }
+        if let selecting = entry?.metadata.selecting, !selecting.isEmpty, !Vary.matches(selecting, headers) {
+            entry = nil
+        }
+        metrics.record(entry == nil ? .miss(.disk) : .hit(.disk))
+        return entry
+    }
+
+    private func read(_ key: String, includingStale: Bool) async -> DiskEntry? {
         guard let diskCache else { return nil }
         do {
-            let entry = try await diskCache.entry(forKey: key, includingStale: includingStale)
-            metrics.record(entry == nil ? .miss(.disk) : .hit(.disk))
-            return entry
+            return try await diskCache.entry(forKey: key, includingStale: includingStale)
         } catch {
             logger.warning("disk cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
-            metrics.record(.miss(.disk))
             return nil
         }
     }

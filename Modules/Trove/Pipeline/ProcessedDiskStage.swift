@@ -10,7 +10,7 @@ package struct ProcessedDiskStage: Sendable {
     /// The fresh stored result for the request, or nil to pass on.
     func entry(for request: ImageRequest, key: CacheKey) async -> DiskEntry? {
         guard key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
-            let stored = await parts.cached(key.processed),
+            let stored = await parts.cached(key.processed, for: parts.sentHeaders(request.headers)),
             parts.freshness.isFresh(stored, maxAge: request.maxAge)
         else { return nil }
         return stored

@@ -12,8 +12,10 @@ extension ImagePipeline {
         _ request: ImageRequest, key: CacheKey, raw: RawRequest,
         emit: @escaping @Sendable (ImageEvent) -> Void
     ) async throws -> ImageResponse {
-        let entry = await parts.cached(key.raw, includingStale: true)
-        var cached = memoryCache.value(forKey: key.processed).map { hit -> ImageResponse in
+        let entry = await parts.cached(key.raw, includingStale: true, for: parts.sentHeaders(request.headers))
+        let sent = parts.sentHeaders(request.headers)
+        var cached = memoryCache.value(forKey: key.processed).flatMap { hit -> ImageResponse? in
+            guard hit.selecting.isEmpty || Vary.matches(hit.selecting, sent) else { return nil }
             var hit = hit
             hit.source = .memory
             return hit
@@ -63,7 +65,8 @@ extension DataPipeline {
     func refresh(
         _ raw: RawRequest, emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void
     ) async throws -> DataResponse? {
-        guard let entry = await parts.cached(raw.key, includingStale: true) else { return nil }
+        guard let entry = await parts.cached(raw.key, includingStale: true, for: parts.sentHeaders(raw.headers))
+        else { return nil }
         // A stale must-revalidate copy is not shown before the origin has confirmed it.
         if parts.freshness.mayDeliverUnrevalidated(entry) { emit(.cached(remember(RawResult(entry), key: raw.key))) }
         return remember(try await self.raw.originalDisk.revalidating(entry, for: raw), key: raw.key)

@@ -59,18 +59,26 @@ package struct SharedTierStage: Sendable {
         }
     }
 
-    /// A fresh, verified entry from the shared tier, stored on disk (unless memory-only) on the way.
+    /// A fresh, verified entry from the shared tier that suits the request (through a variant index to
+    /// the variant its headers select), stored on disk (unless memory-only) on the way.
     private func hit(_ request: RawRequest) async throws -> RawResult? {
-        guard let entry = try await shared.entry(forKey: request.key),
+        guard var entry = try await shared.entry(forKey: request.key) else { return nil }
+        let headers = parts.sentHeaders(request.headers)
+        var index: DiskEntry?
+        if let names = entry.metadata.variantNames {
+            index = entry
+            let key = CacheKey.variant(of: request.key, selecting: Vary.selecting(names, in: headers))
+            guard let variant = try await shared.entry(forKey: key) else { return nil }
+            entry = variant
+        }
+        guard entry.metadata.selecting.isEmpty || Vary.matches(entry.metadata.selecting, headers),
             parts.freshness.isFresh(entry, maxAge: request.maxAge)
         else {
             return nil
         }
         // Another pipeline stored it: bytes this one refuses (no decoder for them) are not served from here.
         if let accept = parts.accept, (try? accept(entry.data, request.url)) == nil { return nil }
-        await parts.cacheWriter.storeFromShared(entry, for: request)
-        return RawResult(
-            data: entry.data, source: .shared, contentType: entry.metadata.contentType,
-            expires: entry.metadata.expires)
+        await parts.cacheWriter.storeFromShared(entry, index: index, for: request)
+        return RawResult(entry, source: .shared)
     }
 }

@@ -14,7 +14,8 @@ package struct StoreStage: Sendable {
         if key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
             request.cachePolicy != .memoryOnly, raw.storable
         {
-            await parts.cacheWriter.storeProcessed(response.data, forKey: key.processed, expires: raw.expires)
+            await parts.cacheWriter.storeProcessed(
+                response.data, forKey: key.processed, expires: raw.expires, selecting: raw.selecting)
         }
         return remember(response, raw)
     }
@@ -24,6 +25,7 @@ package struct StoreStage: Sendable {
     func remember(_ response: ImageResponse, _ raw: RawResult) -> ImageResponse {
         var response = response
         response.isStale = raw.isStale
+        response.selecting = raw.selecting
         parts.cacheWriter.remember(
             response, in: memoryCache, forKey: response.cacheKey.processed,
             cost: response.image.cost + response.data.count, raw)

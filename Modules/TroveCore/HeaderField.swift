@@ -1,0 +1,36 @@
+/// One HTTP header field as it came: the name as sent and its value. A response keeps its fields in order,
+/// one per line, so a name may appear more than once.
+public struct HeaderField: Sendable, Hashable, Codable {
+    /// The field name as the origin spelled it (compare names without regard to case).
+    public var name: String
+    /// The field value, leading and trailing whitespace removed.
+    public var value: String
+
+    /// A field from its name and value.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension [HeaderField] {
+    /// Every value of the fields named `name` (any case), in order.
+    package func values(named name: String) -> [String] {
+        compactMap { $0.name.caseInsensitiveEquals(name) ? $0.value : nil }
+    }
+
+    /// The first value of the fields named `name` (any case), or nil.
+    package func first(named name: String) -> String? {
+        first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, as field names and many tokens compare.
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count
+            && zip(utf8, other.utf8).allSatisfy { a, b in
+                a == b || (a | 0x20 == b | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20))
+            }
+    }
+}

@@ -1,0 +1,115 @@
+import FixtureServer
+import Foundation
+import Testing
+import TroveTestSupport
+
+/// `trove fetch` as a person checks an HTTP cache with it: one process per request, one cache directory,
+/// a loopback origin; `-i` and `--json` show the status and the header fields of what came back.
+@Suite struct FetchHTTPCachingTests {
+    static func text(_ body: String, status: Int = 200, _ fields: [(String, String)]) -> FixtureServer.Route {
+        .withFieldLines(
+            fields.map { (name: $0.0, value: $0.1) },
+            .response(status: status, headers: ["Content-Type": "text/plain"], body: Data(body.utf8)))
+    }
+
+    func withOrigin(
+        _ routes: [String: FixtureServer.Route], _ body: (FixtureServer, CLIRunner) async throws -> Void
+    ) async throws {
+        let server = FixtureServer(routes: routes)
+        try await server.start()
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        do {
+            try await body(server, CLIRunner(cacheDirectory: work.appendingPathComponent("cache")))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func jsonAndIncludeShowTheStatusAndTheHeaderFields() async throws {
+        try await withOrigin([
+            "/r": Self.text("made", status: 201, [("Cache-Control", "max-age=3600"), ("X-A", "1"), ("X-A", "2")])
+        ]) {
+            server, cli in
+            let url = server.url("/r").absoluteString
+            let first = try await cli.run(["fetch", url, "--json"])
+            let line = try #require(first.jsonLines.first, "\(first.stderr)")
+            #expect(line["status"] as? String == "ok" && line["httpStatus"] as? Int == 201)
+            let headers = try #require(line["headers"] as? [[String]])
+            #expect(headers.contains(["X-A", "1"]) && headers.contains(["X-A", "2"]))
+            #expect(headers.contains(["Cache-Control", "max-age=3600"]))
+
+            // A cached answer: the stored status and fields, and its Age.
+            let cached = try await cli.run(["fetch", url, "-i", "-o", "-"])
+            #expect(cached.status == 0, "\(cached.stderr)")
+            let head = cached.stdout.components(separatedBy: "\r\n\r\n")
+            #expect(head.count == 2 && head[1] == "made")
+            let lines = head[0].components(separatedBy: "\r\n")
+            #expect(lines.first == "HTTP/1.1 201 Created")
+            #expect(lines.contains("X-A: 1") && lines.contains("X-A: 2") && lines.contains { $0.hasPrefix("Age: ") })
+            #expect(server.requestCount(for: "/r") == 1)
+        }
+    }
+
+    @Test func aFailureShowsItsStatus() async throws {
+        try await withOrigin(["/gone": Self.text("gone", status: 410, [])]) { server, cli in
+            let gone = try await cli.run(["fetch", server.url("/gone").absoluteString, "--json"])
+            #expect(gone.status == 1 && gone.jsonLines.first?["httpStatus"] as? Int == 410)
+            let include = try await cli.run(["fetch", server.url("/gone").absoluteString, "-i", "--retry-failed"])
+            #expect(include.stdout.hasPrefix("HTTP/1.1 410 Gone\r\n"))
+        }
+    }
+
+    @Test func varyAcceptIsMatchedAcrossProcesses() async throws {
+        try await withOrigin([
+            "/img": .negotiated(
+                header: "Accept",
+                choices: [(containing: "image/webp", route: Self.text("webp", [("Cache-Control", "max-age=3600")]))],
+                otherwise: Self.text("jpeg", [("Cache-Control", "max-age=3600")]))
+        ]) { server, cli in
+            let url = server.url("/img").absoluteString
+            func fetch(_ accept: String) async throws -> (String?, String?) {
+                let result = try await cli.run(["fetch", url, "--header", "Accept: \(accept)", "-o", "-"])
+                let json = try await cli.run(["fetch", url, "--json", "--header", "Accept: \(accept)"])
+                return (result.stdout, json.jsonLines.first?["source"] as? String)
+            }
+            let webp = try await fetch("image/webp,*/*"), jpeg = try await fetch("image/jpeg")
+            #expect(webp.0 == "webp" && webp.1 == "disk")
+            #expect(jpeg.0 == "jpeg" && jpeg.1 == "disk")
+            #expect(server.requestCount(for: "/img") == 2)
+        }
+    }
+
+    @Test func policyHTTPTakesTheRFCHeuristic() async throws {
+        let modified = FixtureServer.httpDate(Date().addingTimeInterval(-10 * 86_400))
+        let now = FixtureServer.httpDate(Date())
+        try await withOrigin([
+            "/old": Self.text("a", [("Last-Modified", modified), ("Date", now)]),
+            "/none": Self.text("b", [("Date", now)])
+        ]) { server, cli in
+            for path in ["/old", "/none"] {
+                for _ in 0..<2 { _ = try await cli.run(["fetch", server.url(path).absoluteString, "--policy", "http"]) }
+            }
+            #expect(server.requestCount(for: "/old") == 1)
+            #expect(server.requestCount(for: "/none") == 2)
+            let help = try await cli.run(["fetch", "--help"])
+            #expect(help.stdout.contains("-i, --include") && help.stdout.contains("heuristic"))
+        }
+    }
+
+    @Test func aPOSTInvalidatesTheURLForTheNextProcess() async throws {
+        try await withOrigin(["/r": .withHeaders(["Cache-Control": "max-age=3600"], .echo)]) { server, cli in
+            let url = server.url("/r").absoluteString
+            let body = try temporaryDirectory().appendingPathComponent("body")
+            try Data("abc".utf8).write(to: body)
+            _ = try await cli.run(["fetch", url])
+            let post = try await cli.run(["fetch", url, "--method", "POST", "--body", body.path, "-o", "-"])
+            #expect(post.stdout == "POST abc")
+            let after = try await cli.run(["fetch", url, "--json"])
+            #expect(after.jsonLines.first?["source"] as? String == "network")
+            #expect(server.requestLog(for: "/r").map(\.method) == ["GET", "POST", "GET"])
+        }
+    }
+}
