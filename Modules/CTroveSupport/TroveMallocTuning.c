@@ -12,3 +12,11 @@ int trove_keep_freed_buffers_for_reuse(void) {
     return 0;
 #endif
 }
+
+int trove_return_free_memory(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

@@ -20,4 +20,14 @@ public struct ImageResponse: Sendable {
     /// The request fields that selected the source's response (`Vary`): a cached copy answers only a
     /// request that sends the same values.
     package var selecting: [SelectingField] = []
+
+    /// Bytes the memory cache charges for keeping it: the image's buffers and the encoded bytes as
+    /// allocated, the key strings, and about what one entry's bookkeeping takes beside them.
+    var memoryCost: Int {
+        image.cost + data.count + cacheKey.raw.utf8.count + cacheKey.processed.utf8.count
+            + Self.entryOverhead
+    }
+
+    /// The structs, their reference-counted boxes and the cache's slot for one entry, rounded up.
+    static let entryOverhead = 1024
 }

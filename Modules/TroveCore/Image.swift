@@ -50,9 +50,16 @@ public struct Image: Sendable, Equatable {
         self.copyright = copyright
     }
 
-    /// Bytes this image holds in memory: what the memory cache charges for it.
+    /// Bytes this image holds in memory: what the memory cache charges for it. Buffers are counted by
+    /// capacity, as allocated, and a frame that shares the image's buffer (an animation's last frame does)
+    /// once.
     package var cost: Int {
-        frames.reduce(pixels.count) { $0 + $1.pixels.count }
+        let shared = pixels.withUnsafeBufferPointer { $0.baseAddress }
+        var total = pixels.capacity + (colorDescription?.iccProfile?.capacity ?? 0)
+        for frame in frames where frame.pixels.withUnsafeBufferPointer({ $0.baseAddress }) != shared {
+            total += frame.pixels.capacity
+        }
+        return total
     }
 
     /// This image as straight-alpha RGBA8 with tightly packed rows (a copy only when needed).

@@ -156,7 +156,7 @@ struct ProxyResponder: Sendable {
     ) -> Response {
         let conditions = AnswerConditions(request.headers)
         guard let expires = plan.url.options.expires else {
-            results?.setValue(served, forKey: cacheKey, cost: served.cost)
+            results?.setValue(served, forKey: cacheKey, cost: served.cost(underKey: cacheKey))
             return answer(served, conditions: conditions, head: head).response
         }
         let remaining = min(Double(resultMaxAge), max(0, expires.timeIntervalSinceNow.rounded(.down)))
@@ -359,6 +359,7 @@ struct ProxyResponder: Sendable {
     // MARK: - Other answers
 
     func metricsResponse(head: Bool) -> Response {
+        metrics.memory.refresh(results: results, images: pipeline.memoryCache)
         let bytes = metrics.exposition() + DecodeBudgetMetrics.exposition(pipeline.decodeBudget?.snapshot)
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

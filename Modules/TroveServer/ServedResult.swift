@@ -31,7 +31,23 @@ struct ServedResult: Sendable {
         contentLength = String(body.readableBytes)
     }
 
-    /// What the result costs in the result cache: its bytes, and about what its headers (in both forms, for
-    /// both answers) and strings hold.
-    var cost: Int { body.readableBytes + 2048 }
+    /// What the result costs in the result cache under `key`: its buffer as allocated (NIO rounds a buffer
+    /// up to a power of two, so a 33 KB result holds 64 KB), the strings, both answers' headers in their
+    /// three forms, and the entry's bookkeeping.
+    func cost(underKey key: String) -> Int {
+        var total = body.capacity + key.utf8.count + entityTag.utf8.count + contentType.utf8.count
+        total += (contentDisposition?.utf8.count ?? 0) + Self.entryOverhead
+        if let answerHeaders {
+            let fields = answerHeaders.ok.fields.count + answerHeaders.notModified.fields.count
+            let text = answerHeaders.ok.wire.count + answerHeaders.notModified.wire.count
+            total += 3 * text + fields * Self.fieldOverhead
+        }
+        return total
+    }
+
+    /// The struct, its boxes and the cache's slot for one entry. Measured with glibc's malloc: 5,000 results
+    /// with eleven header fields held 3.1 KB each beyond their bodies' buffers; this counts about 3.15 KB.
+    static let entryOverhead = 700
+    /// What one header field costs in its three forms beyond its text: string and array headers.
+    static let fieldOverhead = 160
 }

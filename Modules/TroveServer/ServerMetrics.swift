@@ -8,9 +8,11 @@ import Prometheus
 /// identical request's result instead of making their own), `trove_serve_rejected_total` (429s),
 /// `trove_serve_access_log_dropped_total`, `trove_serve_write_timeouts_total` (connections closed because
 /// their client took no bytes for the write timeout) and `trove_serve_unwritten_bytes` (bytes connections
-/// have handed on and the kernel has not yet taken).
+/// have handed on and the kernel has not yet taken); `memory`'s gauges beside them.
 struct ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
+    /// The caches' counted bytes and the process's resident memory, set when `/metrics` is read.
+    let memory: MemoryGauges
     private let byStatus: [Int: Counter]
     private let duration: DurationHistogram
     private let resultHits: Counter
@@ -30,6 +32,7 @@ struct ServerMetrics: Sendable {
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
+        memory = MemoryGauges(registry: registry)
         var byStatus: [Int: Counter] = [:]
         // The usual statuses made up front, so answering one takes no registry lookup.
         for status in [200, 304, 400, 403, 404, 405, 413, 422, 429, 500, 502, 503, 504] {

@@ -43,6 +43,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let returner = Self.returnFreeMemory(every: ProcessInfo.processInfo.environment["TROVE_FREE_MEMORY_INTERVAL"])
+        defer { returner?.cancel() }
         try await server.run { port in
             // One line scripts and tests read for the port; written at once, not left in a pipe's buffer.
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
@@ -56,5 +58,19 @@ struct ServeCommand: AsyncParsableCommand {
     /// 256 MiB of free heap is kept.
     static func keepFreedBuffersForReuse() {
         _ = trove_keep_freed_buffers_for_reuse()
+    }
+
+    /// What the heap keeps for reuse would otherwise stay resident for good after a burst of large decodes,
+    /// and resident memory would not follow what the caches hold: every `seconds` (10 unless
+    /// `TROVE_FREE_MEMORY_INTERVAL` says otherwise; 0 turns it off) the free memory goes back to the system.
+    /// The first decode after it pays its buffers' page faults again, once an interval, not once a request.
+    static func returnFreeMemory(every seconds: String?) -> Task<Void, Never>? {
+        let interval = seconds.flatMap(Double.init) ?? 10
+        guard interval > 0 else { return nil }
+        return Task.detached(priority: .background) {
+            while (try? await Task.sleep(for: .seconds(interval))) != nil {
+                _ = trove_return_free_memory()
+            }
+        }
     }
 }

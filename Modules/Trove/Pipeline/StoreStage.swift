@@ -28,7 +28,7 @@ package struct StoreStage: Sendable {
         response.selecting = raw.selecting
         parts.cacheWriter.remember(
             response, in: memoryCache, forKey: response.cacheKey.processed,
-            cost: response.image.cost + response.data.count, raw)
+            cost: response.memoryCost, raw)
         return response
     }
 }
