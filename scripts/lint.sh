@@ -4,8 +4,8 @@
 # and Plugins/ has a doc comment). `swift format -i -r <paths>` fixes most formatting findings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Package.swift Modules Plugins Tests Tools/trove Tools/FixtureServer
-       Tools/DiskCacheTorture Tools/TorturePayload Tools/Fuzz/Package.swift Tools/Fuzz/Fuzz* Tools/Fuzz/RequestFuzzing
+paths=(Package.swift Modules Plugins Tests Tools/trove
+       Tools/DiskCacheTorture Tools/Fuzz/Package.swift Tools/Fuzz/Fuzz* Tools/Fuzz/RequestFuzzing
        Tools/Benchmarks/Benchmarks Tools/Benchmarks/Package.swift)
 findings=$(swift format lint --configuration .swift-format --recursive --parallel "${paths[@]}" 2>&1 || true)
 if [ -n "$findings" ]; then
