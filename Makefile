@@ -18,16 +18,20 @@ build: setup
 
 # One test at a time: on this project's 2-core machines a parallel run starves the loopback servers and the
 # CLI subprocesses for seconds at a time, which breaks tests' timeouts and fail-fast bounds. Serially the
-# whole suite takes about four minutes.
+# whole suite takes about four minutes. First, in under a second: docs/ARCHITECTURE.md names only files, types,
+# functions and paths that exist (scripts/check-architecture-doc.py; `make lint` runs it too).
 test: build
+	scripts/check-architecture-doc.py --self-test >/dev/null
+	scripts/check-architecture-doc.py
 	$(SWIFT) test --skip-build --no-parallel
 
 demo: setup
 	$(SWIFT) build --product trove
 	$(SWIFT) run --skip-build trove demo
 
-# swift format (the toolchain's, with the committed .swift-format) must find nothing, and every public
-# declaration in Modules/ and Plugins/ must have a doc comment. CI runs it after the tests.
+# swift format (the toolchain's, with the committed .swift-format) must find nothing, every public
+# declaration in Modules/ and Plugins/ must have a doc comment, and docs/ARCHITECTURE.md must name only code
+# that exists. CI runs it after the tests.
 lint:
 	scripts/lint.sh
 

@@ -179,7 +179,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
-            path: "Tools/FixtureServer", swiftSettings: swift6),
+            path: "Modules/FixtureServer", swiftSettings: swift6),
         // imgproxy's URL language: paths, signatures, presets and processing options mapped onto Trove's
         // transformers and encoders.
         .target(
@@ -231,7 +231,7 @@ let package = Package(
             ],
             path: "Tests/TroveCrashingServe", swiftSettings: swift6),
         // Self-checking entry contents, shared by that process and the tests that read what it wrote.
-        .target(name: "TorturePayload", path: "Tools/TorturePayload", swiftSettings: swift6),
+        .target(name: "TorturePayload", path: "Tests/TorturePayload", swiftSettings: swift6),
 
         // Helpers only test targets depend on (a manual clock, a seeded generator, a subprocess runner), as
         // NIOTestUtils is.

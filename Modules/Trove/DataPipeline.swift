@@ -187,7 +187,7 @@ public final class DataPipeline: Sendable {
                 return try await self.run(request, waiter: waiter, emit: emit)
             },
             changePriority: { priority in
-                self.parts.setPriority(priority, forKey: request.cacheKey, waiter: waiter)
+                self.parts.setPriority(priority, forKey: request.cacheKey, policy: request.cachePolicy, waiter: waiter)
             })
         inFlight.add(waiter, url: request.url) { task.cancel() }
         return task

@@ -19,18 +19,20 @@ final class FetchJobs: Sendable {
 
     private let jobs = Mutex<[WorkKey: Job]>([:])
 
-    /// Joins (or creates) the job for `key`; returns the ticket the fetch is scheduled with.
-    @discardableResult
+    /// Joins (or creates) the job for `key`. A waiter joins a key once: returns false, changing nothing, when
+    /// `waiter` is in the job already (its first registration stands, priority raised since included), so
+    /// only the caller that got true may `leave`.
     func join(
         _ key: WorkKey, waiter: UInt64, priority: RequestPriority,
         progress: @escaping @Sendable (FetchProgress) -> Void, previews: PreviewRequest? = nil
-    ) -> SchedulerTicket {
+    ) -> Bool {
         jobs.withLock { jobs in
             var job = jobs[key] ?? Job(ticket: SchedulerTicket(priority: priority))
+            guard job.waiters[waiter] == nil else { return false }
             job.waiters[waiter] = Waiter(priority: priority, progress: progress, previews: previews)
             jobs[key] = job
             Self.applyHighestPriority(job)
-            return job.ticket
+            return true
         }
     }
 

@@ -168,7 +168,7 @@ public final class ImagePipeline: Sendable {
                 return try await self.run(request, key: key, waiter: waiter, emit: emit)
             },
             changePriority: { priority in
-                self.parts.setPriority(priority, forKey: key.raw, waiter: waiter)
+                self.parts.setPriority(priority, forKey: key.raw, policy: request.cachePolicy, waiter: waiter)
             })
         inFlight.add(waiter, url: request.url) { task.cancel() }
         return task
@@ -205,24 +205,24 @@ public final class ImagePipeline: Sendable {
         }
         let raw = rawRequest
         // Registered before joining processed work, so a caller that joins it still gets progress, previews
-        // and a say in priority.
-        parts.jobs.join(
-            WorkKey(key.raw), waiter: waiter, priority: request.priority, progress: raw.progress,
-            previews: raw.previews)
-        defer { parts.jobs.leave(WorkKey(key.raw), waiter: waiter) }
+        // and a say in priority, for as long as the request runs: the fetch stage finds it joined already.
+        let joined = parts.jobs.join(
+            raw.fetchKey, waiter: waiter, priority: request.priority, progress: raw.progress, previews: raw.previews)
+        defer { if joined { parts.jobs.leave(raw.fetchKey, waiter: waiter) } }
 
+        // Shared only under the same policy: it decides which tiers are read (a cache-only load fails on a
+        // miss that a plain load would fetch) and written.
+        let processedKey = WorkKey(key.processed, policy: request.cachePolicy)
         let response: ImageResponse
         switch request.cachePolicy {
         case .refresh:
             return try await refresh(request, key: key, raw: raw, emit: emit)
         case .reloadIgnoringCache:
-            response = try await processedLoads.value(
-                forKey: WorkKey(key.processed, .reload), onJoin: parts.recordJoin
-            ) {
+            response = try await processedLoads.value(forKey: processedKey, onJoin: parts.recordJoin) {
                 try await self.process(request, key: key, try await self.raw.fetch.fetch(raw))
             }
         case .useCache, .cacheOnly, .memoryOnly:
-            response = try await processedLoads.value(forKey: WorkKey(key.processed), onJoin: parts.recordJoin) {
+            response = try await processedLoads.value(forKey: processedKey, onJoin: parts.recordJoin) {
                 try await self.load(request, key: key, raw: raw)
             }
         }

@@ -37,6 +37,10 @@ struct RawRequest: Sendable {
     var fetchKind: WorkKey.Kind {
         (usesCaches || isIdempotent) && !asksForRange ? .load : .alone(waiter: waiter)
     }
+    /// The key its fetch is coalesced and its waiters are joined under.
+    var fetchKey: WorkKey { WorkKey(key, fetchKind, policy: policy) }
+    /// The key its revalidation is coalesced under: a ranged request's goes alone, as its fetch does.
+    var revalidationKey: WorkKey { WorkKey(key, asksForRange ? fetchKind : .revalidate, policy: policy) }
     /// Whether the request sends a `Range` (any case).
     var asksForRange: Bool { headers.keys.contains { $0.caseInsensitiveEquals("range") } }
 }

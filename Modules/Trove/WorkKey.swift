@@ -1,11 +1,13 @@
-/// Names one piece of coalesced work: the storage key it is for, and which kind of work it is. A reload
-/// and a plain load of one key, or a fetch and a revalidation, are different work with different outcomes.
+import TroveCore
+
+/// Names one piece of coalesced work: the storage key it is for, which kind of work it is, and the cache
+/// policy of the callers who share it. A fetch and a revalidation of one key are different work with
+/// different outcomes; so are a reload and a plain load, since the policy decides which tiers the work
+/// reads and writes (a reload never reads the shared tier, a memory-only load writes no disk).
 struct WorkKey: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
-        /// Cache, else network (the default policies).
+        /// Cache (as the policy allows), else network.
         case load
-        /// Network regardless of the cache.
-        case reload
         /// A conditional fetch of a cached entry.
         case revalidate
         /// One caller's own fetch, shared with nobody: the origin may act on every such request (a POST
@@ -15,9 +17,11 @@ struct WorkKey: Hashable, Sendable {
 
     let key: String
     let kind: Kind
+    let policy: CachePolicy
 
-    init(_ key: String, _ kind: Kind = .load) {
+    init(_ key: String, _ kind: Kind = .load, policy: CachePolicy) {
         self.key = key
         self.kind = kind
+        self.policy = policy
     }
 }

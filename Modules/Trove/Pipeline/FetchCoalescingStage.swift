@@ -48,7 +48,7 @@ package final class FetchCoalescingStage: Sendable {
     /// The fetch concurrent callers of one key share: from the shared tier when it has the key (unless
     /// reloading or refreshing), into the disk entry for a streaming prefetch, else from the origin.
     private func sharedFetch(_ request: RawRequest) async throws -> RawResult {
-        try await joined(request, coalescer: fetches, coalescingKey: WorkKey(request.key, request.fetchKind)) {
+        try await joined(request, coalescer: fetches, coalescingKey: request.fetchKey) {
             if let sharedTier = self.sharedTier, request.usesCaches, request.policy != .reloadIgnoringCache,
                 request.policy != .refresh
             {
@@ -67,8 +67,7 @@ package final class FetchCoalescingStage: Sendable {
         let validators = entry.metadata.validators
         guard !validators.isEmpty else { return nil }
         return try await joined(
-            request, coalescer: revalidations,
-            coalescingKey: WorkKey(request.key, request.asksForRange ? request.fetchKind : .revalidate)
+            request, coalescer: revalidations, coalescingKey: request.revalidationKey
         ) {
             try await self.origin.revalidate(request, entry: entry, validators: validators)
         }
@@ -85,15 +84,17 @@ package final class FetchCoalescingStage: Sendable {
         }
     }
 
-    /// Registers the caller's progress handler and priority with the job for the key, then joins the work.
+    /// Registers the caller's progress handler and priority with the job for the key (unless the caller is
+    /// registered there already: an image request joins its raw key's job for the whole request), then joins
+    /// the work.
     private func joined<Value: Sendable>(
         _ request: RawRequest, coalescer: TaskCoalescer<WorkKey, Value>, coalescingKey: WorkKey,
         work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        parts.jobs.join(
+        let joined = parts.jobs.join(
             coalescingKey, waiter: request.waiter, priority: request.priority, progress: request.progress,
             previews: request.previews)
-        defer { parts.jobs.leave(coalescingKey, waiter: request.waiter) }
+        defer { if joined { parts.jobs.leave(coalescingKey, waiter: request.waiter) } }
         return try await coalescer.value(forKey: coalescingKey, onJoin: parts.recordJoin, work: work)
     }
 }

@@ -109,7 +109,7 @@ package struct OriginStage: Sendable {
     ) async throws -> Outcome {
         let url = request.url
         // A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
-        let jobKey = WorkKey(request.key, validators == nil || request.asksForRange ? request.fetchKind : .revalidate)
+        let jobKey = validators == nil ? request.fetchKey : request.revalidationKey
         // What came with a failed answer (a 404's headers), for how long the failure is remembered.
         let failedResponse = Mutex<ResponseMetadata?>(nil)
         do {

@@ -125,9 +125,10 @@ package final class PipelineParts: Sendable {
         }
     }
 
-    func setPriority(_ priority: RequestPriority, forKey key: String, waiter: UInt64) {
-        jobs.setPriority(priority, forKey: WorkKey(key), waiter: waiter)
-        jobs.setPriority(priority, forKey: WorkKey(key, .alone(waiter: waiter)), waiter: waiter)
+    /// Changes `waiter`'s say in the priority of the fetch it waits on: the raw key's, under its policy.
+    func setPriority(_ priority: RequestPriority, forKey key: String, policy: CachePolicy, waiter: UInt64) {
+        jobs.setPriority(priority, forKey: WorkKey(key, policy: policy), waiter: waiter)
+        jobs.setPriority(priority, forKey: WorkKey(key, .alone(waiter: waiter), policy: policy), waiter: waiter)
     }
 
     /// Counts a caller that joined work already in flight (raw or processed).

@@ -23,6 +23,7 @@ public final class FixtureServer: Sendable {
     private let runner = Mutex<(Task<Void, any Error>, ServiceGroup)?>(nil)
     private let boundPort = Mutex<Int?>(nil)
 
+    /// A server answering `routes` by path; `start()` binds it.
     public init(routes: [String: Route] = [:]) {
         state = Mutex(State(routes: routes))
     }
@@ -38,6 +39,7 @@ public final class FixtureServer: Sendable {
         self.init(routes: routes)
     }
 
+    /// Answers `path` with `route` from now on, its `.sequence` count started again.
     public func setRoute(_ path: String, _ route: Route) {
         state.withLock {
             $0.routes[path] = route
@@ -56,6 +58,7 @@ public final class FixtureServer: Sendable {
         state.withLock { $0.log.filter { $0.path == path } }
     }
 
+    /// How many requests were received for one path.
     public func requestCount(for path: String) -> Int {
         state.withLock { $0.log.count { $0.path == path } }
     }
@@ -63,8 +66,10 @@ public final class FixtureServer: Sendable {
     /// The most requests that were being answered at the same moment (a streamed body counts until its end).
     public var peakInFlight: Int { state.withLock { $0.peakInFlight } }
 
+    /// The port it listens on; nil before `start()`.
     public var port: Int? { boundPort.withLock { $0 } }
 
+    /// `path` (a query may follow it) on this server: 127.0.0.1 at `port`.
     public func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port ?? 0)\(path)")!
     }
@@ -351,48 +356,7 @@ public final class FixtureServer: Sendable {
             status: .init(code: status), headers: [.contentType: "text/plain"],
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
-
-    /// The ETag this server gives `data`: a content hash, so changed content gets a new tag.
-    public static func etag(for data: Data) -> String {
-        "\"\(String(UInt32(truncatingIfNeeded: data.hashValueStable), radix: 16))-\(data.count)\""
-    }
-
-    /// An IMF-fixdate ("Mon, 02 Nov 2026 10:00:00 GMT"), as in Last-Modified.
-    public static func httpDate(_ date: Date) -> String {
-        httpDateFormatter().string(from: date)
-    }
-
-    static func parseHTTPDate(_ text: String) -> Date? {
-        httpDateFormatter().date(from: text)
-    }
-
-    /// A new formatter per use: DateFormatter is not thread-safe, and a test server need not be fast here.
-    private static func httpDateFormatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
-    }
-
-    static func contentType(forName name: String) -> String {
-        switch (name as NSString).pathExtension.lowercased() {
-        case "png": "image/png"
-        case "jpg", "jpeg": "image/jpeg"
-        case "gif": "image/gif"
-        case "json": "application/json"
-        default: "application/octet-stream"
-        }
-    }
 }
 
 /// Thrown from a body writer to make the server drop the connection mid-response.
 private struct ConnectionCut: Error {}
-
-extension Data {
-    /// FNV-1a over the bytes: a content hash that is stable across runs (Swift's hashValue is seeded).
-    fileprivate var hashValueStable: UInt64 {
-        // FNV-1a over the raw bytes (Data's element iterator made this the server's main cost per request).
-        withUnsafeBytes { bytes in bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 } }
-    }
-}

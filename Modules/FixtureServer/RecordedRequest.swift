@@ -2,7 +2,9 @@ import Foundation
 
 /// One request as the fixture server received it, so a test can check what a client really sent.
 public struct RecordedRequest: Sendable, Equatable {
+    /// The request method, e.g. GET.
     public var method: String
+    /// The path, without the query.
     public var path: String
     /// The query string without '?', when there was one.
     public var query: String?
@@ -11,6 +13,7 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The request body (up to 1 MiB is read); empty when there was none.
     public var body: Data
 
+    /// A request as given.
     public init(method: String, path: String, query: String?, headers: [String: String], body: Data = Data()) {
         self.method = method
         self.path = path

@@ -12,6 +12,7 @@ public final class FixtureGate: Sendable {
 
     private let state: Mutex<State>
 
+    /// A gate that holds requests until `open()`, or lets them through from the start when `open`.
     public init(open: Bool = false) {
         state = Mutex(State(isOpen: open))
     }
