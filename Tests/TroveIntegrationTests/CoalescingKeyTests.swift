@@ -125,7 +125,10 @@ final class HoldableSharedTier: SharedCacheTier, SharedCacheTierFactory {
         for continuation in held { continuation.resume() }
     }
 
+    /// A held read answers what was stored when it began, as a read already in flight does: a value stored
+    /// meanwhile (the reload's own bytes, written behind it) is not what it fetched.
     func get(_ key: String) async throws -> Data? {
+        let value = state.withLock { $0.values[key] }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let holds = state.withLock { state in
                 if state.holding { state.held.append(continuation) }
@@ -133,7 +136,7 @@ final class HoldableSharedTier: SharedCacheTier, SharedCacheTierFactory {
             }
             if !holds { continuation.resume() }
         }
-        return state.withLock { $0.values[key] }
+        return value
     }
 
     func set(_ key: String, value: Data, ttl: Duration) async throws { state.withLock { $0.values[key] = value } }
