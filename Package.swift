@@ -156,7 +156,8 @@ let package = Package(
         .target(
             name: "TroveColor", dependencies: ["TroveCore", "CLCMS2"],
             path: "Plugins/TroveColor", swiftSettings: swift6),
-        // ThumbHash and BlurHash placeholders from raw RGBA8, byte-exact with the reference implementations.
+        // ThumbHash and BlurHash placeholders from raw RGBA8, byte-exact with the reference implementations. It
+        // imports nothing: Trove computes placeholders with it, and the server renders them.
         .target(name: "TrovePlaceholders", path: "Modules/TrovePlaceholders", swiftSettings: swift6),
         .target(
             name: "TroveTransformers", dependencies: ["TroveCore"],
@@ -165,7 +166,7 @@ let package = Package(
             name: "Trove",
             dependencies: [
                 "TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
-                "TroveCodec", "TroveTransformers", "CTroveSupport",
+                "TroveCodec", "TroveTransformers", "TrovePlaceholders", "CTroveSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto")

@@ -20,4 +20,7 @@ public struct ImageResponse: Sendable {
     /// The request fields that selected the source's response (`Vary`): a cached copy answers only a
     /// request that sends the same values.
     package var selecting: [SelectingField] = []
+    /// The source image's placeholder, when the request asked for one (`ImageRequest.placeholder`): a
+    /// ThumbHash in base64 or a BlurHash, as `ImagePipeline.placeholder(for:kind:)` gives it.
+    public var placeholder: String?
 }
