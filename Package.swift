@@ -328,9 +328,11 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             path: "Tests/TroveTests", swiftSettings: swift6),
-        // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9.
+        // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9. Trove gives the values a
+        // run must print (placeholders).
         .testTarget(
-            name: "TroveCLITests", dependencies: ["FixtureServer", "TroveTestSupport"], path: "Tests/TroveCLITests",
+            name: "TroveCLITests", dependencies: ["FixtureServer", "Trove", "TroveTestSupport"],
+            path: "Tests/TroveCLITests",
             swiftSettings: swift6),
         // A format none of Trove's modules knows (QOI), written as a third party would: its plugin imports only Trove
         // (the tests also use TroveTestSupport for temporary directories).
