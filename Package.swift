@@ -191,7 +191,7 @@ let package = Package(
         .target(
             name: "TroveServer",
             dependencies: [
-                "Trove", "TroveImgproxy",
+                "Trove", "TroveImgproxy", "TrovePlaceholders",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The HTTP/1 channel of its own and the connection cap.

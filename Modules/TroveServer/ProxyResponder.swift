@@ -5,6 +5,7 @@ import Logging
 import Trove
 import TroveFetcher
 import TroveImgproxy
+import TrovePlaceholders
 
 /// Answers image requests (any path `ProxyRouter` does not route elsewhere, as an imgproxy URL) and
 /// `/metrics`. One value shared by every connection; it holds no per-request state.
@@ -183,6 +184,7 @@ struct ProxyResponder: Sendable {
     /// Runs the pipeline and packs the result for sending.
     private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
         let options = plan.url.options
+        if let kind = options.placeholder { return try await placeholderImage(plan, kind: kind, format: format) }
         let requestOptions: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
         let skipProcessing = options.skipProcessing.union(route.skipProcessingFormats)
         if !skipProcessing.isEmpty {
@@ -222,6 +224,35 @@ struct ProxyResponder: Sendable {
         return packed(
             response.data, format: response.format, plan: plan,
             varies: plan.format == nil || !route.enforcedFormats.isEmpty)
+    }
+
+    /// `trove_placeholder`: the source's placeholder (from the cache when it was computed before: no image byte
+    /// read, nothing decoded) decoded into a small image, ThumbHash's own size or a BlurHash 32 pixels on its
+    /// long side at the ThumbHash's aspect ratio, then the URL's transforms, encoded in the format asked for
+    /// (negotiated, else PNG).
+    private func placeholderImage(_ plan: ProxyPlan, kind: PlaceholderKind, format: ImageFormat?) async throws
+        -> ServedResult
+    {
+        let source = route.sourceRequest(for: plan, options: [])
+        let shape = try ThumbHash.hash(fromBase64: try await pipeline.placeholder(for: source, kind: .thumbHash))
+        var decoded = try ThumbHash.decode(shape)
+        if case .blurHash = kind {
+            let ratio = try ThumbHash.aspectRatio(of: shape)
+            let side = ThumbHash.decodedLongSide
+            let width = ratio >= 1 ? side : max(1, Int((Double(side) * ratio).rounded()))
+            let height = ratio >= 1 ? max(1, Int((Double(side) / ratio).rounded())) : side
+            let hash = try await pipeline.placeholder(for: source, kind: kind)
+            decoded = PlaceholderImage(
+                width: width, height: height, rgba: try BlurHash.decode(hash, width: width, height: height))
+        }
+        let output = format ?? .png
+        let request = route.imageRequest(for: plan, format: output, options: [])
+        let image = try Image(
+            width: decoded.width, height: decoded.height, pixels: decoded.rgba, sourceFormat: output
+        ).transformed(by: request.transforms, keepsColorProfile: false)
+        let data = try route.registry.encoder(for: output)
+            .encode(image, options: request.encodingOptions ?? route.baseEncoding)
+        return packed(data, format: output, plan: plan, varies: plan.format == nil || !route.enforcedFormats.isEmpty)
     }
 
     /// The source's bytes as fetched (imgproxy's `raw`): no decoding checks, no transforms.
@@ -350,9 +381,13 @@ struct ProxyResponder: Sendable {
     private func sourceInfo(_ plan: ProxyPlan) async throws -> ServedResult {
         let options: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
         let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: options))
-        let info = try await pipeline.guardingCrashes(plan.source) {
+        var info = try await pipeline.guardingCrashes(plan.source) {
             try SourceInfo.read(source.data, registry: route.registry, limits: configuration.pipeline.decodingLimits)
         }
+        // Kept with the cached source: after the first /info of a source, neither is computed again.
+        let request = route.sourceRequest(for: plan, options: options)
+        info.thumbhash = try await pipeline.placeholder(for: request, kind: .thumbHash)
+        info.blurhash = try await pipeline.placeholder(for: request, kind: .blurHash())
         return packed(info.json(), format: source.format, plan: plan, varies: false, contentType: "application/json")
     }
 
