@@ -47,8 +47,15 @@ extension ImagePipeline {
     /// The response with the placeholder its request asks for (`ImageRequest.placeholder`), if any.
     func attachingPlaceholder(_ response: ImageResponse, for request: ImageRequest) async throws -> ImageResponse {
         guard let kind = request.placeholder else { return response }
+        // The response's own load already brought the original up to date (a reload, a refresh, a max age):
+        // the placeholder takes it from the cache rather than fetching it again.
+        var source = request
+        if source.cachePolicy == .reloadIgnoringCache || source.cachePolicy == .refresh {
+            source.cachePolicy = .useCache
+        }
+        source.maxAge = nil
         var response = response
-        response.placeholder = try await placeholder(for: request, kind: kind)
+        response.placeholder = try await placeholder(for: source, kind: kind)
         return response
     }
 

@@ -4,6 +4,7 @@ import Testing
 import Trove
 import TroveCodec
 import TroveDiskCache
+import TroveFetcher
 import TrovePlaceholders
 import TroveRedis
 import TroveTestSupport
@@ -211,6 +212,41 @@ import TroveTransformers
         request.placeholder = .thumbHash
         let final = try await pipeline.task(for: request).response
         #expect(final.placeholder == (try Self.thumbHash(try Self.reducedPixels(of: url))))
+    }
+
+    /// The file fetcher, counting fetches.
+    final class CountingFileFetcher: Fetcher {
+        let name = "counting-file"
+        let schemes: Set<String> = ["file"]
+        let inner = FileFetcher()
+        let count = Mutex(0)
+
+        func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+            -> FetchOutcome
+        {
+            count.withLock { $0 += 1 }
+            return try await inner.fetch(request, progress: progress)
+        }
+    }
+
+    @Test func aReloadFetchesOnceForTheImageAndItsPlaceholder() async throws {
+        try await withTemporaryDirectory { directory in
+            let fetcher = CountingFileFetcher()
+            var registry = PluginRegistry.standard
+            try registry.register(fetcher: fetcher)
+            let pipeline = try ImagePipeline(
+                registry: registry, configuration: PipelineConfiguration(cacheDirectory: directory))
+            let url = Fixtures.image("coffee.png")
+            var request = ImageRequest(url: url, cachePolicy: .reloadIgnoringCache)
+            request.placeholder = .thumbHash
+            #expect(
+                try await pipeline.image(for: request).placeholder
+                    == (try Self.thumbHash(try Self.reducedPixels(of: url))))
+            #expect(fetcher.count.withLock { $0 } == 1)
+            // A placeholder asked for with a reload of its own fetches again and computes again.
+            _ = try await pipeline.placeholder(for: request, kind: .thumbHash)
+            #expect(fetcher.count.withLock { $0 } == 2)
+        }
     }
 
     @Test func tinyFlatAndTransparentImagesGetValidPlaceholders() async throws {
