@@ -50,12 +50,14 @@ clean:
 # Benchmarks: a separate package (release build); every suite runs its baseline in the same run. The Thumbnail
 # suite reads 24 MP inputs from .build-bench/, made first (once). After the suites: the Pillow resize baseline,
 # then scripts/thumbnail-bench, the same thumbnails by `trove convert`, vipsthumbnail and Pillow's thumbnail()
-# as processes (time, peak RSS, PSNR; it builds trove in release and needs libvips-tools).
+# as processes (time, peak RSS, PSNR; it builds trove in release and needs libvips-tools), and
+# scripts/placeholder-bench, placeholders against a thumbnail and a disk read-hit.
 bench: setup
 	scripts/thumbnail-bench inputs
 	cd Tools/Benchmarks && $(SWIFT) package benchmark
 	scripts/pillow/run_baseline.sh
 	scripts/thumbnail-bench
+	scripts/placeholder-bench
 
 # libFuzzer + AddressSanitizer in release builds (Tools/Fuzz/run.sh), seeded from Tests/Fixtures; not part of
 # `make test`. Fourteen targets, one after another: each decoder alone (PNG GIF JPEG WebP AVIF JXL HEIF), and each

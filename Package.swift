@@ -156,7 +156,8 @@ let package = Package(
         .target(
             name: "TroveColor", dependencies: ["TroveCore", "CLCMS2"],
             path: "Plugins/TroveColor", swiftSettings: swift6),
-        // ThumbHash and BlurHash placeholders from raw RGBA8, byte-exact with the reference implementations.
+        // ThumbHash and BlurHash placeholders from raw RGBA8, byte-exact with the reference implementations. It
+        // imports nothing: Trove computes placeholders with it, and the server renders them.
         .target(name: "TrovePlaceholders", path: "Modules/TrovePlaceholders", swiftSettings: swift6),
         .target(
             name: "TroveTransformers", dependencies: ["TroveCore"],
@@ -165,7 +166,7 @@ let package = Package(
             name: "Trove",
             dependencies: [
                 "TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
-                "TroveCodec", "TroveTransformers", "CTroveSupport",
+                "TroveCodec", "TroveTransformers", "TrovePlaceholders", "CTroveSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto")
@@ -190,7 +191,7 @@ let package = Package(
         .target(
             name: "TroveServer",
             dependencies: [
-                "Trove", "TroveImgproxy",
+                "Trove", "TroveImgproxy", "TrovePlaceholders",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The HTTP/1 channel of its own and the connection cap.
@@ -327,9 +328,11 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             path: "Tests/TroveTests", swiftSettings: swift6),
-        // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9.
+        // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9. Trove gives the values a
+        // run must print (placeholders).
         .testTarget(
-            name: "TroveCLITests", dependencies: ["FixtureServer", "TroveTestSupport"], path: "Tests/TroveCLITests",
+            name: "TroveCLITests", dependencies: ["FixtureServer", "Trove", "TroveTestSupport"],
+            path: "Tests/TroveCLITests",
             swiftSettings: swift6),
         // A format none of Trove's modules knows (QOI), written as a third party would: its plugin imports only Trove
         // (the tests also use TroveTestSupport for temporary directories).

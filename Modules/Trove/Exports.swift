@@ -40,6 +40,7 @@
 @_exported import protocol TroveCore.KeyHasher
 @_exported import enum TroveCore.PixelFormat
 @_exported import struct TroveCore.PixelSize
+@_exported import enum TroveCore.PlaceholderKind
 @_exported import struct TroveCore.PluginInfo
 @_exported import enum TroveCore.PluginKind
 @_exported import struct TroveCore.PluginName

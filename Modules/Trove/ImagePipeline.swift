@@ -55,6 +55,8 @@ public final class ImagePipeline: Sendable {
     let inFlight = InFlightRequests()
     /// One decode and transform per processed key however many ask.
     private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
+    /// One placeholder computation per raw key and kind however many ask.
+    let placeholderLoads = TaskCoalescer<WorkKey, String>()
     /// Bounds the memory decodes hold at once; nil when the configuration sets no budget.
     package let decodeBudget: DecodeMemoryBudget?
 
@@ -99,13 +101,16 @@ public final class ImagePipeline: Sendable {
     /// in its stats): disk writes are write-behind, so a result is delivered before its entry is on disk.
     /// Call it before handing the cache directory to another process or pipeline, or before exiting.
     public func flush() async {
+        // Placeholders are added to entries in the background; their writes join the disk's queue.
+        await parts.cacheWriter.background.wait()
         await parts.diskCache?.flush()
     }
 
     /// Loads one image through the caches and the network; with `refresh`, returns the revalidated result.
+    /// With `request.placeholder` set, the response carries the source's placeholder too.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let key = cacheKey(for: request)
-        if let hit = memoryHit(request, key: key) { return hit }
+        if let hit = memoryHit(request, key: key) { return try await attachingPlaceholder(hit, for: request) }
         return try await inFlight.run(url: request.url) {
             try await self.run(request, key: key, waiter: WaiterID.next(), emit: { _ in })
         }
@@ -162,6 +167,7 @@ public final class ImagePipeline: Sendable {
             run: { emit in
                 defer { inFlight.remove(waiter) }
                 if let hit = self.memoryHit(request, key: key) {
+                    let hit = try await self.attachingPlaceholder(hit, for: request)
                     emit(.final(hit))
                     return hit
                 }
@@ -216,7 +222,8 @@ public final class ImagePipeline: Sendable {
         let response: ImageResponse
         switch request.cachePolicy {
         case .refresh:
-            return try await refresh(request, key: key, raw: raw, emit: emit)
+            return try await attachingPlaceholder(
+                try await refresh(request, key: key, raw: raw, emit: emit), for: request)
         case .reloadIgnoringCache:
             response = try await processedLoads.value(forKey: processedKey, onJoin: parts.recordJoin) {
                 try await self.process(request, key: key, try await self.raw.fetch.fetch(raw))
@@ -226,8 +233,10 @@ public final class ImagePipeline: Sendable {
                 try await self.load(request, key: key, raw: raw)
             }
         }
-        emit(.final(response))
-        return response
+        // After the shared work: the response kept in memory never carries a placeholder.
+        let answered = try await attachingPlaceholder(response, for: request)
+        emit(.final(answered))
+        return answered
     }
 
     /// Stages 2 and 3 onwards: the processed result on disk, else the original (from disk, the shared tier

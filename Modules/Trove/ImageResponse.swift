@@ -20,12 +20,15 @@ public struct ImageResponse: Sendable {
     /// The request fields that selected the source's response (`Vary`): a cached copy answers only a
     /// request that sends the same values.
     package var selecting: [SelectingField] = []
+    /// The source image's placeholder, when the request asked for one (`ImageRequest.placeholder`): a
+    /// ThumbHash in base64 or a BlurHash, as `ImagePipeline.placeholder(for:kind:)` gives it.
+    public var placeholder: String?
 
     /// Bytes the memory cache charges for keeping it: the image's buffers and the encoded bytes as
     /// allocated, the key strings, and about what one entry's bookkeeping takes beside them.
     var memoryCost: Int {
         image.cost + data.count + cacheKey.raw.utf8.count + cacheKey.processed.utf8.count
-            + Self.entryOverhead
+            + (placeholder?.utf8.count ?? 0) + Self.entryOverhead
     }
 
     /// The structs, their reference-counted boxes and the cache's slot for one entry, rounded up.

@@ -15,6 +15,8 @@ public struct PrefetchedItem: Sendable, Equatable {
     public var source: ResultSource
     /// The body size, or for an entry the disk index answered, its stored size.
     public var bytes: Int
+    /// The image's placeholder, when the prefetch computed one (`trove prefetch --placeholder`).
+    package var placeholder: String?
 
     /// One URL's outcome.
     package init(source: ResultSource, bytes: Int) {

@@ -13,6 +13,8 @@ struct WorkKey: Hashable, Sendable {
         /// One caller's own fetch, shared with nobody: the origin may act on every such request (a POST
         /// nobody caches), so two identical ones in flight are two requests.
         case alone(waiter: UInt64)
+        /// Computing a placeholder of this kind (`PlaceholderKind.identifier`) from the key's bytes.
+        case placeholder(String)
     }
 
     let key: String

@@ -84,6 +84,15 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         return encoded
     }
 
+    /// The shared tier's key for the placeholders of the response stored under `primary` (a raw key or a
+    /// variant's): NUL, then `q` and the primary key, length-prefixed. A small value of its own, so a process
+    /// asking for a placeholder reads none of the image's bytes from the tier.
+    package static func placeholders(of primary: String) -> String {
+        var encoded = "\u{0}"
+        append("q", primary, to: &encoded)
+        return encoded
+    }
+
     /// The source a storage key belongs to: a raw key's source, or the source part of a processed or request
     /// key (`request(method:bodyDigest:source:)`) or of a variant's primary key; nil for a string no key
     /// spells. Forgetting a URL removes every entry whose key gives its source.
@@ -102,8 +111,10 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             else { return nil }
             let text = bytes[(colon + 1)..<(colon + 1 + length)]
             if tag == UInt8(ascii: "s") { return String(decoding: text, as: UTF8.self) }
-            // A variant's first part is its primary key, whose source is the variant's.
-            if tag == UInt8(ascii: "v") { return source(ofStorageKey: String(decoding: text, as: UTF8.self)) }
+            // A variant's (or placeholders') first part is its primary key, whose source is theirs.
+            if tag == UInt8(ascii: "v") || tag == UInt8(ascii: "q") {
+                return source(ofStorageKey: String(decoding: text, as: UTF8.self))
+            }
             index = colon + 1 + length
         }
         return nil

@@ -27,6 +27,10 @@ public struct ImageRequest: Sendable {
     /// Overrides every freshness rule for this request: a cached copy older than this is revalidated or
     /// fetched again, a younger one is used as is. Such requests are answered from disk, not memory.
     public var maxAge: Duration?
+    /// Asks for the source image's placeholder in `ImageResponse.placeholder` (nil: none). It is computed once
+    /// per source from a reduced decode and kept with the cached original, so it changes neither the result
+    /// nor its cache key; see `ImagePipeline.placeholder(for:kind:)`.
+    public var placeholder: PlaceholderKind?
 
     /// Per-request switches: retrying recent failures, keeping processed results off the disk, encoding in
     /// the source's format, previews while the image downloads, keeping the source's colour profile, dropping its

@@ -50,6 +50,43 @@ extension DiskCache {
         try await entry(forKey: key)?.data
     }
 
+    /// The metadata of `key`'s entry (with its key, as stored), or nil on a miss, read without one byte of the
+    /// payload: the header alone is read and checked (its CRC, the key, the file's length), the payload's
+    /// CRC is not. For what is kept beside an entry's bytes (its placeholders) when the bytes are not wanted.
+    /// `includingStale` as in `entry(forKey:)`; a queued store answers from the queue. Hits and misses are not
+    /// counted: no entry was delivered.
+    package func metadata(forKey key: String, includingStale: Bool = false) async throws -> DiskEntryMetadata? {
+        if let queued = writes.queued(key) {
+            return isReadable(queued.metadata, includingStale: includingStale, now: Date()) ? queued.metadata : nil
+        }
+        await waitForCommit(ofKey: key)
+        if state.withLock({ $0.refiling }) { await waitForIndex() }
+        do {
+            return try readMetadata(forKey: key, mode: .cachedOnly, includingStale: includingStale)
+        } catch {
+            // WouldBlock, or anything else: the blocking read finds out and reports it.
+        }
+        return try await io.run {
+            try self.readMetadata(forKey: key, mode: .blocking, includingStale: includingStale)
+        }
+    }
+
+    private func readMetadata(forKey key: String, mode: ReadMode, includingStale: Bool) throws -> DiskEntryMetadata? {
+        let (name, path) = location(forKey: key).parts
+        let now = Date()
+        switch try EntryFile.read(at: path, payload: false, files: files, mode: mode, headerBytesOnly: true) {
+        case .missing:
+            return nil
+        case let .corrupt(_, identity):
+            discard(name, path: path, identity: identity, corrupt: true, countsAsMiss: false)
+            return nil
+        case let .valid(header, _, _):
+            guard header.key == key else { return nil }
+            let metadata = header.metadata
+            return isReadable(metadata, includingStale: includingStale, now: now) ? metadata : nil
+        }
+    }
+
     /// The file an entry for `key` lives in: `<root>/entries/<2 hex>/<2 hex>/<hash>`.
     package func fileURL(forKey key: String) -> URL {
         URL(fileURLWithPath: location(forKey: key).path)

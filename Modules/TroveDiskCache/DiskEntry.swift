@@ -23,6 +23,9 @@ package struct DiskEntryMetadata: Sendable, Equatable {
     /// Set for a variant index: the entry holds no response, only the names of the request fields whose
     /// values pick the variant (stored under `CacheKey.variant(of:selecting:)`).
     package var variantNames: [String]?
+    /// Placeholders computed from the payload, by kind (`PlaceholderKind.identifier`): kept with the entry so a
+    /// later process answers them without reading or decoding the image. A new payload starts with none.
+    package var placeholders: [String: String] = [:]
 
     /// Metadata from its parts; by default no validators or content type, created now, no `expires`, not
     /// must-revalidate.

@@ -34,9 +34,11 @@ enum EntryFile {
     /// whole read go first and `fstat` after it (no more calls than a plain read of a file); a file of
     /// another size is read again the usual way. The version a payload read returns is always taken after
     /// the bytes were read, so a write that lands during the read shows as a newer version.
+    /// `headerBytesOnly` (without the payload) reads the length prefix and then exactly the header: not one
+    /// byte of the payload, at the price of a second read.
     static func read(
         at path: String, payload wantPayload: Bool, files: FileOps, mode: ReadMode = .blocking,
-        expectedSize: Int? = nil
+        expectedSize: Int? = nil, headerBytesOnly: Bool = false
     ) throws -> EntryFileContents {
         guard let fd = try files.openForReading(path, mode: mode) else { return .missing }
         defer { files.close(fd) }
@@ -49,7 +51,9 @@ enum EntryFile {
         let file = try fileVersion(fd, path: path, mode: mode)
         do {
             guard file.isRegular else { throw EntryCorruption("not a regular file") }
-            return try read(fd, file: file.version, path: path, payload: wantPayload, files: files, mode: mode)
+            return try read(
+                fd, file: file.version, path: path, payload: wantPayload, files: files, mode: mode,
+                firstRead: headerBytesOnly ? EntryHeader.lengthPrefix : firstReadBytes)
         } catch let corruption as EntryCorruption {
             if mode == .cachedOnly { throw WouldBlock() }
             return .corrupt(reason: corruption.reason, identity: file.version.identity)
@@ -99,7 +103,7 @@ enum EntryFile {
 
     private static func read(
         _ fd: Int32, file: FileVersion, path: String,
-        payload wantPayload: Bool, files: FileOps, mode: ReadMode
+        payload wantPayload: Bool, files: FileOps, mode: ReadMode, firstRead: Int = firstReadBytes
     ) throws -> EntryFileContents {
         let fileSize = file.size
         guard fileSize >= EntryHeader.lengthPrefix else {
@@ -112,7 +116,7 @@ enum EntryFile {
             }
             return try readWhole(fd, file: file, path: path, files: files, mode: mode)
         }
-        var head = [UInt8](repeating: 0, count: min(fileSize, firstReadBytes))
+        var head = [UInt8](repeating: 0, count: min(fileSize, firstRead))
         guard try head.withUnsafeMutableBytes({ try files.readExactly(fd, into: $0, at: 0, path: path, mode: mode) })
         else { throw EntryCorruption("file ended inside its header") }
         let headerLength = try head.withUnsafeBytes { bytes throws(EntryCorruption) in

@@ -2,11 +2,11 @@ import Foundation
 import TroveCore
 import TroveSupport
 
-// The entry file format, version 3. One file per entry; integers are little-endian.
+// The entry file format, version 4. One file per entry; integers are little-endian.
 //
 //   offset  size  field
 //   0       4     magic "TROV"
-//   4       1     format version (3; versions 1 and 2 are still read)
+//   4       1     format version (3, or 4 when placeholders are kept; versions 1 and 2 are still read)
 //   5       1     compressor id (0 = payload stored as is)
 //   6       1     flags: bit 0 set when an expiry date is present; bit 1 when the response said
 //                 must-revalidate (versions 2 and 3); bit 2 when the entry is a variant index (version 3
@@ -21,15 +21,23 @@ import TroveSupport
 //   40      8     expires: same encoding, 0 when flag bit 0 is clear
 //   48      ...   four strings, each a UInt32 length then that many UTF-8 bytes; 0xFFFFFFFF means absent:
 //                 the full key (never absent), ETag, Last-Modified, content type
-//   version 3 only, after the strings:
+//   versions 3 and 4, after the strings:
 //           2     the response's status code
 //           4     N, the number of response header fields; then N pairs of strings, name and value
 //           4     M, the number of selecting fields (Vary); then M pairs of strings, the lower-case name and
 //                 the request's normalised value (absent: the request had none; always absent in an index)
+//   version 4 only, after those:
+//           4     P, the number of placeholders; then P pairs of strings, the kind ("thumbhash",
+//                 "blurhash:4x3") and the placeholder computed from the payload, sorted by kind
 //   H-4     4     CRC-32 of bytes 0..<H-4, so a damaged key, validator or date is caught, not served
 //   H       S     payload
 //
 // A valid file is exactly H + S bytes long.
+//
+// Version 4 is written only for an entry that carries placeholders; any other entry is still written as
+// version 3, byte for byte as before. A reader of version 3 alone refuses a trailing field (it must end at
+// the header CRC), so the addition needs its own version: an older process sharing the directory then reads
+// only the entries it can, and drops the others as it would any file it cannot read.
 //
 // Version 2 is version 3 without flag bit 2 and without the fields after the strings: its entries read as
 // status 200 with no stored header fields and no selecting fields.
@@ -45,8 +53,10 @@ struct EntryCorruption: Error, Equatable {
 /// The decoded header of an entry file.
 struct EntryHeader: Equatable {
     static let magic: [UInt8] = Array("TROV".utf8)
-    /// The version written.
-    static let version: UInt8 = 3
+    /// The version written for an entry without placeholders.
+    static let baseVersion: UInt8 = 3
+    /// The newest version written: an entry with placeholders.
+    static let version: UInt8 = 4
     /// The versions read: older entries stay valid after an upgrade rather than being fetched again.
     static let readableVersions: ClosedRange<UInt8> = 1...version
     static let fixedLength = 48
@@ -93,6 +103,11 @@ struct EntryHeader: Equatable {
     var selecting: [SelectingField] = []
     /// The entry only says which request fields pick a variant (stored under its own key).
     var isVariantIndex = false
+    /// Placeholders computed from the payload, by kind (version 4; none before).
+    var placeholders: [String: String] = [:]
+
+    /// The version this header is written as: the oldest that holds every field it carries.
+    var writtenVersion: UInt8 { placeholders.isEmpty ? Self.baseVersion : Self.version }
 
     /// The name and size of the first string too long for the format, if any.
     var oversizedField: (name: String, bytes: Int)? {
@@ -109,6 +124,9 @@ struct EntryHeader: Equatable {
         for field in selecting where (field.value?.utf8.count ?? 0) > Self.maxFieldBytes {
             return ("\(field.name) selecting field", field.value?.utf8.count ?? 0)
         }
+        for (kind, value) in placeholders where max(kind.utf8.count, value.utf8.count) > Self.maxFieldBytes {
+            return ("\(kind) placeholder", max(kind.utf8.count, value.utf8.count))
+        }
         return nil
     }
 
@@ -122,11 +140,15 @@ struct EntryHeader: Equatable {
             return "the response has \(max(headerFields.count, selecting.count)) header or Vary fields; "
                 + "an entry keeps at most \(Self.maxFieldCount)"
         }
+        if placeholders.count > Self.maxFieldCount {
+            return "the entry has \(placeholders.count) placeholders; it keeps at most \(Self.maxFieldCount)"
+        }
         let length =
             Self.minHeaderLength + 10 + key.utf8.count
             + [etag, lastModified, contentType].reduce(0) { $0 + ($1?.utf8.count ?? 0) }
             + headerFields.reduce(0) { $0 + 8 + $1.name.utf8.count + $1.value.utf8.count }
             + selecting.reduce(0) { $0 + 8 + $1.name.utf8.count + ($1.value?.utf8.count ?? 0) }
+            + placeholders.reduce(4) { $0 + 8 + $1.key.utf8.count + $1.value.utf8.count }
         if length > Self.maxHeaderLength {
             return "the entry header would be \(length) bytes; it holds at most \(Self.maxHeaderLength)"
         }
@@ -138,7 +160,7 @@ struct EntryHeader: Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(Self.minHeaderLength + key.utf8.count + 128)
         out.append(contentsOf: Self.magic)
-        out.append(Self.version)
+        out.append(writtenVersion)
         out.append(compressorID)
         out.append(
             (expires == nil ? 0 : Self.hasExpiryFlag) | (mustRevalidate ? Self.mustRevalidateFlag : 0)
@@ -169,6 +191,13 @@ struct EntryHeader: Equatable {
         for field in selecting {
             append(field.name)
             append(field.value)
+        }
+        if !placeholders.isEmpty {
+            out.appendLittleEndian(UInt32(placeholders.count))
+            for (kind, value) in placeholders.sorted(by: { $0.key < $1.key }) {
+                append(kind)
+                append(value)
+            }
         }
         let headerLength = UInt32(out.count + 4)
         withUnsafeBytes(of: headerLength.littleEndian) { length in
@@ -256,6 +285,16 @@ struct EntryHeader: Equatable {
                 header.selecting.append(SelectingField(name: name, value: try reader.string()))
             }
         }
+        if version >= 4 {
+            let count = Int(try reader.uint32())
+            guard count <= maxFieldCount else { throw EntryCorruption("\(count) placeholders") }
+            for _ in 0..<count {
+                guard let kind = try reader.string(), let value = try reader.string() else {
+                    throw EntryCorruption("a placeholder without a kind or value")
+                }
+                header.placeholders[kind] = value
+            }
+        }
         guard reader.isAtEnd else { throw EntryCorruption("unexpected bytes after the header fields") }
         return header
     }
@@ -321,7 +360,7 @@ extension EntryHeader {
     }
 
     /// Takes every field `metadata` holds (dates, validators, content type, status, header and Vary
-    /// fields), keeping the key and the payload's description.
+    /// fields, placeholders), keeping the key and the payload's description.
     mutating func apply(_ metadata: DiskEntryMetadata) {
         created = metadata.created
         expires = metadata.expires
@@ -333,6 +372,7 @@ extension EntryHeader {
         headerFields = metadata.headerFields
         isVariantIndex = metadata.variantNames != nil
         selecting = metadata.variantNames.map { $0.map { SelectingField(name: $0, value: nil) } } ?? metadata.selecting
+        placeholders = metadata.placeholders
     }
 
     /// What the header says beside the payload.
@@ -342,6 +382,7 @@ extension EntryHeader {
             created: created, expires: expires, mustRevalidate: mustRevalidate)
         metadata.status = status
         metadata.headerFields = headerFields
+        metadata.placeholders = placeholders
         if isVariantIndex {
             metadata.variantNames = selecting.map(\.name)
         } else {

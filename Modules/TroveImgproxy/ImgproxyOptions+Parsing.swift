@@ -25,7 +25,9 @@ extension ImgproxyOptions {
         "skp": "skip_processing", "raw": "raw", "fn": "filename", "att": "return_attachment", "wm": "watermark",
         "kcr": "keep_copyright", "scp": "strip_color_profile", "ph": "preserve_hdr", "eth": "enforce_thumbnail",
         "msr": "max_src_resolution", "msfs": "max_src_file_size", "maf": "max_animation_frames",
-        "mafr": "max_animation_frame_resolution", "mrd": "max_result_dimension"
+        "mafr": "max_animation_frame_resolution", "mrd": "max_result_dimension",
+        // Trove's extension, under a name of its own and with no short form, so no imgproxy name can collide.
+        "trove_placeholder": "trove_placeholder"
     ]
 
     /// Options only a server with `--allow-security-options` accepts in URLs.
@@ -261,6 +263,16 @@ extension ImgproxyOptions {
             try expectCount(1...1)
             let side = Int(try Self.positiveNumber(args[0], option: name, unit: "pixels"))
             limits.maxResultDimension = side == 0 ? nil : side
+        case "trove_placeholder":
+            // Trove's own namespace: imgproxy (open source or Pro) has no option of this name to collide with.
+            try expectCount(1...3)
+            let spelled = args.count == 3 ? "\(args[0]):\(args[1])x\(args[2])" : args[0]
+            guard args.count != 2, let kind = PlaceholderKind(parsing: spelled) else {
+                throw .badArgument(
+                    name, args.joined(separator: ":"), "give thumbhash, blurhash, or blurhash:X:Y with X and Y in 1...9"
+                )
+            }
+            placeholder = kind
         case "expires":
             try expectCount(1...1)
             guard let seconds = Int(args[0]) else {

@@ -100,6 +100,10 @@ package struct ImgproxyOptions: Sendable, Equatable {
     package var stripMetadata: Bool?
     /// `keep_copyright`/`kcr`.
     package var keepCopyright: Bool?
+    /// `trove_placeholder:thumbhash` or `trove_placeholder:blurhash[:X:Y]` (a Trove extension, no imgproxy
+    /// option): the result is the source's placeholder rendered as an image, then the other options' geometry
+    /// and format; nil is the image itself.
+    package var placeholder: PlaceholderKind?
     /// `strip_color_profile`/`scp`.
     package var stripColorProfile: Bool?
     /// `preserve_hdr`/`ph`.

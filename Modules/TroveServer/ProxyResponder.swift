@@ -5,6 +5,7 @@ import Logging
 import Trove
 import TroveFetcher
 import TroveImgproxy
+import TrovePlaceholders
 
 /// Answers image requests (any path `ProxyRouter` does not route elsewhere, as an imgproxy URL) and
 /// `/metrics`. One value shared by every connection; it holds no per-request state.
@@ -151,7 +152,7 @@ struct ProxyResponder: Sendable {
 
     /// Keeps a result and answers it. A URL that expires (`exp:`) must stop working then: its result is not
     /// kept, and caches in front may keep it only until that moment.
-    private func finish(
+    func finish(
         _ served: ServedResult, plan: ProxyPlan, cacheKey: String, request: Request, head: Bool
     ) -> Response {
         let conditions = AnswerConditions(request.headers)
@@ -167,7 +168,7 @@ struct ProxyResponder: Sendable {
     }
 
     /// Refuses a source whose host is, as written, an address the policy does not allow.
-    private func checkWrittenAddress(of source: URL) throws {
+    func checkWrittenAddress(of source: URL) throws {
         guard let host = source.host, let written = try? SourceHost(urlHost: host) else { return }
         let address: IPAddress
         switch written {
@@ -183,6 +184,7 @@ struct ProxyResponder: Sendable {
     /// Runs the pipeline and packs the result for sending.
     private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
         let options = plan.url.options
+        if let kind = options.placeholder { return try await placeholderImage(plan, kind: kind, format: format) }
         let requestOptions: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
         let skipProcessing = options.skipProcessing.union(route.skipProcessingFormats)
         if !skipProcessing.isEmpty {
@@ -224,6 +226,35 @@ struct ProxyResponder: Sendable {
             varies: plan.format == nil || !route.enforcedFormats.isEmpty)
     }
 
+    /// `trove_placeholder`: the source's placeholder (from the cache when it was computed before: no image byte
+    /// read, nothing decoded) decoded into a small image, ThumbHash's own size or a BlurHash 32 pixels on its
+    /// long side at the ThumbHash's aspect ratio, then the URL's transforms, encoded in the format asked for
+    /// (negotiated, else PNG).
+    private func placeholderImage(_ plan: ProxyPlan, kind: PlaceholderKind, format: ImageFormat?) async throws
+        -> ServedResult
+    {
+        let source = route.sourceRequest(for: plan, options: [])
+        let shape = try ThumbHash.hash(fromBase64: try await pipeline.placeholder(for: source, kind: .thumbHash))
+        var decoded = try ThumbHash.decode(shape)
+        if case .blurHash = kind {
+            let ratio = try ThumbHash.aspectRatio(of: shape)
+            let side = ThumbHash.decodedLongSide
+            let width = ratio >= 1 ? side : max(1, Int((Double(side) * ratio).rounded()))
+            let height = ratio >= 1 ? max(1, Int((Double(side) / ratio).rounded())) : side
+            let hash = try await pipeline.placeholder(for: source, kind: kind)
+            decoded = PlaceholderImage(
+                width: width, height: height, rgba: try BlurHash.decode(hash, width: width, height: height))
+        }
+        let output = format ?? .png
+        let request = route.imageRequest(for: plan, format: output, options: [])
+        let image = try Image(
+            width: decoded.width, height: decoded.height, pixels: decoded.rgba, sourceFormat: output
+        ).transformed(by: request.transforms, keepsColorProfile: false)
+        let data = try route.registry.encoder(for: output)
+            .encode(image, options: request.encodingOptions ?? route.baseEncoding)
+        return packed(data, format: output, plan: plan, varies: plan.format == nil || !route.enforcedFormats.isEmpty)
+    }
+
     /// The source's bytes as fetched (imgproxy's `raw`): no decoding checks, no transforms.
     private func sourceBytes(_ plan: ProxyPlan) async throws -> ServedResult {
         let options: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
@@ -239,7 +270,7 @@ struct ProxyResponder: Sendable {
             status: 422, message: "the source is \(count) bytes, over the URL's max_src_file_size of \(most)")
     }
 
-    private func packed(
+    func packed(
         _ data: Data, format: ImageFormat, plan: ProxyPlan, varies: Bool, contentType: String? = nil
     ) -> ServedResult {
         var served = ServedResult(
@@ -287,7 +318,7 @@ struct ProxyResponder: Sendable {
         return AnswerHeaders(ok: headers, notModified: notModified)
     }
 
-    private func answer(
+    func answer(
         _ served: ServedResult, conditions: AnswerConditions, head: Bool, cacheControl: String? = nil
     ) -> ResultAnswer {
         // The headers made when the result was packed, unless this answer sets its own Cache-Control.
@@ -308,54 +339,6 @@ struct ProxyResponder: Sendable {
             status: .ok, headers: headers.ok, body: head ? nil : served.body, contentLength: served.contentLength)
     }
 
-    // MARK: - Info
-
-    /// `/info/SIGNATURE/OPTIONS/plain/SOURCE` (`path` is what follows `/info`): the source's `SourceInfo` as
-    /// JSON, signed and checked as an image URL is; kept in the result cache as results are.
-    func info(path: String, request: Request, head: Bool) async -> Response {
-        let cacheKey = "info\u{0}" + route.resultPath(forPath: path)
-        if let hit = results?.value(forKey: cacheKey) {
-            metrics.resultCacheHit()
-            return answer(hit, conditions: AnswerConditions(request.headers), head: head).response
-        }
-        let plan: ProxyPlan
-        do {
-            plan = try route.plan(forPath: path)
-            try sourcePolicy.check(plan.source)
-            try checkWrittenAddress(of: plan.source)
-        } catch {
-            return failure(ProxyFailure(error), head: head)
-        }
-        let workKey = "info\u{0}" + plan.resultKey
-        let served: ServedResult
-        do {
-            served = try await requestLimit.withRequest {
-                try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
-                    try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) {
-                        try await gate.withAdmission(for: workKey) { try await sourceInfo(plan) }
-                    }
-                }
-            }
-        } catch {
-            let failure = ProxyFailure(error)
-            if failure.status >= 500 || failure.status == 404 || failure.status == 422 {
-                logger.notice("info request failed", metadata: ["status": "\(failure.status)", "error": "\(error)"])
-            }
-            return self.failure(failure, head: head)
-        }
-        return finish(served, plan: plan, cacheKey: cacheKey, request: request, head: head)
-    }
-
-    /// Reads the source's header (and, for formats without a row-streaming header, its pixels) for `/info`.
-    private func sourceInfo(_ plan: ProxyPlan) async throws -> ServedResult {
-        let options: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
-        let source = try await pipeline.image(for: route.sourceRequest(for: plan, options: options))
-        let info = try await pipeline.guardingCrashes(plan.source) {
-            try SourceInfo.read(source.data, registry: route.registry, limits: configuration.pipeline.decodingLimits)
-        }
-        return packed(info.json(), format: source.format, plan: plan, varies: false, contentType: "application/json")
-    }
-
     // MARK: - Other answers
 
     func metricsResponse(head: Bool) -> Response {
@@ -370,7 +353,7 @@ struct ProxyResponder: Sendable {
             body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    private func failure(_ failure: ProxyFailure, head: Bool) -> Response {
+    func failure(_ failure: ProxyFailure, head: Bool) -> Response {
         failures.response(for: failure, head: head)
     }
 

@@ -31,9 +31,13 @@ struct SourceInfo: Sendable, Equatable, Encodable {
     let orientation: Int
     let colorProfile: ColorProfile?
     let size: Int
+    /// The picture's ThumbHash (base64) and BlurHash (4x3 components), as displayed: what
+    /// `ImagePipeline.placeholder(for:kind:)` gives.
+    var thumbhash: String?
+    var blurhash: String?
 
     enum CodingKeys: String, CodingKey {
-        case width, height, format, frames, orientation, size
+        case width, height, format, frames, orientation, size, thumbhash, blurhash
         case colorProfile = "color_profile"
     }
 

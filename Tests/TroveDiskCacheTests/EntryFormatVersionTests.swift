@@ -64,7 +64,7 @@ import TroveTestSupport
         let flagged = Self.version1Entry(key: "k", payload: Self.payload, metadata: Self.metadata, extraFlags: 0b10)
         let error = #expect(throws: EntryRejected.self) { try EntryCodec.decode(flagged, expectedKey: "k") }
         #expect(error?.reason == "unknown flags 3 for format version 1")
-        for version: UInt8 in [0, 4] {
+        for version: UInt8 in [0, EntryHeader.version + 1] {
             let other = Self.version1Entry(
                 key: "k", payload: Self.payload, metadata: Self.metadata, version: version)
             let rejection = #expect(throws: EntryRejected.self) { try EntryCodec.decode(other, expectedKey: "k") }

@@ -51,6 +51,13 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var orientation: OrientationArgument
 
+    @Option(
+        help: ArgumentHelp(
+            "Print each image's placeholder (thumbhash, blurhash, or blurhash:XxY for other components) instead of "
+                + "the summary line; with --json, a placeholder field. Without --output, --transform or --format "
+                + "the image is not decoded whole: the placeholder comes from a reduced decode, or from the cache."))
+    var placeholder: PlaceholderArgument?
+
     enum PolicyArgument: String, ExpressibleByArgument, CaseIterable {
         case useCache = "use-cache"
         case reload
@@ -84,11 +91,13 @@ struct GetCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let requests = try urls.map { text in
-            ImageRequest(
+            var request = ImageRequest(
                 url: try Self.url(from: text), transforms: transforms, priority: priority.requestPriority,
                 cachePolicy: memoryOnly ? .memoryOnly : policy.cachePolicy,
                 options: (retryFailed ? ImageRequest.Options.retryFailed : []).union(orientation.requestOptions),
                 outputFormat: outputFormat)
+            request.placeholder = placeholder?.kind
+            return request
         }
         let outputs = try outputPaths(for: requests)
 
@@ -120,6 +129,16 @@ struct GetCommand: AsyncParsableCommand {
     ) async -> Bool {
         let start = ContinuousClock.now
         do {
+            if let kind = request.placeholder, output == nil, request.transforms.isEmpty, request.outputFormat == nil {
+                // Only the placeholder is wanted: no whole decode, and none at all when it is cached.
+                let value = try await pipeline.placeholder(for: request, kind: kind)
+                progress.finished(index)
+                report(
+                    PlaceholderReport(
+                        url: request.url.absoluteString, placeholder: PlaceholderField(kind, value),
+                        ms: (ContinuousClock.now - start).milliseconds))
+                return true
+            }
             // The events carry download progress; with `refresh` the last one is the revalidated result.
             var final: ImageResponse?
             for try await event in pipeline.task(for: request).events {
@@ -138,7 +157,11 @@ struct GetCommand: AsyncParsableCommand {
                 width: response.image.width, height: response.image.height,
                 format: (registry.format(of: response.data) ?? .unknown).rawValue,
                 bytes: response.data.count, ms: elapsed.milliseconds, stale: response.isStale)
-            if common.json {
+            if let kind = request.placeholder, let value = response.placeholder {
+                var report = report
+                report.placeholder = PlaceholderField(kind, value)
+                if common.json { printJSONLine(report) } else { print(value) }
+            } else if common.json {
                 printJSONLine(report)
             } else {
                 print(
@@ -153,6 +176,11 @@ struct GetCommand: AsyncParsableCommand {
             if common.json { printJSONLine(["url": request.url.absoluteString, "error": message]) }
             return false
         }
+    }
+
+    /// A placeholder alone: its string, or with --json a line with the URL and the kind.
+    private func report(_ report: PlaceholderReport) {
+        if common.json { printJSONLine(report) } else { print(report.placeholder.value) }
     }
 
     private func outputPaths(for requests: [ImageRequest]) throws -> [URL?] {
@@ -207,6 +235,15 @@ struct GetReport: Encodable {
     let ms: Double
     /// A cached copy past its freshness, delivered because the origin failed (or `refresh` could not reach it).
     let stale: Bool
+    /// The image's placeholder, with `--placeholder`.
+    var placeholder: PlaceholderField?
+}
+
+/// One `trove get --placeholder --json` line when only the placeholder was computed.
+struct PlaceholderReport: Encodable {
+    let url: String
+    let placeholder: PlaceholderField
+    let ms: Double
 }
 
 extension Duration {

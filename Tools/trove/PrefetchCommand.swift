@@ -39,6 +39,12 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Compute each image's placeholder too (thumbhash, blurhash, or blurhash:XxY) and keep it with the cached "
+                + "original; with --progress json each line carries it."))
+    var placeholder: PlaceholderArgument?
+
+    @Option(
+        help: ArgumentHelp(
             "json: one JSON line per URL on stdout as it finishes (url, status, source, bytes, ms; error for a "
                 + "failure), then the summary line. The terminal bar is drawn either way when stderr is a terminal."))
     var progress: ProgressStyle?
@@ -51,6 +57,9 @@ struct PrefetchCommand: AsyncParsableCommand {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
         if data, transform != nil || encoding.format != nil {
             throw ValidationError("--transform and --format make image variants; they do not apply with --data")
+        }
+        if data, placeholder != nil {
+            throw ValidationError("--placeholder is computed from images; it does not apply with --data")
         }
     }
 
@@ -69,7 +78,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
             .map { try GetCommand.url(from: $0) }
 
-        let pipeline: any PrefetchTarget
+        var pipeline: any PrefetchTarget
         let sharedTier: (any SharedCacheTier)?
         do {
             var configuration = try common.pipelineConfiguration()
@@ -95,6 +104,9 @@ struct PrefetchCommand: AsyncParsableCommand {
                 } else {
                     pipeline = imagePipeline
                 }
+                if let placeholder {
+                    pipeline = PlaceholderTarget(inner: pipeline, pipeline: imagePipeline, kind: placeholder.kind)
+                }
             }
         } catch let error as TroveError {
             throw ValidationError(error.description)
@@ -104,7 +116,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let prefetcher = Prefetcher(target: pipeline, concurrency: concurrency, retryFailed: retryFailed)
         let summary = await prefetcher.prefetch(urls) { progress in
             // Calls come one at a time, in order, so lines never interleave.
-            if linePerURL { writeJSONLineNow(PrefetchLine(progress.finished)) }
+            if linePerURL { writeJSONLineNow(PrefetchLine(progress.finished, kind: placeholder?.kind)) }
             bar.update("prefetch \(progress.done)/\(progress.total)  \(TerminalProgress.bytes(Int64(progress.bytes)))")
         }
         bar.finish()
@@ -124,6 +136,7 @@ struct PrefetchCommand: AsyncParsableCommand {
 }
 
 /// One `trove prefetch --progress json` line: `status` is ok or failed; a failure has `error` and no source.
+/// With `--placeholder`, an image's line has its `placeholder`.
 struct PrefetchLine: Encodable {
     let url: String
     let status: String
@@ -131,8 +144,14 @@ struct PrefetchLine: Encodable {
     let bytes: Int?
     let ms: Double
     let error: String?
+    let placeholder: PlaceholderField?
 
-    init(_ finished: PrefetchedURL) {
+    init(_ finished: PrefetchedURL, kind: PlaceholderKind? = nil) {
+        if let kind, let value = finished.item?.placeholder {
+            placeholder = PlaceholderField(kind, value)
+        } else {
+            placeholder = nil
+        }
         url = finished.url.absoluteString
         status = finished.error == nil ? "ok" : "failed"
         source = finished.item?.source.rawValue

@@ -14,6 +14,8 @@ package struct CacheWriter: Sendable {
     let shared: SharedTierAccess?
     let freshness: FreshnessPolicy
     let logger: Logger
+    /// Writes that run after the caller has its answer (placeholders added to entries); `flush()` waits.
+    let background = BackgroundWrites()
 
     // MARK: - Original bytes
 
@@ -98,6 +100,41 @@ package struct CacheWriter: Sendable {
         _ = try? await diskCache?.removeEntry(forKey: key)
     }
 
+    // MARK: - Placeholders
+
+    /// A placeholder computed from an original: added to the header of its disk entry (stored under
+    /// `entryKey`, whose metadata was `metadata`) and to the shared tier's small value beside it (under the
+    /// primary `key`), in the background: the caller has its string, and rewriting an entry costs as much
+    /// as its bytes.
+    func storePlaceholder(
+        _ value: String, kind: String, forKey key: String, entry: (key: String, metadata: DiskEntryMetadata)?,
+        raw: RawResult
+    ) {
+        let diskCache = diskCache, shared = shared, logger = logger
+        var placeholders = entry?.metadata.placeholders ?? [:]
+        placeholders[kind] = value
+        let kept = placeholders
+        let sharedTTL = freshness.sharedTTL(expires: raw.expires)
+        background.run {
+            if let diskCache, let entryKey = entry?.key, var metadata = entry?.metadata {
+                metadata.placeholders = kept
+                do {
+                    try await diskCache.updateMetadata(forKey: entryKey, metadata)
+                } catch {
+                    logger.warning("disk cache write failed", metadata: ["key": "\(entryKey)", "error": "\(error)"])
+                }
+            }
+            if let shared {
+                var metadata = DiskEntryMetadata(expires: raw.expires)
+                metadata.selecting = raw.selecting
+                metadata.placeholders = kept
+                // The tier is a cache: a placeholder that could not be kept is computed again.
+                try? await shared.store(
+                    Data(), forKey: CacheKey.placeholders(of: key), metadata: metadata, ttl: sharedTTL)
+            }
+        }
+    }
+
     // MARK: - Processed results
 
     /// An encoded processed result, on disk under its processed key until its source's expiry, answering
@@ -125,7 +162,9 @@ package struct CacheWriter: Sendable {
     func forget(source: String) async -> (disk: Int, shared: Int) {
         let disk =
             (try? await diskCache?.removeEntries(whereKey: { CacheKey.source(ofStorageKey: $0) == source })) ?? 0
-        let removedShared = await shared?.remove(forKey: CacheKey(source: source).raw) ?? false
+        let raw = CacheKey(source: source).raw
+        let removedShared = await shared?.remove(forKey: raw) ?? false
+        _ = await shared?.remove(forKey: CacheKey.placeholders(of: raw))
         return (disk, removedShared ? 1 : 0)
     }
 
