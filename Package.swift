@@ -213,7 +213,7 @@ let package = Package(
             name: "trove",
             dependencies: [
                 "Trove", "TroveEviction", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveColor", "TroveRedis",
-                "TroveJXL",
+                "TroveS3", "TroveJXL",
                 "FixtureServer", "TroveServer", "CTroveSupport",
                 "TroveHEIF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")

@@ -12,7 +12,7 @@ import TroveTestSupport
         let kinds = ["fetchers", "decoders", "encoders", "hashers", "evictionPolicies", "transformers", "compressors"]
         #expect(
             Set(listing.keys) == Set(kinds + ["sharedTiers", "colorConverters", "formats", "schemes", "installed"]))
-        #expect((listing["sharedTiers"] as? [String]) == ["redis"])
+        #expect((listing["sharedTiers"] as? [String]) == ["redis", "s3"])
         // TroveColor is installed by default: decoded images are brought to sRGB.
         #expect((listing["colorConverters"] as? [String]) == ["lcms"])
         for kind in kinds { #expect((listing[kind] as? [String])?.isEmpty == false, "\(kind) is empty") }
@@ -27,6 +27,7 @@ import TroveTestSupport
         #expect(formats["gif"] == ["decoder": "gif"])
         let schemes = try #require(listing["schemes"] as? [String: [String: String]])
         #expect(schemes["https"] == ["fetcher": "http"] && schemes["file"] == ["fetcher": "file"])
+        #expect(schemes["s3"] == ["sharedTier": "s3"])
         let installed = try #require(listing["installed"] as? [[String: String]])
         #expect(installed.contains { $0["name"] == "jpeg" })
         #expect(installed.contains { $0["name"] == "color" })

@@ -11,7 +11,7 @@ struct SharedCacheOptions: ParsableArguments {
     @Option(
         name: .customLong("shared-cache"),
         help: ArgumentHelp(
-            "Shared cache tier for a fleet of processes: redis://[user:pass@]host:port[/db] (default $TROVE_SHARED_CACHE).",
+            "Shared cache tier for a fleet of processes: redis://[user:pass@]host:port[/db] or s3://bucket[/prefix]?endpoint=URL&region=R (default $TROVE_SHARED_CACHE).",
             valueName: "url"))
     var sharedCache: String?
 

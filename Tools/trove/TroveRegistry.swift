@@ -5,6 +5,7 @@ import TroveHEIF
 import TroveJPEG
 import TroveJXL
 import TroveRedis
+import TroveS3
 import TroveWebP
 
 /// The registry the CLI composes its pipelines from: the standard set plus the plugins the tool ships.
@@ -13,6 +14,7 @@ enum TroveRegistry {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
         try registry.install(TroveRedisPlugin())
+        try registry.install(TroveS3Plugin())
         try registry.install(TroveWebPPlugin())
         try registry.install(TroveAVIFPlugin())
         try registry.install(TroveJXLPlugin())
