@@ -23,9 +23,12 @@ struct CLIRunner {
     /// `trove`, built beside the test runner (`make test` builds every product first).
     static let binary = productsDirectory().appendingPathComponent("trove")
 
-    /// Runs the tool and waits for it off the cooperative pool (see `runSubprocess`).
-    func run(_ arguments: [String], in directory: URL? = nil) async throws -> Result {
-        var environment = ProcessInfo.processInfo.environment
+    /// Runs the tool and waits for it off the cooperative pool (see `runSubprocess`), with `extra` added to
+    /// this process's environment.
+    func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:])
+        async throws -> Result
+    {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["TROVE_CACHE_DIR"] = cacheDirectory.path
         let result = try await runSubprocess(Self.binary, arguments, environment: environment, in: directory)
         return Result(

@@ -7,14 +7,16 @@ import Foundation
 /// Starts a real server (nginx, redis-server) for a test, its output discarded, and waits up to 10 s until
 /// `isReady` says it serves. Returns the process and true once ready, or false if it exited first (its
 /// port was taken meanwhile, so the caller can try another); throws when it is still not ready after
-/// 10 s, naming what `readiness` says it should have done ("answer PING"), after killing it.
+/// 10 s, naming what `readiness` says it should have done ("answer PING"), after killing it. `environment`
+/// replaces the test process's own when given.
 public func launchServerProcess(
     _ executable: URL, arguments: [String], name: String, port: Int, readiness: String,
-    isReady: @Sendable () -> Bool
+    environment: [String: String]? = nil, isReady: @Sendable () -> Bool
 ) async throws -> (process: Process, ready: Bool) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if let environment { process.environment = environment }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()

@@ -12,14 +12,21 @@ package actor TroveServeProcess {
     private let arguments: [String]
     private let command: [String]
     private let executable: String
+    private let environment: [String: String]?
     private var process: Process?
 
     /// A server that `start()` runs as `trove serve --port PORT` + `arguments`; `executable` names another
-    /// product that takes `trove serve`'s flags itself (a test's own server).
-    package init(port: Int, arguments: [String], executable: String = "trove") {
+    /// product that takes `trove serve`'s flags itself (a test's own server). `environment` is added to the
+    /// test process's own (credentials for a tier, say).
+    package init(
+        port: Int, arguments: [String], executable: String = "trove", environment: [String: String] = [:]
+    ) {
         self.port = port
         self.arguments = arguments
         self.executable = executable
+        self.environment =
+            environment.isEmpty
+            ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }
         command = executable == "trove" ? ["serve"] : []
     }
 
@@ -31,7 +38,7 @@ package actor TroveServeProcess {
             let port = port
             let (process, ready) = try await launchServerProcess(
                 binary, arguments: command + ["--port", String(port)] + arguments, name: executable, port: port,
-                readiness: "answer /health",
+                readiness: "answer /health", environment: environment,
                 isReady: { loopbackGet(port: port, path: "/health", timeout: 2)?.status == 200 })
             if ready {
                 self.process = process

@@ -35,19 +35,47 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("\(name) is an imgproxy setting trove serve does not support; it is ignored")
         }
         let server: ImageProxyServer
+        let registry = try TroveRegistry.make()
         do {
-            server = try ImageProxyServer(configuration: configuration, registry: TroveRegistry.make(), logger: logger)
+            server = try ImageProxyServer(configuration: configuration, registry: registry, logger: logger)
         } catch let error as ServerConfigurationError {
             throw ValidationError(error.description)
         } catch let error as TroveError {
             throw ValidationError(error.description)
         }
+        try await Self.checkSharedTier(configuration.pipeline, registry: registry, logger: logger)
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let returner = Self.returnFreeMemory(every: ProcessInfo.processInfo.environment["TROVE_FREE_MEMORY_INTERVAL"])
         defer { returner?.cancel() }
         try await server.run { port in
             // One line scripts and tests read for the port; written at once, not left in a pipe's buffer.
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        }
+    }
+
+    /// Asks the shared tier for one key before listening. A tier that refuses this process (a wrong secret or
+    /// password, a bucket that does not exist) would fail every request, so the server does not start and
+    /// says why; one that does not answer is only warned about, since requests go on without it until it
+    /// is back (as they would for an outage while serving).
+    static func checkSharedTier(
+        _ configuration: PipelineConfiguration, registry: PluginRegistry, logger: Logger
+    ) async throws {
+        guard let url = configuration.sharedCache, let tier = try configuration.makeSharedTier(registry: registry)
+        else { return }
+        let shown = SharedCacheOptions.redacted(url)
+        do {
+            _ = try await tier.get("trove-start-up-check")
+            await tier.shutdown()
+        } catch let TroveError.invalidConfiguration(reason) {
+            await tier.shutdown()
+            throw ValidationError("shared cache \(shown) refused this server: \(reason)")
+        } catch let TroveError.sharedTierUnavailable(reason) {
+            await tier.shutdown()
+            logger.warning(
+                "shared cache \(shown) did not answer at start-up (\(reason)); serving without it until it does")
+        } catch {
+            await tier.shutdown()
+            throw error
         }
     }
 
