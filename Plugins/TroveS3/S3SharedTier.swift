@@ -86,6 +86,20 @@ public final class S3SharedTier: SharedCacheTier {
     /// Counts since the tier was made.
     public func statistics() -> SharedTierStatistics { state.withLock { $0.statistics } }
 
+    /// This process's counts (S3 keeps no fleet-wide ones), once a GET has shown the bucket answers, so
+    /// `trove cache stats` reports a server that is down or refuses the credentials instead of zeros.
+    public func fleetStatistics() async throws -> SharedTierStatistics {
+        _ = try await call { deadline in
+            do {
+                return try await self.client.getData(
+                    self.objectKey(for: "trove-statistics-check"), maxBytes: 0, deadline: deadline)
+            } catch S3Error.tooLarge {
+                return nil
+            }
+        }
+        return statistics()
+    }
+
     /// After this every call throws `sharedTierUnavailable`; the HTTP client is shared and stays up.
     public func shutdown() async { state.withLock { $0.isShutDown = true } }
 

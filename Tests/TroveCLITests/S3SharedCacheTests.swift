@@ -107,6 +107,54 @@ struct SuiteSeaweed: SuiteTrait, TestScoping {
         await origin.stop()
     }
 
+    @Test func cacheForgetRemovesTheS3CopyAndCacheStatsAsksTheBucket() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let origin = FixtureServer(routes: ["/s3/forget.png": .file(Self.image, contentType: "image/png")])
+        try await origin.start()
+        let url = origin.url("/s3/forget.png").absoluteString
+        let tier = tierURL(prefix: "forget-\(UUID().uuidString.prefix(8))")
+        let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("a"))
+
+        let first = try await cli.run(["get", url, "--json", "--shared-cache", tier], environment: credentials())
+        #expect(first.jsonLines.first?["source"] as? String == "network", "stderr: \(first.stderr)")
+        let forget = try await cli.run(
+            ["cache", "forget", url, "--json", "--shared-cache", tier], environment: credentials())
+        #expect(forget.status == 0, "stderr: \(forget.stderr)")
+        #expect(forget.jsonLines.first?["shared"] as? Int == 1, "\(forget.stdout)")
+        #expect((forget.jsonLines.first?["disk"] as? Int ?? 0) >= 1, "\(forget.stdout)")
+        // Gone from S3 too: a fresh process goes to the origin again.
+        let again = try await CLIRunner(cacheDirectory: work.appendingPathComponent("b")).run(
+            ["get", url, "--json", "--shared-cache", tier], environment: credentials())
+        #expect(again.jsonLines.first?["source"] as? String == "network", "stderr: \(again.stderr)")
+        #expect(origin.requestCount(for: "/s3/forget.png") == 2)
+
+        let stats = try await cli.run(["cache", "stats", "--json", "--shared-cache", tier], environment: credentials())
+        #expect(stats.status == 0, "stderr: \(stats.stderr)")
+        let shared = try #require(stats.jsonLines.first?["shared"] as? [String: Any])
+        #expect(shared["breaker"] as? String == "closed")
+        #expect(shared["errors"] as? Int == 0)
+
+        // A server that is down is reported as such, naming the endpoint, rather than as zeros.
+        let nowhere = URL(string: "http://127.0.0.1:\(try freeLoopbackPort())")!
+        let down = try await cli.run(
+            ["cache", "stats", "--json", "--shared-cache", tierURL(prefix: "p", endpoint: nowhere)],
+            environment: credentials())
+        #expect(down.status == 0, "stderr: \(down.stderr)")
+        let unavailable = try #require(down.jsonLines.first?["shared"] as? [String: Any])
+        #expect(unavailable["breaker"] as? String == "open")
+        #expect((unavailable["unavailable"] as? String)?.contains(nowhere.absoluteString) == true, "\(down.stdout)")
+
+        // Refused credentials are a mistake to fix: named, the secret never shown.
+        let wrong = "wrong-secret-\(UUID().uuidString.prefix(8))"
+        let refused = try await cli.run(
+            ["cache", "stats", "--json", "--shared-cache", tier], environment: credentials(secret: wrong))
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("AWS_SECRET_ACCESS_KEY"), "stderr: \(refused.stderr)")
+        #expect(!(refused.stdout + refused.stderr).contains(wrong))
+        await origin.stop()
+    }
+
     /// `trove serve` with these settings, expected to refuse to start; its result.
     func refusedServe(tier: String, secret: String? = nil) async throws -> CLIRunner.Result {
         let work = try temporaryDirectory()
