@@ -133,7 +133,8 @@ extension ServerSetting {
             read: { "\($0.allowPrivateSources)" }),
         ServerSetting(
             flag: "shared-cache", key: nil, environment: [Variable("TROVE_SHARED_CACHE")],
-            help: "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db].",
+            help:
+                "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db] or s3://bucket[/prefix]?endpoint=URL&region=R.",
             write: { configuration, values, name in
                 let text = values.last ?? ""
                 if text.isEmpty {
