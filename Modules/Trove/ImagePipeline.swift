@@ -110,7 +110,10 @@ public final class ImagePipeline: Sendable {
     /// With `request.placeholder` set, the response carries the source's placeholder too.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let key = cacheKey(for: request)
-        if let hit = memoryHit(request, key: key) { return try await attachingPlaceholder(hit, for: request) }
+        if let hit = memoryHit(request, key: key) {
+            // Only when asked: passing the response through is a copy of every buffer reference it holds.
+            return request.placeholder == nil ? hit : try await attachingPlaceholder(hit, for: request)
+        }
         return try await inFlight.run(url: request.url) {
             try await self.run(request, key: key, waiter: WaiterID.next(), emit: { _ in })
         }
@@ -166,8 +169,9 @@ public final class ImagePipeline: Sendable {
         let task = ImageTask(
             run: { emit in
                 defer { inFlight.remove(waiter) }
-                if let hit = self.memoryHit(request, key: key) {
-                    let hit = try await self.attachingPlaceholder(hit, for: request)
+                if var hit = self.memoryHit(request, key: key) {
+                    // Only when asked: passing the response through is a copy of every buffer reference it holds.
+                    if request.placeholder != nil { hit = try await self.attachingPlaceholder(hit, for: request) }
                     emit(.final(hit))
                     return hit
                 }
