@@ -55,11 +55,15 @@ import TroveTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = try DiskCache(directory: dir)
         try await cache.storeNow(EntryFormatVersionTests.payload, forKey: "k", metadata: Self.metadata)
+        // Both caches' open-time scans are over before the reads: on a loaded machine the first one's ran late
+        // once and the reopened cache no longer found the file.
+        await cache.waitForIndex()
         let file = cache.fileURL(forKey: "k")
         var bytes = try Data(contentsOf: file)
         bytes[bytes.count - 1] ^= 0xFF  // a payload read would fail its CRC
         try bytes.write(to: file)
         let reopened = try DiskCache(directory: dir)
+        await reopened.waitForIndex()
         #expect(try await reopened.metadata(forKey: "k") == Self.metadata)
         #expect(try await reopened.metadata(forKey: "other") == nil)
         #expect(await reopened.stats().corrupt == 0)
