@@ -111,8 +111,10 @@ public final class DataPipeline: Sendable {
     let raw: RawStages
     /// Trims `memoryCache` under memory pressure; nil when there is nothing to watch.
     package let memoryPressureWatch: MemoryPressureWatch?
-    /// What `cancel(url:)` and `cancelAll()` reach.
-    let inFlight = InFlightRequests()
+    /// Every request past memory waits on a job of its own, which waits on the raw key's fetch as it needs
+    /// to; `cancel(url:)` and `cancelAll()` reach requests there. Started on the caller's thread: a miss
+    /// goes on to the disk and the network without waiting for a pool thread.
+    private let requests = Jobs<WorkKey, DataResponse>(startsImmediately: true)
 
     /// Builds the pipeline; throws `unknownPlugin` (listing the known names) for a hasher, eviction or
     /// compressor name the registry lacks, `invalidConfiguration` for bad disk limits, an unserved shared-tier
@@ -148,9 +150,7 @@ public final class DataPipeline: Sendable {
     public func data(for request: DataRequest) async throws -> DataResponse {
         let request = request.keyed(by: configuration.cacheKeyRule)
         if let hit = memoryHit(request) { return hit }
-        return try await inFlight.run(url: request.url) {
-            try await self.run(request, waiter: WaiterID.next(), emit: { _ in })
-        }
+        return try await run(request, waiter: JobWaiter.nextID()) { _ in }
     }
 
     /// Convenience for a plain URL with the default request.
@@ -163,23 +163,21 @@ public final class DataPipeline: Sendable {
     /// many were cancelled.
     @discardableResult
     public func cancel(url: URL) -> Int {
-        inFlight.cancel(url: url)
+        requests.cancel(url: url)
     }
 
     /// Cancels every request running now; returns how many.
     @discardableResult
     public func cancelAll() -> Int {
-        inFlight.cancelAll()
+        requests.cancel { _ in true }
     }
 
     /// Starts a request whose progress, cached and final results arrive as events.
     public func task(for request: DataRequest) -> DataTask {
         let request = request.keyed(by: configuration.cacheKeyRule)
-        let waiter = WaiterID.next()
-        let inFlight = self.inFlight
-        let task = DataTask(
+        let waiter = JobWaiter.nextID()
+        return DataTask(
             run: { emit in
-                defer { inFlight.remove(waiter) }
                 if let hit = self.memoryHit(request) {
                     emit(.final(hit))
                     return hit
@@ -187,10 +185,14 @@ public final class DataPipeline: Sendable {
                 return try await self.run(request, waiter: waiter, emit: emit)
             },
             changePriority: { priority in
-                self.parts.setPriority(priority, forKey: request.cacheKey, policy: request.cachePolicy, waiter: waiter)
+                self.requests.setPriority(priority, forKey: Self.jobKey(for: request, waiter: waiter), waiter: waiter)
             })
-        inFlight.add(waiter, url: request.url) { task.cancel() }
-        return task
+    }
+
+    /// Each request's job is its own: two data requests for one key may differ in method, body and headers.
+    /// They share the raw key's fetch (`RawRequest.fetchKind`) below it.
+    private static func jobKey(for request: DataRequest, waiter: UInt64) -> WorkKey {
+        WorkKey(request.cacheKey, .alone(waiter: waiter), policy: request.cachePolicy)
     }
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
@@ -201,14 +203,25 @@ public final class DataPipeline: Sendable {
         .map { $0.answering(request) }
     }
 
+    /// Past memory: the request's own job, waiting on the raw key's fetch as its policy says.
     private func run(
-        _ request: DataRequest, waiter: UInt64,
+        _ request: DataRequest, waiter id: UInt64,
+        emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void
+    ) async throws -> DataResponse {
+        let waiter = JobWaiter(
+            id: id, priority: request.priority, url: request.url, progress: { emit(.progress($0)) }, job: nil)
+        return try await requests.value(forKey: Self.jobKey(for: request, waiter: id), as: waiter) { job in
+            try await self.load(request, waiter: job.asWaiter(), emit: emit)
+        }
+    }
+
+    private func load(
+        _ request: DataRequest, waiter: JobWaiter,
         emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void
     ) async throws -> DataResponse {
         var raw = RawRequest(
             url: request.url, key: request.cacheKey, policy: request.cachePolicy,
-            retryFailed: request.retryFailed, headers: request.headers, priority: request.priority,
-            waiter: waiter, progress: { emit(.progress($0)) }, maxAge: request.maxAge)
+            retryFailed: request.retryFailed, headers: request.headers, waiter: waiter, maxAge: request.maxAge)
         raw.method = request.method
         raw.body = request.body
         raw.usesCaches = request.usesCaches

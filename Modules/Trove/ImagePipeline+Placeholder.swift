@@ -39,9 +39,9 @@ extension ImagePipeline {
         }
         return try await placeholderLoads.value(
             forKey: WorkKey(key.raw, .placeholder(kind.identifier), policy: request.cachePolicy),
-            onJoin: parts.recordJoin
-        ) {
-            try await self.computePlaceholder(kind, source: source, key: key)
+            as: JobWaiter(priority: request.priority, url: request.url), onJoin: parts.recordJoin
+        ) { job in
+            try await self.computePlaceholder(kind, source: source, key: key, job: job)
         }
     }
 
@@ -73,19 +73,15 @@ extension ImagePipeline {
             customCacheKey: request.customCacheKey, headers: request.headers, maxAge: request.maxAge)
     }
 
-    /// The original's bytes through the raw stages, decoded reduced, hashed, and the string kept.
-    private func computePlaceholder(_ kind: PlaceholderKind, source: ImageRequest, key: CacheKey) async throws
-        -> String
-    {
-        let waiter = WaiterID.next()
+    /// The original's bytes through the raw stages (the placeholder's job waiting on the raw key's), decoded
+    /// reduced, hashed, and the string kept.
+    private func computePlaceholder(
+        _ kind: PlaceholderKind, source: ImageRequest, key: CacheKey, job: JobHandle
+    ) async throws -> String {
         let rawRequest = RawRequest(
             url: source.url, key: key.raw, policy: source.cachePolicy,
-            retryFailed: source.options.contains(.retryFailed), headers: source.headers, priority: source.priority,
-            waiter: waiter, progress: { _ in }, maxAge: source.maxAge)
-        let job = rawRequest.fetchKey
-        let joined = parts.jobs.join(
-            job, waiter: waiter, priority: source.priority, progress: rawRequest.progress, previews: nil)
-        defer { if joined { parts.jobs.leave(job, waiter: waiter) } }
+            retryFailed: source.options.contains(.retryFailed), headers: source.headers, waiter: job.asWaiter(),
+            maxAge: source.maxAge)
         let raw =
             source.cachePolicy == .reloadIgnoringCache
             ? try await self.raw.fetch.fetch(rawRequest) : try await self.raw.originalDisk.load(rawRequest)

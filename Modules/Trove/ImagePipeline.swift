@@ -51,12 +51,11 @@ public final class ImagePipeline: Sendable {
     package let memoryPressureWatch: MemoryPressureWatch?
     /// This pipeline's part of every processed key (`CacheKey.pipelineSettings`); nil with the defaults.
     private let keySettings: String?
-    /// What `cancel(url:)` and `cancelAll()` reach.
-    let inFlight = InFlightRequests()
-    /// One decode and transform per processed key however many ask.
-    private let processedLoads = TaskCoalescer<WorkKey, ImageResponse>()
+    /// One job per processed key and policy, past memory: the processed result, from disk or made from the
+    /// original. Every request waits on one; `cancel(url:)` and `cancelAll()` reach them there.
+    private let processedLoads = Jobs<WorkKey, ImageResponse>()
     /// One placeholder computation per raw key and kind however many ask.
-    let placeholderLoads = TaskCoalescer<WorkKey, String>()
+    let placeholderLoads = Jobs<WorkKey, String>()
     /// Bounds the memory decodes hold at once; nil when the configuration sets no budget.
     package let decodeBudget: DecodeMemoryBudget?
 
@@ -114,9 +113,7 @@ public final class ImagePipeline: Sendable {
             // Only when asked: passing the response through is a copy of every buffer reference it holds.
             return request.placeholder == nil ? hit : try await attachingPlaceholder(hit, for: request)
         }
-        return try await inFlight.run(url: request.url) {
-            try await self.run(request, key: key, waiter: WaiterID.next(), emit: { _ in })
-        }
+        return try await run(request, key: key, waiter: JobWaiter.nextID()) { _ in }
     }
 
     /// The key this pipeline caches a request's results under: the request's own parts, plus the settings of
@@ -152,23 +149,21 @@ public final class ImagePipeline: Sendable {
     /// many were cancelled.
     @discardableResult
     public func cancel(url: URL) -> Int {
-        inFlight.cancel(url: url)
+        processedLoads.cancel(url: url)
     }
 
     /// Cancels every request running now; returns how many.
     @discardableResult
     public func cancelAll() -> Int {
-        inFlight.cancelAll()
+        processedLoads.cancel { _ in true }
     }
 
     /// Starts a request whose progress, cached and final results arrive as events.
     public func task(for request: ImageRequest) -> ImageTask {
-        let waiter = WaiterID.next()
-        let inFlight = self.inFlight
         let key = cacheKey(for: request)
-        let task = ImageTask(
+        let waiter = JobWaiter.nextID()
+        return ImageTask(
             run: { emit in
-                defer { inFlight.remove(waiter) }
                 if var hit = self.memoryHit(request, key: key) {
                     // Only when asked: passing the response through is a copy of every buffer reference it holds.
                     if request.placeholder != nil { hit = try await self.attachingPlaceholder(hit, for: request) }
@@ -178,10 +173,9 @@ public final class ImagePipeline: Sendable {
                 return try await self.run(request, key: key, waiter: waiter, emit: emit)
             },
             changePriority: { priority in
-                self.parts.setPriority(priority, forKey: key.raw, policy: request.cachePolicy, waiter: waiter)
+                self.processedLoads.setPriority(
+                    priority, forKey: Self.jobKey(for: request, key: key, waiter: waiter), waiter: waiter)
             })
-        inFlight.add(waiter, url: request.url) { task.cancel() }
-        return task
     }
 
     // MARK: - Flow
@@ -200,46 +194,47 @@ public final class ImagePipeline: Sendable {
         (registry.decodableFormats.map(\.mediaType) + ["*/*;q=0.8"]).joined(separator: ",")
     }
 
-    /// Past memory: registers the waiter with the raw key's job, then runs the stages once per processed key.
+    /// The job a request waits on past memory: one per processed key and policy (the policy decides which
+    /// tiers are read and written: a cache-only load fails on a miss that a plain load would fetch), except
+    /// a refresh's, which delivers its cached copy first to its own caller alone.
+    private static func jobKey(for request: ImageRequest, key: CacheKey, waiter: UInt64) -> WorkKey {
+        WorkKey(
+            key.processed, request.cachePolicy == .refresh ? .alone(waiter: waiter) : .load, policy: request.cachePolicy
+        )
+    }
+
+    /// Past memory: the request waits on its processed key's job, which loads the original (as a waiter of
+    /// the raw key's job, through which progress, previews and priority flow) and processes it once.
     private func run(
-        _ request: ImageRequest, key: CacheKey, waiter: UInt64,
+        _ request: ImageRequest, key: CacheKey, waiter id: UInt64,
         emit: @escaping @Sendable (ImageEvent) -> Void
     ) async throws -> ImageResponse {
-        var rawRequest = RawRequest(
-            url: request.url, key: key.raw, policy: request.cachePolicy,
-            retryFailed: request.options.contains(.retryFailed), headers: request.headers,
-            priority: request.priority, waiter: waiter, progress: { emit(.progress($0)) },
-            maxAge: request.maxAge)
+        var waiter = JobWaiter(
+            id: id, priority: request.priority, url: request.url, progress: { emit(.progress($0)) }, job: nil)
         if request.options.contains(.deliversPreviews) {
-            rawRequest.previews = previews(for: request, key: key, emit: emit)
+            waiter.previews = previews(for: request, key: key, emit: emit)
         }
-        let raw = rawRequest
-        // Registered before joining processed work, so a caller that joins it still gets progress, previews
-        // and a say in priority, for as long as the request runs: the fetch stage finds it joined already.
-        let joined = parts.jobs.join(
-            raw.fetchKey, waiter: waiter, priority: request.priority, progress: raw.progress, previews: raw.previews)
-        defer { if joined { parts.jobs.leave(raw.fetchKey, waiter: waiter) } }
-
-        // Shared only under the same policy: it decides which tiers are read (a cache-only load fails on a
-        // miss that a plain load would fetch) and written.
-        let processedKey = WorkKey(key.processed, policy: request.cachePolicy)
-        let response: ImageResponse
-        switch request.cachePolicy {
-        case .refresh:
-            return try await attachingPlaceholder(
-                try await refresh(request, key: key, raw: raw, emit: emit), for: request)
-        case .reloadIgnoringCache:
-            response = try await processedLoads.value(forKey: processedKey, onJoin: parts.recordJoin) {
-                try await self.process(request, key: key, try await self.raw.fetch.fetch(raw))
-            }
-        case .useCache, .cacheOnly, .memoryOnly:
-            response = try await processedLoads.value(forKey: processedKey, onJoin: parts.recordJoin) {
-                try await self.load(request, key: key, raw: raw)
+        let response = try await processedLoads.value(
+            forKey: Self.jobKey(for: request, key: key, waiter: waiter.id), as: waiter, onJoin: parts.recordJoin
+        ) { job in
+            let raw = RawRequest(
+                url: request.url, key: key.raw, policy: request.cachePolicy,
+                retryFailed: request.options.contains(.retryFailed), headers: request.headers,
+                waiter: job.asWaiter(), maxAge: request.maxAge)
+            switch request.cachePolicy {
+            case .refresh:
+                // Its own job: the events are its caller's.
+                return try await self.refresh(request, key: key, raw: raw, emit: emit)
+            case .reloadIgnoringCache:
+                return try await self.process(request, key: key, try await self.raw.fetch.fetch(raw))
+            case .useCache, .cacheOnly, .memoryOnly:
+                return try await self.load(request, key: key, raw: raw)
             }
         }
         // After the shared work: the response kept in memory never carries a placeholder.
         let answered = try await attachingPlaceholder(response, for: request)
-        emit(.final(answered))
+        // A refresh has sent its own events.
+        if request.cachePolicy != .refresh { emit(.final(answered)) }
         return answered
     }
 

@@ -1,4 +1,3 @@
-import Synchronization
 import TroveCore
 
 /// A running request: its events as an `AsyncSequence`, its final response, and handles to re-prioritise
@@ -50,12 +49,3 @@ public final class PipelineTask<Response: Sendable>: Sendable {
 
 /// A running `ImagePipeline` request.
 public typealias ImageTask = PipelineTask<ImageResponse>
-
-/// Identifies one caller among the waiters of shared work.
-enum WaiterID {
-    private static let counter = Atomic<UInt64>(0)
-
-    static func next() -> UInt64 {
-        counter.add(1, ordering: .relaxed).newValue
-    }
-}

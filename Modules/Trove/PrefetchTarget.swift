@@ -50,7 +50,7 @@ extension RawStages {
         }
         var request = RawRequest(
             url: url, key: key, policy: .useCache, retryFailed: retryFailed, headers: [:],
-            priority: priority, waiter: WaiterID.next(), progress: { _ in })
+            waiter: JobWaiter(priority: priority, url: url))
         // Memory stays flat however large the batch: each body goes to its disk entry as it arrives. The
         // shared tier stores whole values, so with one the bytes are collected as any load collects them.
         request.streamsToDisk = parts.diskCache != nil && parts.shared == nil

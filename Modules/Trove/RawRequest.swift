@@ -10,17 +10,14 @@ struct RawRequest: Sendable {
     let policy: CachePolicy
     let retryFailed: Bool
     let headers: [String: String]
-    let priority: RequestPriority
-    /// Identifies the caller among the waiters of a coalesced fetch.
-    let waiter: UInt64
-    let progress: @Sendable (FetchProgress) -> Void
+    /// Who waits for the bytes (a request, or the job of a request's processed result): its priority, its
+    /// progress and its wish for previews.
+    let waiter: JobWaiter
     /// The request's own max age, overriding the freshness rules.
     var maxAge: Duration? = nil
     /// The HTTP method and body sent (GET and none for images).
     var method = "GET"
     var body: Data? = nil
-    /// Set when the caller wants previews of the body while it arrives (image requests only).
-    var previews: PreviewRequest? = nil
     /// False for a request whose answer no cache may keep or give (a POST that did not opt in): it goes to
     /// the origin every time, and its failures are not remembered.
     var usesCaches = true
@@ -35,7 +32,7 @@ struct RawRequest: Sendable {
     /// one and no cache keeps the answer.
     /// A request with a `Range` goes alone too: its answer may be a part, which no other request may get.
     var fetchKind: WorkKey.Kind {
-        (usesCaches || isIdempotent) && !asksForRange ? .load : .alone(waiter: waiter)
+        (usesCaches || isIdempotent) && !asksForRange ? .load : .alone(waiter: waiter.id)
     }
     /// The key its fetch is coalesced and its waiters are joined under.
     var fetchKey: WorkKey { WorkKey(key, fetchKind, policy: policy) }

@@ -31,7 +31,7 @@ extension ProxyResponder {
         do {
             served = try await requestLimit.withRequest {
                 try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
-                    try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) {
+                    try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) { _ in
                         try await gate.withAdmission(for: workKey) { try await sourceInfo(plan) }
                     }
                 }

@@ -22,7 +22,7 @@ struct ProxyResponder: Sendable {
     let gate: AdmissionGate
     let requestLimit: RequestLimit
     /// One production per result at a time: identical requests share its encoded bytes and entity tag.
-    let productions = TaskCoalescer<String, ServedResult>()
+    let productions = Jobs<String, ServedResult>()
     /// Encoded results by result key; nil with `--no-result-cache`.
     let results: MemoryCache<String, ServedResult>?
     let metrics: ServerMetrics
@@ -98,7 +98,7 @@ struct ProxyResponder: Sendable {
                     WholeRequestDeadline.decodeMemoryWaitEnd(within: deadline)
                 ) {
                     try await WholeRequestDeadline.run(within: deadline) { [self] in
-                        try await productions.value(forKey: productionKey, onJoin: metrics.sharedResult) {
+                        try await productions.value(forKey: productionKey, onJoin: metrics.sharedResult) { _ in
                             if raw { return try await sourceBytes(plan) }
                             return try await gate.withAdmission(for: workKey) {
                                 try await produce(plan, format: format)

@@ -46,6 +46,45 @@ import TroveTestSupport
         }
     }
 
+    /// As above, for priority: the load raises its priority while it waits on the prefetch's fetch; the
+    /// fetch it then makes for itself must wait at that priority, ahead of a request queued before it.
+    @Test func aLoadKeepsItsPriorityForTheFetchAfterTheOneItJoined() async throws {
+        let gate = FixtureGate()
+        let other = FixtureGate()
+        let image = try pngData("chelsea.png")
+        let noStore = ["Cache-Control": "no-store"]
+        try await withServerAndCache([
+            "/twice.png": .sequence([
+                .withHeaders(noStore, .gated(image, contentType: "image/png", gate: gate)),
+                .withHeaders(noStore, .file(image, contentType: "image/png"))
+            ]),
+            "/x.png": .gated(image, contentType: "image/png", gate: other),
+            "/z.png": .file(image, contentType: "image/png")
+        ]) { server, dir in
+            let metrics = TestMetrics()
+            let pipeline = try makePipeline(dir, metrics: metrics) {
+                $0.scheduler = FetchSchedulerConfiguration(maxConcurrent: 1, order: .fifo)
+            }
+            let url = server.url("/twice.png")
+            let prefetch = Task { await Prefetcher(pipeline: pipeline).prefetch([url]) }
+            #expect(await eventually { gate.arrivals == 1 })
+            let load = pipeline.task(for: ImageRequest(url: url))
+            #expect(await eventually { metrics.total("trove_coalesced_joins_total") == 1 })
+            let queued = [server.url("/x.png"), server.url("/z.png")].map { pipeline.task(for: ImageRequest(url: $0)) }
+            #expect(await eventually { pipeline.fetchScheduler.queuedCount == 2 })
+            load.setPriority(.veryHigh)
+            gate.open()
+            // The prefetch ends; `/x` takes the slot and holds it; the load's own fetch queues beside `/z`.
+            #expect(await eventually { other.arrivals == 1 && pipeline.fetchScheduler.queuedCount == 2 })
+            other.open()
+            _ = try await load.response
+            for task in queued { _ = try await task.response }
+            _ = await prefetch.value
+
+            #expect(server.requests == ["/twice.png", "/x.png", "/twice.png", "/z.png"])
+        }
+    }
+
     /// A reload arrives while a `useCache` load of the same URL is reading the shared tier (the read is held).
     /// The reload must not share that read: it goes to the origin and gets the origin's bytes now, not the
     /// shared tier's older copy.

@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import MetricsTestKit
 import Testing
 import Trove
 import TroveTestSupport
@@ -74,6 +75,54 @@ import TroveTestSupport
             for gate in gates.values { gate.open() }
             for task in tasks { _ = try await task.response }
             #expect(server.requests == ["/o/a", "/o/d", "/o/b", "/o/c"])
+        }
+    }
+
+    /// Two results of one source (different transforms) are two jobs waiting on one fetch. A priority
+    /// raised by the second, which joined the fetch, still moves the fetch up the queue.
+    @Test func aRaisedPriorityReachesAFetchSharedByTwoResults() async throws {
+        try await raisingPriorityOfAJoiner(sameResult: false)
+    }
+
+    /// Two callers of one result share its job, and the fetch beneath it: a priority raised by the one that
+    /// joined moves the fetch up the queue.
+    @Test func aRaisedPriorityReachesAFetchThroughASharedResult() async throws {
+        try await raisingPriorityOfAJoiner(sameResult: true)
+    }
+
+    /// `a` runs in the only slot; `c`, then `b`, wait in FIFO order. A second request for `b` (for the same
+    /// result, or another size) joins `b`'s work and raises its priority: `b` must start before `c`.
+    private func raisingPriorityOfAJoiner(sameResult: Bool) async throws {
+        let names = ["a", "b", "c"]
+        let (routes, gates) = try Self.gatedRoutes(names)
+        try await withServerAndCache(routes) { server, directory in
+            let metrics = TestMetrics()
+            let pipeline = try makePipeline(directory, metrics: metrics) {
+                $0.scheduler = FetchSchedulerConfiguration(maxConcurrent: 1, order: .fifo)
+            }
+            var tasks: [ImageTask] = []
+            for (index, name) in ["a", "c", "b"].enumerated() {
+                tasks.append(
+                    pipeline.task(
+                        for: ImageRequest(
+                            url: server.url("/o/\(name)"), transforms: [ResizeTransformer(width: 8, height: 8)])))
+                #expect(
+                    await eventually {
+                        pipeline.fetchScheduler.runningCount + pipeline.fetchScheduler.queuedCount == index + 1
+                    })
+            }
+            let second = ImageRequest(
+                url: server.url("/o/b"),
+                transforms: [ResizeTransformer(width: sameResult ? 8 : 4, height: sameResult ? 8 : 4)])
+            let joined = pipeline.task(for: second)
+            #expect(await eventually { metrics.total("trove_coalesced_joins_total") == 1 })
+            joined.setPriority(.veryHigh)
+            gates["a"]!.open()
+            #expect(await eventually { gates["b"]!.arrivals >= 1 })
+            #expect(server.requests == ["/o/a", "/o/b"])
+            for gate in gates.values { gate.open() }
+            for task in tasks + [joined] { _ = try await task.response }
+            #expect(server.requests == ["/o/a", "/o/b", "/o/c"])
         }
     }
 }

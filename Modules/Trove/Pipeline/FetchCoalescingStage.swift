@@ -7,7 +7,7 @@ import TroveMemoryCache
 
 /// Stage 4, the fetch's front door: the failure memory (a URL that failed for a lasting reason fails fast),
 /// then coalescing: concurrent callers of one raw key share one fetch, and of one entry one revalidation,
-/// each waiter's progress, previews and priority carried by `FetchJobs`. The shared work goes to the shared
+/// each a job (`Jobs`) that carries its waiters' progress, previews and priority. The shared work goes to the shared
 /// tier (`SharedTierStage`) when there is one, else to the origin (`OriginStage`).
 package final class FetchCoalescingStage: Sendable {
     let parts: PipelineParts
@@ -15,8 +15,8 @@ package final class FetchCoalescingStage: Sendable {
     let sharedTier: SharedTierStage?
     let origin: OriginStage
     // Both start on the caller's thread: a fetch does a few microseconds of bookkeeping, then waits on the network.
-    private let fetches = TaskCoalescer<WorkKey, RawResult>(startsImmediately: true)
-    private let revalidations = TaskCoalescer<WorkKey, Revalidation>(startsImmediately: true)
+    private let fetches = Jobs<WorkKey, RawResult>(startsImmediately: true)
+    private let revalidations = Jobs<WorkKey, Revalidation>(startsImmediately: true)
 
     init(parts: PipelineParts, sharedTier: SharedTierStage?, origin: OriginStage) {
         self.parts = parts
@@ -34,7 +34,7 @@ package final class FetchCoalescingStage: Sendable {
         } catch let error as TroveError where !request.streamsToDisk && error.isDiskFailure {
             // Joined a prefetch whose body was streaming to a failing disk: the bytes went nowhere, but this
             // caller needs no disk, and a failing disk must not fail a request (see `accepted`).
-            return try await origin.fetch(request)
+            return try await origin.fetch(request, job: JobHandle(request.waiter))
         }
         guard result.streamedLength != nil, !request.streamsToDisk else { return result }
         // This caller joined a prefetch that sent the body straight to disk: its bytes are read back there.
@@ -42,22 +42,22 @@ package final class FetchCoalescingStage: Sendable {
             return RawResult(entry, source: .network)
         }
         // Not kept (no-store), or gone already: fetched again for this caller.
-        return try await origin.fetch(request)
+        return try await origin.fetch(request, job: JobHandle(request.waiter))
     }
 
     /// The fetch concurrent callers of one key share: from the shared tier when it has the key (unless
     /// reloading or refreshing), into the disk entry for a streaming prefetch, else from the origin.
     private func sharedFetch(_ request: RawRequest) async throws -> RawResult {
-        try await joined(request, coalescer: fetches, coalescingKey: request.fetchKey) {
+        try await fetches.value(forKey: request.fetchKey, as: request.waiter, onJoin: parts.recordJoin) { job in
             if let sharedTier = self.sharedTier, request.usesCaches, request.policy != .reloadIgnoringCache,
                 request.policy != .refresh
             {
-                return try await sharedTier.fetch(request)
+                return try await sharedTier.fetch(request, job: job)
             }
             if request.streamsToDisk, let diskCache = self.parts.diskCache {
-                return try await self.origin.fetchIntoDisk(request, diskCache)
+                return try await self.origin.fetchIntoDisk(request, diskCache, job: job)
             }
-            return try await self.origin.fetch(request)
+            return try await self.origin.fetch(request, job: job)
         }
     }
 
@@ -66,10 +66,10 @@ package final class FetchCoalescingStage: Sendable {
     func revalidate(_ request: RawRequest, entry: DiskEntry) async throws -> Revalidation? {
         let validators = entry.metadata.validators
         guard !validators.isEmpty else { return nil }
-        return try await joined(
-            request, coalescer: revalidations, coalescingKey: request.revalidationKey
-        ) {
-            try await self.origin.revalidate(request, entry: entry, validators: validators)
+        return try await revalidations.value(
+            forKey: request.revalidationKey, as: request.waiter, onJoin: parts.recordJoin
+        ) { job in
+            try await self.origin.revalidate(request, entry: entry, validators: validators, job: job)
         }
     }
 
@@ -82,20 +82,6 @@ package final class FetchCoalescingStage: Sendable {
             parts.metrics.record(.failure(.previouslyFailed))
             throw TroveError.previouslyFailed(url: request.url.absoluteString, cause: failure.cause, ago: failure.ago)
         }
-    }
-
-    /// Registers the caller's progress handler and priority with the job for the key (unless the caller is
-    /// registered there already: an image request joins its raw key's job for the whole request), then joins
-    /// the work.
-    private func joined<Value: Sendable>(
-        _ request: RawRequest, coalescer: TaskCoalescer<WorkKey, Value>, coalescingKey: WorkKey,
-        work: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        let joined = parts.jobs.join(
-            coalescingKey, waiter: request.waiter, priority: request.priority, progress: request.progress,
-            previews: request.previews)
-        defer { if joined { parts.jobs.leave(coalescingKey, waiter: request.waiter) } }
-        return try await coalescer.value(forKey: coalescingKey, onJoin: parts.recordJoin, work: work)
     }
 }
 

@@ -13,9 +13,9 @@ import TroveMemoryCache
 package struct OriginStage: Sendable {
     let parts: PipelineParts
 
-    /// One unconditional origin fetch, accepted and stored.
-    func fetch(_ request: RawRequest) async throws -> RawResult {
-        let outcome = try await performFetch(request, validators: nil)
+    /// One unconditional origin fetch for `job`'s waiters, accepted and stored.
+    func fetch(_ request: RawRequest, job: JobHandle) async throws -> RawResult {
+        let outcome = try await performFetch(request, validators: nil, job: job)
         guard case let .data(data, metadata) = outcome else {
             throw TroveError.connectionFailed(
                 url: request.url.absoluteString,
@@ -30,8 +30,9 @@ package struct OriginStage: Sendable {
     /// entry is committed with the response's validators and freshness, or dropped for `no-store`. A disk
     /// that fails while the body streams fails the fetch (the bytes are nowhere else); the commit after it
     /// is write-behind, its failure logged and counted as a store's is.
-    func fetchIntoDisk(_ request: RawRequest, _ diskCache: DiskCache) async throws -> RawResult {
-        let (writer, outcome) = try await performFetch(request, validators: nil) { fetcher, fetchRequest, progress in
+    func fetchIntoDisk(_ request: RawRequest, _ diskCache: DiskCache, job: JobHandle) async throws -> RawResult {
+        let (writer, outcome) = try await performFetch(request, validators: nil, job: job) {
+            fetcher, fetchRequest, progress in
             let writer = self.parts.cacheWriter.streamingEntry(forKey: request.key, in: diskCache)
             do {
                 let outcome = try await fetcher.fetch(fetchRequest, into: writer, progress: progress)
@@ -76,8 +77,10 @@ package struct OriginStage: Sendable {
     /// A conditional fetch with the entry's validators: a 304 updates the stored response's header fields
     /// from its own and its freshness from the fields so updated (RFC 9111 §4.3.4); a 200 is accepted and
     /// stored as any fetch.
-    func revalidate(_ request: RawRequest, entry: DiskEntry, validators: Validators) async throws -> Revalidation {
-        switch try await performFetch(request, validators: validators) {
+    func revalidate(
+        _ request: RawRequest, entry: DiskEntry, validators: Validators, job: JobHandle
+    ) async throws -> Revalidation {
+        switch try await performFetch(request, validators: validators, job: job) {
         case let .notModified(response):
             let (refreshed, storable) = parts.freshness.revalidated(entry.metadata, by: response)
             // The entry's own key: a variant's, when the response varies.
@@ -89,9 +92,12 @@ package struct OriginStage: Sendable {
         }
     }
 
-    /// One network fetch: asks the delegate, then retries transient failures, each attempt in a scheduler slot.
-    private func performFetch(_ request: RawRequest, validators: Validators?) async throws -> FetchOutcome {
-        try await performFetch(request, validators: validators) { fetcher, fetchRequest, progress in
+    /// One network fetch: asks the delegate, then retries transient failures, each attempt in a scheduler slot
+    /// at the job's priority, reporting to its waiters.
+    private func performFetch(_ request: RawRequest, validators: Validators?, job: JobHandle) async throws
+        -> FetchOutcome
+    {
+        try await performFetch(request, validators: validators, job: job) { fetcher, fetchRequest, progress in
             let outcome = try await fetcher.fetch(fetchRequest, progress: progress)
             if case let .data(data, _) = outcome { self.parts.metrics.record(.bytesFetched(data.count)) }
             self.parts.activity.finished(request.url, key: request.key, outcome)
@@ -102,14 +108,12 @@ package struct OriginStage: Sendable {
     /// `performFetch` with each attempt made by `attempt` (given the fetcher, the prepared request and
     /// the progress reporter), e.g. a fetch into a disk entry.
     private func performFetch<Outcome: Sendable>(
-        _ request: RawRequest, validators: Validators?,
+        _ request: RawRequest, validators: Validators?, job: JobHandle,
         attempt:
             @escaping @Sendable (any Fetcher, FetchRequest, @escaping @Sendable (FetchProgress) -> Void)
             async throws -> Outcome
     ) async throws -> Outcome {
         let url = request.url
-        // A conditional fetch is separate work from a plain fetch of the same key: its outcome differs.
-        let jobKey = validators == nil ? request.fetchKey : request.revalidationKey
         // What came with a failed answer (a 404's headers), for how long the failure is remembered.
         let failedResponse = Mutex<ResponseMetadata?>(nil)
         do {
@@ -129,7 +133,6 @@ package struct OriginStage: Sendable {
             fetchRequest.cookieStore = parts.configuration.cookieStore
             fetchRequest.tls = parts.configuration.tls
             if let delegate = parts.delegate { fetchRequest = try await delegate.prepare(fetchRequest) }
-            let ticket = parts.jobs.ticket(for: jobKey) ?? SchedulerTicket(priority: request.priority)
             let host = FetchScheduler.hostKey(for: url)
             let finalRequest = fetchRequest
             // A POST (or PATCH) is not repeated on its own: the origin may have acted on the first one.
@@ -143,11 +146,9 @@ package struct OriginStage: Sendable {
                     throw TroveError.deadlineExceeded(url: url.absoluteString, after: deadline.budget)
                 }
                 self.parts.metrics.record(.fetch)
-                return try await self.parts.scheduler.run(host: host, ticket: ticket) {
-                    try await self.parts.jobs.observingPreviews(forKey: jobKey, finalRequest) { prepared in
-                        try await attempt(fetcher, prepared) { progress in
-                            self.parts.jobs.report(progress, forKey: jobKey)
-                        }
+                return try await self.parts.scheduler.run(host: host, ticket: job.ticket) {
+                    try await job.observingPreviews(finalRequest) { prepared in
+                        try await attempt(fetcher, prepared) { progress in job.report(progress) }
                     }
                 }
             }

@@ -7,7 +7,7 @@ import TroveFetcher
 import TroveMemoryCache
 
 /// What every stage of a pipeline shares: the tiers (disk, shared), the scheduler, the failure memory, the
-/// jobs that carry each waiter's progress and priority, the metrics, the freshness rules and the one cache
+/// metrics, the freshness rules and the one cache
 /// writer. Built once per pipeline; the stages hold it and add only their own state.
 package final class PipelineParts: Sendable {
     let configuration: PipelineConfiguration
@@ -28,7 +28,6 @@ package final class PipelineParts: Sendable {
     /// nil accepts any bytes, and then failures about content (not an image) remembered by an image
     /// pipeline on the same directory do not apply.
     let accept: (@Sendable (Data, URL) throws -> Void)?
-    let jobs = FetchJobs()
     /// Where `events` come from.
     let activity: ActivityHub
     /// The crash journal and the sources it refuses; nil unless `configuration.crashGuard` is set and there
@@ -123,12 +122,6 @@ package final class PipelineParts: Sendable {
             logger.warning("disk cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
             return nil
         }
-    }
-
-    /// Changes `waiter`'s say in the priority of the fetch it waits on: the raw key's, under its policy.
-    func setPriority(_ priority: RequestPriority, forKey key: String, policy: CachePolicy, waiter: UInt64) {
-        jobs.setPriority(priority, forKey: WorkKey(key, policy: policy), waiter: waiter)
-        jobs.setPriority(priority, forKey: WorkKey(key, .alone(waiter: waiter), policy: policy), waiter: waiter)
     }
 
     /// Counts a caller that joined work already in flight (raw or processed).

@@ -17,7 +17,7 @@ package struct SharedTierStage: Sendable {
     /// poll for its value, taking the lease themselves once it is given back or expires (its holder died).
     /// A waiter goes to the origin on its own only after two lease times (a dead holder's lease, then its
     /// successor's fetch). An unavailable tier means straight to the origin.
-    func fetch(_ request: RawRequest) async throws -> RawResult {
+    func fetch(_ request: RawRequest, job: JobHandle) async throws -> RawResult {
         if let hit = try await hit(request) { return hit }
         let waitEnds = ContinuousClock.now + shared.leaseTTL * 2 + shared.policy.maxPollInterval * 2
         var delay = shared.policy.firstPollInterval
@@ -25,7 +25,7 @@ package struct SharedTierStage: Sendable {
         while true {
             switch try await shared.acquireLease(on: request.key) {
             case .unavailable:
-                return try await origin.fetch(request)
+                return try await origin.fetch(request, job: job)
             case let .acquired(lease):
                 do {
                     // The previous holder may have stored the value between the miss above and this lease.
@@ -33,7 +33,7 @@ package struct SharedTierStage: Sendable {
                     if let hit = try await hit(request) {
                         result = hit
                     } else {
-                        result = try await origin.fetch(request)
+                        result = try await origin.fetch(request, job: job)
                     }
                     await shared.release(lease)
                     return result
@@ -50,7 +50,7 @@ package struct SharedTierStage: Sendable {
                     parts.logger.info(
                         "shared tier lease outlived its time; fetching without it",
                         metadata: ["url": "\(request.url)"])
-                    return try await origin.fetch(request)
+                    return try await origin.fetch(request, job: job)
                 }
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, shared.policy.maxPollInterval)

@@ -3,16 +3,16 @@ import Testing
 
 @testable import Trove
 
-@Suite struct TaskCoalescerTests {
+@Suite struct JobsTests {
     @Test func concurrentCallersShareOneRun() async throws {
-        let coalescer = TaskCoalescer<String, Int>()
+        let coalescer = Jobs<String, Int>()
         let runs = Counter()
         let joins = Counter()
         let gate = Gate()
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    try await coalescer.value(forKey: "k", onJoin: { joins.increment() }) {
+                    try await coalescer.value(forKey: "k", onJoin: { joins.increment() }) { _ in
                         runs.increment()
                         await gate.wait()
                         return 42
@@ -30,10 +30,10 @@ import Testing
     }
 
     @Test func oneWaiterCancellingLeavesTheOthersServed() async throws {
-        let coalescer = TaskCoalescer<String, String>()
+        let coalescer = Jobs<String, String>()
         let gate = Gate()
         let joins = Counter()
-        let work: @Sendable () async throws -> String = {
+        let work: @Sendable (JobHandle) async throws -> String = { _ in
             await gate.wait(); return "done"
         }
         let leaver = Task { try await coalescer.value(forKey: "k", onJoin: { joins.increment() }, work: work) }
@@ -49,11 +49,11 @@ import Testing
     }
 
     @Test func allWaitersCancellingCancelsTheWork() async throws {
-        let coalescer = TaskCoalescer<String, Int>()
+        let coalescer = Jobs<String, Int>()
         let sawCancellation = Counter()
         let started = Gate()
         let joins = Counter()
-        let work: @Sendable () async throws -> Int = {
+        let work: @Sendable (JobHandle) async throws -> Int = { _ in
             await started.open()
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -73,13 +73,13 @@ import Testing
         while sawCancellation.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(coalescer.inFlightCount == 0)
         // The key is free for new work.
-        #expect(try await coalescer.value(forKey: "k") { 7 } == 7)
+        #expect(try await coalescer.value(forKey: "k") { _ in 7 } == 7)
     }
 
     @Test func errorsReachEveryWaiter() async {
-        let coalescer = TaskCoalescer<String, Int>()
+        let coalescer = Jobs<String, Int>()
         await #expect(throws: TroveError.notCached(key: "x")) {
-            try await coalescer.value(forKey: "x") { throw TroveError.notCached(key: "x") }
+            try await coalescer.value(forKey: "x") { _ in throw TroveError.notCached(key: "x") }
         }
     }
 }

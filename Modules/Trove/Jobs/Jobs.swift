@@ -1,0 +1,169 @@
+import Foundation
+import Synchronization
+import TroveCore
+
+/// One job per key: however many callers ask for a key's work at once, it runs once and every caller gets
+/// its result. The job owns its waiters: their answers, progress, previews and priorities (`JobHandle`), and
+/// their cancellation. A caller that cancels, or that `cancel(where:)` picks, is answered at once with
+/// `TroveError.cancelled` while the others keep waiting; the work is cancelled only when its last waiter has
+/// gone. `package`: `trove serve` shares its encoded results the same way.
+package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// One caller's wait: a waiter may be waiting more than once only by mistake, and then its first
+    /// registration with the handle stands (`JobHandle.add`).
+    private struct Wait {
+        let waiter: JobWaiter
+        let continuation: CheckedContinuation<Value, any Error>
+        /// Whether this wait registered the waiter with the handle, so its end must remove it.
+        let registered: Bool
+    }
+
+    private struct Job {
+        let id: UInt64
+        let handle: JobHandle
+        var task: Task<Void, Never>?
+        var waits: [UInt64: Wait] = [:]
+    }
+
+    private let jobs = Mutex<[Key: Job]>([:])
+    private let startsImmediately: Bool
+
+    /// With `startsImmediately`, the work begins on the first caller's thread and runs there until it first
+    /// suspends, instead of waiting for the pool to pick up a new task: for work that quickly hands off to
+    /// I/O (a network fetch), this saves a thread wake per miss. Leave it off for work that computes before
+    /// it suspends (decoding), which must not run on a caller's thread.
+    package init(startsImmediately: Bool = false) {
+        self.startsImmediately = startsImmediately
+    }
+
+    /// Number of keys with work in flight (for tests and stats).
+    package var inFlightCount: Int { jobs.withLock { $0.count } }
+
+    /// Joins the job for `key` as `waiter`, or starts `work` as a new job when there is none. `onJoin` runs
+    /// when the caller joined a job another caller started. A waiter that is itself a job (`asWaiter()`)
+    /// has this job follow its priority from then on (`JobHandle.add`).
+    package func value(
+        forKey key: Key, as waiter: JobWaiter = JobWaiter(), onJoin: @Sendable () -> Void = {},
+        work: @escaping @Sendable (JobHandle) async throws -> Value
+    ) async throws -> Value {
+        let waitID = JobWaiter.nextID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                // Decided under the lock, so a cancellation can never slip between the check and the registration.
+                let arrival: Arrival = jobs.withLock { jobs in
+                    if Task.isCancelled { return .cancelled }
+                    if var job = jobs[key] {
+                        let registered = job.handle.add(waiter)
+                        job.waits[waitID] = Wait(waiter: waiter, continuation: continuation, registered: registered)
+                        jobs[key] = job
+                        return .joined
+                    }
+                    let handle = JobHandle(waiter)
+                    let id = JobWaiter.nextID()
+                    jobs[key] = Job(
+                        id: id, handle: handle,
+                        waits: [waitID: Wait(waiter: waiter, continuation: continuation, registered: true)])
+                    return .started(id, handle)
+                }
+                switch arrival {
+                case .cancelled:
+                    continuation.resume(throwing: TroveError.cancelled)
+                case .joined:
+                    onJoin()
+                case let .started(id, handle):
+                    start(id, key: key, handle: handle, work: work)
+                }
+            }
+        } onCancel: {
+            leave(key, picking: { id, _ in id == waitID })
+        }
+    }
+
+    /// Changes `waiter`'s say in the priority of `key`'s job.
+    package func setPriority(_ priority: RequestPriority, forKey key: Key, waiter: UInt64) {
+        jobs.withLock { $0[key]?.handle }?.setPriority(priority, waiter: waiter)
+    }
+
+    /// Answers every waiter `matches` picks, in any job, with `TroveError.cancelled`; a job left with no
+    /// waiter is cancelled. Returns how many waiters were answered.
+    @discardableResult
+    package func cancel(where matches: (JobWaiter) -> Bool) -> Int {
+        let keys = jobs.withLock { jobs in
+            jobs.compactMap { key, job in job.waits.values.contains { matches($0.waiter) } ? key : nil }
+        }
+        var count = 0
+        for key in keys {
+            count += leave(key, picking: { _, wait in matches(wait.waiter) })
+        }
+        return count
+    }
+
+    /// Ends the waits of `key`'s job that `picks` chooses, answering them with `TroveError.cancelled`, and
+    /// cancels the job if none is left.
+    @discardableResult
+    private func leave(_ key: Key, picking picks: (_ waitID: UInt64, Wait) -> Bool) -> Int {
+        let (left, orphaned, handle) = jobs.withLock { jobs -> ([Wait], Task<Void, Never>?, JobHandle?) in
+            guard var job = jobs[key] else { return ([], nil, nil) }
+            let chosen = job.waits.filter { picks($0.key, $0.value) }
+            guard !chosen.isEmpty else { return ([], nil, nil) }
+            for id in chosen.keys { job.waits.removeValue(forKey: id) }
+            if job.waits.isEmpty {
+                jobs.removeValue(forKey: key)
+                return (Array(chosen.values), job.task, job.handle)
+            }
+            jobs[key] = job
+            return (Array(chosen.values), nil, job.handle)
+        }
+        for wait in left {
+            if wait.registered { handle?.remove(wait.waiter.id) }
+            wait.continuation.resume(throwing: TroveError.cancelled)
+        }
+        orphaned?.cancel()
+        return left.count
+    }
+
+    private func start(
+        _ id: UInt64, key: Key, handle: JobHandle, work: @escaping @Sendable (JobHandle) async throws -> Value
+    ) {
+        let run: @Sendable () async -> Void = {
+            let result: Result<Value, any Error>
+            do {
+                result = .success(try await work(handle))
+            } catch {
+                result = .failure(error)
+            }
+            // Only finish our own job: if every waiter left, a newer job may own the key by now.
+            let waits = self.jobs.withLock { jobs -> [Wait] in
+                guard let job = jobs[key], job.id == id else { return [] }
+                jobs.removeValue(forKey: key)
+                return Array(job.waits.values)
+            }
+            for wait in waits { wait.continuation.resume(with: result) }
+        }
+        let task = startsImmediately ? Task.immediate(operation: run) : Task(operation: run)
+        let abandoned = jobs.withLock { jobs -> Bool in
+            guard jobs[key]?.id == id else { return true }
+            jobs[key]?.task = task
+            return false
+        }
+        // Every waiter left before the task handle was stored.
+        if abandoned { task.cancel() }
+    }
+}
+
+/// What happened when a caller arrived at a key.
+private enum Arrival {
+    case cancelled
+    case joined
+    case started(UInt64, JobHandle)
+}
+
+extension Jobs {
+    /// Answers every waiter for `url` with `TroveError.cancelled`, URLs compared as cache keys spell them
+    /// (`CacheKey.normalized`, so `HTTP://Host:80/a` reaches `http://host/a`): normalised here, as cancelling
+    /// is rare and joining is not. Returns how many.
+    @discardableResult
+    func cancel(url: URL) -> Int {
+        let normalized = CacheKey.normalized(url)
+        return cancel { waiter in waiter.url.map { CacheKey.normalized($0) == normalized } ?? false }
+    }
+}
