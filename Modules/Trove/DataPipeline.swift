@@ -107,7 +107,7 @@ public final class DataPipeline: Sendable {
     let parts: PipelineParts
     // The stages, in the order a request meets them: memory, then the original on disk, the fetch (failure
     // memory, coalescing), the shared tier and the origin; no decode, transform or processed store.
-    let memory: MemoryStage
+    let memory: MemoryStage<DataResponse>
     let raw: RawStages
     /// Trims `memoryCache` under memory pressure; nil when there is nothing to watch.
     package let memoryPressureWatch: MemoryPressureWatch?
@@ -132,7 +132,7 @@ public final class DataPipeline: Sendable {
             diskCache: try configuration.makeDiskCache(registry: registry),
             sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)
         self.parts = parts
-        memory = MemoryStage(parts: parts)
+        memory = MemoryStage(cache: memoryCache, metrics: parts.metrics, headers: parts.headers)
         raw = RawStages(parts: parts)
         memoryPressureWatch = MemoryPressureWatch(
             configuration.memoryPressure, cache: memoryCache, logger: configuration.logger, activity: parts.activity)
@@ -197,10 +197,8 @@ public final class DataPipeline: Sendable {
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
         guard request.usesCaches else { return nil }
-        return memory.hit(
-            memoryCache, key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge
-        ) { self.parts.sentHeaders(request.headers) }
-        .map { $0.answering(request) }
+        return memory.run((request.cacheKey, request.cachePolicy, request.maxAge, request.headers))
+            .map { $0.answering(request) }
     }
 
     /// Past memory: the request's own job, waiting on the raw key's fetch as its policy says.
@@ -231,16 +229,16 @@ public final class DataPipeline: Sendable {
             if request.cachePolicy == .cacheOnly { throw TroveError.notCached(key: raw.key) }
             // Straight to the origin, kept nowhere; identical requests in flight share an idempotent
             // method's answer, never a POST's (`RawRequest.fetchKind`).
-            let fetched = try await self.raw.fetch.fetch(raw)
+            let fetched = try await self.raw.fetch(raw)
             response = DataResponse(
                 data: fetched.data, source: fetched.source, contentType: fetched.contentType, cacheKey: raw.key,
                 isStale: false, status: fetched.status, headerFields: fetched.headerFields)
         } else if request.cachePolicy == .refresh, let refreshed = try await refresh(raw, emit: emit) {
             response = refreshed
         } else if request.cachePolicy == .reloadIgnoringCache || request.cachePolicy == .refresh {
-            response = remember(try await self.raw.fetch.fetch(raw), key: raw.key)
+            response = remember(try await self.raw.fetch(raw), key: raw.key)
         } else {
-            response = remember(try await self.raw.originalDisk.load(raw), key: raw.key)
+            response = remember(try await self.raw.original(raw), key: raw.key)
         }
         if !request.isSafe, !request.cachesOtherMethods, response.source == .network {
             await invalidate(after: request, response)

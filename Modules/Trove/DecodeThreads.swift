@@ -65,10 +65,10 @@ package final class DecodeThreads: Sendable {
         }
     }
 
-    /// Whether work on `data` belongs here: a still of at least `largeSourcePixels`, or an animation whose
-    /// frames add up to it, by the header the registry's decoder reads.
-    package static func takes(_ data: Data, registry: PluginRegistry) -> Bool {
-        guard let info = try? registry.decoder(for: data)?.info(data) else { return false }
+    /// Whether work on a source with this header belongs here: a still of at least `largeSourcePixels`, or an
+    /// animation whose frames add up to it. Not without a header.
+    static func takes(_ header: ImageInfo?) -> Bool {
+        guard let info = header else { return false }
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
         let (total, overflow2) = pixels.multipliedReportingOverflow(by: max(1, info.frameCount))
         return overflow || overflow2 || total >= largeSourcePixels

@@ -36,14 +36,17 @@ extension ImageDecoder {
     /// As the public `decode(_:limits:for:reducingGap:streamsRows:)`, with the colour stage run on the image as
     /// decoded and reduced, before the transforms that are left: on each row ahead of a streamed resize, or on
     /// the decoded image; CMYK samples are converted by the decoder through `color`'s converter. With
-    /// `keepsCopyright` the image carries the file's copyright notice.
+    /// `keepsCopyright` the image carries the file's copyright notice. `header` is the header when the caller
+    /// has read it already (`SourceProbe`); it is read here otherwise.
     func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
-        reducingGap: Double, streamsRows: Bool, color: ColorStage?, keepsCopyright: Bool = true
+        reducingGap: Double, streamsRows: Bool, color: ColorStage?, keepsCopyright: Bool = true,
+        header: ImageInfo? = nil
     ) throws -> (Image, [any ImageTransformer]) {
         var (image, rest) = try decodeReduced(
-            data, limits: limits, for: transforms, reducingGap: reducingGap, streamsRows: streamsRows, color: color)
+            data, limits: limits, for: transforms, reducingGap: reducingGap, streamsRows: streamsRows, color: color,
+            header: header)
         if keepsCopyright { image.copyright = copyrightNotice(data) }
         return (image, rest)
     }
@@ -51,7 +54,7 @@ extension ImageDecoder {
     private func decodeReduced(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
-        reducingGap: Double, streamsRows: Bool, color: ColorStage?
+        reducingGap: Double, streamsRows: Bool, color: ColorStage?, header known: ImageInfo?
     ) throws -> (Image, [any ImageTransformer]) {
         func converted(_ image: Image) -> Image {
             var image = image
@@ -67,7 +70,7 @@ extension ImageDecoder {
         }
         let converter = color?.decoderConverter
         // A header this decoder cannot read is left for decode to report.
-        guard let header = try? self.info(data), header.frameCount == 1 else {
+        guard let header = known ?? (try? self.info(data)), header.frameCount == 1 else {
             return (
                 converted(try decode(data, options: DecodingOptions(limits: limits, colorConverter: converter))),
                 transforms

@@ -2,29 +2,29 @@ import Foundation
 import TroveCore
 
 extension ImagePipeline {
-    /// Reserves, in the decode memory budget (when the configuration sets one), what decoding `data` for
-    /// `transforms` will hold, waiting for room first; the reservation is named by `key` (the processed
-    /// result's), so requests sharing one decode share one reservation. Nil without a budget, when no
-    /// decoder claims the bytes, or when the header is damaged or over the decoding limits: the decode
-    /// reports those at once, before it allocates anything. The wait ends at the task's
-    /// `DecodeMemoryBudget.waitDeadline`, else after the configuration's `requestDeadline`.
-    package func reserveDecodeMemory(
-        for data: Data, key: String, transforms: [any ImageTransformer]
+    /// Reserves, in the decode memory budget (when the configuration sets one), what decoding the source
+    /// `probe` describes for `transforms` will hold, waiting for room first; the reservation is named by `key`
+    /// (the processed result's), so requests sharing one decode share one reservation. Nil without a budget,
+    /// or when the header is damaged or over the decoding limits: the decode reports those at once, before it
+    /// allocates anything. The wait ends at the task's `DecodeMemoryBudget.waitDeadline`, else after the
+    /// configuration's `requestDeadline`.
+    func reserveDecodeMemory(
+        for probe: SourceProbe, key: String, transforms: [any ImageTransformer]
     ) async throws -> DecodeReservation? {
-        guard let budget = decodeBudget, let decoder = registry.decoder(for: data) else { return nil }
-        let info: ImageInfo?
-        do {
-            info = try decoder.info(data)
-            // A source over the decoding limits is refused by its decoder with the limit's own error.
-            if let info {
-                let limits = configuration.decodingLimits
+        guard let budget = decodeBudget, probe.readsHeader else { return nil }
+        let decoder = probe.decoder
+        let info = probe.header
+        // A source over the decoding limits is refused by its decoder with the limit's own error.
+        if let info {
+            let limits = configuration.decodingLimits
+            do {
                 try limits.check(width: info.width, height: info.height)
                 if info.frameCount > 1 {
                     try limits.check(frames: info.frameCount, width: info.width, height: info.height)
                 }
+            } catch {
+                return nil
             }
-        } catch {
-            return nil
         }
         let footprint = DecodeFootprint(
             info: info, transforms: transforms,

@@ -32,7 +32,7 @@ extension ImagePipeline {
         }
         let source = Self.placeholderSource(of: request)
         let key = cacheKey(for: source)
-        let headers = parts.sentHeaders(request.headers)
+        let headers = parts.headers(request.headers)
         let computesAgain = request.cachePolicy == .reloadIgnoringCache || request.maxAge != nil
         if !computesAgain, let kept = await parts.keptPlaceholder(kind.identifier, forKey: key.raw, headers: headers) {
             return kept
@@ -84,24 +84,25 @@ extension ImagePipeline {
             maxAge: source.maxAge)
         let raw =
             source.cachePolicy == .reloadIgnoringCache
-            ? try await self.raw.fetch.fetch(rawRequest) : try await self.raw.originalDisk.load(rawRequest)
+            ? try await self.raw.fetch(rawRequest) : try await self.raw.original(rawRequest)
 
-        try await parts.refusePoisoned(source.url)
+        try await parts.sourceGuard.refusePoisoned(source.url)
+        let probe = try await decode.probe(raw, for: source, key: key)
         let reservation = try await reserveDecodeMemory(
-            for: raw.data, key: key.processed, transforms: source.transformsAsRun)
+            for: probe, key: key.processed, transforms: source.transformsAsRun)
         defer { reservation?.release() }
-        let threads = DecodeThreads.takes(raw.data, registry: registry) ? DecodeThreads.shared : nil
-        let (decoded, remaining) = try await decode.decode(raw, for: source, key: key, on: threads)
+        let threads = probe.isLarge ? DecodeThreads.shared : nil
+        let (decoded, remaining) = try await decode.run((raw, source, key, probe, threads))
         try Task.checkCancellation()
         let parts = self.parts
         let make: @Sendable () throws -> String = {
-            try parts.journaling(source.url) {
+            try parts.sourceGuard.journaling(source.url) {
                 try Self.placeholder(kind, of: try decoded.transformed(by: remaining, keepsColorProfile: false))
             }
         }
         let value = if let threads { try await threads.run(make) } else { try make() }
         if raw.storable && !raw.isStale && source.cachePolicy != .memoryOnly {
-            let entry = await parts.freshMetadata(forKey: key.raw, headers: parts.sentHeaders(source.headers))
+            let entry = await parts.freshMetadata(forKey: key.raw, headers: parts.headers(source.headers))
             parts.cacheWriter.storePlaceholder(
                 value, kind: kind.identifier, forKey: key.raw, entry: entry.map { (key: $0.0, metadata: $0.1) },
                 raw: raw)

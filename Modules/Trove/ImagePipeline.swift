@@ -9,18 +9,12 @@ import TroveTransformers
 /// (fetched bytes) and processed (transformed result) levels. Composed from a registry and a
 /// configuration; safe to share across tasks.
 ///
-/// A request meets the stages (`Modules/Trove/Pipeline/`) in this order; each answers or passes it on:
-/// 1. `MemoryStage`: the processed result in memory.
-/// 2. `ProcessedDiskStage`: the processed result on disk (decoded whole, no transforms).
-/// 3. `OriginalDiskStage`: the original bytes on disk; a stale entry is revalidated (stale-if-error).
-/// 4. `FetchCoalescingStage`: the failure memory, then one fetch per raw key however many ask.
-/// 5. `SharedTierStage`: the fleet's shared tier, and the lease that lets one process fetch.
-/// 6. `OriginStage`: the network, scheduled and retried; the bytes accepted and stored.
-/// 7. `DecodeStage`: decoded, reduced when the transforms shrink, colour to sRGB.
-/// 8. `TransformStage`: the delegate's hook, the transforms, the encoded result.
-/// 9. `StoreStage`: the processed result on disk and in memory.
-/// `FreshnessPolicy` judges every cached copy; `CacheWriter` is the only code that stores or removes an
-/// entry; `refresh` is `RefreshStage.swift`.
+/// A request meets the stages (`Modules/Trove/Pipeline/`, each a `PipelineStage`: one input, one output) in
+/// this order, read top to bottom in `image(for:)`, `run` and `process` here and in `RawStages.original`:
+/// `MemoryStage` → `ProcessedDiskStage` → `OriginalDiskStage` → (one job per key) `SharedTierStage` →
+/// `OriginStage` → `DecodeStage` → `TransformStage` → `StoreStage`. Every job is a `Jobs` entry: one per
+/// processed key, waiting on one per raw key. `FreshnessPolicy` judges every cached copy; `CacheWriter` is
+/// the only code that stores or removes an entry; `refresh` is `RefreshStage.swift`.
 public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was built from.
     public let configuration: PipelineConfiguration
@@ -39,9 +33,9 @@ public final class ImagePipeline: Sendable {
 
     let parts: PipelineParts
     // The stages, in the order a request meets them.
-    let memory: MemoryStage
+    let memory: MemoryStage<ImageResponse>
     let processedDisk: ProcessedDiskStage
-    /// The original on disk, then the fetch: failure memory, coalescing, shared tier, origin.
+    /// The original on disk, then the fetch: failure memory, one job per key, shared tier, origin.
     let raw: RawStages
     let decode: DecodeStage
     let transform: TransformStage
@@ -80,18 +74,20 @@ public final class ImagePipeline: Sendable {
             sharedTier: try configuration.makeSharedTier(registry: registry),
             accept: { data, url in
                 // Bytes no decoder claims are not cached as if they were an image.
-                _ = try DecodeStage.decoder(in: registry, for: data, url: url)
+                try DecodeStage.decoder(in: registry, for: data, url: url)
             },
             defaultHeaders: ["Accept": Self.accept(for: registry)])
         self.parts = parts
-        memory = MemoryStage(parts: parts)
-        processedDisk = ProcessedDiskStage(parts: parts)
+        memory = MemoryStage(cache: memoryCache, metrics: parts.metrics, headers: parts.headers)
+        processedDisk = ProcessedDiskStage(disk: parts.disk, freshness: parts.freshness, headers: parts.headers)
         raw = RawStages(parts: parts)
         decode = DecodeStage(
-            parts: parts,
-            colorStage: registry.colorConverter.map { ColorStage(converter: $0, logger: configuration.logger) })
-        transform = TransformStage(parts: parts)
-        store = StoreStage(parts: parts, memoryCache: memoryCache)
+            registry: registry, configuration: parts.configuration,
+            colorStage: registry.colorConverter.map { ColorStage(converter: $0, logger: configuration.logger) },
+            sourceGuard: parts.sourceGuard, cacheWriter: parts.cacheWriter, failures: parts.failures)
+        transform = TransformStage(
+            registry: registry, configuration: parts.configuration, sourceGuard: parts.sourceGuard)
+        store = StoreStage(cacheWriter: parts.cacheWriter, memoryCache: memoryCache)
         memoryPressureWatch = MemoryPressureWatch(
             configuration.memoryPressure, cache: memoryCache, logger: configuration.logger, activity: parts.activity)
     }
@@ -180,11 +176,9 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Flow
 
-    /// Stage 1.
+    /// The processed result in memory, or nil to go on.
     private func memoryHit(_ request: ImageRequest, key: CacheKey) -> ImageResponse? {
-        memory.hit(memoryCache, key: key.processed, policy: request.cachePolicy, maxAge: request.maxAge) {
-            self.parts.sentHeaders(request.headers)
-        }
+        memory.run((key.processed, request.cachePolicy, request.maxAge, request.headers))
     }
 
     /// The `Accept` an image pipeline sends: the media types its decoders read, then anything else at a
@@ -226,9 +220,13 @@ public final class ImagePipeline: Sendable {
                 // Its own job: the events are its caller's.
                 return try await self.refresh(request, key: key, raw: raw, emit: emit)
             case .reloadIgnoringCache:
-                return try await self.process(request, key: key, try await self.raw.fetch.fetch(raw))
+                return try await self.process(request, key: key, try await self.raw.fetch(raw))
             case .useCache, .cacheOnly, .memoryOnly:
-                return try await self.load(request, key: key, raw: raw)
+                // The processed result on disk answers early: a later process decodes the small result.
+                if let stored = await self.processedDisk.run((request, key)) {
+                    return try self.answer(stored, for: request, key: key)
+                }
+                return try await self.process(request, key: key, try await self.raw.original(raw))
             }
         }
         // After the shared work: the response kept in memory never carries a placeholder.
@@ -238,44 +236,37 @@ public final class ImagePipeline: Sendable {
         return answered
     }
 
-    /// Stages 2 and 3 onwards: the processed result on disk, else the original (from disk, the shared tier
-    /// or the origin) processed.
-    private func load(_ request: ImageRequest, key: CacheKey, raw: RawRequest) async throws -> ImageResponse {
-        if let stored = await processedDisk.entry(for: request, key: key) {
-            let image = try decode.decode(stored.data, url: request.url)
-            return store.remember(
-                ImageResponse(
-                    image: image, data: stored.data, format: image.sourceFormat, source: .disk, cacheKey: key),
-                RawResult(stored))
-        }
-        return try await process(request, key: key, try await self.raw.originalDisk.load(raw))
+    /// A processed result read back from disk: decoded whole (no transforms) and remembered.
+    private func answer(_ stored: DiskEntry, for request: ImageRequest, key: CacheKey) throws -> ImageResponse {
+        let image = try decode.decode(stored.data, url: request.url)
+        return store.remember(
+            ImageResponse(image: image, data: stored.data, format: image.sourceFormat, source: .disk, cacheKey: key),
+            RawResult(stored))
     }
 
-    /// Stages 7 to 9: decode, transform, store.
+    /// The original made into the result: decode, transform, store.
     func process(_ request: ImageRequest, key: CacheKey, _ raw: RawResult) async throws -> ImageResponse {
         // A source a crash was traced to is refused before anything decodes it.
-        try await parts.refusePoisoned(request.url)
+        try await parts.sourceGuard.refusePoisoned(request.url)
+        // What the source is, found once for every step below.
+        let probe = try await decode.probe(raw, for: request, key: key)
         // With a decode memory budget, the decode waits for room for what it and the transforms will hold.
         let reservation = try await reserveDecodeMemory(
-            for: raw.data, key: key.processed, transforms: request.transformsAsRun)
+            for: probe, key: key.processed, transforms: request.transformsAsRun)
         defer { reservation?.release() }
         // A large source's work runs on threads of its own, so it never holds the cooperative pool.
-        let threads = DecodeThreads.takes(raw.data, registry: registry) ? DecodeThreads.shared : nil
-        let (decoded, remaining) = try await decode.decode(raw, for: request, key: key, on: threads)
+        let threads = probe.isLarge ? DecodeThreads.shared : nil
+        let decoded = try await decode.run((raw, request, key, probe, threads))
         try Task.checkCancellation()
         let transform = self.transform
-        let result =
-            if let threads {
-                try await threads.run {
-                    try transform.transform(decoded, remaining: remaining, raw: raw, for: request, key: key)
-                }
-            } else {
-                try transform.transform(decoded, remaining: remaining, raw: raw, for: request, key: key)
-            }
-        return await store.store(
-            ImageResponse(
-                image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key),
-            for: request, raw)
+        let input = (decoded.image, decoded.remaining, raw, request, key)
+        let result = try await threads?.run { try transform.run(input) } ?? transform.run(input)
+        return await store.run(
+            (
+                ImageResponse(
+                    image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key),
+                request, raw
+            ))
     }
 
     /// How this request's previews are made: by the progressive decoder for the body's format, within the

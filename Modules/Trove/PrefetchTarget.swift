@@ -58,9 +58,9 @@ extension RawStages {
         if let diskCache = parts.diskCache, !(await diskCache.knowsEntry(forKey: key)) {
             // Nothing on disk to deliver or revalidate: straight to the network, without reading for a miss.
             parts.metrics.record(.miss(.disk))
-            result = try await fetch.fetch(request)
+            result = try await fetch(request)
         } else {
-            result = try await originalDisk.load(request)
+            result = try await original(request)
         }
         return PrefetchedItem(source: result.source, bytes: result.streamedLength ?? result.data.count)
     }

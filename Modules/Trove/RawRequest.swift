@@ -62,6 +62,9 @@ struct RawResult: Sendable {
     var headerFields: [HeaderField] = []
     /// The request fields that selected the response (`Vary`), which a later request must match.
     var selecting: [SelectingField] = []
+    /// The decoder that claimed the bytes when an image pipeline checked them (`AcceptCheck`); nil when
+    /// nothing has looked yet.
+    var decoder: (any ImageDecoder)? = nil
 
     /// Bytes read from a disk entry (or a shared tier's), answered `now`.
     init(_ entry: DiskEntry, isStale: Bool = false, source: ResultSource = .disk, now: Date = Date()) {
@@ -110,9 +113,9 @@ struct RawResult: Sendable {
     }
 }
 
-/// The outcome of a conditional fetch for `refresh`.
-enum Revalidation: Sendable {
+/// What the origin answered: bytes, or (to a conditional fetch) that the cached ones stand.
+enum OriginAnswer: Sendable {
+    case fetched(RawResult)
     /// 304: the cached bytes stand, with the stored response updated (fields, expiry) as given.
     case notModified(DiskEntryMetadata)
-    case modified(RawResult)
 }

@@ -70,8 +70,12 @@ import TroveTestSupport
             #expect(await eventually { gate.arrivals == 1 })
             let load = pipeline.task(for: ImageRequest(url: url))
             #expect(await eventually { metrics.total("trove_coalesced_joins_total") == 1 })
-            let queued = [server.url("/x.png"), server.url("/z.png")].map { pipeline.task(for: ImageRequest(url: $0)) }
-            #expect(await eventually { pipeline.fetchScheduler.queuedCount == 2 })
+            // Queued one at a time, so `/x` is first in line.
+            var queued: [ImageTask] = []
+            for (index, path) in ["/x.png", "/z.png"].enumerated() {
+                queued.append(pipeline.task(for: ImageRequest(url: server.url(path))))
+                #expect(await eventually { pipeline.fetchScheduler.queuedCount == index + 1 })
+            }
             load.setPriority(.veryHigh)
             gate.open()
             // The prefetch ends; `/x` takes the slot and holds it; the load's own fetch queues beside `/z`.

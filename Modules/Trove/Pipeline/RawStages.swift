@@ -1,17 +1,162 @@
-/// The stages both pipelines share, below the processed ones: the original on disk, then the fetch (failure
-/// memory and coalescing), then the shared tier when there is one, then the origin. Built once per pipeline.
+import Foundation
+import TroveCore
+import TroveDiskCache
+
+/// The original's bytes, for both pipelines, read top to bottom: the original on disk, else the failure
+/// memory and one fetch per key (`Jobs`) from the shared tier, else the origin. A stale entry is revalidated,
+/// and delivered marked stale when the origin fails transiently (stale-if-error). Built once per pipeline.
 package struct RawStages: Sendable {
     let parts: PipelineParts
-    /// Stage 3: the original bytes on disk.
     let originalDisk: OriginalDiskStage
-    /// Stages 4–6: failure memory and coalescing, then the shared tier, then the origin.
-    let fetch: FetchCoalescingStage
+    /// Nil when the configuration names no shared tier.
+    let sharedTier: SharedTierStage?
+    let origin: OriginStage
+    // Both start on the caller's thread: a fetch does a few microseconds of bookkeeping, then waits on the network.
+    private let fetches = Jobs<WorkKey, RawResult>(startsImmediately: true)
+    private let revalidations = Jobs<WorkKey, OriginAnswer>(startsImmediately: true)
 
     init(parts: PipelineParts) {
         self.parts = parts
-        let origin = OriginStage(parts: parts)
-        let sharedTier = parts.shared.map { SharedTierStage(parts: parts, shared: $0, origin: origin) }
-        fetch = FetchCoalescingStage(parts: parts, sharedTier: sharedTier, origin: origin)
-        originalDisk = OriginalDiskStage(parts: parts, next: fetch)
+        originalDisk = OriginalDiskStage(disk: parts.disk, freshness: parts.freshness, headers: parts.headers)
+        sharedTier = parts.shared.map {
+            SharedTierStage(
+                shared: $0, freshness: parts.freshness, headers: parts.headers, cacheWriter: parts.cacheWriter,
+                accept: parts.accept, logger: parts.logger)
+        }
+        origin = OriginStage(
+            configuration: parts.configuration, registry: parts.registry, headers: parts.headers,
+            scheduler: parts.scheduler, freshness: parts.freshness, cacheWriter: parts.cacheWriter,
+            failures: parts.failures, accept: parts.accept, metrics: parts.metrics, activity: parts.activity,
+            logger: parts.logger)
+    }
+
+    /// The bytes as the request's policy allows: from disk (revalidated when stale), else fetched.
+    /// `cacheOnly` never fetches.
+    func original(_ request: RawRequest) async throws -> RawResult {
+        switch try await originalDisk.run(request) {
+        case let .answer(result): return result
+        case let .stale(entry): return try await revalidating(entry, for: request)
+        case .nothing: return try await fetch(request)
+        }
+    }
+
+    /// The failure memory (a URL that failed for a lasting reason fails fast), then one fetch per key however
+    /// many ask: from the shared tier when it has the key (unless reloading or refreshing), else the origin.
+    func fetch(_ request: RawRequest) async throws -> RawResult {
+        if request.usesCaches { try await checkRememberedFailure(request) }
+        let result: RawResult
+        do {
+            result = try await sharedFetch(request)
+        } catch let error as TroveError where !request.streamsToDisk && error.isDiskFailure {
+            // Joined a prefetch whose body was streaming to a failing disk: the bytes went nowhere, but this
+            // caller needs no disk, and a failing disk must not fail a request (see `OriginStage.accepted`).
+            return try await fromOrigin(request, job: JobHandle(request.waiter))
+        }
+        guard result.streamedLength != nil, !request.streamsToDisk else { return result }
+        // This caller joined a prefetch that sent the body straight to disk: its bytes are read back there.
+        if result.storable, let entry = await parts.disk.cached(request.key, for: parts.headers(request.headers)) {
+            return RawResult(entry, source: .network)
+        }
+        // Not kept (no-store), or gone already: fetched again for this caller.
+        return try await fromOrigin(request, job: JobHandle(request.waiter))
+    }
+
+    /// The job concurrent callers of one key share: the shared tier (its value, else its lease held while the
+    /// origin answers), else the origin, into the disk entry for a streaming prefetch.
+    private func sharedFetch(_ request: RawRequest) async throws -> RawResult {
+        try await fetches.value(forKey: request.fetchKey, as: request.waiter, onJoin: parts.recordJoin) { job in
+            if let sharedTier, request.usesCaches, request.policy != .reloadIgnoringCache, request.policy != .refresh {
+                switch try await sharedTier.run(request) {
+                case let .hit(result):
+                    return result
+                case let .miss(lease):
+                    do {
+                        let result = try await fromOrigin(request, job: job)
+                        await sharedTier.release(lease)
+                        return result
+                    } catch {
+                        await sharedTier.release(lease)
+                        throw error
+                    }
+                }
+            }
+            if request.streamsToDisk, let diskCache = parts.diskCache {
+                return try await fromOrigin(request, job: job, .intoDisk(diskCache))
+            }
+            return try await fromOrigin(request, job: job)
+        }
+    }
+
+    /// An unconditional fetch from the origin.
+    private func fromOrigin(_ request: RawRequest, job: JobHandle, _ fetch: OriginStage.Fetch = .whole)
+        async throws -> RawResult
+    {
+        guard case let .fetched(result) = try await origin.run((request, job, fetch)) else {
+            throw TroveError.connectionFailed(
+                url: request.url.absoluteString,
+                reason: "the server answered 304 Not Modified to a fetch without validators")
+        }
+        return result
+    }
+
+    /// Asks the origin whether the cached entry is still current, using its stored validators; one
+    /// revalidation per entry however many ask. Nil when the entry has no validators to ask with.
+    func revalidate(_ request: RawRequest, entry: DiskEntry) async throws -> OriginAnswer? {
+        let validators = entry.metadata.validators
+        guard !validators.isEmpty else { return nil }
+        return try await revalidations.value(
+            forKey: request.revalidationKey, as: request.waiter, onJoin: parts.recordJoin
+        ) { job in
+            try await origin.run((request, job, .revalidating(entry, validators)))
+        }
+    }
+
+    /// A cached entry brought up to date: revalidated with its validators (a 304 keeps its bytes, fresh
+    /// again), fetched whole when it has none, and delivered marked stale when the origin fails transiently
+    /// within the staleness bound (never a must-revalidate entry).
+    func revalidating(_ entry: DiskEntry, for request: RawRequest) async throws -> RawResult {
+        do {
+            switch try await revalidate(request, entry: entry) {
+            case let .notModified(metadata)?:
+                var updated = entry
+                updated.metadata = metadata
+                return RawResult(updated)
+            case let .fetched(result)?: return result
+            case nil: return try await fetch(request)
+            }
+        } catch  where FreshnessPolicy.isOriginFailure(error) && parts.freshness.isWithinStaleBound(entry) {
+            guard parts.freshness.mayDeliverUnrevalidated(entry) else {
+                parts.logger.info(
+                    "origin failed; the cached copy is stale and must-revalidate, so it is not delivered",
+                    metadata: ["url": "\(request.url)", "error": "\(error)"])
+                throw error
+            }
+            parts.logger.warning(
+                "origin failed; delivering the stale cached copy",
+                metadata: ["url": "\(request.url)", "error": "\(error)"])
+            parts.metrics.record(.staleDelivered)
+            return RawResult(entry, isStale: true)
+        }
+    }
+
+    private func checkRememberedFailure(_ request: RawRequest) async throws {
+        if request.retryFailed {
+            await parts.failures.forget(request.key)
+        } else if let failure = await parts.failures.failure(of: request.key),
+            parts.accept != nil || !failure.isAboutContent
+        {
+            parts.metrics.record(.failure(.previouslyFailed))
+            throw TroveError.previouslyFailed(url: request.url.absoluteString, cause: failure.cause, ago: failure.ago)
+        }
+    }
+}
+
+extension TroveError {
+    /// A failure of the local disk (full, or an I/O error), as opposed to the origin's or the bytes'.
+    var isDiskFailure: Bool {
+        switch self {
+        case .diskFull, .ioFailed: true
+        default: false
+        }
     }
 }

@@ -4,7 +4,7 @@ import TroveCore
 // `refresh`, for both pipelines: the cached copy at once (unless it is stale and must-revalidate), then a
 // conditional fetch; a 304 confirms the copy, a 200 delivers the new result as well, and an origin that
 // fails transiently leaves the copy standing, marked stale. The revalidation itself is
-// `FetchCoalescingStage.revalidate` (coalesced) and `OriginStage.revalidate` (the 304's dates stored).
+// `RawStages.revalidate` (one job per entry) and `OriginStage.run` (the 304's dates stored).
 
 extension ImagePipeline {
     /// refresh: the cached result at once, then a conditional fetch; a 200 delivers the new result too.
@@ -12,8 +12,8 @@ extension ImagePipeline {
         _ request: ImageRequest, key: CacheKey, raw: RawRequest,
         emit: @escaping @Sendable (ImageEvent) -> Void
     ) async throws -> ImageResponse {
-        let entry = await parts.cached(key.raw, includingStale: true, for: parts.sentHeaders(request.headers))
-        let sent = parts.sentHeaders(request.headers)
+        let entry = await parts.disk.cached(key.raw, includingStale: true, for: parts.headers(request.headers))
+        let sent = parts.headers(request.headers)
         var cached = memoryCache.value(forKey: key.processed).flatMap { hit -> ImageResponse? in
             guard hit.selecting.isEmpty || Vary.matches(hit.selecting, sent) else { return nil }
             var hit = hit
@@ -24,7 +24,7 @@ extension ImagePipeline {
             cached = try? await process(request, key: key, RawResult(entry))
         }
         guard let cached else {
-            let response = try await process(request, key: key, try await self.raw.fetch.fetch(raw))
+            let response = try await process(request, key: key, try await self.raw.fetch(raw))
             emit(.final(response))
             return response
         }
@@ -34,14 +34,14 @@ extension ImagePipeline {
 
         let fresh: ImageResponse
         do {
-            switch try await entry.asyncFlatMap({ try await self.raw.fetch.revalidate(raw, entry: $0) }) {
+            switch try await entry.asyncFlatMap({ try await self.raw.revalidate(raw, entry: $0) }) {
             case .notModified?:
                 emit(.final(cached))
                 return cached
-            case let .modified(result)?:
+            case let .fetched(result)?:
                 fresh = try await process(request, key: key, result)
             case nil:  // nothing to revalidate with: fetch it whole
-                fresh = try await process(request, key: key, try await self.raw.fetch.fetch(raw))
+                fresh = try await process(request, key: key, try await self.raw.fetch(raw))
             }
         } catch  where FreshnessPolicy.isOriginFailure(error) && mayDeliverCached {
             // The origin is down: what the cache had stands, marked stale.
@@ -65,11 +65,11 @@ extension DataPipeline {
     func refresh(
         _ raw: RawRequest, emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void
     ) async throws -> DataResponse? {
-        guard let entry = await parts.cached(raw.key, includingStale: true, for: parts.sentHeaders(raw.headers))
+        guard let entry = await parts.disk.cached(raw.key, includingStale: true, for: parts.headers(raw.headers))
         else { return nil }
         // A stale must-revalidate copy is not shown before the origin has confirmed it.
         if parts.freshness.mayDeliverUnrevalidated(entry) { emit(.cached(remember(RawResult(entry), key: raw.key))) }
-        return remember(try await self.raw.originalDisk.revalidating(entry, for: raw), key: raw.key)
+        return remember(try await self.raw.revalidating(entry, for: raw), key: raw.key)
     }
 }
 

@@ -2,68 +2,77 @@ import Foundation
 import Logging
 import TroveCore
 import TroveDiskCache
-import TroveFetcher
-import TroveMemoryCache
 
-/// Stage 5, the fleet's shared tier: a fresh, verified value answers (and is copied to the local disk);
-/// on a miss one process in the fleet takes the key's lease and fetches from the origin while the others
-/// poll for its value. Leases live here and nowhere else. An unavailable tier passes straight to the origin.
-package struct SharedTierStage: Sendable {
-    let parts: PipelineParts
+/// The fleet's shared tier: a fresh, verified value answers (and is copied to the local disk); on a miss one
+/// process in the fleet takes the key's lease and goes to the origin while the others poll for its value.
+/// Leases live here and nowhere else. An unavailable tier passes straight on.
+struct SharedTierStage: PipelineStage {
+    /// What the tier had for a request.
+    enum Found: Sendable {
+        case hit(RawResult)
+        /// Go to the origin: holding the lease when one was taken, to be given back with `release` after.
+        case miss(SharedTierLease?)
+    }
+
     let shared: SharedTierAccess
-    let origin: OriginStage
+    let freshness: FreshnessPolicy
+    let headers: SentHeaders
+    let cacheWriter: CacheWriter
+    /// An image pipeline's check that bytes decode; nil accepts any.
+    let accept: AcceptCheck?
+    let logger: Logger
 
-    /// The shared tier, then the origin under the fleet-wide lease: the holder fetches and stores, the others
-    /// poll for its value, taking the lease themselves once it is given back or expires (its holder died).
-    /// A waiter goes to the origin on its own only after two lease times (a dead holder's lease, then its
-    /// successor's fetch). An unavailable tier means straight to the origin.
-    func fetch(_ request: RawRequest, job: JobHandle) async throws -> RawResult {
-        if let hit = try await hit(request) { return hit }
+    /// The value, else the lease: the holder goes to the origin, the others poll for its value, taking the
+    /// lease themselves once it is given back or expires (its holder died). A waiter goes on without the
+    /// lease only after two lease times (a dead holder's lease, then its successor's fetch).
+    func run(_ request: RawRequest) async throws -> Found {
+        if let hit = try await hit(request) { return .hit(hit) }
         let waitEnds = ContinuousClock.now + shared.leaseTTL * 2 + shared.policy.maxPollInterval * 2
         var delay = shared.policy.firstPollInterval
         var waited = false
         while true {
             switch try await shared.acquireLease(on: request.key) {
             case .unavailable:
-                return try await origin.fetch(request, job: job)
+                return .miss(nil)
             case let .acquired(lease):
+                // The previous holder may have stored the value between the miss above and this lease.
                 do {
-                    // The previous holder may have stored the value between the miss above and this lease.
-                    let result: RawResult
                     if let hit = try await hit(request) {
-                        result = hit
-                    } else {
-                        result = try await origin.fetch(request, job: job)
+                        await shared.release(lease)
+                        return .hit(hit)
                     }
-                    await shared.release(lease)
-                    return result
                 } catch {
                     await shared.release(lease)
                     throw error
                 }
+                return .miss(lease)
             case .heldElsewhere:
                 if !waited {
                     waited = true
                     shared.recordLeaseWait()
                 }
                 guard ContinuousClock.now < waitEnds else {
-                    parts.logger.info(
-                        "shared tier lease outlived its time; fetching without it",
-                        metadata: ["url": "\(request.url)"])
-                    return try await origin.fetch(request, job: job)
+                    logger.info(
+                        "shared tier lease outlived its time; fetching without it", metadata: ["url": "\(request.url)"])
+                    return .miss(nil)
                 }
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, shared.policy.maxPollInterval)
-                if let hit = try await hit(request) { return hit }
+                if let hit = try await hit(request) { return .hit(hit) }
             }
         }
+    }
+
+    /// Gives back a lease `run` took, once the origin has answered (or failed).
+    func release(_ lease: SharedTierLease?) async {
+        if let lease { await shared.release(lease) }
     }
 
     /// A fresh, verified entry from the shared tier that suits the request (through a variant index to
     /// the variant its headers select), stored on disk (unless memory-only) on the way.
     private func hit(_ request: RawRequest) async throws -> RawResult? {
         guard var entry = try await shared.entry(forKey: request.key) else { return nil }
-        let headers = parts.sentHeaders(request.headers)
+        let headers = headers(request.headers)
         var index: DiskEntry?
         if let names = entry.metadata.variantNames {
             index = entry
@@ -72,13 +81,17 @@ package struct SharedTierStage: Sendable {
             entry = variant
         }
         guard entry.metadata.selecting.isEmpty || Vary.matches(entry.metadata.selecting, headers),
-            parts.freshness.isFresh(entry, maxAge: request.maxAge)
+            freshness.isFresh(entry, maxAge: request.maxAge)
         else {
             return nil
         }
         // Another pipeline stored it: bytes this one refuses (no decoder for them) are not served from here.
-        if let accept = parts.accept, (try? accept(entry.data, request.url)) == nil { return nil }
-        await parts.cacheWriter.storeFromShared(entry, index: index, for: request)
-        return RawResult(entry, source: .shared)
+        var result = RawResult(entry, source: .shared)
+        if let accept {
+            guard let decoder = try? accept(entry.data, request.url) else { return nil }
+            result.decoder = decoder
+        }
+        await cacheWriter.storeFromShared(entry, index: index, for: request)
+        return result
     }
 }

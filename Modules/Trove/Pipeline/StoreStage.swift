@@ -1,20 +1,21 @@
 import TroveCore
 import TroveMemoryCache
 
-/// Stage 9, store: a processed result on disk under its processed key (unless the request skips it, is
-/// memory-only, or its source was no-store), and every response in memory for as long as its bytes are
-/// fresh. All through the cache writer.
-package struct StoreStage: Sendable {
-    let parts: PipelineParts
+/// Store: a processed result on disk under its processed key (unless the request skips it, is memory-only,
+/// or its source was no-store), and every response in memory for as long as its bytes are fresh. All
+/// through the cache writer.
+struct StoreStage: PipelineStage {
+    let cacheWriter: CacheWriter
     let memoryCache: MemoryCache<String, ImageResponse>
 
     /// Stores a result just made from `raw`, then remembers it.
-    func store(_ response: ImageResponse, for request: ImageRequest, _ raw: RawResult) async -> ImageResponse {
+    func run(_ input: (response: ImageResponse, request: ImageRequest, raw: RawResult)) async -> ImageResponse {
+        let (response, request, raw) = input
         let key = response.cacheKey
         if key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
             request.cachePolicy != .memoryOnly, raw.storable
         {
-            await parts.cacheWriter.storeProcessed(
+            await cacheWriter.storeProcessed(
                 response.data, forKey: key.processed, expires: raw.expires, selecting: raw.selecting)
         }
         return remember(response, raw)
@@ -26,7 +27,7 @@ package struct StoreStage: Sendable {
         var response = response
         response.isStale = raw.isStale
         response.selecting = raw.selecting
-        parts.cacheWriter.remember(
+        cacheWriter.remember(
             response, in: memoryCache, forKey: response.cacheKey.processed,
             cost: response.memoryCost, raw)
         return response

@@ -1,18 +1,23 @@
 import Foundation
 import TroveCore
 
-/// Stage 8, transform: the delegate's `didDecode`, the transforms the decode left to run, then the result
-/// encoded in its output format (a request without transforms keeps its original bytes).
-package struct TransformStage: Sendable {
-    let parts: PipelineParts
+/// Transform: the delegate's `didDecode`, the transforms the decode left to run, then the result encoded in
+/// its output format (a request without transforms keeps its original bytes), with the source in the crash
+/// journal.
+struct TransformStage: PipelineStage {
+    let registry: PluginRegistry
+    /// The delegate and the default encoding options.
+    let configuration: PipelineConfiguration
+    let sourceGuard: SourceGuard
 
-    /// The finished image and its bytes, made with the source in the crash journal.
-    func transform(
-        _ decoded: Image, remaining: [any ImageTransformer], raw: RawResult, for request: ImageRequest,
-        key: CacheKey
+    func run(
+        _ input: (
+            decoded: Image, remaining: [any ImageTransformer], raw: RawResult, request: ImageRequest, key: CacheKey
+        )
     ) throws -> (image: Image, data: Data, format: ImageFormat) {
-        try parts.journaling(request.url) {
-            try transformJournaled(decoded, remaining: remaining, raw: raw, for: request, key: key)
+        try sourceGuard.journaling(input.request.url) {
+            try transformJournaled(
+                input.decoded, remaining: input.remaining, raw: input.raw, for: input.request, key: input.key)
         }
     }
 
@@ -21,7 +26,7 @@ package struct TransformStage: Sendable {
         key: CacheKey
     ) throws -> (image: Image, data: Data, format: ImageFormat) {
         var transforms = remaining
-        var image = try parts.configuration.delegate?.didDecode(decoded, for: request) ?? decoded
+        var image = try configuration.delegate?.didDecode(decoded, for: request) ?? decoded
         if image.width != decoded.width || image.height != decoded.height {
             // The delegate changed the geometry the reduced plan was made for: run the transforms as asked.
             transforms = request.transformsAsRun
@@ -30,8 +35,8 @@ package struct TransformStage: Sendable {
             by: transforms, keepsColorProfile: request.options.contains(.keepsColorProfile))
         if key.processed == key.raw { return (image, raw.data, decoded.sourceFormat) }
         let format = outputFormat(for: request, source: decoded.sourceFormat)
-        let data = try parts.registry.encoder(for: format)
-            .encode(image, options: request.encodingOptions ?? parts.configuration.encodingOptions)
+        let data = try registry.encoder(for: format)
+            .encode(image, options: request.encodingOptions ?? configuration.encodingOptions)
         return (image, data, format)
     }
 
@@ -39,7 +44,7 @@ package struct TransformStage: Sendable {
     /// encoder for it is registered, else PNG.
     private func outputFormat(for request: ImageRequest, source: ImageFormat) -> ImageFormat {
         if let format = request.outputFormat { return format }
-        if request.options.contains(.encodesInSourceFormat), parts.registry.encodableFormats.contains(source) {
+        if request.options.contains(.encodesInSourceFormat), registry.encodableFormats.contains(source) {
             return source
         }
         return .png
