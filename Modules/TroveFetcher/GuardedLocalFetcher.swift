@@ -1,6 +1,6 @@
 import TroveCore
 
-/// A local fetcher behind the source policy's prefixes (file: sources under the allowed prefixes only).
+/// A fetcher behind the source policy's prefixes (file: and s3: sources under the allowed prefixes only).
 struct GuardedLocalFetcher<Inner: Fetcher>: Fetcher {
     let inner: Inner
     let policy: SourcePolicy

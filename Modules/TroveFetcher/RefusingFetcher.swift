@@ -1,10 +1,10 @@
 import Foundation
 import TroveCore
 
-/// Refuses every URL of its schemes: stands in for the `file` and `data` fetchers when a proxy's
+/// Refuses every URL of its schemes: stands in for the `file`, `data` and `s3` fetchers when a proxy's
 /// `SourcePolicy` has them off, so the refusal holds however the URL reaches the pipeline.
 package struct RefusingFetcher: Fetcher {
-    /// The name it stands in for ("file" or "data").
+    /// The name it stands in for ("file", "data" or "s3").
     package let name: String
     /// The schemes it refuses.
     package let schemes: Set<String>

@@ -1,8 +1,8 @@
 import Foundation
 import TroveCore
 
-/// Which source URLs a proxy may fetch for its callers: the schemes (http and https always; `file:` and
-/// `data:` only when switched on) and, when any are given, the allowed prefixes.
+/// Which source URLs a proxy may fetch for its callers: the schemes (http and https always; `file:`, `data:`
+/// and `s3:` only when switched on) and, when any are given, the allowed prefixes.
 ///
 /// Prefixes are compared on the normalised URL — lowercase scheme and host, IP literals in their one
 /// canonical spelling, no default port, no userinfo, the path percent-decoded with `.` and `..` segments
@@ -20,8 +20,11 @@ package struct SourcePolicy: Sendable, Hashable {
     package var allowFileURLs: Bool
     /// `data:` sources (no origin to compare, so prefixes do not apply): off by default.
     package var allowDataURLs: Bool
+    /// `s3://bucket/key` sources (imgproxy's `IMGPROXY_USE_S3`): off by default, and under the prefixes when
+    /// there are any.
+    package var allowS3URLs: Bool = false
 
-    /// Every http and https source, no file: or data: ones.
+    /// Every http and https source, no file:, data: or s3: ones.
     package static let anyHTTPSource = SourcePolicy(normalizedPrefixes: [], allowFileURLs: false, allowDataURLs: false)
 
     private init(normalizedPrefixes: [String], allowFileURLs: Bool, allowDataURLs: Bool) {
@@ -30,8 +33,12 @@ package struct SourcePolicy: Sendable, Hashable {
         self.allowDataURLs = allowDataURLs
     }
 
-    /// Throws `TroveError.invalidConfiguration` for a prefix that is not an absolute http, https or file URL.
-    package init(allowedPrefixes: [String] = [], allowFileURLs: Bool = false, allowDataURLs: Bool = false) throws {
+    /// Throws `TroveError.invalidConfiguration` for a prefix that is not an absolute URL with a host (or a
+    /// file URL).
+    package init(
+        allowedPrefixes: [String] = [], allowFileURLs: Bool = false, allowDataURLs: Bool = false,
+        allowS3URLs: Bool = false
+    ) throws {
         var normalizedPrefixes: [String] = []
         for text in allowedPrefixes {
             guard let url = URL(string: text), url.scheme != nil else {
@@ -49,7 +56,12 @@ package struct SourcePolicy: Sendable, Hashable {
         self.allowedPrefixes = normalizedPrefixes
         self.allowFileURLs = allowFileURLs
         self.allowDataURLs = allowDataURLs
+        self.allowS3URLs = allowS3URLs
     }
+
+    /// Why s3: sources are refused while they are off, naming the switches.
+    package static let s3SourcesOff =
+        "s3: sources are off; switch them on with IMGPROXY_USE_S3=true (trove serve: --s3-sources)"
 
     /// Throws `TroveError.sourceNotAllowed` naming the rule `url` breaks; returns when it may be fetched.
     package func check(_ url: URL) throws {
@@ -64,9 +76,11 @@ package struct SourcePolicy: Sendable, Hashable {
         case "data":
             guard allowDataURLs else { throw refuse("data: sources are off (allowDataURLs)") }
             return
+        case "s3":
+            guard allowS3URLs else { throw refuse(Self.s3SourcesOff) }
         default:
             throw refuse(
-                "only http and https sources are allowed (and file: or data: when switched on), not \(scheme):")
+                "only http and https sources are allowed (and file:, data: or s3: when switched on), not \(scheme):")
         }
         let normalized: String
         do {

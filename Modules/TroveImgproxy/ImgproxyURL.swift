@@ -153,12 +153,13 @@ package struct ImgproxyURL: Sendable {
         return (url, fileExtension)
     }
 
-    /// Proxies and routers may merge `//` into `/`: `https:/example.com/a` becomes `https://example.com/a`.
+    /// Proxies and routers may merge `//` into `/`: `https:/example.com/a` becomes `https://example.com/a` (and
+    /// `s3:/bucket/key` `s3://bucket/key`).
     private static func repairingCollapsedSlashes(_ text: String) -> String {
         guard let colon = text.firstIndex(of: ":") else { return text }
         let scheme = text[..<colon]
         let rest = text[text.index(after: colon)...]
-        guard scheme == "http" || scheme == "https", rest.hasPrefix("/"), !rest.hasPrefix("//") else { return text }
+        guard ["http", "https", "s3"].contains(scheme), rest.hasPrefix("/"), !rest.hasPrefix("//") else { return text }
         return "\(scheme):/\(rest)"
     }
 }

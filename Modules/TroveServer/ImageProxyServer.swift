@@ -48,7 +48,9 @@ public final class ImageProxyServer: Sendable {
     ///
     /// Sources go through a `GuardedHTTPFetcher` registered for http and https in place of the registry's
     /// (file: and data: refused): the allowed prefixes, and the address rules on every hop, with names
-    /// resolved by the system's resolver.
+    /// resolved by the system's resolver. `s3://` sources go to the registry's `s3` fetcher (install
+    /// TroveS3's plugin with the configuration's endpoint and region) under the allowed prefixes when
+    /// `s3Sources` is on, and are refused otherwise.
     public convenience init(
         configuration: ServerConfiguration, registry: PluginRegistry, logger: Logger = Logger(label: "trove.serve")
     ) throws {
@@ -68,7 +70,8 @@ public final class ImageProxyServer: Sendable {
         self.metricsRegistry = metricsRegistry
         let sourcePolicy: SourcePolicy
         do {
-            sourcePolicy = try SourcePolicy(allowedPrefixes: configuration.allowedSources)
+            sourcePolicy = try SourcePolicy(
+                allowedPrefixes: configuration.allowedSources, allowS3URLs: configuration.s3Sources)
         } catch let error as TroveError {
             throw ServerConfigurationError(error.description)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Trove
+import TroveFetcher
 
 /// An answer other than the image: a status and a short message for the client. Messages are written
 /// here, never passed through from an error's description, so they cannot carry the origin's body, the
@@ -58,6 +59,8 @@ struct ProxyFailure: Error, Sendable, Equatable {
             self.init(status: 502, "the source redirected too many times")
         case .malformedURL, .unsupportedScheme:
             self.init(status: 404, "the source URL cannot be fetched")
+        case let .sourceNotAllowed(_, reason) where reason == SourcePolicy.s3SourcesOff:
+            self.init(status: 404, "s3:// sources are off on this server; set IMGPROXY_USE_S3=true to serve them")
         case .fetchDeclined, .sourceNotAllowed:
             // imgproxy's status for a refused source; the reason (which rule, which address) stays in the log.
             self.init(status: 404, "the source is not allowed")

@@ -169,6 +169,8 @@ struct ProxyResponder: Sendable {
 
     /// Refuses a source whose host is, as written, an address the policy does not allow.
     func checkWrittenAddress(of source: URL) throws {
+        // An s3: source's host is a bucket, reached at the configured endpoint.
+        guard source.scheme?.lowercased() != "s3" else { return }
         guard let host = source.host, let written = try? SourceHost(urlHost: host) else { return }
         let address: IPAddress
         switch written {

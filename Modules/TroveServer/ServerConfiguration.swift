@@ -33,6 +33,15 @@ public struct ServerConfiguration: Sendable {
     public var allowLoopbackSources = false
     /// Lift the address rules for private sources (link-local stays refused: cloud metadata answers there).
     public var allowPrivateSources = false
+    /// Serve `s3://bucket/key` sources (imgproxy's `IMGPROXY_USE_S3`), read by the registry's `s3` fetcher
+    /// (TroveS3's `S3Fetcher`) under `allowedSources`; while off they are refused, naming this setting.
+    public var s3Sources = false
+    /// The S3 endpoint `s3://` sources are read from, `http(s)://host[:port]` (imgproxy's
+    /// `IMGPROXY_S3_ENDPOINT`); nil for AWS's in `s3Region`. `trove serve` gives it to the TroveS3 plugin.
+    public var s3Endpoint: URL?
+    /// The region `s3://` sources are signed for (imgproxy's `IMGPROXY_S3_REGION`); nil for `AWS_REGION`, else
+    /// `AWS_DEFAULT_REGION`, else us-east-1.
+    public var s3Region: String?
     /// At most this many transforms at once; further requests wait in a queue of `maxQueue`.
     public var maxConcurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a transform; past it requests are answered 429 at once.

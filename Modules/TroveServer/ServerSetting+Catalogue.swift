@@ -118,7 +118,7 @@ extension ServerSetting {
         ServerSetting(
             flag: "allowed-source", key: "allowedSources",
             environment: [Variable("TROVE_ALLOWED_SOURCES"), Variable("IMGPROXY_ALLOWED_SOURCES")], form: .list,
-            help: "Allowed source URL prefix, matched on a boundary; repeatable. None: any http(s) source.",
+            help: "Allowed source URL prefix (s3://bucket for a bucket), matched on a boundary; repeatable. None: any.",
             write: texts(\.allowedSources),
             read: { $0.allowedSources.isEmpty ? "any" : $0.allowedSources.joined(separator: ", ") }),
         ServerSetting(
@@ -131,6 +131,38 @@ extension ServerSetting {
             environment: [Variable("TROVE_ALLOW_PRIVATE_SOURCES")], form: .on,
             help: "Allow sources on private addresses (link-local stays refused).", write: flag(\.allowPrivateSources),
             read: { "\($0.allowPrivateSources)" }),
+        ServerSetting(
+            flag: "s3-sources", key: "s3Sources",
+            environment: [Variable("TROVE_S3_SOURCES"), Variable("IMGPROXY_USE_S3")], form: .on,
+            help:
+                "Serve s3://bucket/key sources, signed with AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or ~/.aws/credentials.",
+            write: flag(\.s3Sources), read: { "\($0.s3Sources)" }),
+        ServerSetting(
+            flag: "s3-endpoint", key: "s3Endpoint",
+            environment: [Variable("TROVE_S3_ENDPOINT"), Variable("IMGPROXY_S3_ENDPOINT")],
+            help: "S3 endpoint of s3:// sources, http(s)://host[:port]; none: AWS's for the region.",
+            write: { configuration, values, name in
+                let text = values.last ?? ""
+                guard !text.isEmpty else {
+                    configuration.s3Endpoint = nil
+                    return
+                }
+                guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                    url.host?.isEmpty == false, url.path.isEmpty || url.path == "/", url.query == nil
+                else {
+                    throw ServerConfigurationError(
+                        "\(given(name, text)) is not an S3 endpoint; give http(s)://host[:port]")
+                }
+                configuration.s3Endpoint = url
+            }, read: { $0.s3Endpoint?.absoluteString ?? "AWS's" }),
+        ServerSetting(
+            flag: "s3-region", key: "s3Region",
+            environment: [Variable("TROVE_S3_REGION"), Variable("IMGPROXY_S3_REGION")],
+            help: "Region s3:// sources are signed for; none: AWS_REGION, else us-east-1.",
+            write: { configuration, values, _ in
+                let text = values.last ?? ""
+                configuration.s3Region = text.isEmpty ? nil : text
+            }, read: { $0.s3Region ?? "AWS_REGION's" }),
         ServerSetting(
             flag: "shared-cache", key: nil, environment: [Variable("TROVE_SHARED_CACHE")],
             help:

@@ -16,7 +16,7 @@ import TroveTestSupport
         // TroveColor is installed by default: decoded images are brought to sRGB.
         #expect((listing["colorConverters"] as? [String]) == ["lcms"])
         for kind in kinds { #expect((listing[kind] as? [String])?.isEmpty == false, "\(kind) is empty") }
-        #expect((listing["fetchers"] as? [String])?.contains("http") == true)
+        #expect((listing["fetchers"] as? [String]).map { $0.contains("http") && $0.contains("s3") } == true)
         #expect((listing["decoders"] as? [String])?.contains("png") == true)
         #expect((listing["hashers"] as? [String])?.contains("sha256") == true)
         #expect((listing["compressors"] as? [String])?.contains("zlib") == true)
@@ -27,7 +27,8 @@ import TroveTestSupport
         #expect(formats["gif"] == ["decoder": "gif"])
         let schemes = try #require(listing["schemes"] as? [String: [String: String]])
         #expect(schemes["https"] == ["fetcher": "http"] && schemes["file"] == ["fetcher": "file"])
-        #expect(schemes["s3"] == ["sharedTier": "s3"])
+        // TroveS3 reads s3://bucket/key sources and keeps the s3:// shared tier.
+        #expect(schemes["s3"] == ["fetcher": "s3", "sharedTier": "s3"])
         let installed = try #require(listing["installed"] as? [[String: String]])
         #expect(installed.contains { $0["name"] == "jpeg" })
         #expect(installed.contains { $0["name"] == "color" })

@@ -60,6 +60,16 @@ import TroveTransformers
         #expect(url.source.absoluteString == "https://example.com/x.png")
     }
 
+    @Test func plainS3SourcesKeepTheirBucketAndKey() throws {
+        let url = try ImgproxyURL.parse(
+            path: "/insecure/rs:fit:50:50/plain/s3://photos/a%2520b/key.png@png", signature: .disabled)
+        #expect(url.source.absoluteString == "s3://photos/a%20b/key.png")
+        #expect(url.source.host == "photos" && url.source.path == "/a b/key.png")
+        #expect(url.format == .png)
+        let collapsed = try ImgproxyURL.parse(path: "/_/w:10/plain/s3:/photos/key.png", signature: .disabled)
+        #expect(collapsed.source.absoluteString == "s3://photos/key.png")
+    }
+
     @Test func base64SourceMaySplitAcrossSegmentsAndCarryAQuery() throws {
         let text = "https://example.com/images/cat.jpg?size=large&v=3"
         let encoded = base64(text)

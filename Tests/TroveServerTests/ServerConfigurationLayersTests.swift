@@ -140,9 +140,9 @@ import TroveServer
         #expect(both.maxConcurrency == 5 && both.host == "127.0.0.1" && both.port == 9090)
 
         let ignored = ServerConfiguration.ignoredVariables(in: [
-            "IMGPROXY_KEY": "aa", "IMGPROXY_USE_S3": "true", "IMGPROXY_JPEG_PROGRESSIVE": "1", "HOME": "/root"
+            "IMGPROXY_KEY": "aa", "IMGPROXY_USE_GCS": "true", "IMGPROXY_JPEG_PROGRESSIVE": "1", "HOME": "/root"
         ])
-        #expect(ignored == ["IMGPROXY_JPEG_PROGRESSIVE", "IMGPROXY_USE_S3"])
+        #expect(ignored == ["IMGPROXY_JPEG_PROGRESSIVE", "IMGPROXY_USE_GCS"])
     }
 
     @Test func theConfigFileCarriesThePipelinesOwnSettingsOverTheServersDefaults() throws {

@@ -10,7 +10,7 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Argument(help: "http(s), file or data URLs (a plain path is read as a file).")
+    @Argument(help: "http(s), file, data or s3://bucket/key URLs (a plain path is read as a file).")
     var urls: [String]
 
     @Option(name: .shortAndLong, help: "Write the result here (a directory when several URLs are given).")
@@ -24,6 +24,8 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
 
     @OptionGroup var shared: SharedCacheOptions
+
+    @OptionGroup var s3: S3SourceOptions
 
     @Option(
         help: """
@@ -68,7 +70,8 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let registry = try TroveRegistry.make()
+        let registry = try TroveRegistry.make(
+            s3Sources: s3.settings(environment: ProcessInfo.processInfo.environment))
         var configuration = try common.pipelineConfiguration()
         cache.apply(to: &configuration)
         policy.apply(to: &configuration)

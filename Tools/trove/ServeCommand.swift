@@ -3,6 +3,7 @@ import CTroveSupport
 import Foundation
 import Logging
 import Trove
+import TroveS3
 import TroveServer
 
 /// `trove serve`: the imgproxy-compatible image proxy. Configuration comes from `--config FILE`, then the
@@ -35,7 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("\(name) is an imgproxy setting trove serve does not support; it is ignored")
         }
         let server: ImageProxyServer
-        let registry = try TroveRegistry.make()
+        // The s3 fetcher reads sources where the settings say; whether it may is the server's source policy.
+        let registry = try TroveRegistry.make(
+            s3Sources: S3SourceSettings(endpoint: configuration.s3Endpoint, region: configuration.s3Region))
         do {
             server = try ImageProxyServer(configuration: configuration, registry: registry, logger: logger)
         } catch let error as ServerConfigurationError {
