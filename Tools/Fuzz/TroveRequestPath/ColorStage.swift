@@ -1,1 +1,1 @@
-../Trove/Modules/Trove/ColorStage.swift
+../Trove/Modules/Trove/Decoding/ColorStage.swift

@@ -1,1 +1,1 @@
-../Trove/Modules/Trove/Image+Transforms.swift
+../Trove/Modules/Trove/Decoding/Image+Transforms.swift

@@ -1,1 +1,1 @@
-../Trove/Modules/Trove/ImageDecoder+ShrinkOnLoad.swift
+../Trove/Modules/Trove/Decoding/ImageDecoder+ShrinkOnLoad.swift

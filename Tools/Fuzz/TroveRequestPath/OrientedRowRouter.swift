@@ -1,1 +1,1 @@
-../Trove/Modules/Trove/OrientedRowRouter.swift
+../Trove/Modules/Trove/Decoding/OrientedRowRouter.swift

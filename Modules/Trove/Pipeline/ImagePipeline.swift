@@ -9,7 +9,7 @@ import TroveTransformers
 /// (fetched bytes) and processed (transformed result) levels. Composed from a registry and a
 /// configuration; safe to share across tasks.
 ///
-/// A request meets the stages (`Modules/Trove/Pipeline/`, each a `PipelineStage`: one input, one output) in
+/// A request meets the stages (`Modules/Trove/Stages/`, each a `PipelineStage`: one input, one output) in
 /// this order, read top to bottom in `image(for:)`, `run` and `process` here and in `RawStages.original`:
 /// `MemoryStage` → `ProcessedDiskStage` → `OriginalDiskStage` → (one job per key) `SharedTierStage` →
 /// `OriginStage` → `DecodeStage` → `TransformStage` → `StoreStage`. Every job is a `Jobs` entry: one per
