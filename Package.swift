@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // Already in the graph through Hummingbird; declared for the library's spans (Tracing) and the tests'
+        // InMemoryTracer.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
         // Already in the graph through Hummingbird; declared so FixtureServer can stop a server gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // `/metrics` of `trove serve`, in Prometheus text.
@@ -169,7 +172,8 @@ let package = Package(
                 "TroveCodec", "TroveTransformers", "TrovePlaceholders", "CTroveSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Crypto", package: "swift-crypto")
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Tracing", package: "swift-distributed-tracing")
             ],
             path: "Modules/Trove", swiftSettings: swift6),
         // A real HTTP server on loopback for `trove demo` and the integration tests.
@@ -371,7 +375,9 @@ let package = Package(
             name: "TroveIntegrationTests",
             dependencies: [
                 "Trove", "TroveCodec", "TroveJPEG", "TroveWebP", "TroveTestSupport", "FixtureServer",
-                .product(name: "MetricsTestKit", package: "swift-metrics")
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing")
             ],
             path: "Tests/TroveIntegrationTests", swiftSettings: swift6)
     ]

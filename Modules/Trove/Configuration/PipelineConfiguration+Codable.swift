@@ -9,7 +9,7 @@ import TroveFetcher
 /// flat key of earlier versions (`diskByteLimit`) is refused with its new path. A key left out
 /// keeps its default, so a file says only what it changes (no `cacheDirectory` means the default directory;
 /// `"cacheDirectory": null` means no disk cache); an unknown key, or a value of the wrong type,
-/// is an error that names it. `cookies` seeds an in-memory jar. `delegate`, `cookieStore`, `metricsFactory`,
+/// is an error that names it. `cookies` seeds an in-memory jar. `delegate`, `cookieStore`, `metricsFactory`, `tracer`,
 /// `memoryPressure.source` and `logger` are code (or state),
 /// not configuration, and are neither read nor written.
 extension PipelineConfiguration: Codable {

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Logging
+import Tracing
 import TroveCore
 import TroveDiskCache
 import TroveFetcher
@@ -129,6 +130,10 @@ public struct PipelineConfiguration: Sendable {
     public var tls = TLSOptions()
     /// Where metrics go; nil uses the process's bootstrapped `MetricsSystem`.
     public var metricsFactory: (any MetricsFactory)?
+    /// Where spans go (one per stage a request takes, children of the caller's current span); nil uses the
+    /// process's bootstrapped `InstrumentationSystem.tracer`, read when the pipeline is built. With neither,
+    /// tracing is off and costs nothing.
+    public var tracer: (any Tracer)?
     /// Where the pipeline logs warnings (failed disk reads, refreshes answered from the cache); label "trove.pipeline".
     public var logger = Logger(label: "trove.pipeline")
 

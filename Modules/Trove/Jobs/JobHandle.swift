@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Tracing
 import TroveCore
 import TroveFetcher
 
@@ -17,11 +18,15 @@ package final class JobHandle: Sendable {
     let id = JobWaiter.nextID()
     /// The priority it runs at; what its fetch waits at in the scheduler.
     let ticket: SchedulerTicket
+    /// The span its work runs under, when tracing: its first waiter's (the request that started it, or the
+    /// job above). The work's spans are its children; a waiter that joins later links to it.
+    let span: (any Span)?
     private let state: Mutex<State>
 
     /// A job for one caller alone: the first waiter of a new job, or a caller whose fetch runs outside any.
     init(_ first: JobWaiter) {
         ticket = SchedulerTicket(priority: first.priority)
+        span = first.span
         state = Mutex(State(waiters: [first.id: first]))
         follow(first)
     }
@@ -76,7 +81,7 @@ package final class JobHandle: Sendable {
 
     /// The job as a waiter of the deeper work it waits on.
     func asWaiter() -> JobWaiter {
-        JobWaiter(id: id, priority: ticket.priority, url: nil, progress: { self.report($0) }, job: self)
+        JobWaiter(id: id, priority: ticket.priority, url: nil, progress: { self.report($0) }, job: self, span: span)
     }
 
     /// Previews as the first waiter that wants them asks (the interval, the decoder), delivered to every

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Tracing
 import TroveCore
 
 /// One caller of shared work, as the job it joins knows it: who it is, how urgent it is, where its progress
@@ -17,6 +18,9 @@ package struct JobWaiter: Sendable {
     let url: URL?
     /// Set when the waiter is itself a job: its live priority and previews are followed.
     let job: JobHandle?
+    /// The span the caller waits in, when tracing: a job it starts runs under it (`JobHandle.span`), and a
+    /// job it joins is linked from it.
+    var span: (any Span)?
 
     /// A new waiter with an identity of its own.
     package init(
@@ -28,13 +32,14 @@ package struct JobWaiter: Sendable {
 
     init(
         id: UInt64, priority: RequestPriority, url: URL?, progress: @escaping @Sendable (FetchProgress) -> Void,
-        job: JobHandle?
+        job: JobHandle?, span: (any Span)? = nil
     ) {
         self.id = id
         self.priority = priority
         self.url = url
         self.progress = progress
         self.job = job
+        self.span = span
     }
 
     /// What it wants of previews now: a job's wish is its own waiters'.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Tracing
 import TroveCore
 
 /// One job per key: however many callers ask for a key's work at once, it runs once and every caller gets
@@ -40,7 +41,8 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Joins the job for `key` as `waiter`, or starts `work` as a new job when there is none. `onJoin` runs
     /// when the caller joined a job another caller started. A waiter that is itself a job (`asWaiter()`)
-    /// has this job follow its priority from then on (`JobHandle.add`).
+    /// has this job follow its priority from then on (`JobHandle.add`). When tracing, new work runs under
+    /// the waiter's span (`JobHandle.span`), and a waiter that joins links its span to the work's.
     package func value(
         forKey key: Key, as waiter: JobWaiter = JobWaiter(), onJoin: @Sendable () -> Void = {},
         work: @escaping @Sendable (JobHandle) async throws -> Value
@@ -55,7 +57,7 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         let registered = job.handle.add(waiter)
                         job.waits[waitID] = Wait(waiter: waiter, continuation: continuation, registered: registered)
                         jobs[key] = job
-                        return .joined
+                        return .joined(job.handle)
                     }
                     let handle = JobHandle(waiter)
                     let id = JobWaiter.nextID()
@@ -67,8 +69,9 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 switch arrival {
                 case .cancelled:
                     continuation.resume(throwing: TroveError.cancelled)
-                case .joined:
+                case let .joined(handle):
                     onJoin()
+                    Self.link(waiter, to: handle)
                 case let .started(id, handle):
                     start(id, key: key, handle: handle, work: work)
                 }
@@ -121,13 +124,26 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return left.count
     }
 
+    /// A joiner's span links to the span the work it joined runs under, so a trace shows what it waited for.
+    private static func link(_ waiter: JobWaiter, to handle: JobHandle) {
+        guard let joiner = waiter.span, let work = handle.span else { return }
+        joiner.addLink(SpanLink(context: work.context, attributes: [:]))
+        joiner.attributes["trove.coalesced"] = true
+    }
+
     private func start(
         _ id: UInt64, key: Key, handle: JobHandle, work: @escaping @Sendable (JobHandle) async throws -> Value
     ) {
         let run: @Sendable () async -> Void = {
             let result: Result<Value, any Error>
             do {
-                result = .success(try await work(handle))
+                if let span = handle.span {
+                    // Said, not left to the task's inherited locals: the work's spans are children of the
+                    // starting caller's, whoever waits on it later.
+                    result = .success(try await ServiceContext.withValue(span.context) { try await work(handle) })
+                } else {
+                    result = .success(try await work(handle))
+                }
             } catch {
                 result = .failure(error)
             }
@@ -153,7 +169,7 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 /// What happened when a caller arrived at a key.
 private enum Arrival {
     case cancelled
-    case joined
+    case joined(JobHandle)
     case started(UInt64, JobHandle)
 }
 

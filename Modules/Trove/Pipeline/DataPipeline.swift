@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Tracing
 import TroveCore
 import TroveDiskCache
 import TroveFetcher
@@ -149,6 +150,7 @@ public final class DataPipeline: Sendable {
     /// `refresh`, returns the revalidated result. Throws a `TroveError`, e.g. `notCached` for a `cacheOnly` miss.
     public func data(for request: DataRequest) async throws -> DataResponse {
         let request = request.keyed(by: configuration.cacheKeyRule)
+        if parts.tracing.tracer != nil { return try await tracedLoad(request, waiter: JobWaiter.nextID()) { _ in } }
         if let hit = memoryHit(request) { return hit }
         return try await run(request, waiter: JobWaiter.nextID()) { _ in }
     }
@@ -178,6 +180,9 @@ public final class DataPipeline: Sendable {
         let waiter = JobWaiter.nextID()
         return DataTask(
             run: { emit in
+                if self.parts.tracing.tracer != nil {
+                    return try await self.tracedLoad(request, waiter: waiter, emit: emit)
+                }
                 if let hit = self.memoryHit(request) {
                     emit(.final(hit))
                     return hit
@@ -201,13 +206,38 @@ public final class DataPipeline: Sendable {
             .map { $0.answering(request) }
     }
 
+    /// With a tracer: a memory hit is one `trove.memory` span; past memory the request has a `trove.data` root
+    /// (the memory lookup its first child, then the raw stages') with the URL (redacted), the tier that
+    /// answered and the bytes.
+    private func tracedLoad(
+        _ request: DataRequest, waiter: UInt64, emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void
+    ) async throws -> DataResponse {
+        let tracing = parts.tracing
+        let start = DefaultTracerClock.now
+        if let hit = memoryHit(request) {
+            tracing.memoryLookup(since: start, hit: true, bytes: hit.data.count)
+            emit(.final(hit))
+            return hit
+        }
+        return try await tracing.span("trove.data", at: start) { span in
+            if request.usesCaches { tracing.memoryLookup(since: start, hit: false) }
+            span?.record(url: request.url)
+            span?.attributes["http.request.method"] = request.method
+            let response = try await run(request, waiter: waiter, span: span, emit: emit)
+            span?.attributes["trove.source"] = response.source.rawValue
+            span?.attributes["trove.bytes"] = response.data.count
+            return response
+        }
+    }
+
     /// Past memory: the request's own job, waiting on the raw key's fetch as its policy says.
     private func run(
-        _ request: DataRequest, waiter id: UInt64,
+        _ request: DataRequest, waiter id: UInt64, span: (any Span)? = nil,
         emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void
     ) async throws -> DataResponse {
         let waiter = JobWaiter(
-            id: id, priority: request.priority, url: request.url, progress: { emit(.progress($0)) }, job: nil)
+            id: id, priority: request.priority, url: request.url, progress: { emit(.progress($0)) }, job: nil,
+            span: span)
         return try await requests.value(forKey: Self.jobKey(for: request, waiter: id), as: waiter) { job in
             try await self.load(request, waiter: job.asWaiter(), emit: emit)
         }

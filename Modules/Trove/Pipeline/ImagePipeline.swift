@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import TroveCore
 import TroveDiskCache
 import TroveFetcher
@@ -104,12 +105,7 @@ public final class ImagePipeline: Sendable {
     /// Loads one image through the caches and the network; with `refresh`, returns the revalidated result.
     /// With `request.placeholder` set, the response carries the source's placeholder too.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
-        let key = cacheKey(for: request)
-        if let hit = memoryHit(request, key: key) {
-            // Only when asked: passing the response through is a copy of every buffer reference it holds.
-            return request.placeholder == nil ? hit : try await attachingPlaceholder(hit, for: request)
-        }
-        return try await run(request, key: key, waiter: JobWaiter.nextID()) { _ in }
+        try await load(request, key: cacheKey(for: request), waiter: JobWaiter.nextID()) { _ in }
     }
 
     /// The key this pipeline caches a request's results under: the request's own parts, plus the settings of
@@ -159,15 +155,7 @@ public final class ImagePipeline: Sendable {
         let key = cacheKey(for: request)
         let waiter = JobWaiter.nextID()
         return ImageTask(
-            run: { emit in
-                if var hit = self.memoryHit(request, key: key) {
-                    // Only when asked: passing the response through is a copy of every buffer reference it holds.
-                    if request.placeholder != nil { hit = try await self.attachingPlaceholder(hit, for: request) }
-                    emit(.final(hit))
-                    return hit
-                }
-                return try await self.run(request, key: key, waiter: waiter, emit: emit)
-            },
+            run: { emit in try await self.load(request, key: key, waiter: waiter, emit: emit) },
             changePriority: { priority in
                 self.processedLoads.setPriority(
                     priority, forKey: Self.jobKey(for: request, key: key, waiter: waiter), waiter: waiter)
@@ -176,8 +164,24 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Flow
 
+    /// Memory, else the request's job. When tracing, a hit is one `trove.memory` span, and past memory the
+    /// request has a `trove.image` root whose children are the stages it takes (`ImagePipeline+Tracing.swift`).
+    private func load(
+        _ request: ImageRequest, key: CacheKey, waiter: UInt64,
+        emit: @escaping @Sendable (ImageEvent) -> Void
+    ) async throws -> ImageResponse {
+        if parts.tracing.tracer != nil { return try await tracedLoad(request, key: key, waiter: waiter, emit: emit) }
+        if var hit = memoryHit(request, key: key) {
+            // Only when asked: passing the response through is a copy of every buffer reference it holds.
+            if request.placeholder != nil { hit = try await attachingPlaceholder(hit, for: request) }
+            emit(.final(hit))
+            return hit
+        }
+        return try await run(request, key: key, waiter: waiter, emit: emit)
+    }
+
     /// The processed result in memory, or nil to go on.
-    private func memoryHit(_ request: ImageRequest, key: CacheKey) -> ImageResponse? {
+    func memoryHit(_ request: ImageRequest, key: CacheKey) -> ImageResponse? {
         memory.run((key.processed, request.cachePolicy, request.maxAge, request.headers))
     }
 
@@ -199,12 +203,13 @@ public final class ImagePipeline: Sendable {
 
     /// Past memory: the request waits on its processed key's job, which loads the original (as a waiter of
     /// the raw key's job, through which progress, previews and priority flow) and processes it once.
-    private func run(
-        _ request: ImageRequest, key: CacheKey, waiter id: UInt64,
+    func run(
+        _ request: ImageRequest, key: CacheKey, waiter id: UInt64, span: (any Span)? = nil,
         emit: @escaping @Sendable (ImageEvent) -> Void
     ) async throws -> ImageResponse {
         var waiter = JobWaiter(
-            id: id, priority: request.priority, url: request.url, progress: { emit(.progress($0)) }, job: nil)
+            id: id, priority: request.priority, url: request.url, progress: { emit(.progress($0)) }, job: nil,
+            span: span)
         if request.options.contains(.deliversPreviews) {
             waiter.previews = previews(for: request, key: key, emit: emit)
         }
@@ -223,9 +228,13 @@ public final class ImagePipeline: Sendable {
                 return try await self.process(request, key: key, try await self.raw.fetch(raw))
             case .useCache, .cacheOnly, .memoryOnly:
                 // The processed result on disk answers early: a later process decodes the small result.
-                if let stored = await self.processedDisk.run((request, key)) {
-                    return try self.answer(stored, for: request, key: key)
+                let stored = try await self.parts.tracing.span("trove.processed_disk") { span in
+                    let stored = await self.processedDisk.run((request, key))
+                    span?.attributes["trove.hit"] = stored != nil
+                    if let stored { span?.attributes["trove.bytes"] = stored.data.count }
+                    return stored
                 }
+                if let stored { return try await self.answer(stored, for: request, key: key) }
                 return try await self.process(request, key: key, try await self.raw.original(raw))
             }
         }
@@ -237,8 +246,12 @@ public final class ImagePipeline: Sendable {
     }
 
     /// A processed result read back from disk: decoded whole (no transforms) and remembered.
-    private func answer(_ stored: DiskEntry, for request: ImageRequest, key: CacheKey) throws -> ImageResponse {
-        let image = try decode.decode(stored.data, url: request.url)
+    private func answer(_ stored: DiskEntry, for request: ImageRequest, key: CacheKey) async throws -> ImageResponse {
+        let image = try await parts.tracing.span("trove.decode") { span in
+            let image = try decode.decode(stored.data, url: request.url)
+            span?.record("trove.input", width: image.width, height: image.height, format: image.sourceFormat)
+            return image
+        }
         return store.remember(
             ImageResponse(image: image, data: stored.data, format: image.sourceFormat, source: .disk, cacheKey: key),
             RawResult(stored))
@@ -256,17 +269,24 @@ public final class ImagePipeline: Sendable {
         defer { reservation?.release() }
         // A large source's work runs on threads of its own, so it never holds the cooperative pool.
         let threads = probe.isLarge ? DecodeThreads.shared : nil
-        let decoded = try await decode.run((raw, request, key, probe, threads))
+        let tracing = parts.tracing
+        let decoded = try await tracing.span("trove.decode") { span in
+            let decoded = try await decode.run((raw, request, key, probe, threads))
+            span?.recordInput(probe, raw: raw, decoded: decoded.image)
+            return decoded
+        }
         try Task.checkCancellation()
         let transform = self.transform
         let input = (decoded.image, decoded.remaining, raw, request, key)
-        let result = try await threads?.run { try transform.run(input) } ?? transform.run(input)
-        return await store.run(
-            (
-                ImageResponse(
-                    image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key),
-                request, raw
-            ))
+        let result = try await tracing.span("trove.transform") { span in
+            let result = try await threads?.run { try transform.run(input) } ?? transform.run(input)
+            span?.record("trove.output", width: result.image.width, height: result.image.height, format: result.format)
+            span?.attributes["trove.bytes"] = result.data.count
+            return result
+        }
+        let response = ImageResponse(
+            image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key)
+        return try await tracing.span("trove.store") { _ in await store.run((response, request, raw)) }
     }
 
     /// How this request's previews are made: by the progressive decoder for the body's format, within the

@@ -38,6 +38,8 @@ package final class PipelineParts: Sendable {
     let headers: SentHeaders
     /// The local disk as the stages read it.
     let disk: DiskReader
+    /// The spans the orchestrators start around the stages; off without a tracer.
+    let tracing: PipelineTracing
 
     init(
         configuration: PipelineConfiguration, registry: PluginRegistry, diskCache: DiskCache?,
@@ -56,6 +58,7 @@ package final class PipelineParts: Sendable {
         self.metrics = metrics
         disk = DiskReader(diskCache: diskCache, metrics: metrics, logger: configuration.logger)
         logger = configuration.logger
+        tracing = PipelineTracing(configuration.tracer)
         freshness = FreshnessPolicy(configuration)
         let activity = ActivityHub()
         self.activity = activity

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import TroveCore
 import TroveDiskCache
 
@@ -27,13 +28,18 @@ package struct RawStages: Sendable {
             configuration: parts.configuration, registry: parts.registry, headers: parts.headers,
             scheduler: parts.scheduler, freshness: parts.freshness, cacheWriter: parts.cacheWriter,
             failures: parts.failures, accept: parts.accept, metrics: parts.metrics, activity: parts.activity,
-            logger: parts.logger)
+            logger: parts.logger, tracing: parts.tracing)
     }
 
     /// The bytes as the request's policy allows: from disk (revalidated when stale), else fetched.
     /// `cacheOnly` never fetches.
     func original(_ request: RawRequest) async throws -> RawResult {
-        switch try await originalDisk.run(request) {
+        let found = try await parts.tracing.span("trove.original_disk") { span in
+            let found = try await originalDisk.run(request)
+            span?.record(found)
+            return found
+        }
+        switch found {
         case let .answer(result): return result
         case let .stale(entry): return try await revalidating(entry, for: request)
         case .nothing: return try await fetch(request)
@@ -66,7 +72,12 @@ package struct RawStages: Sendable {
     private func sharedFetch(_ request: RawRequest) async throws -> RawResult {
         try await fetches.value(forKey: request.fetchKey, as: request.waiter, onJoin: parts.recordJoin) { job in
             if let sharedTier, request.usesCaches, request.policy != .reloadIgnoringCache, request.policy != .refresh {
-                switch try await sharedTier.run(request) {
+                let answer = try await parts.tracing.span("trove.shared_tier") { span in
+                    let answer = try await sharedTier.run(request)
+                    span?.record(answer)
+                    return answer
+                }
+                switch answer {
                 case let .hit(result):
                     return result
                 case let .miss(lease):
@@ -91,7 +102,7 @@ package struct RawStages: Sendable {
     private func fromOrigin(_ request: RawRequest, job: JobHandle, _ fetch: OriginStage.Fetch = .whole)
         async throws -> RawResult
     {
-        guard case let .fetched(result) = try await origin.run((request, job, fetch)) else {
+        guard case let .fetched(result) = try await askOrigin(request, job: job, fetch) else {
             throw TroveError.connectionFailed(
                 url: request.url.absoluteString,
                 reason: "the server answered 304 Not Modified to a fetch without validators")
@@ -107,7 +118,22 @@ package struct RawStages: Sendable {
         return try await revalidations.value(
             forKey: request.revalidationKey, as: request.waiter, onJoin: parts.recordJoin
         ) { job in
-            try await origin.run((request, job, .revalidating(entry, validators)))
+            try await askOrigin(request, job: job, .revalidating(entry, validators))
+        }
+    }
+
+    /// The origin stage in a `trove.fetch` span: the URL (redacted), the status and bytes of the answer, each
+    /// retry as an event, and the span's context sent to the origin (`traceparent`).
+    private func askOrigin(_ request: RawRequest, job: JobHandle, _ fetch: OriginStage.Fetch)
+        async throws -> OriginAnswer
+    {
+        try await parts.tracing.span("trove.fetch") { span in
+            span?.record(url: request.url)
+            span?.attributes["http.request.method"] = request.method
+            if case .revalidating = fetch { span?.attributes["trove.revalidation"] = true }
+            let answer = try await origin.run((request, job, fetch, span))
+            span?.record(answer)
+            return answer
         }
     }
 

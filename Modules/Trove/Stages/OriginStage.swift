@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import Tracing
 import TroveCore
 import TroveDiskCache
 import TroveFetcher
@@ -10,6 +11,7 @@ import TroveMemoryCache
 /// validators, timeouts, the deadline, cookies, TLS), retried on transient failures, each attempt in a
 /// scheduler slot at the job's priority. What comes back is accepted (an image pipeline refuses bytes no
 /// decoder claims) and handed to the cache writer; a prefetch's body streams into its disk entry instead.
+/// When tracing, the caller's `trove.fetch` span is sent to the origin (`traceparent`) and told each retry.
 struct OriginStage: PipelineStage {
     /// Which fetch.
     enum Fetch: Sendable {
@@ -34,19 +36,25 @@ struct OriginStage: PipelineStage {
     let metrics: PipelineMetrics
     let activity: ActivityHub
     let logger: Logger
+    let tracing: PipelineTracing
 
-    func run(_ input: (request: RawRequest, job: JobHandle, fetch: Fetch)) async throws -> OriginAnswer {
+    /// One fetch; `span` is the caller's span for it (nil when not tracing).
+    func run(_ input: (request: RawRequest, job: JobHandle, fetch: Fetch, span: (any Span)?)) async throws
+        -> OriginAnswer
+    {
+        let (request, job, span) = (input.request, input.job, input.span)
         switch input.fetch {
-        case .whole: .fetched(try await fetch(input.request, job: input.job))
-        case let .intoDisk(diskCache): .fetched(try await fetchIntoDisk(input.request, diskCache, job: input.job))
+        case .whole: return .fetched(try await fetch(request, job: job, span: span))
+        case let .intoDisk(diskCache):
+            return .fetched(try await fetchIntoDisk(request, diskCache, job: job, span: span))
         case let .revalidating(entry, validators):
-            try await revalidate(input.request, entry: entry, validators: validators, job: input.job)
+            return try await revalidate(request, entry: entry, validators: validators, job: job, span: span)
         }
     }
 
     /// One unconditional origin fetch for `job`'s waiters, accepted and stored.
-    private func fetch(_ request: RawRequest, job: JobHandle) async throws -> RawResult {
-        let outcome = try await performFetch(request, validators: nil, job: job)
+    private func fetch(_ request: RawRequest, job: JobHandle, span: (any Span)?) async throws -> RawResult {
+        let outcome = try await performFetch(request, validators: nil, job: job, span: span)
         guard case let .data(data, metadata) = outcome else {
             throw TroveError.connectionFailed(
                 url: request.url.absoluteString,
@@ -61,10 +69,10 @@ struct OriginStage: PipelineStage {
     /// entry is committed with the response's validators and freshness, or dropped for `no-store`. A disk
     /// that fails while the body streams fails the fetch (the bytes are nowhere else); the commit after it
     /// is write-behind, its failure logged and counted as a store's is.
-    private func fetchIntoDisk(_ request: RawRequest, _ diskCache: DiskCache, job: JobHandle) async throws
-        -> RawResult
+    private func fetchIntoDisk(_ request: RawRequest, _ diskCache: DiskCache, job: JobHandle, span: (any Span)?)
+        async throws -> RawResult
     {
-        let (writer, outcome) = try await performFetch(request, validators: nil, job: job) {
+        let (writer, outcome) = try await performFetch(request, validators: nil, job: job, span: span) {
             fetcher, fetchRequest, progress in
             let writer = cacheWriter.streamingEntry(forKey: request.key, in: diskCache)
             do {
@@ -111,9 +119,9 @@ struct OriginStage: PipelineStage {
     /// from its own and its freshness from the fields so updated (RFC 9111 §4.3.4); a 200 is accepted and
     /// stored as any fetch.
     private func revalidate(
-        _ request: RawRequest, entry: DiskEntry, validators: Validators, job: JobHandle
+        _ request: RawRequest, entry: DiskEntry, validators: Validators, job: JobHandle, span: (any Span)?
     ) async throws -> OriginAnswer {
-        switch try await performFetch(request, validators: validators, job: job) {
+        switch try await performFetch(request, validators: validators, job: job, span: span) {
         case let .notModified(response):
             let (refreshed, storable) = freshness.revalidated(entry.metadata, by: response)
             // The entry's own key: a variant's, when the response varies.
@@ -127,10 +135,11 @@ struct OriginStage: PipelineStage {
 
     /// One network fetch: asks the delegate, then retries transient failures, each attempt in a scheduler slot
     /// at the job's priority, reporting to its waiters.
-    private func performFetch(_ request: RawRequest, validators: Validators?, job: JobHandle) async throws
-        -> FetchOutcome
+    private func performFetch(_ request: RawRequest, validators: Validators?, job: JobHandle, span: (any Span)?)
+        async throws -> FetchOutcome
     {
-        try await performFetch(request, validators: validators, job: job) { fetcher, fetchRequest, progress in
+        try await performFetch(request, validators: validators, job: job, span: span) {
+            fetcher, fetchRequest, progress in
             let outcome = try await fetcher.fetch(fetchRequest, progress: progress)
             if case let .data(data, _) = outcome { metrics.record(.bytesFetched(data.count)) }
             activity.finished(request.url, key: request.key, outcome)
@@ -141,7 +150,7 @@ struct OriginStage: PipelineStage {
     /// `performFetch` with each attempt made by `attempt` (given the fetcher, the prepared request and
     /// the progress reporter), e.g. a fetch into a disk entry.
     private func performFetch<Outcome: Sendable>(
-        _ request: RawRequest, validators: Validators?, job: JobHandle,
+        _ request: RawRequest, validators: Validators?, job: JobHandle, span: (any Span)?,
         attempt:
             @escaping @Sendable (any Fetcher, FetchRequest, @escaping @Sendable (FetchProgress) -> Void)
             async throws -> Outcome
@@ -165,12 +174,18 @@ struct OriginStage: PipelineStage {
             fetchRequest.body = request.body
             fetchRequest.cookieStore = configuration.cookieStore
             fetchRequest.tls = configuration.tls
+            // Before the delegate's `prepare`, which sees the request as it will be sent.
+            tracing.inject(span, into: &fetchRequest.headers)
             if let delegate = configuration.delegate { fetchRequest = try await delegate.prepare(fetchRequest) }
             let host = FetchScheduler.hostKey(for: url)
             let finalRequest = fetchRequest
             // A POST (or PATCH) is not repeated on its own: the origin may have acted on the first one.
             let retries = request.isIdempotent ? configuration.retryPolicy : .none
-            return try await withRetries(retries, deadline: deadline) { attemptNumber in
+            // Each retry is an event of the fetch's span.
+            let onRetry: @Sendable (Int, any Error, Duration) -> Void = { attempt, error, delay in
+                span?.recordRetry(after: attempt, error, delay: delay)
+            }
+            return try await withRetries(retries, deadline: deadline, onRetry: onRetry) { attemptNumber in
                 if attemptNumber > 0 {
                     logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attemptNumber)"])
                 }

@@ -1,0 +1,159 @@
+import Foundation
+import Tracing
+import TroveCore
+
+/// The pipeline's spans (swift-distributed-tracing): one for each stage a request really takes, started by
+/// the two orchestrators (`ImagePipeline`, `RawStages`) around the stage's call, never inside a stage, as
+/// children of the current span (`ServiceContext.current`: the caller's own, then the request's root). Off
+/// when the configuration names no tracer and none is bootstrapped: then no span is made, no header is
+/// sent, and each stage costs one nil check.
+struct PipelineTracing: Sendable {
+    /// Nil when tracing is off.
+    let tracer: (any Tracer)?
+
+    /// The configured tracer, else the process's bootstrapped one (`InstrumentationSystem.tracer`); off when
+    /// that is the no-op tracer. Read once, when the pipeline is built: the bootstrap comes first.
+    init(_ configured: (any Tracer)?) {
+        let tracer = configured ?? InstrumentationSystem.tracer
+        self.tracer = tracer is NoOpTracer ? nil : tracer
+    }
+
+    /// Runs `body` in a span named `name`, a child of the current span, made current for `body`; ended when
+    /// `body` returns, with the error recorded and the status set to error when it throws. Without a tracer,
+    /// `body` runs with nil and nothing else happens.
+    func span<T>(
+        _ name: String, at start: DefaultTracerClock.Instant? = nil,
+        _ body: ((any Span)?) async throws -> T
+    ) async throws -> T {
+        guard let tracer else { return try await body(nil) }
+        let span = tracer.startSpan(
+            name, context: ServiceContext.current ?? .topLevel, ofKind: .internal,
+            at: start ?? DefaultTracerClock.now, function: name, file: #fileID, line: #line)
+        defer { span.end() }
+        do {
+            return try await ServiceContext.withValue(span.context) { try await body(span) }
+        } catch {
+            span.failed(error)
+            throw error
+        }
+    }
+
+    /// A memory lookup begun at `start` and over now, as a `trove.memory` span: a child of the current span
+    /// (the caller's, for a hit, which has no root of its own; the request's root, for a miss).
+    func memoryLookup(since start: DefaultTracerClock.Instant, hit: Bool, bytes: Int? = nil) {
+        guard let tracer else { return }
+        let span = tracer.startSpan(
+            "trove.memory", context: ServiceContext.current ?? .topLevel, ofKind: .internal, at: start,
+            function: "trove.memory", file: #fileID, line: #line)
+        span.attributes["trove.hit"] = hit
+        if hit { span.attributes["trove.source"] = ResultSource.memory.rawValue }
+        if let bytes { span.attributes["trove.bytes"] = bytes }
+        span.end()
+    }
+
+    /// Adds the propagation headers of `span` (W3C `traceparent` with an OpenTelemetry tracer) to `headers`;
+    /// nothing without a tracer.
+    func inject(_ span: (any Span)?, into headers: inout [String: String]) {
+        guard let tracer, let span else { return }
+        tracer.inject(span.context, into: &headers, using: HeaderInjector())
+    }
+}
+
+extension URL {
+    /// The URL as spans may show it (`url.full`): scheme, host, port and path; never the user info (a
+    /// password), the query (a signature, a token) or the fragment; a `data:` URL only as its scheme (its
+    /// payload is the image). The access log of `trove serve` takes the signature out of its paths for the
+    /// same reason; this is the rule for source URLs, for the server's spans too.
+    package var redactedForSpans: String {
+        guard var parts = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "" }
+        if parts.scheme?.lowercased() == "data" { return "data:" }
+        parts.user = nil
+        parts.password = nil
+        parts.query = nil
+        parts.fragment = nil
+        return parts.string ?? ""
+    }
+}
+
+/// Sets header fields, for `Tracer.inject`.
+private struct HeaderInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) {
+        carrier[key] = value
+    }
+}
+
+extension Span {
+    /// Records `error` and sets the status to error.
+    func failed(_ error: any Error) {
+        recordError(error)
+        setStatus(SpanStatus(code: .error))
+    }
+
+    /// The URL a request is for, redacted (`URL.redactedForSpans`), as `url.full`.
+    func record(url: URL) {
+        attributes["url.full"] = url.redactedForSpans
+    }
+
+    /// An image's size and format, under `trove.input` (what was decoded) or `trove.output` (what was made).
+    func record(_ side: String, width: Int, height: Int, format: ImageFormat) {
+        attributes["\(side).width"] = width
+        attributes["\(side).height"] = height
+        attributes["\(side).format"] = format.rawValue
+    }
+}
+
+extension Span {
+    /// What the original on disk had: a hit (fresh, or any copy for `cacheOnly`), a stale copy, or nothing.
+    func record(_ found: OriginalDiskStage.Found) {
+        switch found {
+        case let .answer(result):
+            attributes["trove.hit"] = true
+            attributes["trove.bytes"] = result.data.count
+            if result.isStale { attributes["trove.stale"] = true }
+        case .stale:
+            attributes["trove.hit"] = false
+            attributes["trove.stale"] = true
+        case .nothing:
+            attributes["trove.hit"] = false
+        }
+    }
+
+    /// What the shared tier had: a hit, or a miss (and whether this process holds the key's lease).
+    func record(_ found: SharedTierStage.Found) {
+        switch found {
+        case let .hit(result):
+            attributes["trove.hit"] = true
+            attributes["trove.bytes"] = result.data.count
+        case let .miss(lease):
+            attributes["trove.hit"] = false
+            attributes["trove.lease"] = lease != nil
+        }
+    }
+
+    /// What the origin answered: the status and the body's bytes, or 304.
+    func record(_ answer: OriginAnswer) {
+        switch answer {
+        case let .fetched(result):
+            attributes["http.response.status_code"] = result.status
+            attributes["trove.bytes"] = result.streamedLength ?? result.data.count
+        case .notModified:
+            attributes["http.response.status_code"] = 304
+        }
+    }
+}
+
+extension Span {
+    /// A failed attempt about to be retried, as a `trove.retry` event: which attempt failed (from 0), the
+    /// kind of failure, and the wait before the next.
+    func recordRetry(after attempt: Int, _ error: any Error, delay: Duration) {
+        addEvent(
+            SpanEvent(
+                name: "trove.retry",
+                attributes: [
+                    "trove.attempt": .int64(Int64(attempt)),
+                    // The kind the metrics count it under: an error's text may hold the URL unredacted.
+                    "error.type": .string(FailureKind(error).rawValue),
+                    "trove.retry.delay_ms": .int64(Int64(delay / .milliseconds(1)))
+                ]))
+    }
+}
