@@ -45,6 +45,7 @@ NOT_OURS = {
     "Accept", "Age", "Expires", "Range", "Location",  # HTTP fields
     "HTTPServerBuilder", "HTTP1ToHTTPServerCodec", "ChannelShouldQuiesceEvent",  # Hummingbird, SwiftNIO
     "MaximumAvailableConnections",
+    "InstrumentationSystem", "ServiceContext",  # swift-distributed-tracing
 }
 
 
