@@ -197,8 +197,10 @@ public final class DataPipeline: Sendable {
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
         guard request.usesCaches else { return nil }
-        return memory.run((request.cacheKey, request.cachePolicy, request.maxAge, request.headers))
-            .map { $0.answering(request) }
+        return memory.run(
+            (key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge, headers: request.headers)
+        )
+        .map { $0.answering(request) }
     }
 
     /// Past memory: the request's own job, waiting on the raw key's fetch as its policy says.

@@ -145,13 +145,14 @@ public final class ImagePipeline: Sendable {
     /// many were cancelled.
     @discardableResult
     public func cancel(url: URL) -> Int {
-        processedLoads.cancel(url: url)
+        // A request past its job may be waiting on its placeholder.
+        processedLoads.cancel(url: url) + placeholderLoads.cancel(url: url)
     }
 
     /// Cancels every request running now; returns how many.
     @discardableResult
     public func cancelAll() -> Int {
-        processedLoads.cancel { _ in true }
+        processedLoads.cancel { _ in true } + placeholderLoads.cancel { _ in true }
     }
 
     /// Starts a request whose progress, cached and final results arrive as events.
@@ -178,7 +179,7 @@ public final class ImagePipeline: Sendable {
 
     /// The processed result in memory, or nil to go on.
     private func memoryHit(_ request: ImageRequest, key: CacheKey) -> ImageResponse? {
-        memory.run((key.processed, request.cachePolicy, request.maxAge, request.headers))
+        memory.run((key: key.processed, policy: request.cachePolicy, maxAge: request.maxAge, headers: request.headers))
     }
 
     /// The `Accept` an image pipeline sends: the media types its decoders read, then anything else at a
@@ -223,7 +224,7 @@ public final class ImagePipeline: Sendable {
                 return try await self.process(request, key: key, try await self.raw.fetch(raw))
             case .useCache, .cacheOnly, .memoryOnly:
                 // The processed result on disk answers early: a later process decodes the small result.
-                if let stored = await self.processedDisk.run((request, key)) {
+                if let stored = await self.processedDisk.run((request: request, key: key)) {
                     return try self.answer(stored, for: request, key: key)
                 }
                 return try await self.process(request, key: key, try await self.raw.original(raw))
@@ -256,17 +257,19 @@ public final class ImagePipeline: Sendable {
         defer { reservation?.release() }
         // A large source's work runs on threads of its own, so it never holds the cooperative pool.
         let threads = probe.isLarge ? DecodeThreads.shared : nil
-        let decoded = try await decode.run((raw, request, key, probe, threads))
+        let decoded = try await decode.run((raw: raw, request: request, key: key, probe: probe, threads: threads))
         try Task.checkCancellation()
         let transform = self.transform
-        let input = (decoded.image, decoded.remaining, raw, request, key)
-        let result = try await threads?.run { try transform.run(input) } ?? transform.run(input)
-        return await store.run(
-            (
-                ImageResponse(
-                    image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key),
-                request, raw
-            ))
+        let input = (decoded: decoded.image, remaining: decoded.remaining, raw: raw, request: request, key: key)
+        let result =
+            if let threads {
+                try await threads.run { try transform.run(input) }
+            } else {
+                try transform.run(input)
+            }
+        let response = ImageResponse(
+            image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key)
+        return await store.run((response: response, request: request, raw: raw))
     }
 
     /// How this request's previews are made: by the progressive decoder for the body's format, within the
