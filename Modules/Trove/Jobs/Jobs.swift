@@ -8,6 +8,16 @@ import TroveCore
 /// their cancellation. A caller that cancels, or that `cancel(where:)` picks, is answered at once with
 /// `TroveError.cancelled` while the others keep waiting; the work is cancelled only when its last waiter has
 /// gone. `package`: `trove serve` shares its encoded results the same way.
+///
+/// An image request meets two levels of jobs:
+///
+///     request A ─┐                        ┌─ progress, previews flow up (JobHandle.report, deliverPreview)
+///     request B ─┴─ processed job (key.processed, policy) ── as one waiter ──┐
+///     request C ─── processed job (other size, same source) ── as one waiter ─┴─ fetch job (key.raw, policy)
+///                                         └─ priority flows down (JobHandle.onPriorityChange)
+///
+/// A job waits on deeper work as `JobHandle.asWaiter()`, so the fetch job sees each processed job once,
+/// however many requests wait on it, and every request joins exactly one job.
 package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// One caller's wait: a waiter may be waiting more than once only by mistake, and then its first
     /// registration with the handle stands (`JobHandle.add`).

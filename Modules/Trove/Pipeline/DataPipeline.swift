@@ -202,8 +202,10 @@ public final class DataPipeline: Sendable {
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
         guard request.usesCaches else { return nil }
-        return memory.run((request.cacheKey, request.cachePolicy, request.maxAge, request.headers))
-            .map { $0.answering(request) }
+        return memory.run(
+            (key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge, headers: request.headers)
+        )
+        .map { $0.answering(request) }
     }
 
     /// With a tracer: a memory hit is one `trove.memory` span; past memory the request has a `trove.data` root

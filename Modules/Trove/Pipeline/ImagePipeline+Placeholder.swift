@@ -92,7 +92,8 @@ extension ImagePipeline {
             for: probe, key: key.processed, transforms: source.transformsAsRun)
         defer { reservation?.release() }
         let threads = probe.isLarge ? DecodeThreads.shared : nil
-        let (decoded, remaining) = try await decode.run((raw, source, key, probe, threads))
+        let (decoded, remaining) = try await decode.run(
+            (raw: raw, request: source, key: key, probe: probe, threads: threads))
         try Task.checkCancellation()
         let parts = self.parts
         let make: @Sendable () throws -> String = {

@@ -105,7 +105,16 @@ public final class ImagePipeline: Sendable {
     /// Loads one image through the caches and the network; with `refresh`, returns the revalidated result.
     /// With `request.placeholder` set, the response carries the source's placeholder too.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
-        try await load(request, key: cacheKey(for: request), waiter: JobWaiter.nextID()) { _ in }
+        let key = cacheKey(for: request)
+        guard parts.tracing.tracer == nil else {
+            return try await load(request, key: key, waiter: JobWaiter.nextID()) { _ in }
+        }
+        // Untraced, a hit returns at once: no event to build, no closure to call.
+        if let hit = memoryHit(request, key: key) {
+            // Only when asked: passing the response through is a copy of every buffer reference it holds.
+            return request.placeholder == nil ? hit : try await attachingPlaceholder(hit, for: request)
+        }
+        return try await run(request, key: key, waiter: JobWaiter.nextID()) { _ in }
     }
 
     /// The key this pipeline caches a request's results under: the request's own parts, plus the settings of
@@ -141,13 +150,14 @@ public final class ImagePipeline: Sendable {
     /// many were cancelled.
     @discardableResult
     public func cancel(url: URL) -> Int {
-        processedLoads.cancel(url: url)
+        // A request past its job may be waiting on its placeholder.
+        processedLoads.cancel(url: url) + placeholderLoads.cancel(url: url)
     }
 
     /// Cancels every request running now; returns how many.
     @discardableResult
     public func cancelAll() -> Int {
-        processedLoads.cancel { _ in true }
+        processedLoads.cancel { _ in true } + placeholderLoads.cancel { _ in true }
     }
 
     /// Starts a request whose progress, cached and final results arrive as events.
@@ -182,7 +192,7 @@ public final class ImagePipeline: Sendable {
 
     /// The processed result in memory, or nil to go on.
     func memoryHit(_ request: ImageRequest, key: CacheKey) -> ImageResponse? {
-        memory.run((key.processed, request.cachePolicy, request.maxAge, request.headers))
+        memory.run((key: key.processed, policy: request.cachePolicy, maxAge: request.maxAge, headers: request.headers))
     }
 
     /// The `Accept` an image pipeline sends: the media types its decoders read, then anything else at a
@@ -229,7 +239,7 @@ public final class ImagePipeline: Sendable {
             case .useCache, .cacheOnly, .memoryOnly:
                 // The processed result on disk answers early: a later process decodes the small result.
                 let stored = try await self.parts.tracing.span("trove.processed_disk") { span in
-                    let stored = await self.processedDisk.run((request, key))
+                    let stored = await self.processedDisk.run((request: request, key: key))
                     span?.attributes["trove.hit"] = stored != nil
                     if let stored { span?.attributes["trove.bytes"] = stored.data.count }
                     return stored
@@ -271,22 +281,29 @@ public final class ImagePipeline: Sendable {
         let threads = probe.isLarge ? DecodeThreads.shared : nil
         let tracing = parts.tracing
         let decoded = try await tracing.span("trove.decode") { span in
-            let decoded = try await decode.run((raw, request, key, probe, threads))
+            let decoded = try await decode.run((raw: raw, request: request, key: key, probe: probe, threads: threads))
             span?.recordInput(probe, raw: raw, decoded: decoded.image)
             return decoded
         }
         try Task.checkCancellation()
         let transform = self.transform
-        let input = (decoded.image, decoded.remaining, raw, request, key)
+        let input = (decoded: decoded.image, remaining: decoded.remaining, raw: raw, request: request, key: key)
         let result = try await tracing.span("trove.transform") { span in
-            let result = try await threads?.run { try transform.run(input) } ?? transform.run(input)
+            let result =
+                if let threads {
+                    try await threads.run { try transform.run(input) }
+                } else {
+                    try transform.run(input)
+                }
             span?.record("trove.output", width: result.image.width, height: result.image.height, format: result.format)
             span?.attributes["trove.bytes"] = result.data.count
             return result
         }
         let response = ImageResponse(
             image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key)
-        return try await tracing.span("trove.store") { _ in await store.run((response, request, raw)) }
+        return try await tracing.span("trove.store") { _ in
+            await store.run((response: response, request: request, raw: raw))
+        }
     }
 
     /// How this request's previews are made: by the progressive decoder for the body's format, within the

@@ -33,7 +33,7 @@ package final class PipelineParts: Sendable {
     /// is a cache directory.
     let crashGuard: CrashGuard?
     /// The crash guard by URL, as the stages use it.
-    var sourceGuard: SourceGuard { SourceGuard(crashGuard: crashGuard, keyRule: configuration.cacheKeyRule) }
+    let sourceGuard: SourceGuard
     /// What a request sends: its own headers over the pipeline's defaults.
     let headers: SentHeaders
     /// The local disk as the stages read it.
@@ -83,6 +83,7 @@ package final class PipelineParts: Sendable {
         } else {
             crashGuard = nil
         }
+        sourceGuard = SourceGuard(crashGuard: crashGuard, keyRule: configuration.cacheKeyRule)
     }
 
     /// Counts a caller that joined work already in flight (raw or processed).

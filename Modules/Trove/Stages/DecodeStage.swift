@@ -1,8 +1,8 @@
 import Foundation
 import TroveCore
 
-/// Decode: picks the decoder that claims the bytes and decodes them, at a reduced size when the transforms
-/// start by shrinking, with colour brought to sRGB by the `ColorStage` when the registry has a converter.
+/// Decode: first what the source is (`probe`: the decoder the fetch's check found, else the one that claims
+/// the bytes, and the header), then the decode, at a reduced size when the transforms start by shrinking, with colour brought to sRGB by the `ColorStage` when the registry has a converter.
 /// Returns the image and the transforms still to run. Fetched bytes that do not decode are removed from disk
 /// and remembered as a failure.
 struct DecodeStage: PipelineStage {
