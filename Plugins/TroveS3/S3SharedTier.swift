@@ -32,6 +32,9 @@ public final class S3SharedTier: SharedCacheTier {
         self.options = options
     }
 
+    /// The options' `maxValueBytes`: made by `S3TierFactory`, the URL's `max-value-bytes`, else 1 GiB.
+    public var maxValueBytes: Int? { options.maxValueBytes }
+
     /// The object key `key` is stored under: `prefix/aa/bb/<hex>` where hex is the SHA-256 of the options'
     /// key prefix and `key`.
     public func objectKey(for key: String) -> String {

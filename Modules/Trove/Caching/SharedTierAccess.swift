@@ -94,9 +94,10 @@ final class SharedTierAccess: Sendable {
     }
 
     /// Stores an entry for `ttl`. An entry that cannot be encoded is skipped; an unavailable tier is logged.
+    /// Each tier keeps to its own size limit (`SharedCacheTier.maxValueBytes`) and counts what it skips.
     func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata, ttl: Duration) async throws {
         guard ttl > .zero else { return }
-        guard data.count <= options.maxValueBytes else {
+        if let limit = tier.maxValueBytes, data.count > limit {
             // Not worth encoding a copy only to have the tier refuse it: the tier counts it as skipped.
             _ = try await call("SET", key: key, { try await self.tier.set(key, value: data, ttl: ttl) })
             return
