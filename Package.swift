@@ -328,7 +328,7 @@ let package = Package(
         .testTarget(
             name: "TroveTests",
             dependencies: [
-                "Trove", "TroveRedis", "TroveTestSupport",
+                "Trove", "TroveRedis", "TroveS3", "TroveTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             path: "Tests/TroveTests", swiftSettings: swift6),

@@ -27,11 +27,17 @@ public protocol SharedCacheTier: Sendable {
     func fleetStatistics() async throws -> SharedTierStatistics
     /// Closes connections; the tier answers `sharedTierUnavailable` afterwards.
     func shutdown() async
+    /// The largest value `set` stores (a larger one is skipped and counted); nil when the tier does not say.
+    /// A stack of tiers skips a tier a value does not fit in and keeps it in the others.
+    var maxValueBytes: Int? { get }
 }
 
 extension SharedCacheTier {
     /// This process's counts: for tiers that keep no fleet-wide ones.
     public func fleetStatistics() async throws -> SharedTierStatistics { statistics() }
+
+    /// Not said: every value is offered to the tier.
+    public var maxValueBytes: Int? { nil }
 }
 
 /// A lease held on a shared-tier key: the key and the token that proves who holds it.

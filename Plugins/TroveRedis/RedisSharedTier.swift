@@ -39,6 +39,9 @@ public final class RedisSharedTier: SharedCacheTier {
         prefix = Array(options.keyPrefix.utf8)
     }
 
+    /// `options.maxValueBytes`: Redis holds every value in memory.
+    public var maxValueBytes: Int? { options.maxValueBytes }
+
     /// Values `set` did not store because they were larger than `options.maxValueBytes`.
     package var oversizedValuesSkipped: Int { oversized.load(ordering: .relaxed) }
 

@@ -9,15 +9,15 @@ import TroveCore
 /// evenly spread object names.
 ///
 /// S3 keeps no per-object TTL: the entry inside says when it expires, and a bucket lifecycle rule may age
-/// objects out. Leases are not S3's to give (that is Redis's job in a stack): `acquireLease` always grants one,
-/// so each process fetches for itself. An outage or a slow answer is `sharedTierUnavailable`; a refused
+/// objects out. Leases are objects taken with conditional writes (`S3SharedTier+Leases.swift`), so a fleet on
+/// S3 alone fetches each key once; stacked below Redis, Redis's leases are used. An outage or a slow answer is `sharedTierUnavailable`; a refused
 /// credential or a missing bucket is `invalidConfiguration`, reported rather than taken for an outage.
 public final class S3SharedTier: SharedCacheTier {
     /// The client every call goes through.
     public let client: S3Client
     /// The folder values live under.
     public let prefix: String
-    private let options: SharedTierOptions
+    let options: SharedTierOptions
     private let state = Mutex(State())
 
     private struct State {
@@ -31,6 +31,9 @@ public final class S3SharedTier: SharedCacheTier {
         self.prefix = prefix
         self.options = options
     }
+
+    /// The options' `maxValueBytes`: made by `S3TierFactory`, the URL's `max-value-bytes`, else 1 GiB.
+    public var maxValueBytes: Int? { options.maxValueBytes }
 
     /// The object key `key` is stored under: `prefix/aa/bb/<hex>` where hex is the SHA-256 of the options'
     /// key prefix and `key`.
@@ -74,15 +77,6 @@ public final class S3SharedTier: SharedCacheTier {
         try await call { deadline in try await self.client.delete(self.objectKey(for: key), deadline: deadline) }
     }
 
-    /// Always granted: S3 gives no leases (stack a Redis tier for fleet-wide ones).
-    public func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
-        try checkOpen()
-        return SharedTierLease(key: key, token: UUID().uuidString)
-    }
-
-    /// Nothing to give back.
-    public func releaseLease(_ lease: SharedTierLease) async throws {}
-
     /// Counts since the tier was made.
     public func statistics() -> SharedTierStatistics { state.withLock { $0.statistics } }
 
@@ -105,7 +99,7 @@ public final class S3SharedTier: SharedCacheTier {
 
     // MARK: - Calls
 
-    private func count(_ change: (inout SharedTierStatistics) -> Void) {
+    func count(_ change: (inout SharedTierStatistics) -> Void) {
         state.withLock { change(&$0.statistics) }
     }
 
@@ -117,7 +111,7 @@ public final class S3SharedTier: SharedCacheTier {
 
     /// Runs `body` with a deadline of `connectTimeout + commandTimeout` from now, counting and translating its
     /// failure.
-    private func call<T: Sendable>(_ body: (ContinuousClock.Instant) async throws -> T) async throws -> T {
+    func call<T: Sendable>(_ body: (ContinuousClock.Instant) async throws -> T) async throws -> T {
         try checkOpen()
         do {
             return try await body(.now + options.connectTimeout + options.commandTimeout)

@@ -1,10 +1,11 @@
 import Foundation
 import TroveCore
 
-/// What an `s3://bucket[/prefix][?endpoint=URL&region=R&addressing=path|virtual-host]` URL says: the bucket,
-/// the key prefix, and where and how to reach them. Without `endpoint`, AWS's regional endpoint; without
-/// `region`, `AWS_REGION`, else `AWS_DEFAULT_REGION`, else us-east-1; without `addressing`, path-style for a
-/// custom endpoint and virtual-host for AWS.
+/// What an `s3://bucket[/prefix][?endpoint=URL&region=R&addressing=path|virtual-host&max-value-bytes=N]` URL
+/// says: the bucket, the key prefix, where and how to reach them, and the largest value stored. Without
+/// `endpoint`, AWS's regional endpoint; without `region`, `AWS_REGION`, else `AWS_DEFAULT_REGION`, else
+/// us-east-1; without `addressing`, path-style for a custom endpoint and virtual-host for AWS; without
+/// `max-value-bytes`, the factory's default.
 struct S3TierLocation: Equatable {
     var bucket: String
     /// The folder the values live under (no leading or trailing `/`); "trove" when the URL has no path.
@@ -12,9 +13,12 @@ struct S3TierLocation: Equatable {
     var endpoint: URL
     var region: String
     var addressing: S3Addressing
+    /// The largest value stored, when the URL says.
+    var maxValueBytes: Int?
 
     /// The expected form, for messages.
-    static let form = "s3://bucket[/prefix][?endpoint=http(s)://host:port&region=R&addressing=path|virtual-host]"
+    static let form =
+        "s3://bucket[/prefix][?endpoint=http(s)://host:port&region=R&addressing=path|virtual-host&max-value-bytes=N]"
 
     init(url: URL, environment: [String: String]) throws {
         func invalid(_ reason: String) -> TroveError {
@@ -32,7 +36,8 @@ struct S3TierLocation: Equatable {
         }
         var settings: [String: String] = [:]
         for item in components.queryItems ?? [] {
-            guard ["endpoint", "region", "addressing"].contains(item.name), let value = item.value, !value.isEmpty
+            guard ["endpoint", "region", "addressing", "max-value-bytes"].contains(item.name), let value = item.value,
+                !value.isEmpty
             else { throw invalid("has the unknown or empty setting '\(item.name)'") }
             settings[item.name] = value
         }
@@ -47,6 +52,12 @@ struct S3TierLocation: Equatable {
         case "path": addressing = .path
         case "virtual-host": addressing = .virtualHost
         case let other?: throw invalid("has addressing '\(other)', not path or virtual-host")
+        }
+        if let text = settings["max-value-bytes"] {
+            guard let bytes = Int(text), bytes >= 0 else {
+                throw invalid("has max-value-bytes '\(text)', not a byte count")
+            }
+            maxValueBytes = bytes
         }
         let path = components.path.split(separator: "/").joined(separator: "/")
         self.bucket = bucket

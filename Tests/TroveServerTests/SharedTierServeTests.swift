@@ -60,17 +60,30 @@ import TroveTestSupport
     }
 
     @Test func aSharedCacheThatIsNoURLIsAConfigurationError() throws {
-        #expect(
-            throws: ServerConfigurationError(
-                "TROVE_SHARED_CACHE=not a url is not a URL; give redis://[user:pass@]host:port[/db]")
-        ) {
+        let give =
+            "give redis://[user:pass@]host:port[/db] or s3://bucket[/prefix]?endpoint=URL, several separated by "
+            + "commas or spaces"
+        #expect(throws: ServerConfigurationError("TROVE_SHARED_CACHE=not a url is not a URL ('not'); \(give)")) {
             try ServerConfiguration(environment: ["TROVE_SHARED_CACHE": "not a url"])
         }
-        #expect(
-            throws: ServerConfigurationError(
-                "--shared-cache redis: is not a URL; give redis://[user:pass@]host:port[/db]")
-        ) {
+        #expect(throws: ServerConfigurationError("--shared-cache redis: is not a URL; \(give)")) {
             try ServerConfiguration(arguments: ["--shared-cache", "redis:"])
         }
+    }
+
+    @Test func sharedCachesStackFromRepeatedFlagsOrAListInTheVariable() throws {
+        let urls = ["redis://127.0.0.1:6379/0", "s3://bucket/results?endpoint=http://127.0.0.1:8333&region=r"]
+        let flags = try ServerConfiguration(arguments: ["--shared-cache", urls[0], "--shared-cache", urls[1]])
+        #expect(flags.pipeline.sharedCaches.map(\.absoluteString) == urls)
+        for list in [urls.joined(separator: ","), urls.joined(separator: " "), urls.joined(separator: ", ")] {
+            let variable = try ServerConfiguration(environment: ["TROVE_SHARED_CACHE": list])
+            #expect(variable.pipeline.sharedCaches.map(\.absoluteString) == urls, "\(list)")
+        }
+        // The single form as before; the flags win over the variable.
+        let single = try ServerConfiguration(environment: ["TROVE_SHARED_CACHE": urls[0]])
+        #expect(single.pipeline.sharedCache?.absoluteString == urls[0] && single.pipeline.sharedCaches.count == 1)
+        let both = try ServerConfiguration(
+            environment: ["TROVE_SHARED_CACHE": urls.joined(separator: ",")], arguments: ["--shared-cache", urls[1]])
+        #expect(both.pipeline.sharedCaches.map(\.absoluteString) == [urls[1]])
     }
 }

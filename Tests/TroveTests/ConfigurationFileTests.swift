@@ -101,6 +101,21 @@ import TroveTestSupport
         #expect(throws: DecodingError.self) { try decode(#"{"hasher": 256}"#) }
     }
 
+    @Test func sharedCacheIsOneURLOrAStack() throws {
+        let stack = ["redis://127.0.0.1:6390/2", "s3://bucket/results?endpoint=http://127.0.0.1:8333"]
+        let decoded = try decode(#"{"sharedCache": ["\#(stack[0])", "\#(stack[1])"]}"#)
+        #expect(decoded.sharedCaches.map(\.absoluteString) == stack && decoded.sharedCache?.absoluteString == stack[0])
+        let object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(decoded)) as? [String: Any]
+        #expect(object?["sharedCache"] as? [String] == stack)
+        #expect(try decode(#"{"sharedCache": "\#(stack[0])"}"#).sharedCaches.count == 1)
+        #expect(try decode(#"{"sharedCache": null}"#).sharedCaches.isEmpty)
+        #expect(throws: TroveError.self) { try decode(#"{"sharedCache": ["redis://h:1", "no url"]}"#) }
+        var configuration = PipelineConfiguration.memoryOnly
+        configuration.sharedCaches = stack.map { URL(string: $0)! }
+        configuration.sharedCache = nil
+        #expect(configuration.sharedCaches.isEmpty)
+    }
+
     @Test func everySettingRoundTrips() throws {
         var configuration = PipelineConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp/trove-x"))
         configuration.compressor = "zlib"

@@ -10,7 +10,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOptions
     @OptionGroup var shared: SharedCacheOptions
 
-    /// The disk's stats, and the shared tier's under "shared" when one is given.
+    /// The disk's stats, and the shared tier's under "shared" when one is given (a stack's tiers in its
+    /// "tiers").
     struct Line: Encodable {
         let disk: DiskCacheStats
         let shared: SharedCacheOptions.Report?
@@ -38,14 +39,15 @@ struct CacheStatsCommand: AsyncParsableCommand {
             print("bytes:      \(stats.bytes) of \(stats.limitBytes)")
             print("compressed: \(stats.compressed)")
             if stats.corrupt > 0 { print("corrupt:    \(stats.corrupt) (found and deleted while opening)") }
-            if let sharedReport {
-                print("shared:     \(sharedReport.url)")
-                print("  breaker:  \(sharedReport.breaker)" + (sharedReport.unavailable.map { " (\($0))" } ?? ""))
-                print("  hits:     \(sharedReport.hits)")
-                print("  misses:   \(sharedReport.misses)")
-                print("  stores:   \(sharedReport.stores)")
-                print("  errors:   \(sharedReport.errors)")
-                print("  skipped:  \(sharedReport.skipped) (over the size limit)")
+            // One block per tier: a stack's tiers each have their own.
+            for report in sharedReport.map({ $0.tiers ?? [$0] }) ?? [] {
+                print("shared:     \(report.url) (\(report.name))")
+                print("  breaker:  \(report.breaker)" + (report.unavailable.map { " (\($0))" } ?? ""))
+                print("  hits:     \(report.hits)")
+                print("  misses:   \(report.misses)")
+                print("  stores:   \(report.stores)")
+                print("  errors:   \(report.errors)")
+                print("  skipped:  \(report.skipped) (over the size limit)")
             }
         }
     }

@@ -56,29 +56,33 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// Asks the shared tier for one key before listening. A tier that refuses this process (a wrong secret or
-    /// password, a bucket that does not exist) would fail every request, so the server does not start and
+    /// Asks each shared tier for one key before listening. A tier that refuses this process (a wrong secret
+    /// or password, a bucket that does not exist) would fail every request, so the server does not start and
     /// says why; one that does not answer is only warned about, since requests go on without it until it
-    /// is back (as they would for an outage while serving).
+    /// is back (as they would for an outage while serving). In a stack each tier is asked on its own, so a
+    /// refusing Redis above a working S3 is still reported.
     static func checkSharedTier(
         _ configuration: PipelineConfiguration, registry: PluginRegistry, logger: Logger
     ) async throws {
-        guard let url = configuration.sharedCache, let tier = try configuration.makeSharedTier(registry: registry)
-        else { return }
-        let shown = SharedCacheOptions.redacted(url)
-        do {
-            _ = try await tier.get("trove-start-up-check")
-            await tier.shutdown()
-        } catch let TroveError.invalidConfiguration(reason) {
-            await tier.shutdown()
-            throw ValidationError("shared cache \(shown) refused this server: \(reason)")
-        } catch let TroveError.sharedTierUnavailable(reason) {
-            await tier.shutdown()
-            logger.warning(
-                "shared cache \(shown) did not answer at start-up (\(reason)); serving without it until it does")
-        } catch {
-            await tier.shutdown()
-            throw error
+        for url in configuration.sharedCaches {
+            var single = configuration
+            single.sharedCache = url
+            guard let tier = try single.makeSharedTier(registry: registry) else { continue }
+            let shown = SharedCacheOptions.redacted(url)
+            do {
+                _ = try await tier.get("trove-start-up-check")
+                await tier.shutdown()
+            } catch let TroveError.invalidConfiguration(reason) {
+                await tier.shutdown()
+                throw ValidationError("shared cache \(shown) refused this server: \(reason)")
+            } catch let TroveError.sharedTierUnavailable(reason) {
+                await tier.shutdown()
+                logger.warning(
+                    "shared cache \(shown) did not answer at start-up (\(reason)); serving without it until it does")
+            } catch {
+                await tier.shutdown()
+                throw error
+            }
         }
     }
 

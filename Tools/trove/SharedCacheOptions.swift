@@ -11,9 +11,9 @@ struct SharedCacheOptions: ParsableArguments {
     @Option(
         name: .customLong("shared-cache"),
         help: ArgumentHelp(
-            "Shared cache tier for a fleet of processes: redis://[user:pass@]host:port[/db] or s3://bucket[/prefix]?endpoint=URL&region=R (default $TROVE_SHARED_CACHE).",
+            "Shared cache tier for a fleet of processes: redis://[user:pass@]host:port[/db] or s3://bucket[/prefix]?endpoint=URL&region=R; repeat it to stack tiers, top first (default $TROVE_SHARED_CACHE, comma- or space-separated).",
             valueName: "url"))
-    var sharedCache: String?
+    var sharedCaches: [String] = []
 
     @Option(
         name: .customLong("shared-cache-lease"),
@@ -27,23 +27,28 @@ struct SharedCacheOptions: ParsableArguments {
         help: "Seconds an unreachable shared cache is skipped before it is tried again (default 5).")
     var cooldownSeconds: Double?
 
-    /// The flag, else the environment variable; nil when neither is set (or the variable is empty).
-    var url: URL? {
+    /// The flags, else the environment variable's URLs (comma- or space-separated); empty when neither is
+    /// set (or the variable is empty).
+    var urls: [URL] {
         get throws {
-            let text =
-                sharedCache
-                ?? ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
-            guard let text else { return nil }
-            guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty, url.host != nil else {
-                let source = sharedCache == nil ? "$\(Self.environmentVariable)" : "--shared-cache"
-                throw ValidationError("\(source) must be a URL such as redis://host:6379/0, got '\(text)'")
+            let fromFlags = !sharedCaches.isEmpty
+            let texts =
+                fromFlags
+                ? sharedCaches
+                : (ProcessInfo.processInfo.environment[Self.environmentVariable] ?? "")
+                    .split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+            return try texts.map { text in
+                guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty, url.host != nil else {
+                    let source = fromFlags ? "--shared-cache" : "$\(Self.environmentVariable)"
+                    throw ValidationError("\(source) must be a URL such as redis://host:6379/0, got '\(text)'")
+                }
+                return url
             }
-            return url
         }
     }
 
     func validate() throws {
-        _ = try url
+        _ = try urls
         if let leaseSeconds, !(leaseSeconds > 0) {
             throw ValidationError("--shared-cache-lease must be more than 0 seconds, got \(leaseSeconds)")
         }
@@ -56,7 +61,8 @@ struct SharedCacheOptions: ParsableArguments {
     /// scheme fails there, naming the schemes the registry knows).
     func apply(to configuration: inout PipelineConfiguration) throws {
         // Only a flag or the environment replaces what a --config file said; neither leaves it as it was.
-        if let url = try url { configuration.sharedCache = url }
+        let urls = try urls
+        if !urls.isEmpty { configuration.sharedCaches = urls }
         if let leaseSeconds { configuration.sharedTierPolicy.leaseTTL = .milliseconds(Int64(leaseSeconds * 1000)) }
         if let cooldownSeconds {
             configuration.sharedTierPolicy.cooldown = .milliseconds(Int64(cooldownSeconds * 1000))
@@ -64,8 +70,11 @@ struct SharedCacheOptions: ParsableArguments {
     }
 
     /// What `trove cache stats` shows of the shared tier: the counts every process published, and whether
-    /// the server answered (the breaker a pipeline would keep closes on an answer and opens on silence).
+    /// the server answered (the breaker a pipeline would keep closes on an answer and opens on silence). A
+    /// stack shows its tiers' sums and, in `tiers`, each one's own.
     struct Report: Encodable {
+        /// The tier's name (`redis`, `s3`); for a stack, the names joined by `+`.
+        let name: String
         let url: String
         let breaker: String
         let hits: Int
@@ -75,29 +84,51 @@ struct SharedCacheOptions: ParsableArguments {
         let skipped: Int
         /// Why the tier could not be asked, when it could not.
         let unavailable: String?
+        /// A stack's tiers, top first; nil for one tier.
+        let tiers: [Report]?
     }
 
-    /// Asks the tier for its fleet-wide counts; nil without a shared cache. A configuration error (a wrong
+    /// Asks each tier for its fleet-wide counts; nil without a shared cache. A configuration error (a wrong
     /// password, an unknown scheme) throws; an unreachable server is reported with the breaker open.
     func report(registry: PluginRegistry) async throws -> Report? {
-        guard let url = try url else { return nil }
-        // Only the tier is made: no disk cache to open.
+        // Only the tiers are made: no disk cache to open.
         var configuration = PipelineConfiguration.memoryOnly
         try apply(to: &configuration)
-        guard let tier = try configuration.makeSharedTier(registry: registry) else { return nil }
-        let shown = Self.redacted(url)
+        let urls = configuration.sharedCaches
+        var reports: [Report] = []
+        for (url, name) in zip(urls, configuration.sharedTierNames) {
+            var single = configuration
+            single.sharedCache = url
+            guard let tier = try single.makeSharedTier(registry: registry) else { continue }
+            reports.append(try await Self.report(tier, name: name, url: url))
+        }
+        guard reports.count > 1 else { return reports.first }
+        let answered = reports.filter { $0.unavailable == nil }
+        return Report(
+            name: reports.map(\.name).joined(separator: "+"), url: reports.map(\.url).joined(separator: " "),
+            breaker: (answered.isEmpty ? SharedTierBreakerState.open : .closed).rawValue,
+            hits: answered.reduce(0) { $0 + $1.hits }, misses: answered.reduce(0) { $0 + $1.misses },
+            stores: answered.reduce(0) { $0 + $1.stores }, errors: answered.reduce(0) { $0 + $1.errors },
+            skipped: answered.reduce(0) { $0 + $1.skipped },
+            unavailable: answered.isEmpty ? reports.compactMap(\.unavailable).joined(separator: "; ") : nil,
+            tiers: reports)
+    }
+
+    /// One tier's report; the tier is shut down after.
+    private static func report(_ tier: any SharedCacheTier, name: String, url: URL) async throws -> Report {
+        let shown = redacted(url)
         do {
             let counts = try await tier.fleetStatistics()
             await tier.shutdown()
             return Report(
-                url: shown, breaker: SharedTierBreakerState.closed.rawValue, hits: counts.hits,
-                misses: counts.misses, stores: counts.stores, errors: counts.errors,
-                skipped: counts.skipped, unavailable: nil)
+                name: name, url: shown, breaker: SharedTierBreakerState.closed.rawValue, hits: counts.hits,
+                misses: counts.misses, stores: counts.stores, errors: counts.errors, skipped: counts.skipped,
+                unavailable: nil, tiers: nil)
         } catch let TroveError.sharedTierUnavailable(reason) {
             await tier.shutdown()
             return Report(
-                url: shown, breaker: SharedTierBreakerState.open.rawValue, hits: 0, misses: 0, stores: 0,
-                errors: 0, skipped: 0, unavailable: reason)
+                name: name, url: shown, breaker: SharedTierBreakerState.open.rawValue, hits: 0, misses: 0, stores: 0,
+                errors: 0, skipped: 0, unavailable: reason, tiers: nil)
         } catch {
             await tier.shutdown()
             throw error

@@ -18,6 +18,22 @@ public struct SharedTierStatus: Sendable, Equatable, Codable {
     public var rejected: Int
     /// Misses that waited for another process holding the key's lease.
     public var leaseWaits: Int
+    /// Each tier of `PipelineConfiguration.sharedCaches`, top first: one for a single tier, whose counts
+    /// are `tier`'s.
+    public var tiers: [SharedTierLayerStatus]
+}
+
+/// One tier of a pipeline's shared cache, in `SharedTierStatus.tiers`.
+public struct SharedTierLayerStatus: Sendable, Equatable, Codable {
+    /// Its name in metrics and `trove cache stats`: its URL's scheme (`redis`, `s3`), numbered from the
+    /// second of a scheme on (`redis-2`).
+    public var name: String
+    /// The tier's own counts (hits, misses, stores, errors, oversized values skipped).
+    public var statistics: SharedTierStatistics
+    /// Its circuit breaker's state now (in a stack each tier has its own).
+    public var breaker: SharedTierBreakerState
+    /// Values found in a tier below it and copied into it.
+    public var copiedUp: Int
 }
 
 /// The shared tier as the stages use it: entries in Trove's entry format, every call through the circuit
@@ -33,6 +49,8 @@ final class SharedTierAccess: Sendable {
     }
 
     let tier: any SharedCacheTier
+    /// The tiers' names, top first (one for a single tier).
+    let tierNames: [String]
     let options: SharedTierOptions
     let policy: SharedTierPolicy
     let leaseTTL: Duration
@@ -48,11 +66,13 @@ final class SharedTierAccess: Sendable {
     private let leaseWaits = Atomic<Int>(0)
 
     init(
-        tier: any SharedCacheTier, options: SharedTierOptions, policy: SharedTierPolicy, fetchTimeout: Duration,
-        metrics: PipelineMetrics, logger: Logger, activity: ActivityHub? = nil
+        tier: any SharedCacheTier, tierNames: [String] = ["shared"], options: SharedTierOptions,
+        policy: SharedTierPolicy, fetchTimeout: Duration, metrics: PipelineMetrics, logger: Logger,
+        activity: ActivityHub? = nil
     ) {
         self.activity = activity
         self.tier = tier
+        self.tierNames = tierNames
         self.options = options
         self.policy = policy
         leaseTTL = policy.leaseTTL ?? fetchTimeout + .seconds(5)
@@ -62,10 +82,25 @@ final class SharedTierAccess: Sendable {
     }
 
     var status: SharedTierStatus {
-        SharedTierStatus(
+        let tiers: [SharedTierLayerStatus]
+        if let stack = tier as? StackedSharedTier {
+            tiers = stack.layers.indices.map { index in
+                SharedTierLayerStatus(
+                    name: stack.layers[index].name, statistics: stack.layers[index].tier.statistics(),
+                    breaker: stack.breakerState(of: index), copiedUp: stack.copiedUp(into: index))
+            }
+        } else {
+            tiers = [
+                SharedTierLayerStatus(
+                    name: tierNames.first ?? "shared", statistics: tier.statistics(), breaker: breaker.current,
+                    copiedUp: 0)
+            ]
+        }
+        return SharedTierStatus(
             tier: tier.statistics(), breaker: breaker.current,
             unavailable: unavailable.load(ordering: .relaxed), bypassed: bypassed.load(ordering: .relaxed),
-            rejected: rejected.load(ordering: .relaxed), leaseWaits: leaseWaits.load(ordering: .relaxed))
+            rejected: rejected.load(ordering: .relaxed), leaseWaits: leaseWaits.load(ordering: .relaxed),
+            tiers: tiers)
     }
 
     /// The verified entry stored under `key`; nil on a miss, when the tier is unavailable, or when the value
@@ -94,9 +129,10 @@ final class SharedTierAccess: Sendable {
     }
 
     /// Stores an entry for `ttl`. An entry that cannot be encoded is skipped; an unavailable tier is logged.
+    /// Each tier keeps to its own size limit (`SharedCacheTier.maxValueBytes`) and counts what it skips.
     func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata, ttl: Duration) async throws {
         guard ttl > .zero else { return }
-        guard data.count <= options.maxValueBytes else {
+        if let limit = tier.maxValueBytes, data.count > limit {
             // Not worth encoding a copy only to have the tier refuse it: the tier counts it as skipped.
             _ = try await call("SET", key: key, { try await self.tier.set(key, value: data, ttl: ttl) })
             return

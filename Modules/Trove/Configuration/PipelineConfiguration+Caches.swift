@@ -24,12 +24,27 @@ extension PipelineConfiguration {
             evictionPolicy: eviction, logger: logger)
     }
 
-    /// The shared tier `sharedCache` names, made by the registry's factory for its scheme; nil without one.
-    /// Throws `invalidConfiguration` listing the known schemes for a scheme no factory serves.
+    /// The shared tier `sharedCaches` names, each made by the registry's factory for its scheme: nil without
+    /// one, the tier itself for one, a `StackedSharedTier` over them for several. Throws
+    /// `invalidConfiguration` listing the known schemes for a scheme no factory serves.
     package func makeSharedTier(registry: PluginRegistry) throws -> (any SharedCacheTier)? {
-        guard let sharedCache else { return nil }
-        return try registry.sharedTier(for: sharedCache).makeTier(url: sharedCache, options: sharedTierOptions)
+        let tiers = try sharedCaches.map {
+            try registry.sharedTier(for: $0).makeTier(url: $0, options: sharedTierOptions)
+        }
+        guard tiers.count > 1 else { return tiers.first }
+        let freshness = FreshnessPolicy(self)
+        return StackedSharedTier(
+            tiers: zip(sharedTierNames, tiers).map { (name: $0, tier: $1) }, policy: sharedTierPolicy,
+            copyTTL: { key, value in
+                // Only a valid entry for this key goes up, for as long as it is fresh.
+                (try? EntryCodec.decode(value, expectedKey: key)).map {
+                    freshness.sharedTTL(expires: $0.metadata.expires)
+                }
+            })
     }
+
+    /// The names the shared tiers go by in statistics and metrics: each URL's scheme, numbered when repeated.
+    package var sharedTierNames: [String] { StackedSharedTier.names(for: sharedCaches) }
 
     /// Forgets the lasting failures (404, 410, not an image) remembered in `cacheDirectory`, all of them or
     /// those recorded before `date`, so those URLs are fetched again; returns how many. `trove cache clear`

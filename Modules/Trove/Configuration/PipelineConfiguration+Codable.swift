@@ -98,14 +98,19 @@ extension PipelineConfiguration: Codable {
         }
         try json.setSeconds(&failedURLTTL, "failedURLTTL")
         try json.setSeconds(&crashGuard, "crashGuard")
-        if let text = try json.value(String?.self, "sharedCache") {
-            if let text {
+        // One URL, or a list of them (a stack, top first).
+        var texts: [String]?
+        if let list = try? json.value([String]?.self, "sharedCache") {
+            texts = list ?? []
+        } else if let text = try json.value(String?.self, "sharedCache") {
+            texts = text.map { [$0] } ?? []
+        }
+        if let texts {
+            sharedCaches = try texts.map { text in
                 guard let url = URL(string: text), url.scheme != nil else {
-                    throw json.invalid("sharedCache", "is not a URL; give redis://host:port[/db]")
+                    throw json.invalid("sharedCache", "is not a URL; give redis://host:port[/db] or s3://bucket")
                 }
-                sharedCache = url
-            } else {
-                sharedCache = nil
+                return url
             }
         }
         try decodeRest(json)
@@ -223,7 +228,11 @@ extension PipelineConfiguration: Codable {
             ], "retryPolicy")
         try put(seconds(failedURLTTL), "failedURLTTL")
         try put(seconds(crashGuard), "crashGuard")
-        try put(sharedCache?.absoluteString, "sharedCache")
+        if sharedCaches.count > 1 {
+            try put(sharedCaches.map(\.absoluteString), "sharedCache")
+        } else {
+            try put(sharedCache?.absoluteString, "sharedCache")
+        }
         try put(
             ConfigurationObject.TierOptions(
                 maxValueBytes: sharedTierOptions.maxValueBytes,

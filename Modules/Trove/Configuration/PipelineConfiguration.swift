@@ -105,9 +105,17 @@ public struct PipelineConfiguration: Sendable {
     /// without a signal (SIGKILL, the OOM killer) while in flight twice is refused too. Nil (the default in
     /// the library; `trove serve` sets an hour): no journal.
     public var crashGuard: Duration?
-    /// The fleet's shared cache tier below the disk, e.g. `redis://host:6379/0`, made by the registry's
-    /// shared-tier factory for the URL's scheme (install `TroveRedisPlugin`); nil: no shared tier.
-    public var sharedCache: URL?
+    /// The fleet's shared cache tiers below the disk, top first, each made by the registry's shared-tier
+    /// factory for its URL's scheme (install `TroveRedisPlugin`, `TroveS3Plugin`); empty: no shared tier.
+    /// Two or more are used as one stack: `[redis://…, s3://…]` reads Redis, then S3 (copying an S3 hit up
+    /// into Redis), writes and deletes both, and takes its leases from Redis.
+    public var sharedCaches: [URL] = []
+    /// The only shared tier, e.g. `redis://host:6379/0` (the first of `sharedCaches`); setting it replaces
+    /// `sharedCaches` with it alone, nil with none.
+    public var sharedCache: URL? {
+        get { sharedCaches.first }
+        set { sharedCaches = newValue.map { [$0] } ?? [] }
+    }
     /// Size limit, timeouts, connections and key prefix of the shared tier.
     public var sharedTierOptions: SharedTierOptions = .init()
     /// Leases, waiting and the circuit breaker around the shared tier.

@@ -64,7 +64,8 @@ package final class PipelineParts: Sendable {
         self.activity = activity
         shared = sharedTier.map {
             SharedTierAccess(
-                tier: $0, options: configuration.sharedTierOptions, policy: configuration.sharedTierPolicy,
+                tier: $0, tierNames: configuration.sharedTierNames, options: configuration.sharedTierOptions,
+                policy: configuration.sharedTierPolicy,
                 fetchTimeout: configuration.fetchTimeout, metrics: metrics, logger: configuration.logger,
                 activity: activity)
         }

@@ -345,7 +345,9 @@ struct ProxyResponder: Sendable {
 
     func metricsResponse(head: Bool) -> Response {
         metrics.memory.refresh(results: results, images: pipeline.memoryCache)
-        let bytes = metrics.exposition() + DecodeBudgetMetrics.exposition(pipeline.decodeBudget?.snapshot)
+        let bytes =
+            metrics.exposition() + DecodeBudgetMetrics.exposition(pipeline.decodeBudget?.snapshot)
+            + SharedTierMetrics.exposition(pipeline.sharedTierStatus)
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"

@@ -164,21 +164,27 @@ extension ServerSetting {
                 configuration.s3Region = text.isEmpty ? nil : text
             }, read: { $0.s3Region ?? "AWS_REGION's" }),
         ServerSetting(
-            flag: "shared-cache", key: nil, environment: [Variable("TROVE_SHARED_CACHE")],
+            flag: "shared-cache", key: nil, environment: [Variable("TROVE_SHARED_CACHE")], form: .list,
             help:
-                "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db] or s3://bucket[/prefix]?endpoint=URL&region=R.",
+                "Shared cache tier for a fleet: redis://[user:pass@]host:port[/db] or s3://bucket[/prefix]?endpoint=URL&region=R; repeat to stack tiers, top first (the variable: comma- or space-separated).",
             write: { configuration, values, name in
-                let text = values.last ?? ""
-                if text.isEmpty {
-                    configuration.pipeline.sharedCache = nil
-                    return
+                // The environment's list comes split at commas; spaces separate URLs too.
+                let texts = values.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+                configuration.pipeline.sharedCaches = try texts.map { text in
+                    guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                        let named = texts.count == 1 ? "" : " ('\(text)')"
+                        throw ServerConfigurationError(
+                            "\(given(name, values.joined(separator: ","))) is not a URL\(named); give "
+                                + "redis://[user:pass@]host:port[/db] or s3://bucket[/prefix]?endpoint=URL, "
+                                + "several separated by commas or spaces")
+                    }
+                    return url
                 }
-                guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-                    throw ServerConfigurationError(
-                        "\(given(name, text)) is not a URL; give redis://[user:pass@]host:port[/db]")
-                }
-                configuration.pipeline.sharedCache = url
-            }, read: { $0.pipeline.sharedCache?.absoluteString ?? "none" })
+            },
+            read: {
+                $0.pipeline.sharedCaches.isEmpty
+                    ? "none" : $0.pipeline.sharedCaches.map(\.absoluteString).joined(separator: " ")
+            })
     ]
 
     private static let limits: [ServerSetting] = [
