@@ -23,7 +23,10 @@ extension S3SharedTier {
         var expires: Date
 
         var data: Data {
-            Data("trove-lease 1\n\(token)\n\(Int64((expires.timeIntervalSince1970 * 1000).rounded()))\n".utf8)
+            // Clamped: a lease time from a configuration, however large, must not trap the conversion.
+            let millis = (expires.timeIntervalSince1970 * 1000).rounded()
+            let written = millis.isFinite ? Int64(min(max(millis, 0), 9e15)) : 0
+            return Data("trove-lease 1\n\(token)\n\(written)\n".utf8)
         }
 
         /// The record in `data`; nil for anything else (a damaged or foreign object, which is taken over).

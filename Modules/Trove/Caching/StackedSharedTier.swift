@@ -61,8 +61,8 @@ package final class StackedSharedTier: SharedCacheTier {
         var seen: [String: Int] = [:]
         return urls.map { url in
             let scheme = url.scheme?.lowercased() ?? "shared"
-            seen[scheme, default: 0] += 1
-            let count = seen[scheme]!
+            let count = seen[scheme, default: 0] + 1
+            seen[scheme] = count
             return count == 1 ? scheme : "\(scheme)-\(count)"
         }
     }
