@@ -31,7 +31,7 @@ package enum OpenTelemetry {
 
     /// Refuses `OTEL_TRACES_EXPORTER` other than `otlp` and an `OTEL_EXPORTER_OTLP_PROTOCOL` (or its
     /// `_TRACES_` form) other than `http/protobuf`.
-    static func checkExporter(_ environment: [String: String]) throws {
+    package static func checkExporter(_ environment: [String: String]) throws {
         if let exporter = environment["OTEL_TRACES_EXPORTER"], exporter != "otlp" {
             throw ServerConfigurationError(
                 "OTEL_TRACES_EXPORTER=\(exporter) is not supported; trove serve exports otlp")
