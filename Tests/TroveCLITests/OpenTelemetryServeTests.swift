@@ -26,13 +26,24 @@ import TroveTestSupport
         try await origin.start()
         let output = work.appendingPathComponent("spans.jsonl")
         let collector = try await OTLPReceiver.start(writingTo: output)
-        let server = try await Self.server(work, collectorPort: collector.port)
+        let log = work.appendingPathComponent("serve.log")
+        let server = try await Self.server(work, collectorPort: collector.port, errorLog: log)
 
         let answer = await get(
             port: server.port, path: "/insecure/rs:fit:50:50/plain/\(origin.url("/tiles.png").absoluteString)@png",
             headers: ["traceparent": "00-\(Self.clientTrace)-\(Self.clientSpan)-01"])
         #expect(answer?.status == 200)
         let spans = try await Self.spans(in: output, trace: Self.clientTrace, until: "trove.image")
+        // A line logged inside a traced request carries its trace: a source that is not there is remembered.
+        let otherTrace = "0af7651916cd43dd8448eb211c80319c"
+        let missing = await get(
+            port: server.port, path: "/insecure/plain/\(origin.url("/none.png"))@png",
+            headers: ["traceparent": "00-\(otherTrace)-b7ad6b7169203331-01"])
+        #expect(missing?.status == 404)
+        try await Task.sleep(for: .milliseconds(200))
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        let remembered = lines.filter { $0.contains("remembering lasting failure") }
+        #expect(remembered.count == 1 && remembered.allSatisfy { $0.contains("trace_id=\(otherTrace)") }, "\(lines)")
         await server.stop()
         collector.stop()
         await origin.stop()
@@ -77,19 +88,20 @@ import TroveTestSupport
         await origin.stop()
     }
 
-    /// `trove serve --otel` exporting to 127.0.0.1:`collectorPort` every 100 ms; started.
-    static func server(_ work: URL, collectorPort: Int) async throws -> TroveServeProcess {
+    /// `trove serve --otel` exporting to 127.0.0.1:`collectorPort` every 100 ms, logging at info into
+    /// `errorLog` when given; started.
+    static func server(_ work: URL, collectorPort: Int, errorLog: URL? = nil) async throws -> TroveServeProcess {
         let server = TroveServeProcess(
             port: try freeLoopbackPort(),
             arguments: [
                 "--cache-dir", work.appendingPathComponent("cache").path, "--allow-loopback-sources", "--otel",
-                "--health-grace", "0", "--drain-seconds", "5", "--log-level", "error"
+                "--health-grace", "0", "--drain-seconds", "5", "--log-level", errorLog == nil ? "error" : "info"
             ],
             environment: [
                 "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(collectorPort)",
                 "OTEL_SERVICE_NAME": "trove-tests", "OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=test",
                 "OTEL_TRACES_SAMPLER": "parentbased_always_on", "OTEL_BSP_SCHEDULE_DELAY": "100"
-            ])
+            ], errorLog: errorLog)
         try await server.start()
         return server
     }

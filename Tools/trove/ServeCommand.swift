@@ -43,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
                 telemetry = [
                     try OpenTelemetry.bootstrap(environment: ProcessInfo.processInfo.environment, logger: logger)
                 ]
+                logger.handler.metadataProvider = OpenTelemetry.loggingMetadataProvider
             } catch let error as ServerConfigurationError {
                 throw ValidationError(error.description)
             } catch {

@@ -29,6 +29,10 @@ package enum OpenTelemetry {
         return try OTel.bootstrap(configuration: configuration, environment: environment)
     }
 
+    /// The current span's `trace_id`, `span_id` and `trace_flags`, for the server's log handler: a line
+    /// logged while a request is traced can be found from its trace.
+    package static var loggingMetadataProvider: Logger.MetadataProvider { OTel.makeLoggingMetadataProvider() }
+
     /// Refuses `OTEL_TRACES_EXPORTER` other than `otlp` and an `OTEL_EXPORTER_OTLP_PROTOCOL` (or its
     /// `_TRACES_` form) other than `http/protobuf`.
     package static func checkExporter(_ environment: [String: String]) throws {
