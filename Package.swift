@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // `/metrics` of `trove serve`, in Prometheus text.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // `trove serve --otel`: spans over OTLP/HTTP (protobuf). Only the OTLPHTTP trait: no gRPC stack is built.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
         // Already in the graph through Hummingbird; declared for the HTTP types codec of `trove serve`'s
         // own HTTP/1 channel.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -201,6 +203,8 @@ let package = Package(
                 // The HTTP/1 channel of its own and the connection cap.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 // The connection handler reads the client's bytes and NIO's HTTP/1 parts.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -220,7 +224,8 @@ let package = Package(
                 "TroveS3", "TroveJXL",
                 "FixtureServer", "TroveServer", "CTroveSupport",
                 "TroveHEIF",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
             path: "Tools/trove", swiftSettings: swift6),
         // The other process in the disk cache's SIGKILL and multi-process tests (found beside the test runner).

@@ -50,7 +50,7 @@ package struct HTTPFetcher: StreamingFetcher {
     /// limit too), because AsyncHTTPClient's delegate API fails a followed redirect whose 3xx response had a
     /// body over 3 KB. A failed connect fails the request at once instead of AsyncHTTPClient retrying it
     /// silently until the 10 s connect timeout — `withRetries` owns retrying, with backoff the caller
-    /// controls and can see.
+    /// controls and can see. AsyncHTTPClient's own tracing is off.
     package static var defaultClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -58,6 +58,10 @@ package struct HTTPFetcher: StreamingFetcher {
             decompression: .disabled)
         configuration.httpVersion = .automatic
         configuration.connectionPool.retryConnectionEstablishment = false
+        // The pipeline's `trove.fetch` span is the client span and sends its `traceparent`; AsyncHTTPClient's
+        // own would start a trace of its own (no parent on the event loop), show the URL with its query,
+        // and replace that header.
+        configuration.tracing.tracer = nil
         return configuration
     }
 

@@ -6,6 +6,7 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 import Synchronization
+import Tracing
 import Trove
 import TroveFetcher
 import UnixSignals
@@ -129,8 +130,11 @@ public final class ImageProxyServer: Sendable {
                 keepAlive: Self.amount(configuration.keepAliveTimeout),
                 write: Self.amount(configuration.writeTimeout)))
         let draining = draining
+        // The pipeline's rule (`PipelineConfiguration.tracer`, else the bootstrapped one; none if no-op).
+        let tracer = pipelineConfiguration.tracer ?? InstrumentationSystem.tracer
         self.responder = ProxyRouter.make(
-            responder: responder, recorder: recorder, isDraining: { draining.isSet }
+            responder: responder, recorder: recorder, tracer: tracer is NoOpTracer ? nil : tracer,
+            isDraining: { draining.isSet }
         ).buildResponder()
     }
 
@@ -147,11 +151,16 @@ public final class ImageProxyServer: Sendable {
     /// Serves until SIGTERM or SIGINT, then returns. SIGTERM drains as a rolling restart wants (`drain()`):
     /// `/health` fails first, for `healthGrace`, while requests are still served; then the listener closes
     /// and the requests in flight finish (their cache writes are awaited as part of them), all within
-    /// `drainTimeout`. SIGINT skips the grace. `onListening` gets the bound port.
-    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    /// `drainTimeout`. SIGINT skips the grace. `onListening` gets the bound port. `services` (the span
+    /// exporter of `OpenTelemetry.bootstrap`) run beside the server and are stopped after it, so what the
+    /// last requests recorded is still sent.
+    public func run(
+        alongside services: [any Service] = [], onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws {
         warnIfUnsigned()
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [makeApplication(onListening: onListening)], gracefulShutdownSignals: [.sigint], logger: logger)
+            services: services + [makeApplication(onListening: onListening)], gracefulShutdownSignals: [.sigint],
+            logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = configuration.drainTimeout
         let group = ServiceGroup(configuration: groupConfiguration)
         running.withLock { $0 = group }

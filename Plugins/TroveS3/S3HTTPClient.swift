@@ -16,6 +16,8 @@ let s3HTTPClient: HTTPClient = {
         decompression: .disabled)
     configuration.httpVersion = .http1Only
     configuration.connectionPool.retryConnectionEstablishment = false
+    // No client span of AsyncHTTPClient's own: it would begin a trace of its own with the signed URL.
+    configuration.tracing.tracer = nil
     return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
 }()
 

@@ -23,8 +23,10 @@ package struct LoopbackAnswer: Sendable, Equatable {
 
 /// GET `path` from 127.0.0.1:`port` on a new connection (`Connection: close`), reading to the end; nil when
 /// the connection fails or nothing like an HTTP answer comes back within `timeout` seconds; the answer keeps
-/// its body when `keepingBody`. Blocking: call it off Swift's cooperative threads (as `LoopbackLoad` does).
-package func loopbackGet(port: Int, path: String, timeout: Int = 30, keepingBody: Bool = false) -> LoopbackAnswer? {
+/// its body when `keepingBody`; `headers` are sent too. Blocking: call it off Swift's cooperative threads (as `LoopbackLoad` does).
+package func loopbackGet(
+    port: Int, path: String, timeout: Int = 30, keepingBody: Bool = false, headers: [String: String] = [:]
+) -> LoopbackAnswer? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -41,7 +43,8 @@ package func loopbackGet(port: Int, path: String, timeout: Int = 30, keepingBody
         }
     }
     guard connected == 0 else { return nil }
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+    let fields = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(fields)Connection: close\r\n\r\n".utf8)
     guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
     var received = [UInt8]()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)

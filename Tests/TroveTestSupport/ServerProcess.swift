@@ -8,10 +8,10 @@ import Foundation
 /// `isReady` says it serves. Returns the process and true once ready, or false if it exited first (its
 /// port was taken meanwhile, so the caller can try another); throws when it is still not ready after
 /// 10 s, naming what `readiness` says it should have done ("answer PING"), after killing it. `environment`
-/// replaces the test process's own when given.
+/// replaces the test process's own when given; `errorLog` keeps its standard error.
 public func launchServerProcess(
     _ executable: URL, arguments: [String], name: String, port: Int, readiness: String,
-    environment: [String: String]? = nil, isReady: @Sendable () -> Bool
+    environment: [String: String]? = nil, errorLog: URL? = nil, isReady: @Sendable () -> Bool
 ) async throws -> (process: Process, ready: Bool) {
     let process = Process()
     process.executableURL = executable
@@ -19,6 +19,10 @@ public func launchServerProcess(
     if let environment { process.environment = environment }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    if let errorLog {
+        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errorLog)
+    }
     try process.run()
     for _ in 0..<1000 {
         if !process.isRunning { return (process, false) }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A `trove serve` child process on a fixed loopback port, so it can be killed or stopped and started again
-/// where a load balancer expects it. Its output is discarded.
+/// where a load balancer expects it. Its output is discarded, its standard error unless kept.
 package actor TroveServeProcess {
     /// The loopback port it listens on.
     package nonisolated let port: Int
@@ -13,15 +13,18 @@ package actor TroveServeProcess {
     private let command: [String]
     private let executable: String
     private let environment: [String: String]?
+    private let errorLog: URL?
     private var process: Process?
 
     /// A server that `start()` runs as `trove serve --port PORT` + `arguments`; `executable` names another
     /// product that takes `trove serve`'s flags itself (a test's own server). `environment` is added to the
-    /// test process's own (credentials for a tier, say).
+    /// test process's own (credentials for a tier, say). `errorLog` keeps its standard error (its log).
     package init(
-        port: Int, arguments: [String], executable: String = "trove", environment: [String: String] = [:]
+        port: Int, arguments: [String], executable: String = "trove", environment: [String: String] = [:],
+        errorLog: URL? = nil
     ) {
         self.port = port
+        self.errorLog = errorLog
         self.arguments = arguments
         self.executable = executable
         self.environment =
@@ -38,7 +41,7 @@ package actor TroveServeProcess {
             let port = port
             let (process, ready) = try await launchServerProcess(
                 binary, arguments: command + ["--port", String(port)] + arguments, name: executable, port: port,
-                readiness: "answer /health", environment: environment,
+                readiness: "answer /health", environment: environment, errorLog: errorLog,
                 isReady: { loopbackGet(port: port, path: "/health", timeout: 2)?.status == 200 })
             if ready {
                 self.process = process

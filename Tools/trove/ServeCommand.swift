@@ -2,6 +2,7 @@ import ArgumentParser
 import CTroveSupport
 import Foundation
 import Logging
+import ServiceLifecycle
 import Trove
 import TroveS3
 import TroveServer
@@ -35,6 +36,20 @@ struct ServeCommand: AsyncParsableCommand {
         for name in ServerConfiguration.ignoredVariables(in: ProcessInfo.processInfo.environment) {
             logger.warning("\(name) is an imgproxy setting trove serve does not support; it is ignored")
         }
+        // Before the server is built: its pipeline and router read the process's tracer then.
+        var telemetry: [any Service] = []
+        if configuration.openTelemetry {
+            do {
+                telemetry = [
+                    try OpenTelemetry.bootstrap(environment: ProcessInfo.processInfo.environment, logger: logger)
+                ]
+                logger.handler.metadataProvider = OpenTelemetry.loggingMetadataProvider
+            } catch let error as ServerConfigurationError {
+                throw ValidationError(error.description)
+            } catch {
+                throw ValidationError("--otel: \(error)")
+            }
+        }
         let server: ImageProxyServer
         // The s3 fetcher reads sources where the settings say; whether it may is the server's source policy.
         let registry = try TroveRegistry.make(
@@ -50,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let returner = Self.returnFreeMemory(every: ProcessInfo.processInfo.environment["TROVE_FREE_MEMORY_INTERVAL"])
         defer { returner?.cancel() }
-        try await server.run { port in
+        try await server.run(alongside: telemetry) { port in
             // One line scripts and tests read for the port; written at once, not left in a pipe's buffer.
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
         }

@@ -75,6 +75,28 @@ extension URL {
     }
 }
 
+extension URL {
+    /// `text` with each URL in it (a scheme, `://`, and what follows up to a space or a quote) as
+    /// `redactedForSpans` shows it; one that does not parse is left as its scheme.
+    static func redactingURLs(in text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let separator = rest.range(of: "://") {
+            let schemeStart =
+                rest[..<separator.lowerBound].lastIndex { !($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+                .map { rest.index(after: $0) } ?? rest.startIndex
+            let end =
+                rest[separator.upperBound...].firstIndex { $0.isWhitespace || "\"'<>".contains($0) } ?? rest.endIndex
+            result += rest[..<schemeStart]
+            let candidate = String(rest[schemeStart..<end])
+            let redacted = URL(string: candidate)?.redactedForSpans ?? ""
+            result += redacted.isEmpty ? String(rest[schemeStart..<separator.upperBound]) + "…" : redacted
+            rest = rest[end...]
+        }
+        return result + rest
+    }
+}
+
 /// Sets header fields, for `Tracer.inject`.
 private struct HeaderInjector: Injector {
     func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) {
@@ -83,10 +105,19 @@ private struct HeaderInjector: Injector {
 }
 
 extension Span {
-    /// Records `error` and sets the status to error.
+    /// Records a failure without what its text may hold unredacted (a `TroveError` names the source URL
+    /// with its query): `error.type`, the kind the metrics count it under, an `exception` event with that
+    /// kind and the text with each URL in it redacted (`URL.redactedForSpans`), and status error with the
+    /// same text.
     func failed(_ error: any Error) {
-        recordError(error)
-        setStatus(SpanStatus(code: .error))
+        let kind = FailureKind(error).rawValue
+        let message = URL.redactingURLs(in: String(describing: error))
+        attributes["error.type"] = kind
+        addEvent(
+            SpanEvent(
+                name: "exception",
+                attributes: ["exception.type": .string(kind), "exception.message": .string(message)]))
+        setStatus(SpanStatus(code: .error, message: message))
     }
 
     /// The URL a request is for, redacted (`URL.redactedForSpans`), as `url.full`.

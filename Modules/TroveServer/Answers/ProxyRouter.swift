@@ -1,14 +1,17 @@
 import Hummingbird
+import Tracing
 
 /// The server's routes on Hummingbird's router: `/health`, `/metrics`, a few paths that are never images,
 /// and every other path as an imgproxy URL. HEAD is answered as GET without the body. Middleware, outermost
-/// first: the recording of each answer (metrics and access line, shared with the hits answered on the event
+/// first: the server span of each request (when the process has a tracer, `RequestTracingMiddleware`), the recording of each answer (metrics and access line, shared with the hits answered on the event
 /// loop), the turning of errors into the proxy's text answers, and the GET-and-HEAD-only rule.
 enum ProxyRouter {
     static func make(
-        responder: ProxyResponder, recorder: AnswerRecorder, isDraining: @escaping @Sendable () -> Bool
+        responder: ProxyResponder, recorder: AnswerRecorder, tracer: (any Tracer)?,
+        isDraining: @escaping @Sendable () -> Bool
     ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if let tracer { router.add(middleware: RequestTracingMiddleware(tracer: tracer)) }
         router.add(middleware: AnswerRecordingMiddleware(recorder: recorder))
         router.add(middleware: FailureResponseMiddleware(responses: responder.failures))
         router.add(middleware: AllowedMethodsMiddleware())

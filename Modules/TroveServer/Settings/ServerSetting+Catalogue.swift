@@ -8,7 +8,7 @@ extension ServerSetting {
     /// where in `ServerConfiguration` it writes; the defaults are `ServerConfiguration()`'s.
     package static let all: [ServerSetting] =
         listening + connections + signing + sources + limits + processing + caching + logging
-        + delivery
+        + delivery + observability
 
     private static let listening: [ServerSetting] = [
         ServerSetting(

@@ -1,0 +1,52 @@
+import HTTPTypes
+import Hummingbird
+import Tracing
+
+/// The server span of each request the router answers, when the process has a tracer: a child of the
+/// client's span when the request carries one (W3C `traceparent`, read by the tracer's propagator), made
+/// current for the handler, so the pipeline's `trove.image` root is its child. Its attributes are the
+/// method, the route, the path as the access log shows it (signature taken out) and the status. Result-cache
+/// hits answered on the event loop (`CachedResultAnswers`) never reach the router and have no span.
+struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let tracer: any Tracer
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var parent = ServiceContext.current ?? .topLevel
+        tracer.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        let route = Self.route(request.uri.path)
+        let span = tracer.startSpan("\(request.method.rawValue) \(route)", context: parent, ofKind: .server)
+        defer { span.end() }
+        span.attributes["http.request.method"] = request.method.rawValue
+        span.attributes["http.route"] = route
+        span.attributes["url.path"] = ProxyResponder.redacted(request.uri.path)
+        do {
+            let response = try await ServiceContext.withValue(span.context) { try await next(request, context) }
+            span.attributes["http.response.status_code"] = Int(response.status.code)
+            if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
+            return response
+        } catch {
+            // The failure middleware inside turns errors into answers; what still escapes is recorded by kind.
+            span.attributes["error.type"] = String(describing: type(of: error))
+            span.setStatus(SpanStatus(code: .error))
+            throw error
+        }
+    }
+
+    /// The route a path takes, as the router has them; never the source URL.
+    static func route(_ path: String) -> String {
+        switch path {
+        case "/health", "/metrics", "/", "/favicon.ico", "/robots.txt": path
+        case _ where path.hasPrefix("/info/"): "/info/{signature}/{options}/{source}"
+        default: "/{signature}/{options}/{source}"
+        }
+    }
+}
+
+/// Reads header fields, for `Tracer.extract`.
+private struct HTTPFieldsExtractor: Extractor {
+    func extract(key: String, from carrier: HTTPFields) -> String? {
+        HTTPField.Name(key).flatMap { carrier[$0] }
+    }
+}
