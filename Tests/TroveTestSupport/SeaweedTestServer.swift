@@ -147,11 +147,33 @@ public actor SeaweedTestServer {
     /// The server's process id while it runs.
     public var processIdentifier: Int32? { process?.isRunning == true ? process?.processIdentifier : nil }
 
+    /// Kills the server (SIGKILL), as a crash would, keeping its data, and waits for it to be gone.
+    public func kill() async {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        removeSockets()
+    }
+
+    /// Starts the server again after `kill`, on the same ports and the same data, retrying while the ports
+    /// are released; returns once the gateway answers and the filer has the bucket again.
+    public func restart() async throws {
+        let weed = try await Self.weedExecutable()
+        for _ in 0..<20 {
+            if try await launch(weed) { return }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        throw TestServerError(description: "weed mini did not restart on S3 port \(s3Port)")
+    }
+
     /// Stops the server (SIGKILL: it keeps nothing worth flushing) and waits for it to be gone, then removes its
     /// directory and the gRPC sockets it leaves in /tmp.
     public func stop() async {
         if let process, process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            Glibc.kill(process.processIdentifier, SIGKILL)
             let deadline = ContinuousClock.now + .seconds(10)
             while process.isRunning, ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(5))
@@ -159,12 +181,19 @@ public actor SeaweedTestServer {
         }
         process = nil
         try? FileManager.default.removeItem(at: directory)
+        removeSockets()
+    }
+
+    /// Removes the gRPC sockets a killed server leaves in /tmp and its local sockets.
+    private func removeSockets() {
         let temporary = FileManager.default.temporaryDirectory.path
         for port in ports.values {
             for component in ["master", "volume", "filer", "s3", "admin"] {
                 unlink("\(temporary)/seaweedfs-\(component)-grpc-\(port).sock")
             }
         }
+        unlink("\(directory.path)/filer.sock")
+        unlink("\(directory.path)/s3.sock")
     }
 }
 

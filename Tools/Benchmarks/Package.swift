@@ -70,14 +70,15 @@ let package = Package(
             path: "Benchmarks/Pipeline",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
-        // The shared tier on a real redis-server: a shared hit against a bare GET on the same connection,
-        // pipelined GETs, and a shared hit against a loopback origin miss.
+        // The shared tier on a real redis-server and a real SeaweedFS: a shared hit against a bare GET of the
+        // same value (a bare signed S3 GET for S3), pipelined GETs, and a shared hit against an origin miss.
         .executableTarget(
             name: "SharedTier",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Trove", package: "Trove"),
                 .product(name: "TroveRedis", package: "Trove"),
+                .product(name: "TroveS3", package: "Trove"),
                 .product(name: "FixtureServer", package: "Trove")
             ],
             path: "Benchmarks/SharedTier",

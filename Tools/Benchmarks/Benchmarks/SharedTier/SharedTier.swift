@@ -10,6 +10,7 @@ import TroveRedis
 //   64 tier GETs in flight at once on its connection (pipelined)      vs  64 tier GETs one after another
 //   pipeline shared hit                                               vs  a miss from a loopback origin
 // for a 4 KB and a 136 KB PNG. Compare medians: "shared hit" / "bare GET", "pipelined" / "sequential".
+// The S3 tier's rows against a bare signed GET are in S3Tier.swift.
 
 /// A redis-server child process on a free loopback port, with nothing saved to disk.
 final class RedisProcess: Sendable {
@@ -32,6 +33,7 @@ final class RedisProcess: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        killAtExit(process)
     }
 
     var url: URL { URL(string: "redis://127.0.0.1:\(port)")! }
@@ -190,4 +192,6 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
         }, setup: setup)
+
+    s3TierBenchmarks()
 }

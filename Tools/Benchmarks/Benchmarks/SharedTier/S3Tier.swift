@@ -1,0 +1,118 @@
+import Benchmark
+import FixtureServer
+import Foundation
+import Trove
+import TroveS3
+
+// The S3 tier against a bare signed GET of the same object, in the same run, on one SeaweedFS on loopback:
+//   pipeline S3 shared hit (memory miss, GET, entry check, memory fill)  vs  S3Client.getData of the object
+//   tier GET (the tier's get: object key, deadline, counters)           vs  the same bare signed GET
+// for a 4 KB and a 136 KB PNG. Compare medians: "shared hit" / "bare signed GET" (issue 39's bound: 1.2x).
+
+/// One value size's S3 tier, its pipeline, and a client of its own for the bare GET.
+struct S3Fixture: Sendable {
+    let tier: S3SharedTier
+    let pipeline: DataPipeline
+    let url: URL
+    let key: String
+    let objectKey: String
+    let bare: S3Client
+}
+
+final class S3TierBench: @unchecked Sendable {  // written once in the async setup hook, read after
+    static let shared = S3TierBench()
+    var seaweed: SeaweedProcess?
+    var origin: FixtureServer?
+    var fixtures: [String: S3Fixture] = [:]
+
+    func start() async throws {
+        guard seaweed == nil else { return }
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let repository = here.appendingPathComponent("../../Trove").standardized.resolvingSymlinksInPath()
+        let seaweed = try SeaweedProcess(repository: repository)
+        self.seaweed = seaweed
+        let configuration = try S3Configuration(
+            endpoint: seaweed.endpoint, region: "us-east-1", bucket: seaweed.bucket, credentials: seaweed.credentials)
+        let bare = S3Client(configuration: configuration)
+        try await seaweed.waitUntilReady(bare)
+
+        let images = repository.appendingPathComponent("Tests/Fixtures/images")
+        let files = ["badge.png", "camera.png"]
+        var routes: [String: FixtureServer.Route] = [:]
+        for file in files {
+            routes["/\(file)"] = .file(
+                try Data(contentsOf: images.appendingPathComponent(file)), contentType: "image/png")
+        }
+        let origin = FixtureServer(routes: routes)
+        try await origin.start()
+        self.origin = origin
+
+        var registry = PluginRegistry.standard
+        try registry.install(
+            TroveS3Plugin(
+                environment: [
+                    "AWS_ACCESS_KEY_ID": seaweed.credentials.accessKeyID,
+                    "AWS_SECRET_ACCESS_KEY": seaweed.credentials.secretAccessKey
+                ], sources: nil))
+        for file in files {
+            let url = origin.url("/\(file)")
+            // Memory only: a hit must come from the tier, not from a disk the first fetch filled.
+            var pipelineConfiguration = PipelineConfiguration.memoryOnly
+            pipelineConfiguration.retryPolicy = .none
+            pipelineConfiguration.sharedCache = URL(
+                string: "s3://\(seaweed.bucket)/bench?endpoint=\(seaweed.endpoint.absoluteString)&region=us-east-1")!
+            let pipeline = try DataPipeline(registry: registry, configuration: pipelineConfiguration)
+            let tier = pipeline.sharedTier as! S3SharedTier
+            let key = DataRequest(url: url).cacheKey
+            // The first fetch stores the entry behind its answer: wait until the object is there.
+            _ = try await pipeline.data(for: url)
+            for _ in 0..<500 {
+                if try await tier.get(key) != nil { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            fixtures[file] = S3Fixture(
+                tier: tier, pipeline: pipeline, url: url, key: key, objectKey: tier.objectKey(for: key), bare: bare)
+        }
+    }
+}
+
+/// The S3 rows, registered beside the Redis ones.
+func s3TierBenchmarks() {
+    let bench = S3TierBench.shared
+    let setup: Benchmark.BenchmarkSetupHook = { try await bench.start() }
+    for file in ["badge.png", "camera.png"] {
+        func fixture() -> S3Fixture { bench.fixtures[file]! }
+
+        Benchmark(
+            "\(file): S3 bare signed GET, S3Client.getData (baseline)",
+            closure: { benchmark in
+                let fixture = fixture()
+                for _ in benchmark.scaledIterations {
+                    blackHole(
+                        try await fixture.bare.getData(
+                            fixture.objectKey, maxBytes: 1 << 30, deadline: .now + .seconds(10))!)
+                }
+            }, setup: setup)
+
+        Benchmark(
+            "\(file): S3 tier GET (the tier's get, no entry check)",
+            closure: { benchmark in
+                let fixture = fixture()
+                for _ in benchmark.scaledIterations {
+                    blackHole(try await fixture.tier.get(fixture.key)!)
+                }
+            }, setup: setup)
+
+        Benchmark(
+            "\(file): S3 pipeline shared hit (memory miss, GET, entry check, memory fill)",
+            closure: { benchmark in
+                let fixture = fixture()
+                for _ in benchmark.scaledIterations {
+                    fixture.pipeline.memoryCache.removeAll()
+                    let response = try await fixture.pipeline.data(for: fixture.url)
+                    precondition(response.source == .shared)
+                    blackHole(response)
+                }
+            }, setup: setup)
+    }
+}
