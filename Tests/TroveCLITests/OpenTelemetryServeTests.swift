@@ -52,7 +52,9 @@ import TroveTestSupport
         #expect(request.name == "GET /{signature}/{options}/{source}")
         #expect(request.parent == Self.clientSpan)
         #expect(request.attributes["http.response.status_code"] as? Int == 200)
-        #expect(request.attributes["url.path"] as? String == "/-/rs:fit:50:50/plain/\(origin.url("/tiles.png"))@png")
+        // The route only: a source in the path may carry a query or token, so the path is not exported.
+        #expect(request.attributes["http.route"] as? String == "/{signature}/{options}/{source}")
+        #expect(request.attributes["url.path"] == nil)
         let image = try #require(spans.first { $0.name == "trove.image" })
         #expect(image.parent == request.id)
         #expect(image.attributes["trove.source"] as? String == "network")

@@ -107,3 +107,41 @@ final class Counter: Sendable {
     func increment() { count.add(1, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
 }
+
+/// Jobs let go of their handles once they have answered: a job that waits on another holds it as a waiter,
+/// and the deeper one follows its priority, which must not keep either alive.
+@Suite struct JobLifetimeTests {
+    /// A handle held weakly, to see when nothing else holds it.
+    private struct WeakHandle: Sendable {
+        weak var handle: JobHandle?
+    }
+
+    private final class Handles: Sendable {
+        private let refs = Mutex<[WeakHandle]>([])
+        func keep(_ handle: JobHandle) { refs.withLock { $0.append(WeakHandle(handle: handle)) } }
+        var count: Int { refs.withLock { $0.count } }
+        var alive: Int { refs.withLock { $0.filter { $0.handle != nil }.count } }
+    }
+
+    @Test func aJobWaitingOnAnotherFreesBothWhenTheyEnd() async throws {
+        let processed = Jobs<String, Int>()
+        let fetches = Jobs<String, Int>()
+        let handles = Handles()
+        let value = try await processed.value(forKey: "processed") { job in
+            handles.keep(job)
+            return try await fetches.value(forKey: "raw", as: job.asWaiter()) { deeper in
+                handles.keep(deeper)
+                return 7
+            }
+        }
+        #expect(value == 7)
+        #expect(handles.count == 2)
+        // The jobs' tasks end just after they answer; then nothing may hold either handle.
+        var waited = 0
+        while handles.alive > 0, waited < 200 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(handles.alive == 0)
+    }
+}

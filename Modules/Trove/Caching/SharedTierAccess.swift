@@ -132,7 +132,9 @@ final class SharedTierAccess: Sendable {
     /// Each tier keeps to its own size limit (`SharedCacheTier.maxValueBytes`) and counts what it skips.
     func store(_ data: Data, forKey key: String, metadata: DiskEntryMetadata, ttl: Duration) async throws {
         guard ttl > .zero else { return }
-        if let limit = tier.maxValueBytes, data.count > limit {
+        // A tier that states no limit of its own keeps to the options' (8 MiB by default).
+        let limit = tier.maxValueBytes ?? options.maxValueBytes
+        if data.count > limit {
             // Not worth encoding a copy only to have the tier refuse it: the tier counts it as skipped.
             _ = try await call("SET", key: key, { try await self.tier.set(key, value: data, ttl: ttl) })
             return

@@ -99,8 +99,10 @@ package final class StackedSharedTier: SharedCacheTier {
         return nil
     }
 
-    /// Stores `value` in every tier at once; throws only when no tier took the call.
+    /// Stores `value` in every tier at once, after any copy-up of the key still in flight (so an older value
+    /// cannot land over it); throws only when no tier took the call.
     package func set(_ key: String, value: Data, ttl: Duration) async throws {
+        if let copyUp = state.withLock({ $0.copyUps[key] }) { await copyUp.value }
         try await everyLayer { try await $0.set(key, value: value, ttl: ttl) }
     }
 

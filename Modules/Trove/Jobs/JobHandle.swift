@@ -50,7 +50,8 @@ package final class JobHandle: Sendable {
     /// while it joined is not lost).
     private func follow(_ waiter: JobWaiter) {
         guard let upstream = waiter.job else { return }
-        upstream.onPriorityChange { [id = waiter.id] priority in self.setPriority(priority, waiter: id) }
+        // Weak: this job holds the one above as a waiter, so a strong follower would keep both alive forever.
+        upstream.onPriorityChange { [weak self, id = waiter.id] priority in self?.setPriority(priority, waiter: id) }
         setPriority(upstream.ticket.priority, waiter: waiter.id)
     }
 
@@ -72,6 +73,14 @@ package final class JobHandle: Sendable {
     /// Calls `follower` with each new priority, for as long as the job runs.
     func onPriorityChange(_ follower: @escaping @Sendable (RequestPriority) -> Void) {
         state.withLock { $0.followers.append(follower) }
+    }
+
+    /// Lets go of the waiters and followers once the job has answered them: nothing reaches them after.
+    func finish() {
+        state.withLock { state in
+            state.waiters = [:]
+            state.followers = []
+        }
     }
 
     /// Sends a progress event to every waiter.

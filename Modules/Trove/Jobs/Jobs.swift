@@ -131,6 +131,7 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             wait.continuation.resume(throwing: TroveError.cancelled)
         }
         orphaned?.cancel()
+        if orphaned != nil { handle?.finish() }
         return left.count
     }
 
@@ -164,6 +165,7 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 return Array(job.waits.values)
             }
             for wait in waits { wait.continuation.resume(with: result) }
+            handle.finish()
         }
         let task = startsImmediately ? Task.immediate(operation: run) : Task(operation: run)
         let abandoned = jobs.withLock { jobs -> Bool in

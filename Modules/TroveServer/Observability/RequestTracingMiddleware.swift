@@ -20,7 +20,6 @@ struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
         defer { span.end() }
         span.attributes["http.request.method"] = request.method.rawValue
         span.attributes["http.route"] = route
-        span.attributes["url.path"] = ProxyResponder.redacted(request.uri.path)
         do {
             let response = try await ServiceContext.withValue(span.context) { try await next(request, context) }
             span.attributes["http.response.status_code"] = Int(response.status.code)
