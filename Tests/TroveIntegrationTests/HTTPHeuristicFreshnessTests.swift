@@ -72,15 +72,17 @@ import TroveTestSupport
 
     @Test func anExplicitLifetimeWinsOverEitherHeuristic() async throws {
         try await withServerAndCache([
-            "/r": textRoute("a", [("Cache-Control", "max-age=5"), ("Last-Modified", httpDate(-10 * 86_400))])
+            "/r": textRoute("a", [("Cache-Control", "max-age=60"), ("Last-Modified", httpDate(-10 * 86_400))])
         ]) { server, dir in
             let url = server.url("/r")
             for heuristic in HeuristicFreshness.allCases {
                 _ = try await fetchOnce(url, in: dir, policy: .reloadIgnoringCache) {
                     $0.heuristicFreshness = heuristic
                 }
+                // The explicit 60 s, not a heuristic's day (a tenth of ten days): read back within 10 s of the
+                // fetch, however busy the machine.
                 let seconds = try #require(try await lifetime(of: url, in: dir))
-                #expect(seconds > 4 && seconds <= 5)
+                #expect(seconds > 50 && seconds <= 60)
             }
         }
     }
