@@ -10,14 +10,12 @@ import TroveTestSupport
 /// Three `trove serve` behind a real nginx (round robin, `proxy_next_upstream error timeout http_502 …`),
 /// stacked on one Redis and one SeaweedFS (`--shared-cache redis://… --shared-cache s3://…`), in front of a
 /// counting origin, all on loopback. N = 40 sources (the 200 took minutes on two shared cores) in 3
-/// variants each, each asked twice with 4 requests in flight: every source is fetched from the origin once
-/// and stored in S3 once across the fleet. Then, under a steady load that also brings new sources, one server
+/// variants each, each asked twice with 4 requests in flight: every result is processed once across the
+/// fleet (the shared tiers hold results as well as sources, each made under the fleet's lease on its key),
+/// and every source is fetched from the origin once and stored in S3 once. Then, under a steady load that also brings new sources, one server
 /// is SIGKILLed and SeaweedFS is killed and restarted on the same data: no request fails, every answer has
 /// the size asked for, and once SeaweedFS is back the fleet stores in S3 again, so a fresh server on an
-/// empty disk, on S3 alone, answers both an old and a new result without the origin.
-///
-/// What the shared tiers hold are the sources: each server makes its own results from them (its own disk
-/// and memory keep those), so "processed once across the fleet" holds for fetches and stores, not transforms.
+/// empty disk, on S3 alone, answers both an old and a new result without the origin or a transform.
 @Suite(.serialized) struct S3FleetFaultTests {
     static let badge = try! Data(contentsOf: Fixtures.images.appendingPathComponent("badge.png"))
     static let tiles = try! Data(contentsOf: Fixtures.images.appendingPathComponent("tiles.png"))
@@ -38,15 +36,22 @@ import TroveTestSupport
             "/_/rs:force:\(size.0):\(size.1)/plain/\(origin.url(source).absoluteString)@png"
         }
 
-        /// The sum over `servers` of `name{tier="tier"}` in their `/metrics`.
-        func total(_ name: String, tier: String, over servers: [TroveServeProcess]) async -> Double {
+        /// The sum over `servers` of `name{tier="tier"}` (or of `name` alone, without a tier) in their `/metrics`.
+        func total(_ name: String, tier: String? = nil, over servers: [TroveServeProcess]) async -> Double {
             var sum = 0.0
             for server in servers {
                 let text = await get(port: server.port, path: "/metrics", keepingBody: true)?.text ?? ""
-                sum += StackedSharedCacheTests.metric(name, tier: tier, in: text) ?? 0
+                sum +=
+                    (tier.map { StackedSharedCacheTests.metric(name, tier: $0, in: text) }
+                        ?? S3FleetFaultTests.metric(name, in: text)) ?? 0
             }
             return sum
         }
+    }
+
+    /// The value of the unlabelled sample `name` in a Prometheus exposition.
+    static func metric(_ name: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
     }
 
     /// A PNG's width and height from its IHDR; nil for anything else.
@@ -127,13 +132,16 @@ import TroveTestSupport
         let port = fleet.balancer.port
         let variants = Self.sources.flatMap { source in Self.sizes.map { (fleet.path(source, size: $0), $0) } }
 
-        // Each result asked twice, 4 at a time: one origin fetch and one S3 store per source across the fleet.
+        // Each result asked twice, 4 at a time: each result processed once across the fleet, one origin fetch
+        // per source, and one S3 store per source and per result.
         await Self.ask(variants + variants, port: port, workers: 4)
         for source in Self.sources { #expect(fleet.origin.requestCount(for: source) == 1, "\(source)") }
+        let processed = await fleet.total("trove_results_processed_total", over: fleet.servers)
+        #expect(processed == Double(variants.count), "results processed across the fleet: \(processed)")
         var stores = 0.0
         let storedOnce = await eventually(within: .seconds(20)) {
             stores = await fleet.total("trove_shared_tier_stores_total", tier: "s3", over: fleet.servers)
-            return stores == Double(Self.sourceCount)
+            return stores == Double(Self.sourceCount + variants.count)
         }
         #expect(storedOnce, "s3 stores: \(stores)")
 
@@ -176,17 +184,22 @@ import TroveTestSupport
         }
         let stored = try #require(late, "no new source was stored in S3 after the restart")
 
-        // A fresh server on an empty disk, on S3 alone: an old and a new result, the origin untouched.
+        // A fresh server on an empty disk, on S3 alone: an old and a new result made elsewhere, with neither the
+        // origin nor a transform; then a size nobody asked for, made there from the source in S3.
         let fetched = fleet.origin.requests.count
         let newcomer = try fresh()
         try await newcomer.start()
         await Self.expectAnswer(
-            port: newcomer.port, path: fleet.path(stored, size: Self.sizes[2]), size: Self.sizes[2])
+            port: newcomer.port, path: fleet.path(stored, size: Self.sizes[1]), size: Self.sizes[1])
         await Self.expectAnswer(
             port: newcomer.port, path: fleet.path(Self.sources[5], size: Self.sizes[1]), size: Self.sizes[1])
+        #expect(await fleet.total("trove_results_processed_total", over: [newcomer]) == 0)
+        await Self.expectAnswer(
+            port: newcomer.port, path: fleet.path(stored, size: Self.sizes[2]), size: Self.sizes[2])
+        #expect(await fleet.total("trove_results_processed_total", over: [newcomer]) == 1)
         #expect(fleet.origin.requests.count == fetched)
         let hits = await fleet.total("trove_shared_tier_hits_total", tier: "s3", over: [newcomer])
-        #expect(hits >= 2, "s3 hits on the fresh server: \(hits)")
+        #expect(hits >= 3, "s3 hits on the fresh server: \(hits)")
         await newcomer.stop()
     }
 }

@@ -163,7 +163,8 @@ import TroveTestSupport
                 return try ImagePipeline(registry: registry, configuration: configuration)
             }
             let request = ImageRequest(url: server.url("/images/tiles.png"), transforms: [shrink])
-            _ = try await tracer.withSpan("test") { _ in try await pipeline("first").image(for: request) }
+            let first = try pipeline("first")
+            let made = try await tracer.withSpan("test") { _ in try await first.image(for: request) }
             var spans = tracer.popFinishedSpans()
             #expect(
                 tree(spans) == [
@@ -171,6 +172,7 @@ import TroveTestSupport
                     "  trove.image",
                     "    trove.memory",
                     "    trove.processed_disk",
+                    "    trove.shared_result",
                     "    trove.original_disk",
                     "    trove.shared_tier",
                     "    trove.fetch",
@@ -178,14 +180,18 @@ import TroveTestSupport
                     "    trove.transform",
                     "    trove.store"
                 ])
-            let miss = try span("trove.shared_tier", in: spans)
-            #expect(miss.attributes.get("trove.hit") == .bool(false))
-            #expect(miss.attributes.get("trove.lease") == .bool(true))
-            #expect(await eventually { tier.storedCount >= 1 })
+            for name in ["trove.shared_result", "trove.shared_tier"] {
+                let miss = try span(name, in: spans)
+                #expect(miss.attributes.get("trove.hit") == .bool(false), "\(name)")
+                #expect(miss.attributes.get("trove.lease") == .bool(true), "\(name)")
+            }
+            await first.flush()
+            #expect(tier.storedCount == 2, "the source and the result")
 
-            // Another process of the fleet: its own disk is empty, the shared tier has the original.
-            let shared = try await tracer.withSpan("test") { _ in try await pipeline("second").image(for: request) }
-            #expect(shared.source == .shared)
+            // Another process of the fleet: its own disk is empty, the shared tier has the result.
+            let second = try pipeline("second")
+            let shared = try await tracer.withSpan("test") { _ in try await second.image(for: request) }
+            #expect(shared.source == .shared && shared.data == made.data)
             spans = tracer.popFinishedSpans()
             #expect(
                 tree(spans) == [
@@ -193,17 +199,37 @@ import TroveTestSupport
                     "  trove.image",
                     "    trove.memory",
                     "    trove.processed_disk",
+                    "    trove.shared_result",
+                    "    trove.decode"
+                ])
+            #expect(try span("trove.image", in: spans).attributes.get("trove.source") == .string("shared"))
+            let hit = try span("trove.shared_result", in: spans)
+            #expect(hit.attributes.get("trove.hit") == .bool(true))
+            #expect(hit.attributes.get("trove.bytes") == .int64(Int64(made.data.count)))
+
+            // Another size there: a result nobody made yet, from the original the tier holds.
+            let other = ImageRequest(
+                url: server.url("/images/tiles.png"), transforms: [ResizeTransformer(width: 32, height: 20)])
+            _ = try await tracer.withSpan("test") { _ in try await second.image(for: other) }
+            spans = tracer.popFinishedSpans()
+            #expect(
+                tree(spans) == [
+                    "test",
+                    "  trove.image",
+                    "    trove.memory",
+                    "    trove.processed_disk",
+                    "    trove.shared_result",
                     "    trove.original_disk",
                     "    trove.shared_tier",
                     "    trove.decode",
                     "    trove.transform",
                     "    trove.store"
                 ])
-            #expect(try span("trove.image", in: spans).attributes.get("trove.source") == .string("shared"))
-            let hit = try span("trove.shared_tier", in: spans)
-            #expect(hit.attributes.get("trove.hit") == .bool(true))
-            #expect(hit.attributes.get("trove.bytes") == .int64(Int64(try pngData("tiles.png").count)))
+            let original = try span("trove.shared_tier", in: spans)
+            #expect(original.attributes.get("trove.hit") == .bool(true))
+            #expect(original.attributes.get("trove.bytes") == .int64(Int64(try pngData("tiles.png").count)))
             #expect(server.requestCount(for: "/images/tiles.png") == 1)
+            await second.flush()
         }
     }
 

@@ -127,6 +127,7 @@ import TroveTestSupport
         configuration.sharedCache = URL(string: "redis://127.0.0.1:6390/2")
         configuration.sharedTierOptions.keyPrefix = "fleet:"
         configuration.sharedTierPolicy.leaseTTL = nil
+        configuration.sharedTierPolicy.sharesResults = false
         configuration.shrinkOnLoadReducingGap = 1
         configuration.disk.writeQueueByteLimit = 1 << 20
         configuration.disk.countLimit = 77
@@ -148,6 +149,7 @@ import TroveTestSupport
         #expect(try encoder.encode(decoded) == first)
         #expect(decoded.cacheDirectory?.path == "/tmp/trove-x" && decoded.disk.compressionLevel == 3)
         #expect(decoded.defaultFreshness == .milliseconds(1500) && decoded.sharedTierPolicy.leaseTTL == nil)
+        #expect(!decoded.sharedTierPolicy.sharesResults && PipelineConfiguration().sharedTierPolicy.sharesResults)
         #expect(decoded.scheduler.order == .lifo && decoded.encodingOptions.speed == 4)
         #expect(decoded.sharedCache?.absoluteString == "redis://127.0.0.1:6390/2")
         let object = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])

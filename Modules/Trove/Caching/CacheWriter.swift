@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import TroveCore
 import TroveDiskCache
 import TroveMemoryCache
@@ -145,6 +146,30 @@ package struct CacheWriter: Sendable {
         await storeOnDisk(data, forKey: key, metadata: metadata)
     }
 
+    /// An encoded processed result in the shared tier until its source's expiry, behind the answer (`flush()`
+    /// waits for it), then `lease` given back: the fleet's waiters find the value on their next poll, not a
+    /// free lease. Nil data (a result that may not be kept) only gives the lease back. A tier that fails is
+    /// logged: the result is made, and the next process to miss makes it again.
+    func shareProcessed(
+        _ data: Data?, forKey key: String, expires: Date?, selecting: [SelectingField], releasing lease: SharedTierLease?
+    ) {
+        guard let shared else { return }
+        let ttl = freshness.sharedTTL(expires: expires)
+        let logger = logger
+        background.run {
+            if let data {
+                var metadata = DiskEntryMetadata(expires: expires)
+                metadata.selecting = selecting
+                do {
+                    try await shared.store(data, forKey: key, metadata: metadata, ttl: ttl)
+                } catch {
+                    logger.warning("shared tier write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+                }
+            }
+            if let lease { await shared.release(lease) }
+        }
+    }
+
     /// Keeps a response in memory for as long as the bytes behind it are fresh (never for no-store, never
     /// a stale copy).
     func remember<Response: Sendable>(
@@ -158,14 +183,25 @@ package struct CacheWriter: Sendable {
     // MARK: - Forgetting
 
     /// Removes from disk every entry keyed by `source` (the original, processed variants, request-keyed
-    /// answers) and the original from the shared tier; returns how many of each went.
+    /// answers), and from the shared tier the original, its placeholders and every result this process has
+    /// on disk for it; returns how many of each went. A result only ever made by another process stays in
+    /// the shared tier until it expires: its key comes from transforms no one can list from the source.
     func forget(source: String) async -> (disk: Int, shared: Int) {
+        let removedKeys = Mutex<[String]>([])
         let disk =
-            (try? await diskCache?.removeEntries(whereKey: { CacheKey.source(ofStorageKey: $0) == source })) ?? 0
+            (try? await diskCache?.removeEntries(whereKey: { key in
+                guard CacheKey.source(ofStorageKey: key) == source else { return false }
+                removedKeys.withLock { $0.append(key) }
+                return true
+            })) ?? 0
+        guard let shared else { return (disk, 0) }
         let raw = CacheKey(source: source).raw
-        let removedShared = await shared?.remove(forKey: raw) ?? false
-        _ = await shared?.remove(forKey: CacheKey.placeholders(of: raw))
-        return (disk, removedShared ? 1 : 0)
+        var removedShared = 0
+        for key in Set([raw] + removedKeys.withLock { $0 }) where await shared.remove(forKey: key) {
+            removedShared += 1
+        }
+        _ = await shared.remove(forKey: CacheKey.placeholders(of: raw))
+        return (disk, removedShared)
     }
 
     /// Invalidation after an unsafe request (RFC 9111 §4.4): every stored response keyed by `source` goes

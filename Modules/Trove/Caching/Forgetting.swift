@@ -12,7 +12,8 @@ public struct ForgetReport: Sendable, Equatable, Codable {
     /// Entries removed from the disk cache: the original and every processed variant (and, for data, every
     /// answer to another method or body).
     public var disk = 0
-    /// Copies removed from the fleet's shared tier (its original, the only thing kept there).
+    /// Copies removed from the fleet's shared tier: its original, and the results this process had on disk
+    /// (a result only another process made stays there until it expires).
     public var shared = 0
     /// Remembered lasting failures removed (0 or 1).
     public var failures = 0

@@ -15,14 +15,19 @@ public struct SharedTierPolicy: Sendable, Equatable {
     public var cooldown: Duration
     /// At most one "shared tier unavailable" warning in the log per this interval (the rest are counted).
     public var warningInterval: Duration
+    /// Whether processed results are kept in the shared tier too, under their processed key (default true):
+    /// read before a result is made, made under the key's lease by one process in the fleet, and stored
+    /// behind the answer. False keeps only originals (and placeholders) there.
+    public var sharesResults: Bool
 
     /// The defaults: leases of the fetch timeout plus 5 s, polls from 5 ms doubling to 100 ms, the breaker
-    /// open after 3 failures in a row for 5 s, a warning at most every 10 s.
+    /// open after 3 failures in a row for 5 s, a warning at most every 10 s, results shared.
     public init(
         leaseTTL: Duration? = nil, firstPollInterval: Duration = .milliseconds(5),
         maxPollInterval: Duration = .milliseconds(100), failureThreshold: Int = 3,
-        cooldown: Duration = .seconds(5), warningInterval: Duration = .seconds(10)
+        cooldown: Duration = .seconds(5), warningInterval: Duration = .seconds(10), sharesResults: Bool = true
     ) {
+        self.sharesResults = sharesResults
         self.leaseTTL = leaseTTL
         self.firstPollInterval = firstPollInterval
         self.maxPollInterval = maxPollInterval

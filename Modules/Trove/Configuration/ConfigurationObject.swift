@@ -136,4 +136,15 @@ struct ConfigurationObject {
         let connections: Int
         let keyPrefix: String
     }
+
+    /// `sharedTierPolicy` as a file writes it: durations in seconds (a nil lease time left out).
+    struct TierPolicy: Encodable {
+        let leaseTTL: Double?
+        let firstPollInterval: Double
+        let maxPollInterval: Double
+        let failureThreshold: Int
+        let cooldown: Double
+        let warningInterval: Double
+        let sharesResults: Bool
+    }
 }

@@ -147,7 +147,8 @@ extension PipelineConfiguration: Codable {
         if let policy = try json.object(
             "sharedTierPolicy",
             known: [
-                "leaseTTL", "firstPollInterval", "maxPollInterval", "failureThreshold", "cooldown", "warningInterval"
+                "leaseTTL", "firstPollInterval", "maxPollInterval", "failureThreshold", "cooldown", "warningInterval",
+                "sharesResults"
             ])
         {
             try policy.setSeconds(&sharedTierPolicy.leaseTTL, "leaseTTL")
@@ -156,6 +157,7 @@ extension PipelineConfiguration: Codable {
             try policy.set(&sharedTierPolicy.failureThreshold, "failureThreshold")
             try policy.setSeconds(&sharedTierPolicy.cooldown, "cooldown")
             try policy.setSeconds(&sharedTierPolicy.warningInterval, "warningInterval")
+            try policy.set(&sharedTierPolicy.sharesResults, "sharesResults")
         }
         // Below 1 a decoder would reduce under the output size, and the result would be upscaled.
         try json.set(&shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap", atLeast: 1)
@@ -241,14 +243,14 @@ extension PipelineConfiguration: Codable {
                 connections: sharedTierOptions.connections, keyPrefix: sharedTierOptions.keyPrefix),
             "sharedTierOptions")
         try put(
-            [
-                "leaseTTL": seconds(sharedTierPolicy.leaseTTL),
-                "firstPollInterval": sharedTierPolicy.firstPollInterval.seconds,
-                "maxPollInterval": sharedTierPolicy.maxPollInterval.seconds,
-                "failureThreshold": Double(sharedTierPolicy.failureThreshold),
-                "cooldown": sharedTierPolicy.cooldown.seconds,
-                "warningInterval": sharedTierPolicy.warningInterval.seconds
-            ], "sharedTierPolicy")
+            ConfigurationObject.TierPolicy(
+                leaseTTL: seconds(sharedTierPolicy.leaseTTL),
+                firstPollInterval: sharedTierPolicy.firstPollInterval.seconds,
+                maxPollInterval: sharedTierPolicy.maxPollInterval.seconds,
+                failureThreshold: sharedTierPolicy.failureThreshold, cooldown: sharedTierPolicy.cooldown.seconds,
+                warningInterval: sharedTierPolicy.warningInterval.seconds,
+                sharesResults: sharedTierPolicy.sharesResults),
+            "sharedTierPolicy")
         try put(shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
         try put(seconds(previewInterval), "previewInterval")
         try put(tls, "tls")

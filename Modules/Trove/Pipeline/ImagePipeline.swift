@@ -244,8 +244,9 @@ public final class ImagePipeline: Sendable {
                     if let stored { span?.attributes["trove.bytes"] = stored.data.count }
                     return stored
                 }
-                if let stored { return try await self.answer(stored, for: request, key: key) }
-                return try await self.process(request, key: key, try await self.raw.original(raw))
+                if let stored { return try await self.answer(RawResult(stored), for: request, key: key) }
+                // Then the fleet's copy, else made here (under the fleet's lease when results are shared).
+                return try await self.sharedOrMade(request, key: key, raw: raw)
             }
         }
         // After the shared work: the response kept in memory never carries a placeholder.
@@ -255,20 +256,23 @@ public final class ImagePipeline: Sendable {
         return answered
     }
 
-    /// A processed result read back from disk: decoded whole (no transforms) and remembered.
-    private func answer(_ stored: DiskEntry, for request: ImageRequest, key: CacheKey) async throws -> ImageResponse {
+    /// A processed result read back from disk or the shared tier: decoded whole (no transforms) and remembered.
+    func answer(_ stored: RawResult, for request: ImageRequest, key: CacheKey) async throws -> ImageResponse {
         let image = try await parts.tracing.span("trove.decode") { span in
             let image = try decode.decode(stored.data, url: request.url)
             span?.record("trove.input", width: image.width, height: image.height, format: image.sourceFormat)
             return image
         }
         return store.remember(
-            ImageResponse(image: image, data: stored.data, format: image.sourceFormat, source: .disk, cacheKey: key),
-            RawResult(stored))
+            ImageResponse(
+                image: image, data: stored.data, format: image.sourceFormat, source: stored.source, cacheKey: key),
+            stored)
     }
 
-    /// The original made into the result: decode, transform, store.
-    func process(_ request: ImageRequest, key: CacheKey, _ raw: RawResult) async throws -> ImageResponse {
+    /// The original made into the result: decode, transform, store (and share, when made for the fleet).
+    func process(
+        _ request: ImageRequest, key: CacheKey, _ raw: RawResult, sharing: StoreStage.Sharing? = nil
+    ) async throws -> ImageResponse {
         // A source a crash was traced to is refused before anything decodes it.
         try await parts.sourceGuard.refusePoisoned(request.url)
         // What the source is, found once for every step below.
@@ -299,10 +303,11 @@ public final class ImagePipeline: Sendable {
             span?.attributes["trove.bytes"] = result.data.count
             return result
         }
+        parts.metrics.record(.resultProcessed)
         let response = ImageResponse(
             image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key)
         return try await tracing.span("trove.store") { _ in
-            await store.run((response: response, request: request, raw: raw))
+            await store.run((response: response, request: request, raw: raw, sharing: sharing))
         }
     }
 

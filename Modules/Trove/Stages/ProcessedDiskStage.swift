@@ -11,10 +11,18 @@ struct ProcessedDiskStage: PipelineStage {
 
     func run(_ input: (request: ImageRequest, key: CacheKey)) async -> DiskEntry? {
         let (request, key) = input
-        guard key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
+        guard request.keepsProcessedResult(under: key),
             let stored = await disk.cached(key.processed, for: headers(request.headers)),
             freshness.isFresh(stored, maxAge: request.maxAge)
         else { return nil }
         return stored
+    }
+}
+
+extension ImageRequest {
+    /// Whether its processed result is kept apart from the original (on disk, and in the shared tier when
+    /// results are shared): it has transforms or encodes (`processed != raw`) and does not skip the store.
+    func keepsProcessedResult(under key: CacheKey) -> Bool {
+        key.processed != key.raw && !options.contains(.skipsProcessedDiskStore)
     }
 }

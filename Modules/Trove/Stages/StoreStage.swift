@@ -2,21 +2,34 @@ import TroveCore
 import TroveMemoryCache
 
 /// Store: a processed result on disk under its processed key (unless the request skips it, is memory-only,
-/// or its source was no-store), and every response in memory for as long as its bytes are fresh. All
-/// through the cache writer.
+/// or its source was no-store), in the shared tier when it was made under the fleet's lease (behind the
+/// answer, the lease given back after), and every response in memory for as long as its bytes are fresh.
+/// All through the cache writer.
 struct StoreStage: PipelineStage {
+    /// A result made for the fleet: it goes to the shared tier, and `lease` (held while it was made, nil when
+    /// the tier could not give one) is given back once it is there.
+    struct Sharing: Sendable {
+        let lease: SharedTierLease?
+    }
+
     let cacheWriter: CacheWriter
     let memoryCache: MemoryCache<String, ImageResponse>
 
     /// Stores a result just made from `raw`, then remembers it.
-    func run(_ input: (response: ImageResponse, request: ImageRequest, raw: RawResult)) async -> ImageResponse {
-        let (response, request, raw) = input
+    func run(
+        _ input: (response: ImageResponse, request: ImageRequest, raw: RawResult, sharing: Sharing?)
+    ) async -> ImageResponse {
+        let (response, request, raw, sharing) = input
         let key = response.cacheKey
-        if key.processed != key.raw, !request.options.contains(.skipsProcessedDiskStore),
-            request.cachePolicy != .memoryOnly, raw.storable
-        {
+        let kept = request.keepsProcessedResult(under: key) && request.cachePolicy != .memoryOnly && raw.storable
+        if kept {
             await cacheWriter.storeProcessed(
                 response.data, forKey: key.processed, expires: raw.expires, selecting: raw.selecting)
+        }
+        if let sharing {
+            cacheWriter.shareProcessed(
+                kept ? response.data : nil, forKey: key.processed, expires: raw.expires, selecting: raw.selecting,
+                releasing: sharing.lease)
         }
         return remember(response, raw)
     }
