@@ -136,10 +136,15 @@ import TroveTestSupport
 }
 
 /// A shared tier in this process's memory whose reads can be held, so a test can keep a shared-tier read in
-/// flight for as long as it needs. It is its own factory, for the `holdable` scheme.
+/// flight for as long as it needs. It is its own factory, for its scheme (`holdable` unless named).
 final class HoldableSharedTier: SharedCacheTier, SharedCacheTierFactory {
-    let name = "holdable"
-    let schemes: Set<String> = ["holdable"]
+    let name: String
+    let schemes: Set<String>
+
+    init(scheme: String = "holdable") {
+        name = scheme
+        schemes = [scheme]
+    }
 
     private struct State {
         var values: [String: Data] = [:]
@@ -153,6 +158,8 @@ final class HoldableSharedTier: SharedCacheTier, SharedCacheTierFactory {
 
     /// Values stored so far.
     var storedCount: Int { state.withLock { $0.values.count } }
+    /// The value under `key` now, without holding.
+    func stored(_ key: String) -> Data? { state.withLock { $0.values[key] } }
     /// Reads waiting now.
     var heldReads: Int { state.withLock { $0.held.count } }
 

@@ -40,6 +40,11 @@ package final class StackedSharedTier: SharedCacheTier {
     private struct State {
         var hits = 0, misses = 0, errors = 0
         var copyUps: [String: Task<Void, Never>] = [:]
+        /// Counts every set and delete, so a read can tell whether one overtook it.
+        var writes: UInt64 = 0
+        /// Keys being read now: how many reads, and the count of the last write to the key meanwhile. Only
+        /// keys with a read in flight are here, so it holds no more than the reads do.
+        var reads: [String: (count: Int, lastWrite: UInt64)] = [:]
     }
 
     /// A stack of `tiers` (name, tier), top first, each behind a breaker of `policy`'s threshold and cooldown.
@@ -75,8 +80,19 @@ package final class StackedSharedTier: SharedCacheTier {
 
     // MARK: - SharedCacheTier
 
-    /// The first tier's value that has one; a value found below the top is copied up in the background.
+    /// The first tier's value that has one; a value found below the top is copied up in the background,
+    /// unless a set or delete of the key overtook the read (the value read may be the one it replaced).
     package func get(_ key: String) async throws -> Data? {
+        let started = state.withLock { state in
+            state.reads[key, default: (0, 0)].count += 1
+            return state.writes
+        }
+        defer {
+            state.withLock { state in
+                guard let read = state.reads[key] else { return }
+                if read.count <= 1 { state.reads[key] = nil } else { state.reads[key]?.count -= 1 }
+            }
+        }
         var failures: [any Error] = []
         var answered = false
         for index in layers.indices {
@@ -91,7 +107,7 @@ package final class StackedSharedTier: SharedCacheTier {
             answered = true
             guard let value else { continue }  // a miss in this tier
             count { $0.hits += 1 }
-            if index > 0 { copyUp(value, forKey: key, into: 0..<index) }
+            if index > 0 { copyUp(value, forKey: key, into: 0..<index, readSince: started) }
             return value
         }
         try conclude(answered: answered, failures: failures)
@@ -102,14 +118,24 @@ package final class StackedSharedTier: SharedCacheTier {
     /// Stores `value` in every tier at once, after any copy-up of the key still in flight (so an older value
     /// cannot land over it); throws only when no tier took the call.
     package func set(_ key: String, value: Data, ttl: Duration) async throws {
-        if let copyUp = state.withLock({ $0.copyUps[key] }) { await copyUp.value }
+        if let copyUp = beginWrite(key) { await copyUp.value }
         try await everyLayer { try await $0.set(key, value: value, ttl: ttl) }
     }
 
     /// Removes `key` from every tier, after any copy-up of it still in flight (so it cannot come back).
     package func delete(_ key: String) async throws {
-        if let copyUp = state.withLock({ $0.copyUps[key] }) { await copyUp.value }
+        if let copyUp = beginWrite(key) { await copyUp.value }
         try await everyLayer { try await $0.delete(key) }
+    }
+
+    /// Marks a write of `key` for the reads of it in flight (their values must not be copied up after it),
+    /// and returns the key's copy-up in flight, which the write waits for.
+    private func beginWrite(_ key: String) -> Task<Void, Never>? {
+        state.withLock { state in
+            state.writes += 1
+            if state.reads[key] != nil { state.reads[key]?.lastWrite = state.writes }
+            return state.copyUps[key]
+        }
     }
 
     /// The lease from the first tier that answers, its token marked with that tier so it is given back there.
@@ -248,13 +274,16 @@ package final class StackedSharedTier: SharedCacheTier {
 
     // MARK: - Copy-up
 
-    /// Puts `value`, found in a lower tier, into the tiers `above` in the background, once per key at a time.
-    private func copyUp(_ value: Data, forKey key: String, into above: Range<Int>) {
+    /// Puts `value`, found in a lower tier by a read that began when `readSince` writes had been counted, into
+    /// the tiers `above` in the background, once per key at a time; not when a write of the key came since.
+    private func copyUp(_ value: Data, forKey key: String, into above: Range<Int>, readSince: UInt64) {
         // A tier the value does not fit in is simply not offered it.
         let above = above.filter { value.count <= layers[$0].tier.maxValueBytes ?? .max }
         guard !above.isEmpty, let ttl = copyTTL(key, value), ttl > .zero else { return }
         state.withLock { state in
-            guard state.copyUps[key] == nil, state.copyUps.count < maxCopyUps else { return }
+            guard state.copyUps[key] == nil, state.copyUps.count < maxCopyUps,
+                (state.reads[key]?.lastWrite ?? 0) <= readSince
+            else { return }
             state.copyUps[key] = Task.detached(priority: .background) { [self] in
                 for index in above {
                     if (try? await attempt(index, { try await $0.set(key, value: value, ttl: ttl) })) != nil {
