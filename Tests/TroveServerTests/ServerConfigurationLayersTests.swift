@@ -37,10 +37,11 @@ import TroveServer
         let configuration = try ServerConfiguration(arguments: [
             "--key", "aa", "--salt", "bb", "--key=cc", "--salt", "dd", "--allow-loopback-sources", "--no-result-cache",
             "--preset", "thumb=rs:fill:300:300", "--max-source-pixels=1000", "--deadline", "2.5",
-            "--result-memory", "64M", "--log-level", "warning"
+            "--result-memory", "64M", "--log-level", "warning", "--no-source-cache"
         ])
         #expect(configuration.keys == ["aa", "cc"] && configuration.salts == ["bb", "dd"])
         #expect(configuration.allowLoopbackSources && !configuration.resultCache)
+        #expect(!configuration.pipeline.keepsOriginalsOnDisk && ServerConfiguration().pipeline.keepsOriginalsOnDisk)
         #expect(configuration.presets == ["thumb": "rs:fill:300:300"])
         #expect(configuration.pipeline.decodingLimits.maxPixels == 1000)
         #expect(configuration.pipeline.requestDeadline == .milliseconds(2500))

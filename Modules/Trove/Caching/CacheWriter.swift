@@ -15,12 +15,15 @@ package struct CacheWriter: Sendable {
     let shared: SharedTierAccess?
     let freshness: FreshnessPolicy
     let logger: Logger
+    /// False when fetched originals skip the disk (`PipelineConfiguration.keepsOriginalsOnDisk`).
+    var keepsOriginalsOnDisk = true
     /// Writes that run after the caller has its answer (placeholders added to entries); `flush()` waits.
     let background = BackgroundWrites()
 
     // MARK: - Original bytes
 
-    /// Fetched bytes the pipeline accepted: stored on disk (write-behind; unless memory-only) and in the
+    /// Fetched bytes the pipeline accepted: stored on disk (write-behind; unless memory-only or originals
+    /// are not kept there) and in the
     /// shared tier for as long as they are fresh. A no-store answer stores nothing and removes the older
     /// copy (a revalidated entry must not outlive it). A disk that fails is logged, never thrown: the bytes
     /// are good. A shared tier configured wrong (a bad password) throws.
@@ -49,8 +52,10 @@ package struct CacheWriter: Sendable {
             index = variants
         }
         guard request.policy != .memoryOnly else { return metadata }
-        await storeOnDisk(data, forKey: key, metadata: metadata)
-        if let index { await storeOnDisk(Data(), forKey: request.key, metadata: index) }
+        if keepsOriginalsOnDisk {
+            await storeOnDisk(data, forKey: key, metadata: metadata)
+            if let index { await storeOnDisk(Data(), forKey: request.key, metadata: index) }
+        }
         if let shared {
             try await shared.store(
                 data, forKey: key, metadata: metadata, ttl: freshness.sharedTTL(expires: metadata.expires))
@@ -61,10 +66,11 @@ package struct CacheWriter: Sendable {
         return metadata
     }
 
-    /// A shared tier's hit, copied to the local disk (unless memory-only) so the next read stays local:
-    /// under the key it had there, with the variant index it was found through.
+    /// A shared tier's hit, copied to the local disk (unless memory-only, or an original when originals are
+    /// not kept on disk) so the next read stays local: under the key it had there, with the variant index it
+    /// was found through.
     func storeFromShared(_ entry: DiskEntry, index: DiskEntry?, for request: RawRequest) async {
-        guard request.policy != .memoryOnly else { return }
+        guard request.policy != .memoryOnly, keepsOriginalsOnDisk || request.isResult else { return }
         await storeOnDisk(entry.data, forKey: entry.key, metadata: entry.metadata)
         if let index { await storeOnDisk(index.data, forKey: index.key, metadata: index.metadata) }
     }

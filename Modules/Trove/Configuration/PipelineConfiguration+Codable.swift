@@ -22,6 +22,7 @@ extension PipelineConfiguration: Codable {
         if let path = try json.value(String?.self, "cacheDirectory") {
             cacheDirectory = path.map { URL(fileURLWithPath: $0) }
         }
+        try json.set(&keepsOriginalsOnDisk, "keepsOriginalsOnDisk")
         try json.set(&hasher, "hasher")
         try json.set(&memoryEviction, "memoryEviction")
         try json.set(&diskEviction, "diskEviction")
@@ -174,6 +175,7 @@ extension PipelineConfiguration: Codable {
         func put<T: Encodable>(_ value: T, _ key: String) throws { try json.encode(value, forKey: .init(key)) }
         func seconds(_ value: Duration?) -> Double? { value.map(\.seconds) }
         try put(cacheDirectory?.path, "cacheDirectory")
+        try put(keepsOriginalsOnDisk, "keepsOriginalsOnDisk")
         try put(hasher, "hasher")
         try put(memoryEviction, "memoryEviction")
         try put(diskEviction, "diskEviction")
@@ -258,7 +260,7 @@ extension PipelineConfiguration: Codable {
 
     /// Every key the JSON form has, in the order it is written.
     static let keys = [
-        "cacheDirectory", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "memoryPressure", "disk",
+        "cacheDirectory", "keepsOriginalsOnDisk", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "memoryPressure", "disk",
         "defaultFreshness", "heuristicFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout",
         "requestDeadline",
         "maxBytes", "decodingLimits", "decodeMemoryBudget", "headers", "cookies", "cacheKeyRule", "encodingOptions",

@@ -16,6 +16,10 @@ public struct PipelineConfiguration: Sendable {
     /// Where the disk cache lives: `defaultCacheDirectory` unless set; nil turns the disk cache off and keeps
     /// everything in memory (`PipelineConfiguration.memoryOnly`).
     public var cacheDirectory: URL?
+    /// Whether fetched originals are stored on disk (default true). False keeps only processed results
+    /// there: for a server behind a CDN, which is rarely asked for one source twice, it saves a file written
+    /// (and its directory made) on every miss. Prefetches store their originals either way.
+    public var keepsOriginalsOnDisk = true
     /// Key hasher for disk entry names: `.sha256` (the default), `.md5`, or a plugin's (`"djb2"`).
     public var hasher: HasherName = .sha256
     /// Memory cache eviction policy: `.lru` (the default), `.fifo`, `.lfu`, `.sieve`, `.s3fifo`, `.wtinylfu`,

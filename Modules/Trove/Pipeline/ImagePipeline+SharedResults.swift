@@ -18,9 +18,10 @@ extension ImagePipeline {
             return try await process(request, key: key, try await self.raw.original(raw))
         }
         // The result's own key: the signature of a proxy URL is never part of it, the pipeline's settings are.
-        let lookup = RawRequest(
+        var lookup = RawRequest(
             url: request.url, key: key.processed, policy: request.cachePolicy, retryFailed: false,
             headers: request.headers, waiter: raw.waiter, maxAge: request.maxAge)
+        lookup.isResult = true
         let found = try await parts.tracing.span("trove.shared_result") { span in
             let found = try await sharedTier.run(lookup)
             span?.record(found)

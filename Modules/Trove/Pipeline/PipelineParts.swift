@@ -73,7 +73,8 @@ package final class PipelineParts: Sendable {
             activity.send { .stored(cacheKey: key, tier: .disk, bytes: bytes) }
         }
         cacheWriter = CacheWriter(
-            diskCache: diskCache, shared: shared, freshness: freshness, logger: configuration.logger)
+            diskCache: diskCache, shared: shared, freshness: freshness, logger: configuration.logger,
+            keepsOriginalsOnDisk: configuration.keepsOriginalsOnDisk)
         self.accept = accept
         scheduler = FetchScheduler(configuration: configuration.scheduler)
         failures = FailureMemory(ttl: configuration.failedURLTTL, cacheDirectory: diskCache?.directory)

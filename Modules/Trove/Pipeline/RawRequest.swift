@@ -24,6 +24,8 @@ struct RawRequest: Sendable {
     /// A prefetch to disk: the body goes into the disk entry as it arrives and the result carries its
     /// length, not its bytes (see `RawResult.streamedLength`).
     var streamsToDisk = false
+    /// A processed result looked up in the shared tier (`ImagePipeline.sharedOrMade`), not an original.
+    var isResult = false
 
     /// Whether sending it twice does what sending it once does (RFC 9110: GET, HEAD, OPTIONS, TRACE, PUT,
     /// DELETE), so a transient failure may be retried.

@@ -326,6 +326,11 @@ extension ServerSetting {
             help: "Transform every request (sources stay cached); for benchmarks and tests.",
             write: flag(\.resultCache), read: { $0.resultCache ? "results cached" : "results not cached" }),
         ServerSetting(
+            flag: "no-source-cache", key: nil, environment: [Variable("TROVE_NO_SOURCE_CACHE")], form: .off,
+            help: "Keep no source on disk, only results (for servers behind a CDN: a file fewer per miss).",
+            write: flag(\.pipeline.keepsOriginalsOnDisk),
+            read: { $0.pipeline.keepsOriginalsOnDisk ? "sources kept on disk" : "sources not kept on disk" }),
+        ServerSetting(
             flag: "result-memory", key: "resultMemoryBytes", environment: [Variable("TROVE_RESULT_MEMORY")],
             help: "Bytes of encoded results kept in memory (256M, 1G, ...).", write: bytes(\.resultMemoryBytes),
             read: { "\($0.resultMemoryBytes)" }),
