@@ -121,19 +121,23 @@ public final class ImageProxyServer: Sendable {
             ? AccessLog(onDrop: metrics.accessLogLineDropped) : nil
         self.accessLog = accessLog
         let recorder = AnswerRecorder(metrics: metrics, accessLog: accessLog)
+        // The pipeline's rule (`PipelineConfiguration.tracer`, else the bootstrapped one; none if no-op).
+        let configuredTracer = pipelineConfiguration.tracer ?? InstrumentationSystem.tracer
+        let tracer = configuredTracer is NoOpTracer ? nil : configuredTracer
         connection = ConnectionHandler.Configuration(
             answers: results == nil
-                ? nil : CachedResultAnswers(responder: responder, recorder: recorder, date: ResponseDate()),
+                ? nil
+                : CachedResultAnswers(
+                    responder: responder, recorder: recorder, date: ResponseDate(),
+                    tracing: tracer.map { HitTracing(tracer: $0) }),
             metrics: metrics,
             timeouts: ConnectionState.Timeouts(
                 head: Self.amount(configuration.headerReadTimeout),
                 keepAlive: Self.amount(configuration.keepAliveTimeout),
                 write: Self.amount(configuration.writeTimeout)))
         let draining = draining
-        // The pipeline's rule (`PipelineConfiguration.tracer`, else the bootstrapped one; none if no-op).
-        let tracer = pipelineConfiguration.tracer ?? InstrumentationSystem.tracer
         self.responder = ProxyRouter.make(
-            responder: responder, recorder: recorder, tracer: tracer is NoOpTracer ? nil : tracer,
+            responder: responder, recorder: recorder, tracer: tracer,
             isDraining: { draining.isSet }
         ).buildResponder()
     }

@@ -139,6 +139,7 @@ extension Span {
         switch found {
         case let .answer(result):
             attributes["trove.hit"] = true
+            attributes["trove.source"] = ResultSource.disk.rawValue
             attributes["trove.bytes"] = result.data.count
             if result.isStale { attributes["trove.stale"] = true }
         case .stale:
@@ -154,6 +155,7 @@ extension Span {
         switch found {
         case let .hit(result):
             attributes["trove.hit"] = true
+            attributes["trove.source"] = ResultSource.shared.rawValue
             attributes["trove.bytes"] = result.data.count
         case let .miss(lease):
             attributes["trove.hit"] = false
