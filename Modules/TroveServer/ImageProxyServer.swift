@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Prometheus
+import CoreMetrics
 import ServiceLifecycle
 import Synchronization
 import Tracing
@@ -96,7 +97,11 @@ public final class ImageProxyServer: Sendable {
         // Waiting for decode memory is bounded like waiting for a transform slot.
         pipelineConfiguration.decodeMemoryQueueLimit = configuration.maxQueue
         pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
-        pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
+        // `/metrics`' registry, and with `--otel-metrics` (a bootstrapped `MetricsSystem`) OTLP's too.
+        let exported = ServerMetricsCopy.bootstrapped
+        let prometheus = PrometheusMetricsFactory(registry: metricsRegistry)
+        pipelineConfiguration.metricsFactory =
+            exported.map { MultiplexMetricsHandler(factories: [prometheus, $0]) } ?? prometheus
         pipelineConfiguration.logger = logger
         let route = try ImgproxyRoute(
             configuration: configuration, registry: registry,
@@ -109,7 +114,7 @@ public final class ImageProxyServer: Sendable {
                 configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
             : nil
         self.results = results
-        let metrics = ServerMetrics(registry: metricsRegistry)
+        let metrics = ServerMetrics(registry: metricsRegistry, copy: exported.map(ServerMetricsCopy.init(factory:)))
         let responder = ProxyResponder(
             pipeline: pipeline, route: route, sourcePolicy: sourcePolicy, addressPolicy: addressPolicy,
             gate: AdmissionGate(limit: configuration.maxConcurrency, queueLimit: configuration.maxQueue),
