@@ -154,12 +154,12 @@ package struct RawStages: Sendable {
             guard parts.freshness.mayDeliverUnrevalidated(entry) else {
                 parts.logger.info(
                     "origin failed; the cached copy is stale and must-revalidate, so it is not delivered",
-                    metadata: ["url": "\(request.url)", "error": "\(error)"])
+                    metadata: ["url": .redacted(request.url), "error": .redacted(error)])
                 throw error
             }
             parts.logger.warning(
                 "origin failed; delivering the stale cached copy",
-                metadata: ["url": "\(request.url)", "error": "\(error)"])
+                metadata: ["url": .redacted(request.url), "error": .redacted(error)])
             parts.metrics.record(.staleDelivered)
             return RawResult(entry, isStale: true)
         }
