@@ -128,9 +128,11 @@ package struct RawStages: Sendable {
         async throws -> OriginAnswer
     {
         try await parts.tracing.span("trove.fetch") { span in
-            span?.record(url: request.url)
-            span?.attributes["http.request.method"] = request.method
-            if case .revalidating = fetch { span?.attributes["trove.revalidation"] = true }
+            span?.updateAttributes { attributes in
+                attributes["url.full"] = request.url.redactedForSpans
+                attributes["http.request.method"] = request.method
+                if case .revalidating = fetch { attributes["trove.revalidation"] = true }
+            }
             let answer = try await origin.run((request, job, fetch, span))
             span?.record(answer)
             return answer

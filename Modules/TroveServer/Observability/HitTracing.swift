@@ -22,9 +22,11 @@ struct HitTracing: Sendable {
         let route = ServerSpan.route(path)
         let span = tracer.startSpan(
             ServerSpan.name(method: method, route: route), context: parent, ofKind: .server, at: start)
-        span.attributes["http.request.method"] = method
-        span.attributes["http.route"] = route
-        span.attributes["http.response.status_code"] = status
+        span.updateAttributes { attributes in
+            attributes["http.request.method"] = method
+            attributes["http.route"] = route
+            attributes["http.response.status_code"] = status
+        }
         span.end(at: ended)
     }
 }

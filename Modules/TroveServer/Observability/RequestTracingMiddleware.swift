@@ -19,16 +19,23 @@ struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
         let span = tracer.startSpan(
             ServerSpan.name(method: request.method.rawValue, route: route), context: parent, ofKind: .server)
         defer { span.end() }
-        span.attributes["http.request.method"] = request.method.rawValue
-        span.attributes["http.route"] = route
         do {
             let response = try await ServiceContext.withValue(span.context) { try await next(request, context) }
-            span.attributes["http.response.status_code"] = Int(response.status.code)
+            // One write of the span's attributes (each write copies them).
+            span.updateAttributes { attributes in
+                attributes["http.request.method"] = request.method.rawValue
+                attributes["http.route"] = route
+                attributes["http.response.status_code"] = Int(response.status.code)
+            }
             if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
             return response
         } catch {
             // The failure middleware inside turns errors into answers; what still escapes is recorded by kind.
-            span.attributes["error.type"] = String(describing: type(of: error))
+            span.updateAttributes { attributes in
+                attributes["http.request.method"] = request.method.rawValue
+                attributes["http.route"] = route
+                attributes["error.type"] = String(describing: type(of: error))
+            }
             span.setStatus(SpanStatus(code: .error))
             throw error
         }
