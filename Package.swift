@@ -198,6 +198,7 @@ let package = Package(
             name: "TroveServer",
             dependencies: [
                 "Trove", "TroveImgproxy", "TrovePlaceholders",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The HTTP/1 channel of its own and the connection cap.

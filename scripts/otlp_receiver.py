@@ -1,12 +1,18 @@
 """A small OTLP/HTTP receiver for the tests: POST /v1/traces with a protobuf ExportTraceServiceRequest is
 decoded with opentelemetry-proto and each span written as one JSON line to OUTPUT (ids in hex, attributes
-as plain values, the resource's attributes beside them); anything else is 404. Listens on 127.0.0.1:PORT
+as plain values, the resource's attributes beside them); POST /v1/metrics with an
+ExportMetricsServiceRequest likewise, one line per data point ("metric", "type", "attributes", and "value"
+for a sum or gauge, "count" and "sum" for a histogram); anything else is 404. Listens on 127.0.0.1:PORT
 until killed. Usage: otlp_receiver.py PORT OUTPUT"""
 
 import json
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+    ExportMetricsServiceRequest,
+    ExportMetricsServiceResponse,
+)
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
@@ -46,20 +52,45 @@ def lines(request):
                 }
 
 
+def point_lines(request):
+    for resource_metrics in request.resource_metrics:
+        resource = attributes(resource_metrics.resource.attributes)
+        for scope_metrics in resource_metrics.scope_metrics:
+            for metric in scope_metrics.metrics:
+                kind = metric.WhichOneof("data")
+                for point in getattr(metric, kind).data_points:
+                    line = {"metric": metric.name, "type": kind, "attributes": attributes(point.attributes),
+                            "resource": resource}
+                    if kind in ("sum", "gauge"):
+                        which = point.WhichOneof("value")
+                        line["value"] = getattr(point, which) if which else None
+                    else:
+                        line["count"], line["sum"] = point.count, point.sum
+                    yield line
+
+
+# What each path decodes: the request type, its lines, and the answer.
+EXPORTS = {
+    "/v1/traces": (ExportTraceServiceRequest, lines, ExportTraceServiceResponse),
+    "/v1/metrics": (ExportMetricsServiceRequest, point_lines, ExportMetricsServiceResponse),
+}
+
+
 class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        if self.path != "/v1/traces":
+        if self.path not in EXPORTS:
             self.send_response(404)
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        request = ExportTraceServiceRequest()
+        request_type, read, answer_type = EXPORTS[self.path]
+        request = request_type()
         request.ParseFromString(body)
         with open(OUTPUT, "a", encoding="utf-8") as output:
-            for line in lines(request):
+            for line in read(request):
                 output.write(json.dumps(line) + "\n")
-        answer = ExportTraceServiceResponse().SerializeToString()
+        answer = answer_type().SerializeToString()
         self.send_response(200)
         self.send_header("Content-Type", "application/x-protobuf")
         self.send_header("Content-Length", str(len(answer)))

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Prometheus
+import CoreMetrics
 import ServiceLifecycle
 import Synchronization
 import Tracing
@@ -96,7 +97,11 @@ public final class ImageProxyServer: Sendable {
         // Waiting for decode memory is bounded like waiting for a transform slot.
         pipelineConfiguration.decodeMemoryQueueLimit = configuration.maxQueue
         pipelineConfiguration.scheduler = FetchSchedulerConfiguration(maxConcurrent: 64, maxPerHost: 16)
-        pipelineConfiguration.metricsFactory = PrometheusMetricsFactory(registry: metricsRegistry)
+        // `/metrics`' registry, and with `--otel-metrics` (a bootstrapped `MetricsSystem`) OTLP's too.
+        let exported = ServerMetricsCopy.bootstrapped
+        let prometheus = PrometheusMetricsFactory(registry: metricsRegistry)
+        pipelineConfiguration.metricsFactory =
+            exported.map { MultiplexMetricsHandler(factories: [prometheus, $0]) } ?? prometheus
         pipelineConfiguration.logger = logger
         let route = try ImgproxyRoute(
             configuration: configuration, registry: registry,
@@ -109,7 +114,7 @@ public final class ImageProxyServer: Sendable {
                 configuration: MemoryCacheConfiguration(costLimit: configuration.resultMemoryBytes))
             : nil
         self.results = results
-        let metrics = ServerMetrics(registry: metricsRegistry)
+        let metrics = ServerMetrics(registry: metricsRegistry, copy: exported.map(ServerMetricsCopy.init(factory:)))
         let responder = ProxyResponder(
             pipeline: pipeline, route: route, sourcePolicy: sourcePolicy, addressPolicy: addressPolicy,
             gate: AdmissionGate(limit: configuration.maxConcurrency, queueLimit: configuration.maxQueue),
@@ -121,19 +126,23 @@ public final class ImageProxyServer: Sendable {
             ? AccessLog(onDrop: metrics.accessLogLineDropped) : nil
         self.accessLog = accessLog
         let recorder = AnswerRecorder(metrics: metrics, accessLog: accessLog)
+        // The pipeline's rule (`PipelineConfiguration.tracer`, else the bootstrapped one; none if no-op).
+        let configuredTracer = pipelineConfiguration.tracer ?? InstrumentationSystem.tracer
+        let tracer = configuredTracer is NoOpTracer ? nil : configuredTracer
         connection = ConnectionHandler.Configuration(
             answers: results == nil
-                ? nil : CachedResultAnswers(responder: responder, recorder: recorder, date: ResponseDate()),
+                ? nil
+                : CachedResultAnswers(
+                    responder: responder, recorder: recorder, date: ResponseDate(),
+                    tracing: tracer.map { HitTracing(tracer: $0) }),
             metrics: metrics,
             timeouts: ConnectionState.Timeouts(
                 head: Self.amount(configuration.headerReadTimeout),
                 keepAlive: Self.amount(configuration.keepAliveTimeout),
                 write: Self.amount(configuration.writeTimeout)))
         let draining = draining
-        // The pipeline's rule (`PipelineConfiguration.tracer`, else the bootstrapped one; none if no-op).
-        let tracer = pipelineConfiguration.tracer ?? InstrumentationSystem.tracer
         self.responder = ProxyRouter.make(
-            responder: responder, recorder: recorder, tracer: tracer is NoOpTracer ? nil : tracer,
+            responder: responder, recorder: recorder, tracer: tracer,
             isDraining: { draining.isSet }
         ).buildResponder()
     }

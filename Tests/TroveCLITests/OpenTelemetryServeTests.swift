@@ -91,14 +91,16 @@ import TroveTestSupport
     }
 
     /// `trove serve --otel` exporting to 127.0.0.1:`collectorPort` every 100 ms, logging at info into
-    /// `errorLog` when given; started.
-    static func server(_ work: URL, collectorPort: Int, errorLog: URL? = nil) async throws -> TroveServeProcess {
+    /// `errorLog` when given, with its cache in `work`/`cache` and `extra` arguments; started.
+    static func server(
+        _ work: URL, collectorPort: Int, errorLog: URL? = nil, cache: String = "cache", extra: [String] = []
+    ) async throws -> TroveServeProcess {
         let server = TroveServeProcess(
             port: try freeLoopbackPort(),
             arguments: [
-                "--cache-dir", work.appendingPathComponent("cache").path, "--allow-loopback-sources", "--otel",
+                "--cache-dir", work.appendingPathComponent(cache).path, "--allow-loopback-sources", "--otel",
                 "--health-grace", "0", "--drain-seconds", "5", "--log-level", errorLog == nil ? "error" : "info"
-            ],
+            ] + extra,
             environment: [
                 "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(collectorPort)",
                 "OTEL_SERVICE_NAME": "trove-tests", "OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=test",

@@ -173,13 +173,15 @@ import TroveTestSupport
 
 /// `loopbackGet` on a dispatch thread, so the blocking socket calls never hold a cooperative thread.
 func get(
-    port: Int, path: String, timeout: Int = 30, keepingBody: Bool = false, headers: [String: String] = [:]
+    port: Int, path: String, timeout: Int = 30, keepingBody: Bool = false, headers: [String: String] = [:],
+    keepAlive: Bool = false
 ) async -> LoopbackAnswer? {
     await withCheckedContinuation { continuation in
         DispatchQueue.global().async {
             continuation.resume(
                 returning: loopbackGet(
-                    port: port, path: path, timeout: timeout, keepingBody: keepingBody, headers: headers))
+                    port: port, path: path, timeout: timeout, keepingBody: keepingBody, headers: headers,
+                    keepAlive: keepAlive))
         }
     }
 }

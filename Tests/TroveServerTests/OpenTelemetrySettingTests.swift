@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TroveServer
 
-/// `--otel`: off by default, on by the flag, `TROVE_OTEL` or the config file's key, in the help; and an
-/// exporter or protocol swift-otel is not built with is refused before it is bootstrapped.
+/// `--otel` and `--otel-metrics`: off by default, on by the flag, `TROVE_OTEL` (`TROVE_OTEL_METRICS` or the
+/// standard `OTEL_METRICS_EXPORTER=otlp`) or the config file's key, in the help; and an exporter or protocol
+/// swift-otel is not built with is refused before it is bootstrapped.
 @Suite struct OpenTelemetrySettingTests {
     @Test func isOffUnlessAFlagOrTheEnvironmentSwitchesItOn() throws {
         #expect(!ServerConfiguration().openTelemetry)
@@ -15,6 +16,27 @@ import TroveServer
         }
         let help = ServerSetting.helpText
         #expect(help.contains("--otel") && help.contains("OTEL_EXPORTER_OTLP_ENDPOINT") && help.contains("TROVE_OTEL"))
+    }
+
+    @Test func metricsOverOTLPAreOffUnlessTheFlagOrTheStandardVariableAsks() throws {
+        #expect(!ServerConfiguration().openTelemetryMetrics)
+        #expect(try ServerConfiguration(environment: [:], arguments: ["--otel-metrics"]).openTelemetryMetrics)
+        func metrics(_ environment: [String: String]) throws -> Bool {
+            try ServerConfiguration(environment: environment, arguments: []).openTelemetryMetrics
+        }
+        #expect(try metrics(["OTEL_METRICS_EXPORTER": "otlp"]))
+        #expect(try metrics(["TROVE_OTEL_METRICS": "true"]))
+        #expect(!(try metrics(["OTEL_METRICS_EXPORTER": "none"])))
+        #expect(!(try ServerConfiguration(environment: [:], arguments: ["--otel"]).openTelemetryMetrics))
+        // Trove's own variable wins over the standard one.
+        #expect(try metrics(["OTEL_METRICS_EXPORTER": "none", "TROVE_OTEL_METRICS": "true"]))
+        #expect(throws: ServerConfigurationError.self) { try metrics(["OTEL_METRICS_EXPORTER": "prometheus"]) }
+        let help = ServerSetting.helpText
+        #expect(help.contains("--otel-metrics") && help.contains("OTEL_METRICS_EXPORTER"))
+        #expect(help.contains("TROVE_OTEL_METRICS"))
+        #expect(throws: ServerConfigurationError.self) {
+            try OpenTelemetry.checkExporter(["OTEL_EXPORTER_OTLP_METRICS_PROTOCOL": "grpc"])
+        }
     }
 
     @Test func onlyOTLPOverHTTPProtobufIsAccepted() throws {

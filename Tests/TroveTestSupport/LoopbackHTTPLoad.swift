@@ -23,9 +23,12 @@ package struct LoopbackAnswer: Sendable, Equatable {
 
 /// GET `path` from 127.0.0.1:`port` on a new connection (`Connection: close`), reading to the end; nil when
 /// the connection fails or nothing like an HTTP answer comes back within `timeout` seconds; the answer keeps
-/// its body when `keepingBody`; `headers` are sent too. Blocking: call it off Swift's cooperative threads (as `LoopbackLoad` does).
+/// its body when `keepingBody`; `headers` are sent too. With `keepAlive` the request asks for no close (as a
+/// browser's, which the server may answer on its event loop) and is read to the end of its Content-Length.
+/// Blocking: call it off Swift's cooperative threads (as `LoopbackLoad` does).
 package func loopbackGet(
-    port: Int, path: String, timeout: Int = 30, keepingBody: Bool = false, headers: [String: String] = [:]
+    port: Int, path: String, timeout: Int = 30, keepingBody: Bool = false, headers: [String: String] = [:],
+    keepAlive: Bool = false
 ) -> LoopbackAnswer? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
@@ -44,7 +47,8 @@ package func loopbackGet(
     }
     guard connected == 0 else { return nil }
     let fields = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(fields)Connection: close\r\n\r\n".utf8)
+    let close = keepAlive ? "" : "Connection: close\r\n"
+    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(fields)\(close)\r\n".utf8)
     guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
     var received = [UInt8]()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -52,6 +56,7 @@ package func loopbackGet(
         let count = recv(fd, &buffer, buffer.count, 0)
         if count <= 0 { break }
         received += buffer[0..<count]
+        if keepAlive, isWholeAnswer(received) { break }
     }
     let separator = Array("\r\n\r\n".utf8)
     guard let end = (0..<max(received.count - 3, 0)).first(where: { received[$0..<$0 + 4].elementsEqual(separator) })
@@ -66,6 +71,17 @@ package func loopbackGet(
     var answer = LoopbackAnswer(status: status, bodyBytes: body, isComplete: announced.map { $0 == body } ?? true)
     if keepingBody { answer.body = Array(received[(end + 4)...]) }
     return answer
+}
+
+/// Whether `received` holds a head and as many body bytes as its Content-Length says.
+private func isWholeAnswer(_ received: [UInt8]) -> Bool {
+    let separator = Array("\r\n\r\n".utf8)
+    guard let end = (0..<max(received.count - 3, 0)).first(where: { received[$0..<$0 + 4].elementsEqual(separator) })
+    else { return false }
+    let length = String(decoding: received[..<end], as: UTF8.self).split(separator: "\r\n")
+        .first { $0.lowercased().hasPrefix("content-length:") }
+        .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+    return received.count - end - 4 >= length
 }
 
 /// A steady load on one loopback port: `workers` threads each GET the next of `paths` in turn, one request

@@ -38,16 +38,20 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Before the server is built: its pipeline and router read the process's tracer then.
         var telemetry: [any Service] = []
-        if configuration.openTelemetry {
+        if configuration.openTelemetry || configuration.openTelemetryMetrics {
             do {
                 telemetry = [
-                    try OpenTelemetry.bootstrap(environment: ProcessInfo.processInfo.environment, logger: logger)
+                    try OpenTelemetry.bootstrap(
+                        environment: ProcessInfo.processInfo.environment, traces: configuration.openTelemetry,
+                        metrics: configuration.openTelemetryMetrics, logger: logger)
                 ]
-                logger.handler.metadataProvider = OpenTelemetry.loggingMetadataProvider
+                if configuration.openTelemetry {
+                    logger.handler.metadataProvider = OpenTelemetry.loggingMetadataProvider
+                }
             } catch let error as ServerConfigurationError {
                 throw ValidationError(error.description)
             } catch {
-                throw ValidationError("--otel: \(error)")
+                throw ValidationError("--otel\(configuration.openTelemetry ? "" : "-metrics"): \(error)")
             }
         }
         let server: ImageProxyServer

@@ -128,7 +128,9 @@ package struct CacheWriter: Sendable {
                 do {
                     try await diskCache.updateMetadata(forKey: entryKey, metadata)
                 } catch {
-                    logger.warning("disk cache write failed", metadata: ["key": "\(entryKey)", "error": "\(error)"])
+                    logger.warning(
+                        "disk cache write failed",
+                        metadata: ["key": .redacted("\(entryKey)"), "error": .redacted(error)])
                 }
             }
             if let shared {
@@ -217,7 +219,7 @@ package struct CacheWriter: Sendable {
         let memory = forget(source: source, in: cache)
         logger.debug(
             "invalidated after an unsafe request",
-            metadata: ["source": "\(source)", "disk": "\(disk)", "shared": "\(shared)", "memory": "\(memory)"])
+            metadata: ["source": .redacted(source), "disk": "\(disk)", "shared": "\(shared)", "memory": "\(memory)"])
     }
 
     /// Removes from memory every response whose key belongs to `source`; returns how many.
@@ -233,7 +235,7 @@ package struct CacheWriter: Sendable {
         do {
             try await diskCache.store(data, forKey: key, metadata: metadata)
         } catch {
-            logger.warning("disk cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            logger.warning("disk cache write failed", metadata: ["key": .redacted("\(key)"), "error": .redacted(error)])
         }
     }
 }

@@ -42,7 +42,8 @@ extension PipelineParts {
                 await PoisonedSources.forget(poisonName, in: diskCache?.directory, shared: shared)
             }
         if unmarked { report.poisoned = 1 }
-        logger.info("forgot a URL", metadata: ["url": "\(url)", "disk": "\(report.disk)", "shared": "\(report.shared)"])
+        logger.info(
+            "forgot a URL", metadata: ["url": .redacted(url), "disk": "\(report.disk)", "shared": "\(report.shared)"])
         return report
     }
 }

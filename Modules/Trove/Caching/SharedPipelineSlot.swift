@@ -74,7 +74,9 @@ extension ImagePipeline {
             let configuration = PipelineConfiguration.memoryOnly
             configuration.logger.warning(
                 "ImagePipeline.shared keeps no disk cache: the default cache directory cannot be used",
-                metadata: ["directory": "\(PipelineConfiguration.defaultCacheDirectory.path)", "error": "\(error)"])
+                metadata: [
+                    "directory": "\(PipelineConfiguration.defaultCacheDirectory.path)", "error": .redacted(error)
+                ])
             do {
                 return try ImagePipeline(configuration: configuration)
             } catch {

@@ -121,7 +121,7 @@ final class SharedTierAccess: Sendable {
             metrics.record(.miss(.shared))
             logger.warning(
                 "shared tier value rejected; deleting it and fetching again",
-                metadata: ["key": "\(key)", "reason": "\(error.reason)"])
+                metadata: ["key": .redacted("\(key)"), "reason": "\(error.reason)"])
             // Best effort: a server whose ACL refuses DEL must not turn a rejected value into a failed request.
             _ = try? await call("DEL", key: key, { try await self.tier.delete(key) })
             return nil
@@ -143,7 +143,8 @@ final class SharedTierAccess: Sendable {
         do {
             value = try EntryCodec.encode(data, forKey: key, metadata: metadata)
         } catch {
-            logger.debug("not storing in the shared tier", metadata: ["key": "\(key)", "error": "\(error)"])
+            logger.debug(
+                "not storing in the shared tier", metadata: ["key": .redacted("\(key)"), "error": .redacted(error)])
             return
         }
         if try await call("SET", key: key, { try await self.tier.set(key, value: value, ttl: ttl) }) != nil {
@@ -219,7 +220,7 @@ final class SharedTierAccess: Sendable {
         if breaker.recordFailure() {
             logger.warning(
                 "shared tier failing; circuit open, skipping it for \(policy.cooldown)",
-                metadata: ["error": "\(error)"])
+                metadata: ["error": .redacted(error)])
         }
         let now = ContinuousClock.now
         let suppressed: Int? = warnings.withLock { state in
@@ -234,7 +235,7 @@ final class SharedTierAccess: Sendable {
             logger.warning(
                 "shared tier unavailable; going on with the local caches and the origin",
                 metadata: [
-                    "command": "\(command)", "key": "\(key)", "error": "\(error)",
+                    "command": "\(command)", "key": .redacted("\(key)"), "error": .redacted(error),
                     "suppressed": "\(suppressed)"
                 ])
         }

@@ -125,50 +125,84 @@ extension Span {
         attributes["url.full"] = url.redactedForSpans
     }
 
-    /// An image's size and format, under `trove.input` (what was decoded) or `trove.output` (what was made).
-    func record(_ side: String, width: Int, height: Int, format: ImageFormat) {
-        attributes["\(side).width"] = width
-        attributes["\(side).height"] = height
-        attributes["\(side).format"] = format.rawValue
+    /// An image's size and format, under `trove.input` (what was decoded) or `trove.output` (what was made),
+    /// and its bytes as `trove.bytes` when given: one write of the span's attributes.
+    func record(_ side: ImageSide, width: Int, height: Int, format: ImageFormat, bytes: Int? = nil) {
+        updateAttributes { attributes in
+            attributes.record(side, width: width, height: height, format: format)
+            if let bytes { attributes["trove.bytes"] = bytes }
+        }
+    }
+}
+
+/// Which image a span's size attributes describe; the keys are literals, so setting one builds no string.
+enum ImageSide {
+    /// `trove.input`: what was decoded.
+    case input
+    /// `trove.output`: what was made.
+    case output
+}
+
+extension SpanAttributes {
+    /// `side`'s `.width`, `.height` and `.format`.
+    mutating func record(_ side: ImageSide, width: Int, height: Int, format: ImageFormat) {
+        switch side {
+        case .input:
+            self["trove.input.width"] = width
+            self["trove.input.height"] = height
+            self["trove.input.format"] = format.rawValue
+        case .output:
+            self["trove.output.width"] = width
+            self["trove.output.height"] = height
+            self["trove.output.format"] = format.rawValue
+        }
     }
 }
 
 extension Span {
     /// What the original on disk had: a hit (fresh, or any copy for `cacheOnly`), a stale copy, or nothing.
     func record(_ found: OriginalDiskStage.Found) {
-        switch found {
-        case let .answer(result):
-            attributes["trove.hit"] = true
-            attributes["trove.bytes"] = result.data.count
-            if result.isStale { attributes["trove.stale"] = true }
-        case .stale:
-            attributes["trove.hit"] = false
-            attributes["trove.stale"] = true
-        case .nothing:
-            attributes["trove.hit"] = false
+        updateAttributes { attributes in
+            switch found {
+            case let .answer(result):
+                attributes["trove.hit"] = true
+                attributes["trove.source"] = ResultSource.disk.rawValue
+                attributes["trove.bytes"] = result.data.count
+                if result.isStale { attributes["trove.stale"] = true }
+            case .stale:
+                attributes["trove.hit"] = false
+                attributes["trove.stale"] = true
+            case .nothing:
+                attributes["trove.hit"] = false
+            }
         }
     }
 
     /// What the shared tier had: a hit, or a miss (and whether this process holds the key's lease).
     func record(_ found: SharedTierStage.Found) {
-        switch found {
-        case let .hit(result):
-            attributes["trove.hit"] = true
-            attributes["trove.bytes"] = result.data.count
-        case let .miss(lease):
-            attributes["trove.hit"] = false
-            attributes["trove.lease"] = lease != nil
+        updateAttributes { attributes in
+            switch found {
+            case let .hit(result):
+                attributes["trove.hit"] = true
+                attributes["trove.source"] = ResultSource.shared.rawValue
+                attributes["trove.bytes"] = result.data.count
+            case let .miss(lease):
+                attributes["trove.hit"] = false
+                attributes["trove.lease"] = lease != nil
+            }
         }
     }
 
     /// What the origin answered: the status and the body's bytes, or 304.
     func record(_ answer: OriginAnswer) {
-        switch answer {
-        case let .fetched(result):
-            attributes["http.response.status_code"] = result.status
-            attributes["trove.bytes"] = result.streamedLength ?? result.data.count
-        case .notModified:
-            attributes["http.response.status_code"] = 304
+        updateAttributes { attributes in
+            switch answer {
+            case let .fetched(result):
+                attributes["http.response.status_code"] = result.status
+                attributes["trove.bytes"] = result.streamedLength ?? result.data.count
+            case .notModified:
+                attributes["http.response.status_code"] = 304
+            }
         }
     }
 }

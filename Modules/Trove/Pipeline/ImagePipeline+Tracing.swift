@@ -33,19 +33,24 @@ extension ImagePipeline {
 extension Span {
     /// What answered a request: the tier, and the result's size, format and bytes.
     func recordAnswer(_ response: ImageResponse) {
-        attributes["trove.source"] = response.source.rawValue
-        record("trove.output", width: response.image.width, height: response.image.height, format: response.format)
-        attributes["trove.bytes"] = response.data.count
+        updateAttributes { attributes in
+            attributes["trove.source"] = response.source.rawValue
+            attributes.record(
+                .output, width: response.image.width, height: response.image.height, format: response.format)
+            attributes["trove.bytes"] = response.data.count
+        }
     }
 
     /// What a decode read: the source's size (its header's, before any shrink-on-load), format and bytes, and
     /// the size it was decoded at.
     func recordInput(_ probe: SourceProbe, raw: RawResult, decoded: Image) {
-        record(
-            "trove.input", width: probe.header?.width ?? decoded.width, height: probe.header?.height ?? decoded.height,
-            format: probe.header?.format ?? decoded.sourceFormat)
-        attributes["trove.input.bytes"] = raw.data.count
-        attributes["trove.decoded.width"] = decoded.width
-        attributes["trove.decoded.height"] = decoded.height
+        updateAttributes { attributes in
+            attributes.record(
+                .input, width: probe.header?.width ?? decoded.width, height: probe.header?.height ?? decoded.height,
+                format: probe.header?.format ?? decoded.sourceFormat)
+            attributes["trove.input.bytes"] = raw.data.count
+            attributes["trove.decoded.width"] = decoded.width
+            attributes["trove.decoded.height"] = decoded.height
+        }
     }
 }

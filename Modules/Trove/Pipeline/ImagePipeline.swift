@@ -240,8 +240,10 @@ public final class ImagePipeline: Sendable {
                 // The processed result on disk answers early: a later process decodes the small result.
                 let stored = try await self.parts.tracing.span("trove.processed_disk") { span in
                     let stored = await self.processedDisk.run((request: request, key: key))
-                    span?.attributes["trove.hit"] = stored != nil
-                    if let stored { span?.attributes["trove.bytes"] = stored.data.count }
+                    span?.updateAttributes { attributes in
+                        attributes["trove.hit"] = stored != nil
+                        if let stored { attributes["trove.bytes"] = stored.data.count }
+                    }
                     return stored
                 }
                 if let stored { return try await self.answer(RawResult(stored), for: request, key: key) }
@@ -260,7 +262,7 @@ public final class ImagePipeline: Sendable {
     func answer(_ stored: RawResult, for request: ImageRequest, key: CacheKey) async throws -> ImageResponse {
         let image = try await parts.tracing.span("trove.decode") { span in
             let image = try decode.decode(stored.data, url: request.url)
-            span?.record("trove.input", width: image.width, height: image.height, format: image.sourceFormat)
+            span?.record(.input, width: image.width, height: image.height, format: image.sourceFormat)
             return image
         }
         return store.remember(
@@ -299,8 +301,9 @@ public final class ImagePipeline: Sendable {
                 } else {
                     try transform.run(input)
                 }
-            span?.record("trove.output", width: result.image.width, height: result.image.height, format: result.format)
-            span?.attributes["trove.bytes"] = result.data.count
+            span?.record(
+                .output, width: result.image.width, height: result.image.height, format: result.format,
+                bytes: result.data.count)
             return result
         }
         parts.metrics.record(.resultProcessed)

@@ -128,9 +128,11 @@ package struct RawStages: Sendable {
         async throws -> OriginAnswer
     {
         try await parts.tracing.span("trove.fetch") { span in
-            span?.record(url: request.url)
-            span?.attributes["http.request.method"] = request.method
-            if case .revalidating = fetch { span?.attributes["trove.revalidation"] = true }
+            span?.updateAttributes { attributes in
+                attributes["url.full"] = request.url.redactedForSpans
+                attributes["http.request.method"] = request.method
+                if case .revalidating = fetch { attributes["trove.revalidation"] = true }
+            }
             let answer = try await origin.run((request, job, fetch, span))
             span?.record(answer)
             return answer
@@ -154,12 +156,12 @@ package struct RawStages: Sendable {
             guard parts.freshness.mayDeliverUnrevalidated(entry) else {
                 parts.logger.info(
                     "origin failed; the cached copy is stale and must-revalidate, so it is not delivered",
-                    metadata: ["url": "\(request.url)", "error": "\(error)"])
+                    metadata: ["url": .redacted(request.url), "error": .redacted(error)])
                 throw error
             }
             parts.logger.warning(
                 "origin failed; delivering the stale cached copy",
-                metadata: ["url": "\(request.url)", "error": "\(error)"])
+                metadata: ["url": .redacted(request.url), "error": .redacted(error)])
             parts.metrics.record(.staleDelivered)
             return RawResult(entry, isStale: true)
         }

@@ -47,7 +47,7 @@ extension ImagePipeline {
             // The origin is down: what the cache had stands, marked stale.
             parts.logger.warning(
                 "refresh failed; delivering the cached copy",
-                metadata: ["url": "\(request.url)", "error": "\(error)"])
+                metadata: ["url": .redacted(request.url), "error": .redacted(error)])
             var stale = cached
             stale.isStale = true
             emit(.final(stale))

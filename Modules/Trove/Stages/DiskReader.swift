@@ -33,7 +33,7 @@ struct DiskReader: Sendable {
         do {
             return try await diskCache.entry(forKey: key, includingStale: includingStale)
         } catch {
-            logger.warning("disk cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            logger.warning("disk cache read failed", metadata: ["key": .redacted("\(key)"), "error": .redacted(error)])
             return nil
         }
     }

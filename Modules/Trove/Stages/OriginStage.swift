@@ -126,7 +126,7 @@ struct OriginStage: PipelineStage {
             let (refreshed, storable) = freshness.revalidated(entry.metadata, by: response)
             // The entry's own key: a variant's, when the response varies.
             await cacheWriter.storeRevalidated(refreshed, storable: storable, forKey: entry.key)
-            logger.debug("revalidated: not modified", metadata: ["url": "\(request.url)"])
+            logger.debug("revalidated: not modified", metadata: ["url": .redacted(request.url)])
             return .notModified(refreshed)
         case let .data(data, metadata):
             return .fetched(try await accepted(data, metadata: metadata, for: request))
@@ -187,7 +187,7 @@ struct OriginStage: PipelineStage {
             }
             return try await withRetries(retries, deadline: deadline, onRetry: onRetry) { attemptNumber in
                 if attemptNumber > 0 {
-                    logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attemptNumber)"])
+                    logger.debug("retrying", metadata: ["url": .redacted(url), "attempt": "\(attemptNumber)"])
                 }
                 // The wait before a retry may have used up the request's time.
                 guard deadline.remaining > .zero else {
@@ -209,7 +209,7 @@ struct OriginStage: PipelineStage {
                 await failures.record(
                     error, forKey: request.key, persists: request.policy != .memoryOnly, lifetime: remembered)
             {
-                logger.info("remembering lasting failure", metadata: ["url": "\(url)", "error": "\(error)"])
+                logger.info("remembering lasting failure", metadata: ["url": .redacted(url), "error": .redacted(error)])
             }
             throw error
         }

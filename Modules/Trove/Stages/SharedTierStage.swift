@@ -53,7 +53,8 @@ struct SharedTierStage: PipelineStage {
                 }
                 guard ContinuousClock.now < waitEnds else {
                     logger.info(
-                        "shared tier lease outlived its time; fetching without it", metadata: ["url": "\(request.url)"])
+                        "shared tier lease outlived its time; fetching without it",
+                        metadata: ["url": .redacted(request.url)])
                     return .miss(nil)
                 }
                 try await Task.sleep(for: delay)

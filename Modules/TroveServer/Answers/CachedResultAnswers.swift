@@ -7,11 +7,14 @@ final class CachedResultAnswers: Sendable {
     let responder: ProxyResponder
     let recorder: AnswerRecorder
     let date: ResponseDate
+    /// The server span of each hit, when the process traces; nil costs a hit one check.
+    let tracing: HitTracing?
 
-    init(responder: ProxyResponder, recorder: AnswerRecorder, date: ResponseDate) {
+    init(responder: ProxyResponder, recorder: AnswerRecorder, date: ResponseDate, tracing: HitTracing?) {
         self.responder = responder
         self.recorder = recorder
         self.date = date
+        self.tracing = tracing
     }
 
     /// The answer to send, or nil when its result is not kept (the request then goes to the router marked
@@ -29,6 +32,11 @@ final class CachedResultAnswers: Sendable {
         recorder.record(
             method: request.isHead ? "HEAD" : "GET", path: path, status: Int(answer.status.code),
             bytes: answer.contentLength ?? "0", started: started)
+        if let tracing {
+            tracing.record(
+                method: request.isHead ? "HEAD" : "GET", path: path, status: Int(answer.status.code),
+                traceparent: request.traceparent, started: started)
+        }
         return answer
     }
 }
@@ -49,9 +57,12 @@ struct HitRequest {
     var widthText: String?
     /// Whether it was read from the client's bytes rather than by NIO's decoder.
     var isExpress: Bool
+    /// The client's W3C `traceparent`: read only when the process traces (`HitTracing`).
+    var traceparent: String?
 
-    /// A request NIO's decoder read, or nil when it is not a keep-alive HTTP/1.1 GET or HEAD of a path.
-    init?(_ head: HTTPRequestHead) {
+    /// A request NIO's decoder read, or nil when it is not a keep-alive HTTP/1.1 GET or HEAD of a path; its
+    /// `traceparent` is read when `tracing`.
+    init?(_ head: HTTPRequestHead, tracing: Bool) {
         guard head.method == .GET || head.method == .HEAD, head.version == .http1_1, head.isKeepAlive,
             head.uri.hasPrefix("/")
         else { return nil }
@@ -63,6 +74,7 @@ struct HitRequest {
         dprText = headers.combinedValue(named: "Sec-CH-DPR") ?? headers.combinedValue(named: "DPR")
         widthText = headers.combinedValue(named: "Sec-CH-Width") ?? headers.combinedValue(named: "Width")
         isExpress = false
+        if tracing { traceparent = headers.first(name: "traceparent") }
     }
 
     /// A request read straight from the client's bytes.
@@ -74,5 +86,6 @@ struct HitRequest {
         dprText = head.secCHDPR ?? head.dpr
         widthText = head.secCHWidth ?? head.width
         isExpress = true
+        traceparent = head.traceparent
     }
 }

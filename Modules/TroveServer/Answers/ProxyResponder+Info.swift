@@ -39,7 +39,8 @@ extension ProxyResponder {
         } catch {
             let failure = ProxyFailure(error)
             if failure.status >= 500 || failure.status == 404 || failure.status == 422 {
-                logger.notice("info request failed", metadata: ["status": "\(failure.status)", "error": "\(error)"])
+                logger.notice(
+                    "info request failed", metadata: ["status": "\(failure.status)", "error": .redacted(error)])
             }
             return self.failure(failure, head: head)
         }

@@ -111,7 +111,7 @@ struct ProxyResponder: Sendable {
             let failure = ProxyFailure(error)
             // The client gets the short message; the log keeps the whole story (which rule, which address).
             if failure.status >= 500 || failure.status == 404 || failure.status == 422 {
-                logger.notice("request failed", metadata: ["status": "\(failure.status)", "error": "\(error)"])
+                logger.notice("request failed", metadata: ["status": "\(failure.status)", "error": .redacted(error)])
             }
             return self.failure(failure, head: head)
         }

@@ -224,7 +224,9 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard let held = heldHead else { break }
             heldHead = nil
             var lookedUp = held.lookedUp
-            if !lookedUp, let answers, state.mayAnswerHit, let request = HitRequest(held.head) {
+            if !lookedUp, let answers, state.mayAnswerHit,
+                let request = HitRequest(held.head, tracing: answers.tracing != nil)
+            {
                 lookedUp = true
                 if let answer = answers.answer(to: request) {
                     state.headReleased(passedOn: false)

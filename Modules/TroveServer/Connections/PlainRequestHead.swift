@@ -22,6 +22,8 @@ struct PlainRequestHead {
     var dpr: String?
     var secCHWidth: String?
     var width: String?
+    /// The client's W3C `traceparent`, for the server span of a hit when the process traces.
+    var traceparent: String?
 
     /// Reads `bytes` as one whole plain request head, or nil.
     init?(_ bytes: UnsafeRawBufferPointer) {
@@ -50,6 +52,7 @@ struct PlainRequestHead {
             case .dpr: dpr = Self.joined(dpr, value)
             case .secCHWidth: secCHWidth = Self.joined(secCHWidth, value)
             case .width: width = Self.joined(width, value)
+            case .traceparent: traceparent = value
             case .connection:
                 guard value.lowercased() == "keep-alive" else { return nil }
             case .framing: return nil
@@ -67,7 +70,7 @@ struct PlainRequestHead {
 
 /// The header names `PlainRequestHead` tells apart; every other name is `other` and its value is skipped.
 private enum FieldName {
-    case accept, ifNoneMatch, ifModifiedSince, secCHDPR, dpr, secCHWidth, width, connection
+    case accept, ifNoneMatch, ifModifiedSince, secCHDPR, dpr, secCHWidth, width, connection, traceparent
     /// Fields that mean a body, a protocol switch, an interim answer or (`Proxy-Connection`) a close: such a
     /// request goes to the decoder.
     case framing
@@ -77,7 +80,8 @@ private enum FieldName {
         ([
             ("accept", .accept), ("if-none-match", .ifNoneMatch), ("if-modified-since", .ifModifiedSince),
             ("sec-ch-dpr", .secCHDPR), ("dpr", .dpr), ("sec-ch-width", .secCHWidth), ("width", .width),
-            ("connection", .connection), ("content-length", .framing), ("transfer-encoding", .framing),
+            ("connection", .connection), ("traceparent", .traceparent), ("content-length", .framing),
+            ("transfer-encoding", .framing),
             ("upgrade", .framing), ("expect", .framing), ("te", .framing),
             // llhttp reads it as `Connection`.
             ("proxy-connection", .framing)

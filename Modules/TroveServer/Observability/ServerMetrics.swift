@@ -8,9 +8,12 @@ import Prometheus
 /// identical request's result instead of making their own), `trove_serve_rejected_total` (429s),
 /// `trove_serve_access_log_dropped_total`, `trove_serve_write_timeouts_total` (connections closed because
 /// their client took no bytes for the write timeout) and `trove_serve_unwritten_bytes` (bytes connections
-/// have handed on and the kernel has not yet taken); `memory`'s gauges beside them.
+/// have handed on and the kernel has not yet taken); `memory`'s gauges beside them. With `copy`, each is
+/// counted there too (`--otel-metrics`: over OTLP).
 struct ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
+    /// The same counts through the bootstrapped swift-metrics factory, when there is one.
+    let copy: ServerMetricsCopy?
     /// The caches' counted bytes and the process's resident memory, set when `/metrics` is read.
     let memory: MemoryGauges
     private let byStatus: [Int: Counter]
@@ -30,8 +33,9 @@ struct ServerMetrics: Sendable {
             helpText: "HTTP requests answered, by status.")
     }
 
-    init(registry: PrometheusCollectorRegistry) {
+    init(registry: PrometheusCollectorRegistry, copy: ServerMetricsCopy? = nil) {
         self.registry = registry
+        self.copy = copy
         memory = MemoryGauges(registry: registry)
         var byStatus: [Int: Counter] = [:]
         // The usual statuses made up front, so answering one takes no registry lookup.
@@ -87,34 +91,41 @@ struct ServerMetrics: Sendable {
             .increment()
         duration.record(elapsed)
         if status == 429 { rejected.increment() }
+        copy?.answered(status: status, after: elapsed)
     }
 
     func resultCacheHit() {
         resultHits.increment()
+        copy?.resultCacheHit()
     }
 
     /// A hit answered on the event loop; `express` when from the request's bytes, ahead of HTTP decoding.
     func eventLoopHit(express: Bool) {
         eventLoopHits.increment()
         if express { expressHits.increment() }
+        copy?.eventLoopHit(express: express)
     }
 
     func sharedResult() {
         shared.increment()
+        copy?.sharedResult()
     }
 
     func accessLogLineDropped() {
         accessLogDropped.increment()
+        copy?.accessLogLineDropped()
     }
 
     /// A connection was closed because its client took no bytes for the write timeout.
     func writeTimedOut() {
         writeTimeouts.increment()
+        copy?.writeTimedOut()
     }
 
     /// `bytes` more (or, negative, fewer) are waiting on connections to be written.
     func unwrittenBytes(adding bytes: Int) {
         unwritten.increment(by: Double(bytes))
+        copy?.unwrittenBytes(adding: bytes)
     }
 
     /// The Prometheus text exposition of every metric in the registry.

@@ -127,6 +127,9 @@ public struct ServerConfiguration: Sendable {
     /// Export spans over OTLP/HTTP (swift-otel, configured by the `OTEL_*` variables): `trove serve` then
     /// bootstraps the process's tracer before it builds the server (`OpenTelemetry.bootstrap`).
     public var openTelemetry = false
+    /// Export the server's and the pipeline's metrics over OTLP/HTTP too (swift-otel's metrics backend, as
+    /// the `OTEL_*` variables say), while `/metrics` stays; on with `OTEL_METRICS_EXPORTER=otlp`.
+    public var openTelemetryMetrics = false
     /// The pipeline every request runs through. The server's own defaults differ from a library pipeline's
     /// in five places: 50 megapixels and 100 frames per source, a 30 s request deadline, a reducing gap
     /// of 1 (decode reduced down to the output size, as thumbor's JPEG loading does), and a decode memory
