@@ -51,7 +51,8 @@ import TroveTestSupport
         #expect(span.resource["service.name"] as? String == "trove-tests")
     }
 
-    @Test func aSharedTierHitExportsEveryStageButTheFetch() async throws {
+    /// The second server finds the result itself in the shared tier: no original, no transform, no fetch.
+    @Test func aSharedTierHitExportsTheLookupsAndTheDecode() async throws {
         try await withRedisServer { redis in
             let work = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: work) }
@@ -62,17 +63,17 @@ import TroveTestSupport
             let shared = ["--shared-cache", redis.url().absoluteString]
             let path = "/insecure/rs:fit:50:50/plain/\(origin.url("/tiles.png").absoluteString)@png"
 
-            // One server fetches the source, which goes into the tier.
+            // One server makes the result; the source and the result go into the tier.
             let first = try await OpenTelemetryServeTests.server(
                 work, collectorPort: collector.port, cache: "cache-first", extra: shared)
             #expect(await get(port: first.port, path: path)?.status == 200)
             let stored = await eventually(within: .seconds(20)) {
                 let text = await get(port: first.port, path: "/metrics", keepingBody: true)?.text ?? ""
                 return text.split(separator: "\n").contains {
-                    $0.hasPrefix("trove_shared_tier_stores_total") && !$0.hasSuffix(" 0")
+                    $0.hasPrefix("trove_shared_tier_stores_total") && $0.hasSuffix(" 2")
                 }
             }
-            #expect(stored, "the source never reached the shared tier")
+            #expect(stored, "the source and the result never reached the shared tier")
             await first.stop()
 
             // Another with an empty disk is asked for the same image: the tier answers, the origin is not asked.
@@ -96,18 +97,15 @@ import TroveTestSupport
             let image = try #require(spans.first { $0.name == "trove.image" })
             #expect(image.parent == request.id)
             #expect(image.attributes["trove.source"] as? String == "shared")
-            let stages = [
-                "trove.memory", "trove.processed_disk", "trove.original_disk", "trove.shared_tier", "trove.decode",
-                "trove.transform", "trove.store"
-            ]
+            let stages = ["trove.memory", "trove.processed_disk", "trove.shared_result", "trove.decode"]
             let children = spans.filter { $0.parent == image.id }.map(\.name)
             #expect(children.sorted() == stages.sorted(), "\(children)")
             #expect(spans.count == stages.count + 2, "\(spans.map(\.name))")
-            let tier = try #require(spans.first { $0.name == "trove.shared_tier" })
+            let tier = try #require(spans.first { $0.name == "trove.shared_result" })
             #expect(tier.attributes["trove.hit"] as? Bool == true)
             #expect(tier.attributes["trove.source"] as? String == "shared")
             #expect((tier.attributes["trove.bytes"] as? Int ?? 0) > 0)
-            let disk = try #require(spans.first { $0.name == "trove.original_disk" })
+            let disk = try #require(spans.first { $0.name == "trove.processed_disk" })
             #expect(disk.attributes["trove.hit"] as? Bool == false)
         }
     }
