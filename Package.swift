@@ -341,7 +341,8 @@ let package = Package(
         // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9. Trove gives the values a
         // run must print (placeholders); TroveS3 stores the objects the s3:// source tests read.
         .testTarget(
-            name: "TroveCLITests", dependencies: ["FixtureServer", "Trove", "TroveImgproxy", "TroveS3", "TroveTestSupport"],
+            name: "TroveCLITests",
+            dependencies: ["FixtureServer", "Trove", "TroveImgproxy", "TroveS3", "TroveTestSupport"],
             path: "Tests/TroveCLITests",
             swiftSettings: swift6),
         // A format none of Trove's modules knows (QOI), written as a third party would: its plugin imports only Trove

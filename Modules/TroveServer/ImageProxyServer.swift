@@ -1,10 +1,10 @@
+import CoreMetrics
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import Prometheus
-import CoreMetrics
 import ServiceLifecycle
 import Synchronization
 import Tracing

@@ -78,7 +78,8 @@ private func isWholeAnswer(_ received: [UInt8]) -> Bool {
     let separator = Array("\r\n\r\n".utf8)
     guard let end = (0..<max(received.count - 3, 0)).first(where: { received[$0..<$0 + 4].elementsEqual(separator) })
     else { return false }
-    let length = String(decoding: received[..<end], as: UTF8.self).split(separator: "\r\n")
+    let length =
+        String(decoding: received[..<end], as: UTF8.self).split(separator: "\r\n")
         .first { $0.lowercased().hasPrefix("content-length:") }
         .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
     return received.count - end - 4 >= length

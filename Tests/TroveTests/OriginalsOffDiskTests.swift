@@ -49,7 +49,8 @@ import TroveTestSupport
             let other = try await pipeline.image(for: Self.request(width: 30))
             #expect(other.source == .disk && fetcher.count.withLock { $0 } == 1)
             await pipeline.flush()
-            #expect(try await pipeline.diskCache?.entry(forKey: pipeline.cacheKey(for: Self.request(width: 30)).raw) != nil)
+            #expect(
+                try await pipeline.diskCache?.entry(forKey: pipeline.cacheKey(for: Self.request(width: 30)).raw) != nil)
         }
     }
 

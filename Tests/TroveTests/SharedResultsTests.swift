@@ -63,7 +63,8 @@ import TroveTestSupport
         try await withRedisServer { redis in
             try await withTemporaryDirectory { directory in
                 let fetcher = PlaceholderPipelineTests.CountingFileFetcher()
-                let first = try Self.pipeline(directory.appendingPathComponent("a"), redis: redis.url(), fetcher: fetcher)
+                let first = try Self.pipeline(
+                    directory.appendingPathComponent("a"), redis: redis.url(), fetcher: fetcher)
                 let second = try Self.pipeline(
                     directory.appendingPathComponent("b"), redis: redis.url(), fetcher: fetcher)
                 let counter = Counter()
@@ -145,7 +146,8 @@ import TroveTestSupport
         try await withRedisServer { redis in
             try await withTemporaryDirectory { directory in
                 let fetcher = PlaceholderPipelineTests.CountingFileFetcher()
-                let first = try Self.pipeline(directory.appendingPathComponent("a"), redis: redis.url(), fetcher: fetcher)
+                let first = try Self.pipeline(
+                    directory.appendingPathComponent("a"), redis: redis.url(), fetcher: fetcher)
                 let second = try Self.pipeline(
                     directory.appendingPathComponent("b"), redis: redis.url(), fetcher: fetcher)
                 var request = ImageRequest(url: Fixtures.image("coffee.png"))
@@ -167,7 +169,8 @@ import TroveTestSupport
         try await withRedisServer { redis in
             try await withTemporaryDirectory { directory in
                 let fetcher = PlaceholderPipelineTests.CountingFileFetcher()
-                let first = try Self.pipeline(directory.appendingPathComponent("a"), redis: redis.url(), fetcher: fetcher)
+                let first = try Self.pipeline(
+                    directory.appendingPathComponent("a"), redis: redis.url(), fetcher: fetcher)
                 let second = try Self.pipeline(
                     directory.appendingPathComponent("b"), redis: redis.url(), fetcher: fetcher)
                 let counter = Counter()

@@ -159,7 +159,8 @@ package struct CacheWriter: Sendable {
     /// free lease. Nil data (a result that may not be kept) only gives the lease back. A tier that fails is
     /// logged: the result is made, and the next process to miss makes it again.
     func shareProcessed(
-        _ data: Data?, forKey key: String, expires: Date?, selecting: [SelectingField], releasing lease: SharedTierLease?
+        _ data: Data?, forKey key: String, expires: Date?, selecting: [SelectingField],
+        releasing lease: SharedTierLease?
     ) {
         guard let shared else { return }
         let ttl = freshness.sharedTTL(expires: expires)

@@ -260,7 +260,8 @@ extension PipelineConfiguration: Codable {
 
     /// Every key the JSON form has, in the order it is written.
     static let keys = [
-        "cacheDirectory", "keepsOriginalsOnDisk", "hasher", "memoryEviction", "diskEviction", "compressor", "memory", "memoryPressure", "disk",
+        "cacheDirectory", "keepsOriginalsOnDisk", "hasher", "memoryEviction", "diskEviction", "compressor", "memory",
+        "memoryPressure", "disk",
         "defaultFreshness", "heuristicFreshness", "ignoresCacheHeaders", "staleIfErrorBound", "fetchTimeout",
         "requestDeadline",
         "maxBytes", "decodingLimits", "decodeMemoryBudget", "headers", "cookies", "cacheKeyRule", "encodingOptions",
