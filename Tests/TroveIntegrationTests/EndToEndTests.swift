@@ -24,6 +24,8 @@ import TroveTestSupport
             #expect(responses.allSatisfy { $0.image == responses[0].image && $0.data == png })
             #expect(responses[0].image.width == 600 && responses[0].image.height == 400)
 
+            // Disk writes are write-behind: the directory goes to another pipeline once they are done.
+            await pipeline.flush()
             let second = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
             let fromDisk = try await second.image(for: url)
             #expect(fromDisk.source == .disk)
