@@ -190,7 +190,10 @@ import TroveTestSupport
     }
 
     @Test(arguments: [
-        (#"{"diskBytelimit": 1}"#, "unknown field 'diskBytelimit'; known: cacheDirectory, keepsOriginalsOnDisk, hasher,"),
+        (
+            #"{"diskBytelimit": 1}"#,
+            "unknown field 'diskBytelimit'; known: cacheDirectory, keepsOriginalsOnDisk, hasher,"
+        ),
         (#"{"disk": {"bytelimit": 1}}"#, "unknown field 'disk.bytelimit'; known: byteLimit, countLimit,"),
         (#"{"diskByteLimit": 1}"#, "'diskByteLimit' is now 'disk.byteLimit'"),
         (#"{"memoryMaxAge": 60}"#, "'memoryMaxAge' is now 'memory.defaultTTL'"),

@@ -33,6 +33,34 @@ import TroveTestSupport
         }
     }
 
+    /// Holds the first image it is run on until `open()` (at most 10 s), as a process that dies mid-transform
+    /// holds its lease; every later image passes at once.
+    final class Hold: Sendable {
+        let state = Mutex((arrivals: 0, open: false))
+        var arrivals: Int { state.withLock { $0.arrivals } }
+        func open() { state.withLock { $0.open = true } }
+
+        func pass() {
+            let first = state.withLock { state in
+                state.arrivals += 1
+                return state.arrivals == 1
+            }
+            guard first else { return }
+            let end = ContinuousClock.now + .seconds(10)
+            while !state.withLock({ $0.open }), ContinuousClock.now < end { Thread.sleep(forTimeInterval: 0.01) }
+        }
+    }
+
+    struct Holding: ImageTransformer {
+        let hold: Hold
+        var identifier: String { "holding" }
+
+        func transform(_ image: Image) throws -> Image {
+            hold.pass()
+            return image
+        }
+    }
+
     final class Counter: Sendable {
         let runs = Mutex(0)
         var count: Int { runs.withLock { $0 } }
@@ -40,13 +68,14 @@ import TroveTestSupport
 
     static func pipeline(
         _ directory: URL, redis: URL, fetcher: PlaceholderPipelineTests.CountingFileFetcher,
-        sharesResults: Bool = true
+        sharesResults: Bool = true, policy: SharedTierPolicy = SharedTierPolicy()
     ) throws -> ImagePipeline {
         var registry = PluginRegistry.standard
         try registry.install(TroveRedisPlugin())
         try registry.register(fetcher: fetcher)
         var configuration = PipelineConfiguration(cacheDirectory: directory)
         configuration.sharedCache = redis
+        configuration.sharedTierPolicy = policy
         configuration.sharedTierPolicy.sharesResults = sharesResults
         configuration.retryPolicy = RetryPolicy(maxRetries: 0)
         return try ImagePipeline(registry: registry, configuration: configuration)
@@ -182,6 +211,37 @@ import TroveTestSupport
                 let again = try await second.image(for: Self.request(width: 40, counting: counter))
                 #expect(again.source == .network)
                 #expect(counter.count == 3 && fetcher.count.withLock { $0 } == 2)
+                await first.sharedTier?.shutdown()
+                await second.sharedTier?.shutdown()
+            }
+        }
+    }
+
+    @Test func aHolderThatStopsMidTransformHoldsTheFleetUpForTheResultLeaseOnly() async throws {
+        try await withRedisServer { redis in
+            try await withTemporaryDirectory { directory in
+                let fetcher = PlaceholderPipelineTests.CountingFileFetcher()
+                // A fetch lease long enough to fail the test if it were the one taken on the result.
+                let policy = SharedTierPolicy(leaseTTL: .seconds(60), resultLeaseTTL: .seconds(1))
+                let first = try Self.pipeline(
+                    directory.appendingPathComponent("a"), redis: redis.url(), fetcher: fetcher, policy: policy)
+                let second = try Self.pipeline(
+                    directory.appendingPathComponent("b"), redis: redis.url(), fetcher: fetcher, policy: policy)
+                let hold = Hold()
+                var request = ImageRequest(url: Fixtures.image("coffee.png"), transforms: [Holding(hold: hold)])
+                request.outputFormat = .png
+                let stuck = Task { try await first.image(for: request) }
+                #expect(await eventually { hold.arrivals == 1 })
+
+                // The first holds the result's lease and does not finish: the second waits out the lease's
+                // second, then makes the result itself.
+                let start = ContinuousClock.now
+                let made = try await second.image(for: request)
+                #expect(ContinuousClock.now - start < .seconds(8), "waited \(ContinuousClock.now - start)")
+                #expect(hold.arrivals == 2 && made.image.width == 600, "the second did not make it itself")
+                #expect(second.sharedTierStatus?.leaseWaits == 1)
+                hold.open()
+                _ = try await stuck.value
                 await first.sharedTier?.shutdown()
                 await second.sharedTier?.shutdown()
             }

@@ -160,11 +160,12 @@ final class SharedTierAccess: Sendable {
         return (try? await call("DEL", key: key, { try await self.tier.delete(key) })) != nil
     }
 
-    /// Takes the fleet-wide lease on `key`.
-    func acquireLease(on key: String) async throws -> LeaseAttempt {
+    /// Takes the fleet-wide lease on `key` for `ttl` (the fetch lease's `leaseTTL` unless given).
+    func acquireLease(on key: String, ttl: Duration? = nil) async throws -> LeaseAttempt {
+        let ttl = ttl ?? leaseTTL
         guard
             let lease = try await call(
-                "SET NX", key: key, { try await self.tier.acquireLease(on: key, ttl: self.leaseTTL) })
+                "SET NX", key: key, { try await self.tier.acquireLease(on: key, ttl: ttl) })
         else { return .unavailable }
         guard let lease else { return .heldElsewhere }
         return .acquired(lease)

@@ -19,15 +19,22 @@ public struct SharedTierPolicy: Sendable, Equatable {
     /// read before a result is made, made under the key's lease by one process in the fleet, and stored
     /// behind the answer. False keeps only originals (and placeholders) there.
     public var sharesResults: Bool
+    /// How long the lease on a result being made lasts (default 5 s). A process that dies while making a
+    /// result (the crash a crash guard marks happens there) holds up the fleet's requests for it this long
+    /// at most; one that takes longer lets the next waiter make it too, so the work is done twice, never
+    /// lost. Shorter than `leaseTTL`, which covers a fetch.
+    public var resultLeaseTTL: Duration
 
     /// The defaults: leases of the fetch timeout plus 5 s, polls from 5 ms doubling to 100 ms, the breaker
-    /// open after 3 failures in a row for 5 s, a warning at most every 10 s, results shared.
+    /// open after 3 failures in a row for 5 s, a warning at most every 10 s, results shared under 5 s leases.
     public init(
         leaseTTL: Duration? = nil, firstPollInterval: Duration = .milliseconds(5),
         maxPollInterval: Duration = .milliseconds(100), failureThreshold: Int = 3,
-        cooldown: Duration = .seconds(5), warningInterval: Duration = .seconds(10), sharesResults: Bool = true
+        cooldown: Duration = .seconds(5), warningInterval: Duration = .seconds(10), sharesResults: Bool = true,
+        resultLeaseTTL: Duration = .seconds(5)
     ) {
         self.sharesResults = sharesResults
+        self.resultLeaseTTL = resultLeaseTTL
         self.leaseTTL = leaseTTL
         self.firstPollInterval = firstPollInterval
         self.maxPollInterval = maxPollInterval

@@ -146,5 +146,6 @@ struct ConfigurationObject {
         let cooldown: Double
         let warningInterval: Double
         let sharesResults: Bool
+        let resultLeaseTTL: Double
     }
 }

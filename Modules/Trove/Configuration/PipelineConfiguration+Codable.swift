@@ -149,7 +149,7 @@ extension PipelineConfiguration: Codable {
             "sharedTierPolicy",
             known: [
                 "leaseTTL", "firstPollInterval", "maxPollInterval", "failureThreshold", "cooldown", "warningInterval",
-                "sharesResults"
+                "sharesResults", "resultLeaseTTL"
             ])
         {
             try policy.setSeconds(&sharedTierPolicy.leaseTTL, "leaseTTL")
@@ -159,6 +159,7 @@ extension PipelineConfiguration: Codable {
             try policy.setSeconds(&sharedTierPolicy.cooldown, "cooldown")
             try policy.setSeconds(&sharedTierPolicy.warningInterval, "warningInterval")
             try policy.set(&sharedTierPolicy.sharesResults, "sharesResults")
+            try policy.setSeconds(&sharedTierPolicy.resultLeaseTTL, "resultLeaseTTL")
         }
         // Below 1 a decoder would reduce under the output size, and the result would be upscaled.
         try json.set(&shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap", atLeast: 1)
@@ -251,7 +252,8 @@ extension PipelineConfiguration: Codable {
                 maxPollInterval: sharedTierPolicy.maxPollInterval.seconds,
                 failureThreshold: sharedTierPolicy.failureThreshold, cooldown: sharedTierPolicy.cooldown.seconds,
                 warningInterval: sharedTierPolicy.warningInterval.seconds,
-                sharesResults: sharedTierPolicy.sharesResults),
+                sharesResults: sharedTierPolicy.sharesResults,
+                resultLeaseTTL: sharedTierPolicy.resultLeaseTTL.seconds),
             "sharedTierPolicy")
         try put(shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
         try put(seconds(previewInterval), "previewInterval")

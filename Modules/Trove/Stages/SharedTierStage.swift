@@ -27,11 +27,13 @@ struct SharedTierStage: PipelineStage {
     /// lease only after two lease times (a dead holder's lease, then its successor's fetch).
     func run(_ request: RawRequest) async throws -> Found {
         if let hit = try await hit(request) { return .hit(hit) }
-        let waitEnds = ContinuousClock.now + shared.leaseTTL * 2 + shared.policy.maxPollInterval * 2
+        // A result's lease is short: its holder may die in the decode, and the fleet waits out its time.
+        let ttl = request.isResult ? shared.policy.resultLeaseTTL : shared.leaseTTL
+        let waitEnds = ContinuousClock.now + ttl * 2 + shared.policy.maxPollInterval * 2
         var delay = shared.policy.firstPollInterval
         var waited = false
         while true {
-            switch try await shared.acquireLease(on: request.key) {
+            switch try await shared.acquireLease(on: request.key, ttl: ttl) {
             case .unavailable:
                 return .miss(nil)
             case let .acquired(lease):
