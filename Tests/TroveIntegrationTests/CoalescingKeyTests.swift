@@ -150,6 +150,8 @@ final class HoldableSharedTier: SharedCacheTier, SharedCacheTierFactory {
         var values: [String: Data] = [:]
         var holding = false
         var held: [CheckedContinuation<Void, Never>] = []
+        var holdingDeletes = false
+        var heldDeletes: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -190,7 +192,30 @@ final class HoldableSharedTier: SharedCacheTier, SharedCacheTierFactory {
     }
 
     func set(_ key: String, value: Data, ttl: Duration) async throws { state.withLock { $0.values[key] = value } }
-    func delete(_ key: String) async throws { _ = state.withLock { $0.values.removeValue(forKey: key) } }
+    func delete(_ key: String) async throws {
+        // A held delete lands when let go, as one still on its way to a slow server does.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let holds = state.withLock { state in
+                if state.holdingDeletes { state.heldDeletes.append(continuation) }
+                return state.holdingDeletes
+            }
+            if !holds { continuation.resume() }
+        }
+        _ = state.withLock { $0.values.removeValue(forKey: key) }
+    }
+
+    /// Holds every delete from now until `releaseDeletes()`.
+    func holdDeletes() { state.withLock { $0.holdingDeletes = true } }
+    var heldDeleteCount: Int { state.withLock { $0.heldDeletes.count } }
+
+    func releaseDeletes() {
+        let held = state.withLock { state in
+            state.holdingDeletes = false
+            defer { state.heldDeletes = [] }
+            return state.heldDeletes
+        }
+        for continuation in held { continuation.resume() }
+    }
     func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
         SharedTierLease(key: key, token: "only")
     }

@@ -59,6 +59,21 @@ import TroveTestSupport
         #expect(top.stored("k") == new && bottom.stored("k") == new)
     }
 
+    @Test func aReadThatBeginsDuringADeleteCopiesNothingUp() async throws {
+        let top = HoldableSharedTier(scheme: "top"), bottom = HoldableSharedTier(scheme: "bottom")
+        let stack = try Self.stack(top, over: bottom)
+        try await bottom.set("k", value: try Self.entry("old", key: "k"), ttl: .seconds(60))
+        // The delete has left the top and not yet reached the bottom when the read begins.
+        bottom.holdDeletes()
+        let delete = Task { try await stack.delete("k") }
+        #expect(await eventually { bottom.heldDeleteCount == 1 })
+        _ = try await stack.get("k")
+        bottom.releaseDeletes()
+        try await delete.value
+        await stack.shutdown()
+        #expect(top.stored("k") == nil && bottom.stored("k") == nil)
+    }
+
     @Test func aReadNobodyOvertookIsCopiedUp() async throws {
         let top = HoldableSharedTier(scheme: "top"), bottom = HoldableSharedTier(scheme: "bottom")
         let stack = try Self.stack(top, over: bottom)

@@ -5,6 +5,23 @@ import Synchronization
 final class BackgroundWrites: Sendable {
     private let tasks = Mutex<[UInt64: Task<Void, Never>]>([:])
     private let next = Atomic<UInt64>(0)
+    /// Results being written to the shared tier now, each holding its bytes until the tier answers.
+    private let sharedResults = Atomic<Int>(0)
+    /// The most shared-result writes at once: a slow tier holds at most this many results in memory.
+    static let maxSharedResults = 64
+
+    /// Counts a shared-result write about to start; false (and nothing counted) when `maxSharedResults`
+    /// are in flight already.
+    func admitSharedResult() -> Bool {
+        guard sharedResults.add(1, ordering: .relaxed).newValue > Self.maxSharedResults else { return true }
+        sharedResults.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    /// Ends a write `admitSharedResult` counted.
+    func endSharedResult() {
+        sharedResults.subtract(1, ordering: .relaxed)
+    }
 
     /// Starts `work`; it is forgotten once done.
     func run(_ work: @escaping @Sendable () async -> Void) {

@@ -157,7 +157,9 @@ package struct CacheWriter: Sendable {
     /// An encoded processed result in the shared tier until its source's expiry, behind the answer (`flush()`
     /// waits for it), then `lease` given back: the fleet's waiters find the value on their next poll, not a
     /// free lease. Nil data (a result that may not be kept) only gives the lease back. A tier that fails is
-    /// logged: the result is made, and the next process to miss makes it again.
+    /// logged: the result is made, and the next process to miss makes it again. At most
+    /// `BackgroundWrites.maxSharedResults` writes wait on a slow tier at once; past them a result is not
+    /// shared (its lease is given back at once), so a slow tier cannot make results pile up in memory.
     func shareProcessed(
         _ data: Data?, forKey key: String, expires: Date?, selecting: [SelectingField],
         releasing lease: SharedTierLease?
@@ -165,15 +167,19 @@ package struct CacheWriter: Sendable {
         guard let shared else { return }
         let ttl = freshness.sharedTTL(expires: expires)
         let logger = logger
-        background.run {
+        let admitted = data != nil && background.admitSharedResult()
+        let data = admitted ? data : nil
+        background.run { [background] in
             if let data {
                 var metadata = DiskEntryMetadata(expires: expires)
                 metadata.selecting = selecting
                 do {
                     try await shared.store(data, forKey: key, metadata: metadata, ttl: ttl)
                 } catch {
-                    logger.warning("shared tier write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+                    logger.warning(
+                        "shared tier write failed", metadata: ["key": .redacted(key), "error": .redacted(error)])
                 }
+                background.endSharedResult()
             }
             if let lease { await shared.release(lease) }
         }

@@ -45,6 +45,9 @@ package final class StackedSharedTier: SharedCacheTier {
         /// Keys being read now: how many reads, and the count of the last write to the key meanwhile. Only
         /// keys with a read in flight are here, so it holds no more than the reads do.
         var reads: [String: (count: Int, lastWrite: UInt64)] = [:]
+        /// Keys with a set or delete in flight, and how many: no copy-up of such a key starts, and a read that
+        /// began during one is marked when it ends (it may have seen a lower tier before the write reached it).
+        var writing: [String: Int] = [:]
     }
 
     /// A stack of `tiers` (name, tier), top first, each behind a breaker of `policy`'s threshold and cooldown.
@@ -119,12 +122,14 @@ package final class StackedSharedTier: SharedCacheTier {
     /// cannot land over it); throws only when no tier took the call.
     package func set(_ key: String, value: Data, ttl: Duration) async throws {
         if let copyUp = beginWrite(key) { await copyUp.value }
+        defer { endWrite(key) }
         try await everyLayer { try await $0.set(key, value: value, ttl: ttl) }
     }
 
     /// Removes `key` from every tier, after any copy-up of it still in flight (so it cannot come back).
     package func delete(_ key: String) async throws {
         if let copyUp = beginWrite(key) { await copyUp.value }
+        defer { endWrite(key) }
         try await everyLayer { try await $0.delete(key) }
     }
 
@@ -132,10 +137,27 @@ package final class StackedSharedTier: SharedCacheTier {
     /// and returns the key's copy-up in flight, which the write waits for.
     private func beginWrite(_ key: String) -> Task<Void, Never>? {
         state.withLock { state in
-            state.writes += 1
-            if state.reads[key] != nil { state.reads[key]?.lastWrite = state.writes }
+            state.writing[key, default: 0] += 1
+            Self.markReads(of: key, in: &state)
             return state.copyUps[key]
         }
+    }
+
+    /// Ends a write: the reads of `key` that began while it ran are marked too.
+    private func endWrite(_ key: String) {
+        state.withLock { state in
+            if let count = state.writing[key], count > 1 {
+                state.writing[key] = count - 1
+            } else {
+                state.writing[key] = nil
+            }
+            Self.markReads(of: key, in: &state)
+        }
+    }
+
+    private static func markReads(of key: String, in state: inout State) {
+        state.writes += 1
+        if state.reads[key] != nil { state.reads[key]?.lastWrite = state.writes }
     }
 
     /// The lease from the first tier that answers, its token marked with that tier so it is given back there.
@@ -281,7 +303,7 @@ package final class StackedSharedTier: SharedCacheTier {
         let above = above.filter { value.count <= layers[$0].tier.maxValueBytes ?? .max }
         guard !above.isEmpty, let ttl = copyTTL(key, value), ttl > .zero else { return }
         state.withLock { state in
-            guard state.copyUps[key] == nil, state.copyUps.count < maxCopyUps,
+            guard state.copyUps[key] == nil, state.copyUps.count < maxCopyUps, state.writing[key] == nil,
                 (state.reads[key]?.lastWrite ?? 0) <= readSince
             else { return }
             state.copyUps[key] = Task.detached(priority: .background) { [self] in

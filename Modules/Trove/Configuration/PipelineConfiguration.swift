@@ -18,7 +18,8 @@ public struct PipelineConfiguration: Sendable {
     public var cacheDirectory: URL?
     /// Whether fetched originals are stored on disk (default true). False keeps only processed results
     /// there: for a server behind a CDN, which is rarely asked for one source twice, it saves a file written
-    /// (and its directory made) on every miss. Prefetches store their originals either way.
+    /// (and its directory made) on every miss. A prefetch without a shared tier streams its original to disk
+    /// either way; a data pipeline, whose results are its originals, keeps nothing on disk with it off.
     public var keepsOriginalsOnDisk = true
     /// Key hasher for disk entry names: `.sha256` (the default), `.md5`, or a plugin's (`"djb2"`).
     public var hasher: HasherName = .sha256
