@@ -151,7 +151,8 @@ final class HoldableSharedTier: SharedCacheTier, SharedCacheTierFactory {
         var holding = false
         var held: [CheckedContinuation<Void, Never>] = []
         var holdingDeletes = false
-        var heldDeletes: [CheckedContinuation<Void, Never>] = []
+        var holdingResultSets = false
+        var heldWrites: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -191,30 +192,42 @@ final class HoldableSharedTier: SharedCacheTier, SharedCacheTierFactory {
         return value
     }
 
-    func set(_ key: String, value: Data, ttl: Duration) async throws { state.withLock { $0.values[key] = value } }
+    func set(_ key: String, value: Data, ttl: Duration) async throws {
+        // Processed results' keys begin with a NUL byte (`CacheKey`); a held one lands when let go.
+        if key.utf8.first == 0 { await waitIfHolding(\.holdingResultSets) }
+        state.withLock { $0.values[key] = value }
+    }
     func delete(_ key: String) async throws {
         // A held delete lands when let go, as one still on its way to a slow server does.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let holds = state.withLock { state in
-                if state.holdingDeletes { state.heldDeletes.append(continuation) }
-                return state.holdingDeletes
-            }
-            if !holds { continuation.resume() }
-        }
+        await waitIfHolding(\.holdingDeletes)
         _ = state.withLock { $0.values.removeValue(forKey: key) }
     }
 
-    /// Holds every delete from now until `releaseDeletes()`.
+    /// Holds every delete from now until `releaseWrites()`.
     func holdDeletes() { state.withLock { $0.holdingDeletes = true } }
-    var heldDeleteCount: Int { state.withLock { $0.heldDeletes.count } }
+    /// Holds every store of a processed result from now until `releaseWrites()`.
+    func holdResultSets() { state.withLock { $0.holdingResultSets = true } }
+    /// Deletes and stores waiting now.
+    var heldWriteCount: Int { state.withLock { $0.heldWrites.count } }
 
-    func releaseDeletes() {
+    func releaseWrites() {
         let held = state.withLock { state in
             state.holdingDeletes = false
-            defer { state.heldDeletes = [] }
-            return state.heldDeletes
+            state.holdingResultSets = false
+            defer { state.heldWrites = [] }
+            return state.heldWrites
         }
         for continuation in held { continuation.resume() }
+    }
+
+    private func waitIfHolding(_ flag: KeyPath<State, Bool> & Sendable) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let holds = state.withLock { state in
+                if state[keyPath: flag] { state.heldWrites.append(continuation) }
+                return state[keyPath: flag]
+            }
+            if !holds { continuation.resume() }
+        }
     }
     func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
         SharedTierLease(key: key, token: "only")

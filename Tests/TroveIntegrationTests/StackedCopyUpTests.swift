@@ -66,9 +66,9 @@ import TroveTestSupport
         // The delete has left the top and not yet reached the bottom when the read begins.
         bottom.holdDeletes()
         let delete = Task { try await stack.delete("k") }
-        #expect(await eventually { bottom.heldDeleteCount == 1 })
+        #expect(await eventually { bottom.heldWriteCount == 1 })
         _ = try await stack.get("k")
-        bottom.releaseDeletes()
+        bottom.releaseWrites()
         try await delete.value
         await stack.shutdown()
         #expect(top.stored("k") == nil && bottom.stored("k") == nil)
