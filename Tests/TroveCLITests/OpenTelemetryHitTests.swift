@@ -10,7 +10,7 @@ import TroveTestSupport
 /// `trove serve --otel`'s traces of the two hits that take no fetch, against the real OTLP receiver: a
 /// result-cache hit answered on the event loop, ahead of the router, is one server span under the client's;
 /// a shared-tier hit (a second server with an empty disk, sharing a real redis-server) is the server span,
-/// `trove.image` and each stage but the fetch.
+/// `trove.image` and the lookups that found the result there, then its decode: no fetch, no transform.
 @Suite(.serialized) struct OpenTelemetryHitTests {
     static let route = "/{signature}/{options}/{source}"
 

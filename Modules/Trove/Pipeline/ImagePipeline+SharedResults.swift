@@ -1,11 +1,11 @@
 import TroveCore
 
 extension ImagePipeline {
-    /// Whether a request's result is read from and written to the fleet's shared tier: when the pipeline has
-    /// one and shares results (`SharedTierPolicy.sharesResults`), and the result would be kept on disk for a
-    /// request that reads the caches (`useCache`, `cacheOnly`).
-    func sharesResult(_ request: ImageRequest, key: CacheKey) -> Bool {
-        parts.shared != nil && configuration.sharedTierPolicy.sharesResults
+    /// Whether a request's result goes through a shared tier, when the pipeline has one: when it shares
+    /// results (`SharedTierPolicy.sharesResults`) and the result would be kept on disk for a request that
+    /// reads the caches (`useCache`, `cacheOnly`).
+    private func sharesResult(_ request: ImageRequest, key: CacheKey) -> Bool {
+        configuration.sharedTierPolicy.sharesResults
             && request.keepsProcessedResult(under: key)
             && (request.cachePolicy == .useCache || request.cachePolicy == .cacheOnly)
     }
