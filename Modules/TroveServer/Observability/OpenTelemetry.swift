@@ -14,8 +14,10 @@ package enum OpenTelemetry {
     /// argument, the resource attributes, the batch processor's `OTEL_BSP_*`, `OTEL_METRIC_EXPORT_INTERVAL`);
     /// the service name is `trove` unless they name one. Spans are exported in batches from a bounded queue
     /// that drops past its size, and metrics read at each interval, so a collector that is down or slow
-    /// costs requests nothing. The returned service does the exporting: run it with the server
-    /// (`ImageProxyServer.run(alongside:)`), which stops it last, flushing what is queued.
+    /// costs requests nothing. swift-otel's own tasks run in bursts on a thread of their own
+    /// (`TickingTaskExecutor`), so a span's start and end wake no thread. The returned service does the
+    /// exporting: run it with the server (`ImageProxyServer.run(alongside:)`), which stops it last, flushing
+    /// what is queued.
     /// Throws `ServerConfigurationError` for an exporter or protocol other than OTLP over HTTP/protobuf,
     /// which swift-otel, built without them, would stop the process for.
     package static func bootstrap(
@@ -37,7 +39,7 @@ package enum OpenTelemetry {
         // Whether metrics go out is the server's setting (`openTelemetryMetrics`), which read this variable.
         var environment = environment
         environment["OTEL_METRICS_EXPORTER"] = nil
-        return try OTel.bootstrap(configuration: configuration, environment: environment)
+        return OnTelemetryTicks(service: try OTel.bootstrap(configuration: configuration, environment: environment))
     }
 
     /// The current span's `trace_id`, `span_id` and `trace_flags`, for the server's log handler: a line
