@@ -247,7 +247,9 @@ let package = Package(
         // Helpers only test targets depend on (a manual clock, a seeded generator, a subprocess runner), as
         // NIOTestUtils is.
         .target(
-            name: "TroveTestSupport", dependencies: ["TroveCore", "TroveMemoryCache"], path: "Tests/TroveTestSupport",
+            name: "TroveTestSupport",
+            dependencies: ["TroveCore", "TroveMemoryCache", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TroveTestSupport",
             swiftSettings: swift6),
         .testTarget(
             name: "TroveCoreTests", dependencies: ["TroveCore"], path: "Tests/TroveCoreTests",

@@ -63,8 +63,13 @@ extension DiskCache {
                 try write(queued.data, forKey: queued.key, metadata: queued.metadata)
             } catch {
                 state.withLock { $0.failedWrites += 1 }
+                // A key holds its source URL, with the query that may sign it.
                 logger.warning(
-                    "disk cache write failed", metadata: ["key": "\(queued.key)", "error": "\(error)"])
+                    "disk cache write failed",
+                    metadata: [
+                        "key": "\(URL.redactingURLs(in: queued.key))",
+                        "error": "\(URL.redactingURLs(in: "\(error)"))"
+                    ])
             }
             writes.finishWrite()
         }

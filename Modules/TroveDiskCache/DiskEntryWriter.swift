@@ -149,7 +149,11 @@ package final class DiskEntryWriter: FetchBodySink {
             try finishEntry(metadata)
         } catch {
             cache.state.withLock { $0.failedWrites += 1 }
-            cache.logger.warning("disk cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            cache.logger.warning(
+                "disk cache write failed",
+                metadata: [
+                    "key": "\(URL.redactingURLs(in: key))", "error": "\(URL.redactingURLs(in: "\(error)"))"
+                ])
         }
         // Evicting may take long: not on a caller's thread. The commit ends after it either way, so
         // `flush()` still waits for the trim a commit sets off.

@@ -193,6 +193,24 @@ struct WriteBehindTests {
         #expect(try await cache.data(forKey: "doc") == Data("previous".utf8))
     }
 
+    /// A key holds its source URL, whose query may sign it: the failure's log line shows the URL without it.
+    @Test func aFailedWritesLogLineShowsTheKeysURLWithoutItsQuery() async throws {
+        let dir = try TemporaryDirectory()
+        let files = FaultyFileSystem()
+        let recorder = LogRecorder()
+        let cache = try DiskCache(
+            directory: dir.url, configuration: .init(), hasher: SHA256Hasher(), compressor: NoCompressor(),
+            knownCompressors: [], evictionPolicy: LRUPolicyFactory(), fileSystem: files,
+            logger: recorder.logger())
+        files.inject(.write, errno: ENOSPC, whenPathContains: dir.url.standardizedFileURL.path + "/tmp/")
+        try await cache.store(Data("body".utf8), forKey: "https://images.example/a.jpg?token=s3cr3t|w=300")
+        await cache.flush()
+        #expect(await cache.stats().failedWrites == 1)
+        let lines = recorder.recorded.filter { $0.contains("disk cache write failed") }
+        #expect(lines.count == 1 && lines.allSatisfy { $0.contains("https://images.example/a.jpg") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("s3cr3t") || $0.contains("token=") }, "\(lines)")
+    }
+
     @Test func anEntryNoWriteCouldStoreIsRefusedBeforeItIsQueued() async throws {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url)

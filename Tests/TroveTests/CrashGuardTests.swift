@@ -94,6 +94,35 @@ import TroveTestSupport
         }
     }
 
+    @Test func itsLogLinesShowSourcesWithoutTheirQuery() async throws {
+        try await withTemporaryDirectory { cache in
+            // The source that crashed is marked (an error line), the other one in flight struck (a warning).
+            let crashed = "https://images.example/crashed.jpg?token=s3cr3t-one"
+            let inFlight = "https://images.example/in-flight.jpg?sig=s3cr3t-two"
+            try Self.leaveJournal(in: cache, held: [crashed, inFlight], crashedWith: SIGSEGV)
+            let recorder = LogRecorder()
+            var configuration = PipelineConfiguration(cacheDirectory: cache)
+            configuration.crashGuard = .seconds(60)
+            configuration.logger = recorder.logger()
+            let pipeline = try ImagePipeline(configuration: configuration)
+            _ = try await pipeline.image(for: Fixtures.image("tiles.png"))
+            let logged = await eventually(within: .seconds(10)) {
+                recorder.recorded.contains { $0.contains("crashed this server") }
+                    && recorder.recorded.contains { $0.contains("was in flight") }
+            }
+            let lines = recorder.recorded
+            #expect(logged, "\(lines)")
+            #expect(
+                lines.contains {
+                    $0.contains("crashed this server") && $0.contains("https://images.example/crashed.jpg")
+                })
+            #expect(
+                lines.contains { $0.contains("was in flight") && $0.contains("https://images.example/in-flight.jpg") })
+            #expect(
+                !lines.contains { $0.contains("s3cr3t") || $0.contains("token=") || $0.contains("sig=") }, "\(lines)")
+        }
+    }
+
     /// A decoder that waits inside `decode` until told to go on, so the test can read the journal meanwhile.
     final class WaitingDecoder: ImageDecoder {
         let inner: any ImageDecoder

@@ -131,7 +131,7 @@ final class PoisonedSources: Sendable {
         let mark = Mark(until: Date().addingTimeInterval(ttl.timeInterval), cause: cause, isStrike: false)
         logger.error(
             "a source crashed this server while it was being worked on; refusing it",
-            metadata: ["source": "\(name)", "cause": "\(cause)", "until": "\(mark.until)"])
+            metadata: ["source": .redacted(name), "cause": "\(cause)", "until": "\(mark.until)"])
         await put(mark, for: name, publishing: true)
     }
 
@@ -146,7 +146,7 @@ final class PoisonedSources: Sendable {
         }
         logger.warning(
             "a source was in flight when this server was killed; a second time refuses it",
-            metadata: ["source": "\(name)"])
+            metadata: ["source": .redacted(name)])
         let strike = Mark(
             until: Date().addingTimeInterval(ttl.timeInterval), cause: "killed while in flight", isStrike: true)
         await put(strike, for: name, publishing: false)

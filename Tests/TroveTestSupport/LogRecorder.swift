@@ -2,18 +2,21 @@ import Logging
 import Synchronization
 
 /// Keeps every log line (message and metadata, as text) so a test can read what a client logged.
-final class LogRecorder: Sendable {
+public final class LogRecorder: Sendable {
     private let lines = Mutex<[String]>([])
 
+    /// Records nothing yet.
+    public init() {}
+
     /// A logger at trace level whose lines land here.
-    func logger() -> Logger {
-        var logger = Logger(label: "trove.s3.test") { _ in Handler(recorder: self) }
+    public func logger(label: String = "trove.test") -> Logger {
+        var logger = Logger(label: label) { _ in Handler(recorder: self) }
         logger.logLevel = .trace
         return logger
     }
 
     /// Every line so far: level, message and metadata.
-    var recorded: [String] { lines.withLock { $0 } }
+    public var recorded: [String] { lines.withLock { $0 } }
 
     fileprivate func record(_ line: String) { lines.withLock { $0.append(line) } }
 
