@@ -23,6 +23,20 @@ extension [HeaderField] {
     package func first(named name: String) -> String? {
         first { $0.name.caseInsensitiveEquals(name) }?.value
     }
+
+    /// The fields a cache keeps with a response: all but the connection's own (RFC 9111 §3.1). The disk
+    /// entry's header is sized from these when a body streams in and written with them when it commits.
+    package var storedWithResponse: [HeaderField] {
+        filter { !HeaderField.hopByHopNames.contains($0.name.lowercased()) }
+    }
+}
+
+extension HeaderField {
+    /// The lower-case names of the fields that belong to one connection, never stored with a response.
+    static let hopByHopNames: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+        "proxy-authenticate", "proxy-authentication-info"
+    ]
 }
 
 extension String {

@@ -78,7 +78,8 @@ package final class DiskEntryWriter: FetchBodySink {
     package func begin(_ response: ResponseMetadata) throws {
         var metadata = DiskEntryMetadata(validators: response.validators, contentType: response.contentType)
         metadata.status = response.statusCode
-        metadata.headerFields = response.headerFields
+        // The fields the commit will store, so the header it writes fits the room left for it exactly.
+        metadata.headerFields = response.headerFields.storedWithResponse
         let header = EntryHeader(key: key, metadata: metadata, storedLength: 0, originalLength: 0, payloadCRC: 0)
         let temporary = cache.layout.temporaryPath(for: name)
         if let problem = header.fieldProblem { throw TroveError.ioFailed(path: temporary, reason: problem) }

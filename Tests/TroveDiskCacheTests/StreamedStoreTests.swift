@@ -221,6 +221,34 @@ struct StreamedStoreTests {
         #expect(try temporaryLeftovers(in: dir) == [])
     }
 
+    /// A response's connection fields (`Connection`, `Keep-Alive`) are not kept with it, so the header the
+    /// writer leaves room for is the one the commit writes: the payload is never read back and written again.
+    @Test func aResponsesConnectionFieldsDoNotMakeTheCommitRewriteThePayload() async throws {
+        let dir = try TemporaryDirectory()
+        let files = FaultyFileSystem()
+        let cache = try makeCache(at: dir, files: files)
+        var response = Self.response
+        let kept = [HeaderField(name: "Cache-Control", value: "max-age=600")]
+        response.headerFields =
+            kept + [
+                HeaderField(name: "Connection", value: "keep-alive"),
+                HeaderField(name: "Keep-Alive", value: "timeout=5")
+            ]
+        let photo = Self.payload(60_000)
+        let writer = cache.entryWriter(forKey: "photo")
+        try writer.begin(response)
+        try photo.withUnsafeBytes { try writer.write($0) }
+        // What the pipeline commits: the response's fields as a cache keeps them.
+        var metadata = Self.metadata
+        metadata.headerFields = response.headerFields.storedWithResponse
+        let readsBefore = files.blockingReads
+        try await writer.commitNow(metadata: metadata)
+        #expect(files.blockingReads == readsBefore)
+        let entry = try #require(try await cache.entry(forKey: "photo"))
+        #expect(entry.data == photo && entry.metadata.headerFields == kept)
+        #expect(try temporaryLeftovers(in: dir) == [])
+    }
+
     /// Past 1 MiB a compressible payload is kept as it came: commits run behind the fetches, and reading
     /// every big body of a batch back into memory to compress it would undo the streaming.
     @Test func aCompressiblePayloadOverOneMebibyteIsKeptAsItCame() async throws {

@@ -13,7 +13,7 @@ extension FreshnessPolicy {
         -> (metadata: DiskEntryMetadata, storable: Bool)
     {
         let stored = metadata.headerFields.isEmpty ? Self.fieldsOfOlderEntry(metadata) : metadata.headerFields
-        let fresh = Self.storedFields(response.headerFields)
+        let fresh = response.headerFields.storedWithResponse
         let merged = Self.updated(stored, with: fresh)
         var refreshed = metadata
         refreshed.created = now

@@ -146,17 +146,8 @@ package struct FreshnessPolicy: Sendable {
             validators: response.validators, contentType: response.contentType, created: now,
             expires: expires, mustRevalidate: mustRevalidate(response))
         metadata.status = response.statusCode
-        metadata.headerFields = Self.storedFields(response.headerFields)
+        metadata.headerFields = response.headerFields.storedWithResponse
         return metadata
-    }
-
-    /// Fields a cache does not keep with a response (RFC 9111 §3.1): the connection's own.
-    static func storedFields(_ fields: [HeaderField]) -> [HeaderField] {
-        let hopByHop: Set<String> = [
-            "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
-            "proxy-authenticate", "proxy-authentication-info"
-        ]
-        return fields.filter { !hopByHop.contains($0.name.lowercased()) }
     }
 
     /// How long the shared tier keeps a copy: for as long as it is fresh (no expiry: the disk's max age).
