@@ -11,7 +11,8 @@ final class Resampler {
     let plan: ResizePlan
     private let filter: ResizeTransformer.Filter
     private let columns: WeightTable
-    private let rows: WeightTable
+    /// The row weights: the vertical pass (`Resampler+VerticalPass.swift`) reads them.
+    let rows: WeightTable
     private let sourceColumns: Range<Int>
     /// The most taps an output column reads, rounded up to a pair: the horizontal pass's fixed tap count.
     private let horizontalTaps: Int
@@ -136,48 +137,6 @@ final class Resampler {
         RowWindow(
             capacity: ringCapacity, outputWidth: plan.outputWidth, sourceColumns: sourceColumns.count,
             linePadding: horizontalTaps)
-    }
-
-    /// The vertical pass for output row `i`, whose source rows are all in `window`: sums them, returns to
-    /// straight alpha and writes `outputWidth` RGBA8 pixels to `destination`.
-    func emitRow(_ i: Int, from window: RowWindow, into destination: UnsafeMutablePointer<UInt8>) {
-        let outW = plan.outputWidth
-        let sums = window.sums
-        let start = rows.starts[i], count = rows.tapCounts[i]
-        let weights = rows.weights + i * rows.stride
-        // Two rows per sweep halve the traffic on `sums`; the first sweep sets them. An odd last row pairs
-        // with itself at the table's padding weight, 0.
-        assert(count % 2 == 0 || weights[count] == 0, "an odd row count pairs with a zero padding weight")
-        var k = 0
-        while k < count {
-            let w0 = weights[k], w1 = weights[k + 1]
-            let line0 = window.row(start + k)
-            let line1 = k + 1 < count ? window.row(start + k + 1) : line0
-            if k == 0 {
-                for j in 0..<outW {
-                    sums[j] = line0[j] * w0 + line1[j] * w1
-                }
-            } else {
-                for j in 0..<outW {
-                    sums[j] += line0[j] * w0 + line1[j] * w1
-                }
-            }
-            k += 2
-        }
-        // Over opaque rows the alpha sum is 255 up to float rounding, and the colour needs no dividing by it
-        // (a division per pixel, a quarter of this pass).
-        var allOpaque = true
-        for k in 0..<count where !window.opaque[window.slot(start + k)] {
-            allOpaque = false
-            break
-        }
-        if !allOpaque {
-            for j in 0..<outW {
-                sums[j] = Self.straightAlpha(sums[j])
-            }
-        }
-        Self.storeRoundedBytes(
-            UnsafeRawPointer(sums).assumingMemoryBound(to: Float.self), count: outW * 4, into: destination)
     }
 
     /// Premultiplies source row `y` (`sourceWidth` RGBA8 pixels) into the window's line, then filters it
@@ -328,38 +287,5 @@ final class Resampler {
             all &= source.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
         }
         return withUnsafeBytes(of: all) { $0[3] } == 255
-    }
-
-    /// Premultiplied Float pixel to straight alpha, still Float.
-    @inline(__always)
-    private static func straightAlpha(_ pixel: SIMD4<Float>) -> SIMD4<Float> {
-        let alpha = pixel[3]
-        // Alpha that rounds to 0 is invisible; its colour is meaningless (and dividing by it explodes).
-        guard alpha >= 0.5 else { return .zero }
-        var straight = pixel * (255 / alpha)
-        straight[3] = alpha
-        return straight
-    }
-
-    /// Each Float rounded half up and clamped to 0...255 (filters with negative lobes overshoot). One flat
-    /// loop without conversions that can trap, so the compiler vectorises it: per-pixel scalar conversions
-    /// cost more than the whole vertical convolution.
-    private static func storeRoundedBytes(
-        _ values: UnsafePointer<Float>, count: Int, into bytes: UnsafeMutablePointer<UInt8>
-    ) {
-        for index in 0..<count {
-            bytes[index] = roundedByte(values[index])
-        }
-    }
-
-    /// floor(clamped + 0.5) by float arithmetic alone: adding 2^23 rounds to the nearest integer (ties to
-    /// even), a compare turns that into the floor, and the integer is then the low byte of the sum's bits.
-    @inline(__always)
-    static func roundedByte(_ value: Float) -> UInt8 {
-        let magic: Float = 8_388_608
-        let shifted = min(max(value, 0), 255) + 0.5
-        let nearest = (shifted + magic) - magic
-        let floor = nearest > shifted ? nearest - 1 : nearest
-        return UInt8(truncatingIfNeeded: (floor + magic).bitPattern)
     }
 }
