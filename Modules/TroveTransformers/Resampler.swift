@@ -11,10 +11,13 @@ final class Resampler {
     let plan: ResizePlan
     private let filter: ResizeTransformer.Filter
     private let columns: WeightTable
-    private let rows: WeightTable
+    /// The row weights: the vertical pass (`Resampler+VerticalPass.swift`) reads them.
+    let rows: WeightTable
     private let sourceColumns: Range<Int>
     /// The most taps an output column reads, rounded up to a pair: the horizontal pass's fixed tap count.
     private let horizontalTaps: Int
+    /// The column weights, `horizontalTaps` to an output, each spread over a pixel's four channels.
+    private let columnSplats: BroadcastWeights
     /// For each output row, the lowest source row it or any later output row reads.
     private let lowestRowStillNeeded: [Int]
     /// Rows the ring of horizontally filtered rows holds: the most ever needed at once.
@@ -35,6 +38,7 @@ final class Resampler {
         // The widest tap count is at most the table's stride, which is even, so this never passes it; the
         // weights past each output's own taps are zero.
         horizontalTaps = (columns.widestTapCount + 1) & ~1
+        columnSplats = try BroadcastWeights(columns, taps: horizontalTaps)
 
         // Windows move down monotonically in practice; computing the bounds instead of assuming it keeps
         // the ring correct even if a kernel's zero weights make one window start earlier than the last.
@@ -135,48 +139,6 @@ final class Resampler {
             linePadding: horizontalTaps)
     }
 
-    /// The vertical pass for output row `i`, whose source rows are all in `window`: sums them, returns to
-    /// straight alpha and writes `outputWidth` RGBA8 pixels to `destination`.
-    func emitRow(_ i: Int, from window: RowWindow, into destination: UnsafeMutablePointer<UInt8>) {
-        let outW = plan.outputWidth
-        let sums = window.sums
-        let start = rows.starts[i], count = rows.tapCounts[i]
-        let weights = rows.weights + i * rows.stride
-        // Two rows per sweep halve the traffic on `sums`; the first sweep sets them. An odd last row pairs
-        // with itself at the table's padding weight, 0.
-        assert(count % 2 == 0 || weights[count] == 0, "an odd row count pairs with a zero padding weight")
-        var k = 0
-        while k < count {
-            let w0 = weights[k], w1 = weights[k + 1]
-            let line0 = window.row(start + k)
-            let line1 = k + 1 < count ? window.row(start + k + 1) : line0
-            if k == 0 {
-                for j in 0..<outW {
-                    sums[j] = line0[j] * w0 + line1[j] * w1
-                }
-            } else {
-                for j in 0..<outW {
-                    sums[j] += line0[j] * w0 + line1[j] * w1
-                }
-            }
-            k += 2
-        }
-        // Over opaque rows the alpha sum is 255 up to float rounding, and the colour needs no dividing by it
-        // (a division per pixel, a quarter of this pass).
-        var allOpaque = true
-        for k in 0..<count where !window.opaque[window.slot(start + k)] {
-            allOpaque = false
-            break
-        }
-        if !allOpaque {
-            for j in 0..<outW {
-                sums[j] = Self.straightAlpha(sums[j])
-            }
-        }
-        Self.storeRoundedBytes(
-            UnsafeRawPointer(sums).assumingMemoryBound(to: Float.self), count: outW * 4, into: destination)
-    }
-
     /// Premultiplies source row `y` (`sourceWidth` RGBA8 pixels) into the window's line, then filters it
     /// across into the window's slot for that row.
     func filterRow(_ sourceRow: UnsafePointer<UInt8>, row y: Int, in window: RowWindow) {
@@ -213,31 +175,78 @@ final class Resampler {
         case 8: filterAcross(line, taps: 8, into: destination)
         case 10: filterAcross(line, taps: 10, into: destination)
         case 12: filterAcross(line, taps: 12, into: destination)
+        // A lanczos3 shrink by just over 2 (shrink-on-load's usual outcome) reads 13 or 14 taps.
+        case 14: filterAcross(line, taps: 14, into: destination)
+        case 16: filterAcross(line, taps: 16, into: destination)
         default: filterAcross(line, taps: horizontalTaps, into: destination)
         }
     }
 
-    /// The horizontal pass over a premultiplied line: `taps` (even) weighted pixels per output column.
+    /// The horizontal pass over a premultiplied line: `taps` (even) weighted pixels per output column. The
+    /// loop is bound by loads, not arithmetic, so from 8 taps on it takes two columns at a time: when a shrink
+    /// by about 1, 2 or 3 makes the second column start that many pixels after the first, the step is a
+    /// constant here and the pixels the two share are loaded once. Below 8 taps they share too few to pay
+    /// for it (measured slower at 4 and 6).
     @inline(__always)
     private func filterAcross(
         _ line: UnsafeMutablePointer<SIMD4<Float>>, taps: Int, into destination: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         let firstColumn = sourceColumns.lowerBound
-        let starts = columns.starts, stride = columns.stride
-        var weights = UnsafePointer(columns.weights)
-        for j in 0..<plan.outputWidth {
+        let starts = columns.starts, outW = plan.outputWidth
+        var weights = UnsafePointer(columnSplats.splats)
+        var j = 0
+        if taps >= 8 {
+            while j &+ 1 < outW {
+                let pixels = UnsafePointer(line) + (starts[j] &- firstColumn)
+                let output = destination + j
+                switch starts[j &+ 1] &- starts[j] {
+                case 1: Self.filterPair(pixels, step: 1, taps: taps, weights: weights, into: output)
+                case 2: Self.filterPair(pixels, step: 2, taps: taps, weights: weights, into: output)
+                case 3: Self.filterPair(pixels, step: 3, taps: taps, weights: weights, into: output)
+                case let step: Self.filterPair(pixels, step: step, taps: taps, weights: weights, into: output)
+                }
+                weights += 2 &* taps
+                j &+= 2
+            }
+        }
+        while j < outW {
+            // One column as `filterPair` sums each of its two.
             let pixels = UnsafePointer(line) + (starts[j] &- firstColumn)
-            // Two accumulators so consecutive taps do not wait on each other's addition.
-            var even = SIMD4<Float>.zero, odd = SIMD4<Float>.zero
-            var k = 0
+            var even = pixels[0] * weights[0], odd = pixels[1] * weights[1]
+            var k = 2
             while k < taps {
                 even += pixels[k] * weights[k]
                 odd += pixels[k &+ 1] * weights[k &+ 1]
                 k &+= 2
             }
             destination[j] = even + odd
-            weights += stride
+            weights += taps
+            j &+= 1
         }
+    }
+
+    /// Two neighbouring output columns, the second starting `step` pixels after the first, each summed as
+    /// one column alone is: even and odd taps in two accumulators, so consecutive taps do not wait on each
+    /// other's addition. Starting from the first products rather than from zero can only turn a sum that is
+    /// zero into a zero of the other sign, which rounds to the same byte.
+    @inline(__always)
+    private static func filterPair(
+        _ pixels: UnsafePointer<SIMD4<Float>>, step: Int, taps: Int, weights: UnsafePointer<SIMD4<Float>>,
+        into destination: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let next = pixels + step, nextWeights = weights + taps
+        var even = pixels[0] * weights[0], odd = pixels[1] * weights[1]
+        var nextEven = next[0] * nextWeights[0], nextOdd = next[1] * nextWeights[1]
+        var k = 2
+        while k < taps {
+            even += pixels[k] * weights[k]
+            odd += pixels[k &+ 1] * weights[k &+ 1]
+            nextEven += next[k] * nextWeights[k]
+            nextOdd += next[k &+ 1] * nextWeights[k &+ 1]
+            k &+= 2
+        }
+        destination[0] = even + odd
+        destination[1] = nextEven + nextOdd
     }
 
     /// Each byte as a Float. Sixteen bytes a step, widened through SIMD types: the compiler's own
@@ -278,38 +287,5 @@ final class Resampler {
             all &= source.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
         }
         return withUnsafeBytes(of: all) { $0[3] } == 255
-    }
-
-    /// Premultiplied Float pixel to straight alpha, still Float.
-    @inline(__always)
-    private static func straightAlpha(_ pixel: SIMD4<Float>) -> SIMD4<Float> {
-        let alpha = pixel[3]
-        // Alpha that rounds to 0 is invisible; its colour is meaningless (and dividing by it explodes).
-        guard alpha >= 0.5 else { return .zero }
-        var straight = pixel * (255 / alpha)
-        straight[3] = alpha
-        return straight
-    }
-
-    /// Each Float rounded half up and clamped to 0...255 (filters with negative lobes overshoot). One flat
-    /// loop without conversions that can trap, so the compiler vectorises it: per-pixel scalar conversions
-    /// cost more than the whole vertical convolution.
-    private static func storeRoundedBytes(
-        _ values: UnsafePointer<Float>, count: Int, into bytes: UnsafeMutablePointer<UInt8>
-    ) {
-        for index in 0..<count {
-            bytes[index] = roundedByte(values[index])
-        }
-    }
-
-    /// floor(clamped + 0.5) by float arithmetic alone: adding 2^23 rounds to the nearest integer (ties to
-    /// even), a compare turns that into the floor, and the integer is then the low byte of the sum's bits.
-    @inline(__always)
-    static func roundedByte(_ value: Float) -> UInt8 {
-        let magic: Float = 8_388_608
-        let shifted = min(max(value, 0), 255) + 0.5
-        let nearest = (shifted + magic) - magic
-        let floor = nearest > shifted ? nearest - 1 : nearest
-        return UInt8(truncatingIfNeeded: (floor + magic).bitPattern)
     }
 }

@@ -25,4 +25,20 @@ import Testing
         #expect(Resampler.roundedByte(.infinity) == 255)
         #expect(Resampler.roundedByte(126.5) == 127 && Resampler.roundedByte(127.5) == 128)
     }
+
+    @Test func sixteenAtOnceRoundEachAsOneAtATime() {
+        var values: [Float] = [-.infinity, .infinity, -0.0, 0, 0.5, 254.5, 255.5, 256, -1000, 1000]
+        for integer in -2..<258 {
+            let tie = Float(integer) + 0.5
+            values += [Float(integer), tie.nextDown, tie, tie.nextUp, Float(integer) + 0.25, Float(integer) + 0.75]
+        }
+        while values.count % 16 != 0 { values.append(127.5) }
+        for start in stride(from: 0, to: values.count, by: 16) {
+            let chunk = SIMD16<Float>(values[start..<(start + 16)])
+            let rounded = Resampler.roundedBytes(chunk)
+            for lane in 0..<16 {
+                #expect(rounded[lane] == Resampler.roundedByte(chunk[lane]), "\(chunk[lane])")
+            }
+        }
+    }
 }
