@@ -1,9 +1,10 @@
 import TroveCore
 
-/// A separable resample of one 8-bit plane fed row by row: each row is filtered across as it arrives into a
-/// ring of Float rows, and each output row is written once the rows its vertical filter reads are in. The
-/// weight tables are `Resampler`'s own (`WeightTable`, shared through `WeightTableCache`), so a luma plane
-/// gets the taps the RGBA path gives each channel.
+/// A separable resample of one 8-bit plane fed row by row. Rows are taken four at a time into the lanes of
+/// one line of `SIMD4<Float>`, so the horizontal pass filters four rows in the work the RGBA resize spends
+/// on one pixel's four channels; the filtered rows go into a ring, and each output row is written once the
+/// rows its vertical filter reads are in. The weight tables are `Resampler`'s own (`WeightTable`, shared
+/// through `WeightTableCache`), so a luma plane gets the taps the RGBA path gives each channel.
 final class PlaneResampler {
     let inputWidth: Int
     let inputHeight: Int
@@ -12,15 +13,22 @@ final class PlaneResampler {
     private let columns: WeightTable
     private let rows: WeightTable
     private let firstColumn: Int
+    private let columnCount: Int
     /// The most taps an output column reads, rounded up to a pair (never past the table's stride).
     private let taps: Int
     /// For each output row, the lowest source row it or any later output row reads.
     private let lowestRowStillNeeded: [Int]
+    /// One past the last source row any output reads.
+    private let rowsEnd: Int
     private let capacity: Int
-    private var ring: [Float]
-    /// One source row as Floats, then `taps` zeros the last outputs' zero-weighted taps may read.
-    private var line: [Float]
-    private var sums: [Float]
+    /// Filtered rows, source row y in slot y % capacity, `outputWidth` Floats each, then one scratch row.
+    private let ring: UnsafeMutablePointer<Float>
+    /// Up to four source rows as Floats, row r of the batch in lane r, then `taps` zero columns the last
+    /// outputs' zero-weighted taps may read.
+    private let batch: UnsafeMutablePointer<SIMD4<Float>>
+    private var batchStart = 0
+    private var batchRows = 0
+    private let sums: UnsafeMutablePointer<Float>
     private(set) var output: [UInt8]
     private var nextSourceRow = 0
     private var nextOutputRow = 0
@@ -40,6 +48,7 @@ final class PlaneResampler {
                 "plane resample: \(inputWidth)x\(inputHeight) to \(outputWidth)x\(outputHeight) is empty")
         }
         try DecodingLimits.default.check(width: outputWidth, height: outputHeight, bytesPerPixel: 1)
+        try DecodingLimits.default.check(width: inputWidth, height: 1, bytesPerPixel: 16)
         self.inputWidth = inputWidth
         self.inputHeight = inputHeight
         self.outputWidth = outputWidth
@@ -50,6 +59,7 @@ final class PlaneResampler {
             inputSize: inputHeight, boxStart: boxY, boxLength: boxHeight, count: outputHeight, filter: filter)
         let sourceColumns = columns.sourceRange
         firstColumn = sourceColumns.lowerBound
+        columnCount = sourceColumns.count
         taps = min((columns.widestTapCount + 1) & ~1, columns.stride)
         var lowest = [Int](repeating: 0, count: outputHeight)
         var running = Int.max
@@ -57,18 +67,30 @@ final class PlaneResampler {
             running = min(running, rows.starts[i])
             lowest[i] = running
         }
-        var capacity = 1, highestEnd = 0
+        var needed = 1, highestEnd = 0
         for i in 0..<outputHeight {
             highestEnd = max(highestEnd, rows.starts[i] + rows.tapCounts[i])
-            capacity = max(capacity, highestEnd - lowest[i])
+            needed = max(needed, highestEnd - lowest[i])
         }
-        try DecodingLimits.default.check(width: outputWidth, height: capacity, bytesPerPixel: 4)
+        // A batch may filter up to three rows past what the oldest pending output still needs.
+        let capacity = needed + 4
+        try DecodingLimits.default.check(width: outputWidth, height: capacity + 1, bytesPerPixel: 4)
         lowestRowStillNeeded = lowest
+        rowsEnd = highestEnd
         self.capacity = capacity
-        ring = [Float](repeating: 0, count: capacity * outputWidth)
-        line = [Float](repeating: 0, count: sourceColumns.count + taps)
-        sums = [Float](repeating: 0, count: outputWidth)
+        ring = .allocate(capacity: (capacity + 1) * outputWidth)
+        ring.initialize(repeating: 0, count: (capacity + 1) * outputWidth)
+        batch = .allocate(capacity: columnCount + taps)
+        batch.initialize(repeating: .zero, count: columnCount + taps)
+        sums = .allocate(capacity: outputWidth)
+        sums.initialize(repeating: 0, count: outputWidth)
         output = [UInt8](repeating: 0, count: outputWidth * outputHeight)
+    }
+
+    deinit {
+        ring.deallocate()
+        batch.deallocate()
+        sums.deallocate()
     }
 
     /// Whether every output row has been written.
@@ -84,35 +106,64 @@ final class PlaneResampler {
         }
         let y = nextSourceRow
         nextSourceRow += 1
-        guard nextOutputRow < outputHeight, y >= lowestRowStillNeeded[nextOutputRow] else { return }
-        filterRow(row, into: (y % capacity) * outputWidth)
-        while nextOutputRow < outputHeight, rows.starts[nextOutputRow] + rows.tapCounts[nextOutputRow] <= y + 1 {
+        guard nextOutputRow < outputHeight, y >= lowestRowStillNeeded[nextOutputRow], y < rowsEnd else { return }
+        // A batch holds consecutive rows; one that is not the next (a row no output reads was skipped) starts
+        // a batch of its own.
+        if batchRows > 0 && y != batchStart + batchRows { flush() }
+        if batchRows == 0 { batchStart = y }
+        let lane = batchRows
+        let samples = row + firstColumn
+        for x in 0..<columnCount { batch[x][lane] = Float(samples[x]) }
+        batchRows += 1
+        if batchRows == 4 || y + 1 == rowsEnd || y + 1 == inputHeight { flush() }
+    }
+
+    /// Filters the batch's rows across into the ring, then writes every output row whose rows are all in.
+    private func flush() {
+        switch taps {
+        case 2: filterAcross(taps: 2)
+        case 4: filterAcross(taps: 4)
+        case 6: filterAcross(taps: 6)
+        case 8: filterAcross(taps: 8)
+        case 10: filterAcross(taps: 10)
+        case 12: filterAcross(taps: 12)
+        default: filterAcross(taps: taps)
+        }
+        let filteredEnd = batchStart + batchRows
+        batchRows = 0
+        while nextOutputRow < outputHeight, rows.starts[nextOutputRow] + rows.tapCounts[nextOutputRow] <= filteredEnd {
             emitRow(nextOutputRow)
             nextOutputRow += 1
         }
     }
 
-    /// The horizontal pass: the row's samples as Floats, then `taps` weighted samples per output column.
-    private func filterRow(_ row: UnsafePointer<UInt8>, into slot: Int) {
-        let count = line.count - taps
-        let first = firstColumn, taps = self.taps, outW = outputWidth
-        let starts = columns.starts, stride = columns.stride, weights = columns.weights
-        line.withUnsafeMutableBufferPointer { line in
-            for x in 0..<count { line[x] = Float(row[first + x]) }
-            ring.withUnsafeMutableBufferPointer { ring in
-                for j in 0..<outW {
-                    let base = starts[j] &- first
-                    let w = weights + j * stride
-                    var even: Float = 0, odd: Float = 0
-                    var k = 0
-                    while k < taps {
-                        even += line[base &+ k] * w[k]
-                        odd += line[base &+ k &+ 1] * w[k &+ 1]
-                        k &+= 2
-                    }
-                    ring[slot + j] = even + odd
-                }
+    /// The horizontal pass over the batch: `taps` (even) weighted columns per output, four rows at once, each
+    /// row's sums stored in its ring slot. Every output reads the same number of taps, so the loop unrolls.
+    @inline(__always)
+    private func filterAcross(taps: Int) {
+        let starts = columns.starts, stride = columns.stride, outW = outputWidth, first = firstColumn
+        var weights = UnsafePointer(columns.weights)
+        // Lanes past the batch's rows go to the scratch row after the ring.
+        func slot(_ lane: Int) -> UnsafeMutablePointer<Float> {
+            lane < batchRows ? ring + ((batchStart + lane) % capacity) * outW : ring + capacity * outW
+        }
+        let slot0 = slot(0), slot1 = slot(1), slot2 = slot(2), slot3 = slot(3)
+        for j in 0..<outW {
+            let line = UnsafePointer(batch) + (starts[j] &- first)
+            // Two accumulators so consecutive taps do not wait on each other's addition.
+            var even = SIMD4<Float>.zero, odd = SIMD4<Float>.zero
+            var k = 0
+            while k < taps {
+                even += line[k] * weights[k]
+                odd += line[k &+ 1] * weights[k &+ 1]
+                k &+= 2
             }
+            let sum = even + odd
+            slot0[j] = sum[0]
+            slot1[j] = sum[1]
+            slot2[j] = sum[2]
+            slot3[j] = sum[3]
+            weights += stride
         }
     }
 
@@ -120,23 +171,20 @@ final class PlaneResampler {
     private func emitRow(_ i: Int) {
         let start = rows.starts[i], count = rows.tapCounts[i]
         let weights = rows.weights + i * rows.stride
-        let outW = outputWidth, capacity = self.capacity
-        ring.withUnsafeBufferPointer { ring in
-            sums.withUnsafeMutableBufferPointer { sums in
-                for k in 0..<count {
-                    let w = weights[k]
-                    let from = ((start + k) % capacity) * outW
-                    if k == 0 {
-                        for j in 0..<outW { sums[j] = ring[from + j] * w }
-                    } else {
-                        for j in 0..<outW { sums[j] += ring[from + j] * w }
-                    }
-                }
-                output.withUnsafeMutableBufferPointer { output in
-                    let row = i * outW
-                    for j in 0..<outW { output[row + j] = Self.roundedByte(sums[j]) }
-                }
+        let outW = outputWidth, sums = self.sums
+        for k in 0..<count {
+            let w = weights[k]
+            let line = UnsafePointer(ring + ((start + k) % capacity) * outW)
+            if k == 0 {
+                for j in 0..<outW { sums[j] = line[j] * w }
+            } else {
+                for j in 0..<outW { sums[j] += line[j] * w }
             }
+        }
+        output.withUnsafeMutableBufferPointer { output in
+            guard let base = output.baseAddress else { return }
+            let row = base + i * outW
+            for j in 0..<outW { row[j] = Self.roundedByte(sums[j]) }
         }
     }
 
