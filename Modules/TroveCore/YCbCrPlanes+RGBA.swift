@@ -11,22 +11,27 @@ extension YCbCrPlanes {
             y.withUnsafeBufferPointer { y in
                 cb.withUnsafeBufferPointer { cb in
                     cr.withUnsafeBufferPointer { cr in
+                        guard let out = buffer.baseAddress, let y = y.baseAddress, let cb = cb.baseAddress,
+                            let cr = cr.baseAddress
+                        else { return }
                         for row in 0..<height {
-                            let lumaRow = row * width, chromaRow = (row / 2) * chromaWidth, out = row * width * 4
+                            let luma = y + row * width, blues = cb + (row / 2) * chromaWidth
+                            let reds = cr + (row / 2) * chromaWidth, pixel = out + row * width * 4
+                            // Wrapping arithmetic: the values cannot overflow, and checked operations would
+                            // keep the loop from vectorising.
                             for x in 0..<width {
-                                let luma = Int32(y[lumaRow + x]) << 16 + half
-                                let blue = Int32(cb[chromaRow + x / 2]) - 128
-                                let red = Int32(cr[chromaRow + x / 2]) - 128
-                                buffer[out + 4 * x] = Self.clamped((luma + crToR * red) >> 16)
-                                buffer[out + 4 * x + 1] = Self.clamped((luma + cbToG * blue + crToG * red) >> 16)
-                                buffer[out + 4 * x + 2] = Self.clamped((luma + cbToB * blue) >> 16)
-                                buffer[out + 4 * x + 3] = 255
+                                let l = Int32(luma[x]) &<< 16 &+ half
+                                let blue = Int32(blues[x &>> 1]) &- 128, red = Int32(reds[x &>> 1]) &- 128
+                                pixel[4 &* x] = Self.clamped((l &+ crToR &* red) &>> 16)
+                                pixel[4 &* x &+ 1] = Self.clamped((l &+ cbToG &* blue &+ crToG &* red) &>> 16)
+                                pixel[4 &* x &+ 2] = Self.clamped((l &+ cbToB &* blue) &>> 16)
+                                pixel[4 &* x &+ 3] = 255
                             }
                         }
+                        initialized = width * height * 4
                     }
                 }
             }
-            initialized = width * height * 4
         }
         return Image(
             width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4, pixels: pixels,

@@ -167,19 +167,23 @@ final class PlaneResampler {
         }
     }
 
-    /// The vertical pass for output row `i`, whose source rows are all in the ring.
+    /// The vertical pass for output row `i`, whose source rows are all in the ring: two rows a sweep, which
+    /// halves the traffic on the sums (an odd last row pairs with itself at the table's padding weight, 0).
     private func emitRow(_ i: Int) {
         let start = rows.starts[i], count = rows.tapCounts[i]
         let weights = rows.weights + i * rows.stride
         let outW = outputWidth, sums = self.sums
-        for k in 0..<count {
-            let w = weights[k]
-            let line = UnsafePointer(ring + ((start + k) % capacity) * outW)
+        var k = 0
+        while k < count {
+            let w0 = weights[k], w1 = k + 1 < count ? weights[k + 1] : 0
+            let line0 = UnsafePointer(ring + ((start + k) % capacity) * outW)
+            let line1 = k + 1 < count ? UnsafePointer(ring + ((start + k + 1) % capacity) * outW) : line0
             if k == 0 {
-                for j in 0..<outW { sums[j] = line[j] * w }
+                for j in 0..<outW { sums[j] = line0[j] * w0 + line1[j] * w1 }
             } else {
-                for j in 0..<outW { sums[j] += line[j] * w }
+                for j in 0..<outW { sums[j] += line0[j] * w0 + line1[j] * w1 }
             }
+            k += 2
         }
         output.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
@@ -188,9 +192,15 @@ final class PlaneResampler {
         }
     }
 
-    /// Rounded half up and clamped to 0...255 (filters with negative lobes overshoot).
+    /// floor(clamped + 0.5) by float arithmetic alone, so the loop that calls it vectorises (a conversion that
+    /// can trap does not): adding 2^23 rounds to the nearest integer, a compare makes that the floor, and the
+    /// integer is the low byte of the sum's bits. Filters with negative lobes overshoot, hence the clamp.
     @inline(__always)
     private static func roundedByte(_ value: Float) -> UInt8 {
-        UInt8(truncatingIfNeeded: Int32(min(max(value, 0), 255) + 0.5))
+        let magic: Float = 8_388_608
+        let shifted = min(max(value, 0), 255) + 0.5
+        let nearest = (shifted + magic) - magic
+        let floor = nearest > shifted ? nearest - 1 : nearest
+        return UInt8(truncatingIfNeeded: (floor + magic).bitPattern)
     }
 }

@@ -134,20 +134,21 @@ import TroveTransformers
         #expect(tried.response.data == rgba.response.data, "\(why)")
     }
 
-    /// 4:2:0 sources at odd sizes, to odd outputs: planes give the RGBA path's result.
+    /// 4:2:0 sources at odd sizes, to odd outputs: planes give the RGBA path's result (at quality 100, as
+    /// `photosMatchTheRGBAPath` compares).
     @Test(arguments: [
         ("planar/tiny-17x9.jpg", "resize:w=5,h=5,mode=fit"), ("planar/tiny-17x9.jpg", "resize:w=16,h=3,mode=stretch"),
         ("planar/large-1001x667.jpg", "resize:w=333,h=333,mode=fit,filter=lanczos3"),
         ("planar/chelsea-420-progressive.jpg", "resize:w=1,h=1,mode=stretch")
     ])
     func oddSizes(_ fixture: String, spec: String) async throws {
-        let planar = try await Self.make(fixture, spec: spec, planar: true)
-        let rgba = try await Self.make(fixture, spec: spec, planar: false)
+        let planar = try await Self.make(fixture, spec: spec, planar: true, quality: 1)
+        let rgba = try await Self.make(fixture, spec: spec, planar: false, quality: 1)
         #expect(planar.planarResults == 1)
         let a = try JPEGDecoder().decode(planar.response.data, limits: .default)
         let b = try JPEGDecoder().decode(rgba.response.data, limits: .default)
         try #require(a.width == b.width && a.height == b.height)
-        #expect(psnr(a, b) >= 40, "\(fixture) \(spec)")
+        #expect(psnr(a, b) >= 45, "\(fixture) \(spec)")
     }
 
     /// A truncated or damaged JPEG fails the request on the planar path as on the RGBA one, and leaves
