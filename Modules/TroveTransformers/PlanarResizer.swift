@@ -16,6 +16,10 @@ package final class PlanarResizer: PlaneRowSink {
     private var resamplers: [PlaneResampler] = []
     /// For each plane, the halver its rows go through first, if any.
     private var halvers: [PlaneHalver?] = []
+    /// Whether this resize averages its chroma after resampling: when asked, or when the output has an odd
+    /// side, whose last chroma sample covers one pixel (libjpeg repeats the edge), not the two a half-sized
+    /// grid would place it over.
+    private var averaging = false
     private var header: PlanarStreamHeader?
 
     /// A sink for `resize` of an image stored at `storedSize`, delivered at that size or reduced.
@@ -39,8 +43,9 @@ package final class PlanarResizer: PlaneRowSink {
         let scaleX = geometry.width / Double(geometry.outputWidth)
         let scaleY = geometry.height / Double(geometry.outputHeight)
         let luma = (width: geometry.outputWidth, height: geometry.outputHeight, span: 1.0)
+        averaging = averagesChroma || geometry.outputWidth % 2 == 1 || geometry.outputHeight % 2 == 1
         let chroma =
-            averagesChroma
+            averaging
             ? luma : (width: (geometry.outputWidth + 1) / 2, height: (geometry.outputHeight + 1) / 2, span: 2.0)
         let outputs = [luma, chroma, chroma]
         var halvers: [PlaneHalver?] = []
@@ -92,7 +97,7 @@ package final class PlanarResizer: PlaneRowSink {
         else { throw Self.misuse("the decoder stopped before the planes' last rows") }
         let width = resamplers[0].outputWidth, height = resamplers[0].outputHeight
         func chroma(_ plane: Int) -> [UInt8] {
-            averagesChroma
+            averaging
                 ? Self.averaged(resamplers[plane].output, width: width, height: height) : resamplers[plane].output
         }
         guard
