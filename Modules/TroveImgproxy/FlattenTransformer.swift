@@ -1,4 +1,5 @@
 import Trove
+import TroveTransformers
 
 /// Composites the image over an opaque colour, leaving every pixel opaque: imgproxy's `background`, and
 /// what it does (on white) before encoding to a format without alpha such as JPEG.
@@ -68,3 +69,6 @@ package struct FlattenTransformer: ImageTransformer, Equatable {
         return out
     }
 }
+
+/// An opaque image has nothing to lay over the background: `transform` returns it as it is.
+extension FlattenTransformer: OpaqueInvariantTransformer {}

@@ -1,5 +1,5 @@
-// What TroveJPEGShim.c and TroveJPEGProgressive.c share: libjpeg's error manager made to longjmp back to
-// the shim, and the conversion of CMYK output rows. Not part of the module's public header.
+// What the shim's C files share: libjpeg's error manager made to longjmp back to the shim, the one-shot
+// decoder, and the conversion of CMYK output rows. Not part of the module's public header.
 #ifndef TROVE_JPEG_INTERNAL_H
 #define TROVE_JPEG_INTERNAL_H
 
@@ -14,6 +14,21 @@ typedef struct {
     int hit_end_of_file;
     char message[JMSG_LENGTH_MAX];
 } trove_error_manager;
+
+// A one-shot decoder over a whole file in memory (TroveJPEGShim.c; TroveJPEGPlanar.c reads it as planes).
+struct trove_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    trove_error_manager errors;
+    struct jpeg_progress_mgr progress;
+    const unsigned char *data;
+    size_t size;
+    long max_memory;
+    int max_scans;
+    int created;
+    int keep_cmyk;
+    unsigned char *icc;
+    size_t icc_size;
+};
 
 /// Sets up `manager` so that libjpeg's fatal errors longjmp to `manager->escape` with the message kept,
 /// and warnings are counted, not printed.

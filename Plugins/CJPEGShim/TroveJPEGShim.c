@@ -34,20 +34,6 @@ void trove_install_errors(trove_error_manager *manager) {
     manager->message[0] = '\0';
 }
 
-struct trove_jpeg_decoder {
-    struct jpeg_decompress_struct cinfo;
-    trove_error_manager errors;
-    struct jpeg_progress_mgr progress;
-    const unsigned char *data;
-    size_t size;
-    long max_memory;
-    int max_scans;
-    int created;
-    int keep_cmyk;
-    unsigned char *icc;
-    size_t icc_size;
-};
-
 // Progressive files may hold thousands of tiny scans that each cost a pass over the image.
 static void trove_check_scans(j_common_ptr cinfo) {
     trove_jpeg_decoder *decoder = (trove_jpeg_decoder *)cinfo->client_data;
@@ -132,6 +118,10 @@ int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_heade
     header->icc_length = decoder->icc ? decoder->icc_size : 0;
     header->adobe = decoder->cinfo.saw_Adobe_marker ? 1 : 0;
     header->adobe_transform = decoder->cinfo.Adobe_transform;
+    for (int ci = 0; ci < decoder->cinfo.num_components && ci < 4; ci++) {
+        header->sampling_h[ci] = decoder->cinfo.comp_info[ci].h_samp_factor;
+        header->sampling_v[ci] = decoder->cinfo.comp_info[ci].v_samp_factor;
+    }
     return 0;
 }
 

@@ -44,7 +44,12 @@ package struct JPEGEncoder: ImageEncoder {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw TroveError.encodingFailed(format: .jpeg, reason: reason)
         }
-        let encoded = Data(bytes: output, count: Int(size))
+        return try tagged(Data(bytes: output, count: Int(size)), for: image)
+    }
+
+    /// libjpeg-turbo's output with the markers `image` calls for inserted after SOI: its orientation and
+    /// copyright notice, and a kept profile. Throws when a profile does not fit in APP2 markers.
+    func tagged(_ encoded: Data, for image: Image) throws -> Data {
         var segments: [UInt8] = []
         // EXIF first (readers look for it right after SOI and JFIF): an orientation the pipeline kept and the
         // notice. Then XMP and IPTC-IIM for the fields EXIF has no tag for and for readers that look only there.

@@ -5,7 +5,8 @@ import TroveCore
 /// Labels: trove_cache_hits_total / trove_cache_misses_total {tier}, trove_fetches_total,
 /// trove_fetched_bytes_total, trove_coalesced_joins_total, trove_failures_total {kind},
 /// trove_stale_delivered_total (stale copies delivered because the origin failed),
-/// trove_results_processed_total (results made from an original: decoded, transformed, encoded); for the shared tier
+/// trove_results_processed_total (results made from an original: decoded, transformed, encoded), of them
+/// trove_results_planar_total (made from YCbCr planes, `PlanarRoute`); for the shared tier
 /// (tier="shared" on hits and misses) trove_shared_tier_unavailable_total (calls that went on without it),
 /// trove_shared_tier_bypassed_total (skipped while its breaker was open), trove_shared_tier_rejected_total
 /// (values that failed to decode) and trove_shared_tier_lease_waits_total (misses that waited for a lease).
@@ -16,6 +17,8 @@ struct PipelineMetrics: Sendable {
         case hit(Tier), miss(Tier), fetch, bytesFetched(Int), coalescedJoin, failure(FailureKind), staleDelivered
         /// A result made from an original (not read back from a cache).
         case resultProcessed
+        /// Of those, one made from YCbCr planes (`PlanarRoute`) rather than RGBA.
+        case resultPlanar
         case sharedUnavailable, sharedBypassed, sharedRejected, sharedLeaseWait
         /// A source a crash was traced to was marked; a request for a marked source was refused.
         case poisonedSourceMarked, poisonedSourceRefused
@@ -23,7 +26,7 @@ struct PipelineMetrics: Sendable {
 
     private let memoryHits, memoryMisses, diskHits, diskMisses, fetches, bytes, joins, staleDeliveries: Counter
     private let sharedHits, sharedMisses, sharedUnavailable, sharedBypassed, sharedRejected, sharedLeaseWaits: Counter
-    private let poisonedMarked, poisonedRefused, resultsProcessed: Counter
+    private let poisonedMarked, poisonedRefused, resultsProcessed, resultsPlanar: Counter
     private let factory: any MetricsFactory
 
     init(factory: any MetricsFactory) {
@@ -45,6 +48,7 @@ struct PipelineMetrics: Sendable {
         poisonedMarked = Counter(label: "trove_poisoned_sources_marked_total", factory: factory)
         poisonedRefused = Counter(label: "trove_poisoned_sources_refused_total", factory: factory)
         resultsProcessed = Counter(label: "trove_results_processed_total", factory: factory)
+        resultsPlanar = Counter(label: "trove_results_planar_total", factory: factory)
     }
 
     func record(_ event: Event) {
@@ -66,6 +70,7 @@ struct PipelineMetrics: Sendable {
         case .poisonedSourceMarked: poisonedMarked.increment()
         case .poisonedSourceRefused: poisonedRefused.increment()
         case .resultProcessed: resultsProcessed.increment()
+        case .resultPlanar: resultsPlanar.increment()
         case let .failure(kind):
             Counter(label: "trove_failures_total", dimensions: [("kind", kind.rawValue)], factory: factory).increment()
         }

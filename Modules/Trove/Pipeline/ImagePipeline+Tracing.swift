@@ -41,6 +41,19 @@ extension Span {
         }
     }
 
+    /// As `recordInput(_:raw:decoded:)`, for a planar decode whose result is `decodedWidth x decodedHeight`
+    /// (already resized: no RGBA image was decoded).
+    func recordPlanarInput(_ probe: SourceProbe, raw: RawResult, decodedWidth: Int, decodedHeight: Int) {
+        updateAttributes { attributes in
+            attributes.record(
+                .input, width: probe.header?.width ?? decodedWidth, height: probe.header?.height ?? decodedHeight,
+                format: probe.header?.format ?? .jpeg)
+            attributes["trove.input.bytes"] = raw.data.count
+            attributes["trove.decoded.width"] = decodedWidth
+            attributes["trove.decoded.height"] = decodedHeight
+        }
+    }
+
     /// What a decode read: the source's size (its header's, before any shrink-on-load), format and bytes, and
     /// the size it was decoded at.
     func recordInput(_ probe: SourceProbe, raw: RawResult, decoded: Image) {

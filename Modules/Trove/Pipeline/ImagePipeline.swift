@@ -285,6 +285,26 @@ public final class ImagePipeline: Sendable {
         defer { reservation?.release() }
         // A large source's work runs on threads of its own, so it never holds the cooperative pool.
         let threads = probe.isLarge ? DecodeThreads.shared : nil
+        // Planes when `PlanarRoute` allows (a JPEG shrunk to a JPEG), else RGBA.
+        let result: (image: Image, data: Data, format: ImageFormat)
+        if let planar = try await planarResult(request, key: key, raw, probe: probe, threads: threads) {
+            result = planar
+        } else {
+            result = try await rgbaResult(request, key: key, raw, probe: probe, threads: threads)
+        }
+        parts.metrics.record(.resultProcessed)
+        let response = ImageResponse(
+            image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key)
+        return try await parts.tracing.span("trove.store") { _ in
+            await store.run((response: response, request: request, raw: raw, sharing: sharing))
+        }
+    }
+
+    /// The result made the RGBA way: decoded (reduced, rows streamed into a leading resize), transformed and
+    /// encoded, each in its span.
+    private func rgbaResult(
+        _ request: ImageRequest, key: CacheKey, _ raw: RawResult, probe: SourceProbe, threads: DecodeThreads?
+    ) async throws -> (image: Image, data: Data, format: ImageFormat) {
         let tracing = parts.tracing
         let decoded = try await tracing.span("trove.decode") { span in
             let decoded = try await decode.run((raw: raw, request: request, key: key, probe: probe, threads: threads))
@@ -294,7 +314,7 @@ public final class ImagePipeline: Sendable {
         try Task.checkCancellation()
         let transform = self.transform
         let input = (decoded: decoded.image, remaining: decoded.remaining, raw: raw, request: request, key: key)
-        let result = try await tracing.span("trove.transform") { span in
+        return try await tracing.span("trove.transform") { span in
             let result =
                 if let threads {
                     try await threads.run { try transform.run(input) }
@@ -305,12 +325,6 @@ public final class ImagePipeline: Sendable {
                 .output, width: result.image.width, height: result.image.height, format: result.format,
                 bytes: result.data.count)
             return result
-        }
-        parts.metrics.record(.resultProcessed)
-        let response = ImageResponse(
-            image: result.image, data: result.data, format: result.format, source: raw.source, cacheKey: key)
-        return try await tracing.span("trove.store") { _ in
-            await store.run((response: response, request: request, raw: raw, sharing: sharing))
         }
     }
 

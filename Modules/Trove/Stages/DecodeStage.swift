@@ -39,7 +39,7 @@ struct DecodeStage: PipelineStage {
 
     /// Runs `work` on the bytes; when it fails, bytes fetched just now are removed from disk and remembered as
     /// a failure: they must not stay cached as if they were an image.
-    private func forgettingUndecodable<T>(
+    func forgettingUndecodable<T>(
         _ raw: RawResult, for request: ImageRequest, key: CacheKey, _ work: () async throws -> T
     ) async throws -> T {
         do {

@@ -42,7 +42,7 @@ struct TransformStage: PipelineStage {
 
     /// The format a processed result is encoded in: the request's, else the source's when asked and an
     /// encoder for it is registered, else PNG.
-    private func outputFormat(for request: ImageRequest, source: ImageFormat) -> ImageFormat {
+    func outputFormat(for request: ImageRequest, source: ImageFormat) -> ImageFormat {
         if let format = request.outputFormat { return format }
         if request.options.contains(.encodesInSourceFormat), registry.encodableFormats.contains(source) {
             return source

@@ -28,6 +28,9 @@ typedef struct {
     /// (0 none, 1 YCbCr, 2 YCCK).
     int adobe;
     int adobe_transform;
+    /// The first four components' sampling factors across and down (0 past `components`).
+    int sampling_h[4];
+    int sampling_v[4];
 } trove_jpeg_header;
 
 /// Starts a decoder over `data` (which must outlive it). `max_memory` bounds libjpeg's working memory;
@@ -53,6 +56,41 @@ typedef int (*trove_jpeg_row_callback)(void *context, const unsigned char *rgba_
 /// Decodes as trove_jpeg_decoder_decode_rgba does, but hands each row to `callback` from one row buffer
 /// instead of writing a whole image. Returns 0 on success, 1 when the callback stopped it, -1 on failure.
 int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_callback callback, void *context);
+/// One plane of a planar decode, at the scale set.
+typedef struct {
+    /// Samples across and rows down (libjpeg's downsampled size).
+    int width;
+    int height;
+    /// Samples in each row handed over: the width padded to whole (scaled) DCT blocks.
+    int buffer_width;
+    /// Rows each iMCU row brings: the vertical sampling factor times the scaled DCT size.
+    int rows_per_group;
+    /// The sampling factor times the scaled DCT size, across and down: the luma's over a plane's is how many
+    /// pixels that plane's samples span.
+    int h_scale;
+    int v_scale;
+} trove_jpeg_plane;
+
+/// What a planar decode delivers: the image's size at the scale set and its Y, Cb and Cr planes.
+typedef struct {
+    int width;
+    int height;
+    /// Luma rows per iMCU row.
+    int group_rows;
+    trove_jpeg_plane planes[3];
+} trove_jpeg_planar_layout;
+
+/// Starts a planar decode (libjpeg's raw data: no upsampling, no colour conversion) at the scale set, and
+/// fills `layout`. Only YCbCr files with luma at 1 or 2 each way and both chroma components at 1x1 (4:4:4,
+/// 4:2:2, 4:4:0, 4:2:0); anything else fails. Call after the header (and any scale) and before any other
+/// decode. Returns 0 on success, -1 on failure (see trove_jpeg_decoder_error).
+int trove_jpeg_decoder_start_planes(trove_jpeg_decoder *decoder, trove_jpeg_planar_layout *layout);
+/// Receives one iMCU row: for each plane, its `rows_per_group` rows of `buffer_width` samples (those past the
+/// plane's height are padding), valid only during the call. Returns 0 to go on, anything else to stop.
+typedef int (*trove_jpeg_planes_callback)(void *context, const unsigned char *const *const *rows);
+/// Decodes every iMCU row of a started planar decode into `callback`. A file that ends early is an error.
+/// Returns 0 on success, 1 when the callback stopped it, -1 on failure.
+int trove_jpeg_decoder_read_planes(trove_jpeg_decoder *decoder, trove_jpeg_planes_callback callback, void *context);
 /// The last error's message (empty when there was none); valid until the decoder is destroyed.
 const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder);
 void trove_jpeg_decoder_destroy(trove_jpeg_decoder *decoder);
@@ -93,6 +131,13 @@ void trove_jpeg_progressive_destroy(trove_jpeg_progressive *decoder);
 int trove_jpeg_encode(const unsigned char *pixels, int width, int height, size_t bytes_per_row, int components,
                       int quality, unsigned char **output, unsigned long *output_size,
                       char *error, size_t error_capacity);
+/// Encodes Y, Cb and Cr planes (full-range JFIF YCbCr, chroma at half the luma's size each way rounded up:
+/// 4:2:0) with jpeg_write_raw_data, with the tables trove_jpeg_encode uses, into a buffer the caller releases
+/// with trove_jpeg_free. `plane_widths`/`plane_heights` must be exactly those sizes and `strides` at least the
+/// widths. Returns 0 on success, -1 with a message in `error`.
+int trove_jpeg_encode_planes(const unsigned char *const planes[3], const size_t strides[3],
+                             const int plane_widths[3], const int plane_heights[3], int quality,
+                             unsigned char **output, unsigned long *output_size, char *error, size_t error_capacity);
 void trove_jpeg_free(unsigned char *buffer);
 
 #endif

@@ -1,0 +1,78 @@
+import TroveCore
+import TroveTransformers
+
+/// The one rule for which results are made from YCbCr planes (decoded raw, resampled plane by plane, encoded
+/// raw: no colour conversion or chroma resampling at the source's size) and which from RGBA, as every other
+/// result is. Planes only where they give what RGBA would: a still JPEG to a JPEG, the transforms a leading
+/// `orient`, one resize that is only a shrinking resample (`PlanarResize`) and after it nothing but transforms
+/// that leave an opaque image alone (`OpaqueInvariantTransformer`), no delegate to see the decoded
+/// image, and a source that is upright, YCbCr at 4:4:4, 4:2:2, 4:4:0 or 4:2:0, and says nothing about its
+/// colours (so sRGB: no profile to convert from or keep). Anything that needs RGB (a profile, a watermark,
+/// rounded corners, any transform after the resize) goes the RGBA way. Decided in two steps: `candidate`
+/// from the request before anything is read, `fallback(for:)` from the header once the decoder has read it.
+struct PlanarRoute {
+    /// Why a result goes the RGBA way.
+    enum Fallback: String, Error, Equatable, Sendable, CaseIterable {
+        case outputNotJPEG = "the output format is not JPEG"
+        case noPlanarEncoder = "the output's encoder cannot take planes"
+        case noPlanarDecoder = "the source's decoder cannot give planes"
+        case delegateSeesDecode = "a delegate sees the decoded image"
+        case transformsBeyondResize = "the transforms are more than one resize (and what leaves opaque images alone)"
+        case resizeNotPlanar = "the resize is more than a shrinking resample"
+        case animated = "the source has more than one frame"
+        case headerUnread = "the source's header could not be read"
+        case turned = "the source is not upright"
+        case colorProfile = "the source describes its colours"
+        case notYCbCr = "the source is not YCbCr"
+        case sampling = "the source's chroma sampling is not 4:4:4, 4:2:2, 4:4:0 or 4:2:0"
+    }
+
+    let decoder: any PlanarImageDecoder
+    let encoder: any PlanarImageEncoder
+    let resize: any PlanarResize
+    /// The full stored size the resize is planned on.
+    let storedSize: PixelSize
+
+    /// The request-level half: planes are possible for these transforms (as run: `orient` first unless the
+    /// stored orientation is kept), this decoder, the encoder of the output format, and the source's header
+    /// (as probed; nil when unread). Either the route to try, or why not.
+    static func candidate(
+        transforms: [any ImageTransformer], decoder: any ImageDecoder, outputFormat: ImageFormat,
+        encoder: (any ImageEncoder)?, hasDelegate: Bool, header: ImageInfo?
+    ) -> Result<PlanarRoute, Fallback> {
+        guard outputFormat == .jpeg else { return .failure(.outputNotJPEG) }
+        guard let encoder = encoder as? any PlanarImageEncoder else { return .failure(.noPlanarEncoder) }
+        guard let decoder = decoder as? any PlanarImageDecoder else { return .failure(.noPlanarDecoder) }
+        guard !hasDelegate else { return .failure(.delegateSeesDecode) }
+        let steps = transforms.first is OrientTransformer ? Array(transforms.dropFirst()) : transforms
+        // After the resize only what leaves an opaque image alone (imgproxy's flatten onto its background).
+        guard let first = steps.first, let resize = first as? any PlanarResize,
+            steps.dropFirst().allSatisfy({ $0 is any OpaqueInvariantTransformer })
+        else { return .failure(.transformsBeyondResize) }
+        guard let header else { return .failure(.headerUnread) }
+        guard header.frameCount == 1 else { return .failure(.animated) }
+        // An upright source is displayed as stored, so the resize is planned on the stored size.
+        let stored = PixelSize(width: header.width, height: header.height)
+        guard resize.streamsRows(from: stored), resize.planarGeometry(storedSize: stored, deliveredSize: stored) != nil
+        else { return .failure(.resizeNotPlanar) }
+        return .success(PlanarRoute(decoder: decoder, encoder: encoder, resize: resize, storedSize: stored))
+    }
+
+    /// The source-level half, from the header the decoder read: nil when planes give what RGBA would.
+    func fallback(for facts: PlanarSourceFacts) -> Fallback? {
+        Self.fallback(for: facts, storedSize: storedSize)
+    }
+
+    /// As `fallback(for:)`, for a route planned on `storedSize`.
+    static func fallback(for facts: PlanarSourceFacts, storedSize: PixelSize) -> Fallback? {
+        guard facts.width == storedSize.width, facts.height == storedSize.height else { return .headerUnread }
+        guard facts.orientation == .up else { return .turned }
+        guard facts.colorDescription == nil else { return .colorProfile }
+        guard facts.colorModel == .yCbCr, facts.sampling.count == 3 else { return .notYCbCr }
+        let luma = facts.sampling[0]
+        guard (1...2).contains(luma.horizontal), (1...2).contains(luma.vertical),
+            facts.sampling[1] == SamplingFactors(1, 1), facts.sampling[2] == SamplingFactors(1, 1)
+        else { return .sampling }
+        return nil
+    }
+}

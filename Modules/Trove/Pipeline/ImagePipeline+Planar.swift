@@ -1,0 +1,53 @@
+import Foundation
+import TroveCore
+
+extension ImagePipeline {
+    /// The result made from planes when `PlanarRoute` allows it: decoded (span `trove.decode`), resized and
+    /// encoded (span `trove.transform`) without leaving YCbCr. Nil when the rule sends it the RGBA way, with
+    /// nothing decoded.
+    func planarResult(
+        _ request: ImageRequest, key: CacheKey, _ raw: RawResult, probe: SourceProbe, threads: DecodeThreads?
+    ) async throws -> (image: Image, data: Data, format: ImageFormat)? {
+        guard key.processed != key.raw else { return nil }
+        let format = transform.outputFormat(for: request, source: probe.header?.format ?? .jpeg)
+        let candidate = PlanarRoute.candidate(
+            transforms: request.transformsAsRun, decoder: probe.decoder, outputFormat: format,
+            encoder: try? registry.encoder(for: format), hasDelegate: configuration.delegate != nil,
+            header: probe.header)
+        guard case let .success(route) = candidate else { return nil }
+        let tracing = parts.tracing
+        let decoded = try await tracing.span("trove.decode") { span in
+            let decoded = try await decode.runPlanar(
+                (raw: raw, request: request, key: key, route: route, threads: threads))
+            if case let .planes(planes, _) = decoded {
+                span?.recordPlanarInput(probe, raw: raw, decodedWidth: planes.width, decodedHeight: planes.height)
+            }
+            return decoded
+        }
+        guard case let .planes(planes, copyright) = decoded else { return nil }
+        try Task.checkCancellation()
+        let options = request.encodingOptions ?? configuration.encodingOptions
+        let sourceGuard = parts.sourceGuard, url = request.url
+        let encode: @Sendable () throws -> (image: Image, data: Data, format: ImageFormat) = {
+            try sourceGuard.journaling(url) {
+                var image = planes.rgbaImage(sourceFormat: .jpeg)
+                image.copyright = copyright
+                return (image, try route.encoder.encode(planes, metadata: image, options: options), format)
+            }
+        }
+        let result = try await tracing.span("trove.transform") { span in
+            let result =
+                if let threads {
+                    try await threads.run(encode)
+                } else {
+                    try encode()
+                }
+            span?.record(
+                .output, width: result.image.width, height: result.image.height, format: result.format,
+                bytes: result.data.count)
+            return result
+        }
+        parts.metrics.record(.resultPlanar)
+        return result
+    }
+}

@@ -1,0 +1,136 @@
+import TroveCore
+
+/// A resize fed planes by a planar decoder (`PlaneRowSink`): the luma plane is resampled to the output size
+/// and each chroma plane to half of it each way (4:2:0, what JPEG's encoder writes by default), each from its
+/// own resolution. Samples are centre-sited, as JFIF places them: a plane's sample i covers image pixels
+/// [i * span, (i + 1) * span), so a region of the image is the same region of every plane, divided by the
+/// plane's span. Rows stream: only a window of filtered rows per plane is held, never a decoded plane.
+package final class PlanarResizer: PlaneRowSink {
+    private let resize: any PlanarResize
+    private let storedSize: PixelSize
+    /// Whether chroma is resampled to the full output size and then averaged over 2x2 blocks, as libjpeg's
+    /// encoder downsamples RGBA input. Otherwise (the default) chroma delivered at the luma's resolution is
+    /// halved first (`PlaneHalver`) and every chroma plane resampled straight to the half-sized grid: a
+    /// quarter of the work, as close to the RGBA path (`PlanarPathTests`).
+    let averagesChroma: Bool
+    private var resamplers: [PlaneResampler] = []
+    /// For each plane, the halver its rows go through first, if any.
+    private var halvers: [PlaneHalver?] = []
+    /// Whether this resize averages its chroma after resampling: when asked, or when the output has an odd
+    /// side, whose last chroma sample covers one pixel (libjpeg repeats the edge), not the two a half-sized
+    /// grid would place it over.
+    private var averaging = false
+    private var header: PlanarStreamHeader?
+
+    /// A sink for `resize` of an image stored at `storedSize`, delivered at that size or reduced.
+    package init(resize: any PlanarResize, storedSize: PixelSize, averagesChroma: Bool = false) {
+        self.resize = resize
+        self.storedSize = storedSize
+        self.averagesChroma = averagesChroma
+    }
+
+    /// Plans each plane's resample from the resize's geometry on the delivered size; throws when the resize
+    /// has none there, or the planes are not three.
+    package func begin(_ header: PlanarStreamHeader) throws {
+        guard self.header == nil else { throw Self.misuse("begin was called twice") }
+        guard header.planes.count == 3, header.width > 0, header.height > 0,
+            let geometry = resize.planarGeometry(
+                storedSize: storedSize, deliveredSize: PixelSize(width: header.width, height: header.height)),
+            geometry.isValid
+        else { throw Self.misuse("a \(header.width)x\(header.height) image in \(header.planes.count) planes") }
+        try DecodingLimits.default.check(width: geometry.outputWidth, height: geometry.outputHeight)
+        // Output pixels per source pixel of the region, each way.
+        let scaleX = geometry.width / Double(geometry.outputWidth)
+        let scaleY = geometry.height / Double(geometry.outputHeight)
+        let luma = (width: geometry.outputWidth, height: geometry.outputHeight, span: 1.0)
+        averaging = averagesChroma || geometry.outputWidth % 2 == 1 || geometry.outputHeight % 2 == 1
+        let chroma =
+            averaging
+            ? luma : (width: (geometry.outputWidth + 1) / 2, height: (geometry.outputHeight + 1) / 2, span: 2.0)
+        let outputs = [luma, chroma, chroma]
+        var halvers: [PlaneHalver?] = []
+        resamplers = try zip(header.planes, outputs).enumerated().map { index, pair in
+            let (delivered, output) = pair
+            guard delivered.spanX > 0, delivered.spanY > 0, delivered.spanX.isFinite, delivered.spanY.isFinite else {
+                throw Self.misuse("a plane's samples span \(delivered.spanX)x\(delivered.spanY) pixels")
+            }
+            // Chroma finer than the grid it is resampled to is halved first, where that makes it 4:2:0.
+            let across = index > 0 && output.span == 2 && delivered.spanX == 1
+            let down = index > 0 && output.span == 2 && delivered.spanY == 1
+            var plane = delivered
+            if across { (plane.width, plane.spanX) = ((plane.width + 1) / 2, 2) }
+            if down { (plane.height, plane.spanY) = ((plane.height + 1) / 2, 2) }
+            // Output sample j covers output pixels [j * span, (j + 1) * span): the region's pixels
+            // [x + j * span * scale, ...), which are the plane's samples divided by its span.
+            let resampler = try PlaneResampler(
+                inputWidth: plane.width, inputHeight: plane.height,
+                boxX: geometry.x / plane.spanX, boxY: geometry.y / plane.spanY,
+                boxWidth: Double(output.width) * output.span * scaleX / plane.spanX,
+                boxHeight: Double(output.height) * output.span * scaleY / plane.spanY,
+                outputWidth: output.width, outputHeight: output.height, filter: geometry.filter)
+            halvers.append(
+                across || down
+                    ? PlaneHalver(
+                        into: resampler, width: delivered.width, height: delivered.height, across: across, down: down)
+                    : nil)
+            return resampler
+        }
+        self.halvers = halvers
+        self.header = header
+    }
+
+    package func consume(plane: Int, row: UnsafePointer<UInt8>) throws {
+        guard header != nil, resamplers.indices.contains(plane) else {
+            throw Self.misuse("a row of plane \(plane) came before begin")
+        }
+        if let halver = halvers[plane] {
+            try halver.consume(row)
+        } else {
+            try resamplers[plane].consume(row)
+        }
+    }
+
+    /// The resized planes, once every row of every plane has arrived.
+    package func result() throws -> YCbCrPlanes {
+        guard header != nil, resamplers.count == 3,
+            resamplers.allSatisfy({ $0.isComplete && $0.rowsConsumed == $0.inputHeight })
+        else { throw Self.misuse("the decoder stopped before the planes' last rows") }
+        let width = resamplers[0].outputWidth, height = resamplers[0].outputHeight
+        func chroma(_ plane: Int) -> [UInt8] {
+            averaging
+                ? Self.averaged(resamplers[plane].output, width: width, height: height) : resamplers[plane].output
+        }
+        guard
+            let planes = YCbCrPlanes(
+                width: width, height: height, y: resamplers[0].output, cb: chroma(1), cr: chroma(2))
+        else { throw Self.misuse("the planes' sizes do not agree") }
+        return planes
+    }
+
+    /// A full-sized plane averaged over 2x2 blocks as libjpeg-turbo's h2v2 downsampler does: the last column
+    /// and row repeated to even sizes, and a bias of 1 and 2 in turn across each row so the rounding does not
+    /// drift one way.
+    static func averaged(_ plane: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let halfWidth = (width + 1) / 2, halfHeight = (height + 1) / 2
+        var output = [UInt8](repeating: 0, count: halfWidth * halfHeight)
+        plane.withUnsafeBufferPointer { plane in
+            output.withUnsafeMutableBufferPointer { output in
+                for y in 0..<halfHeight {
+                    let top = 2 * y * width, bottom = min(2 * y + 1, height - 1) * width
+                    for x in 0..<halfWidth {
+                        let left = 2 * x, right = min(2 * x + 1, width - 1)
+                        let sum =
+                            Int(plane[top + left]) + Int(plane[top + right]) + Int(plane[bottom + left])
+                            + Int(plane[bottom + right])
+                        output[y * halfWidth + x] = UInt8(truncatingIfNeeded: (sum + 1 + (x & 1)) >> 2)
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    private static func misuse(_ reason: String) -> TroveError {
+        TroveError.invalidConfiguration("planar resize: \(reason)")
+    }
+}

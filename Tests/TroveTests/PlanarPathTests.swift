@@ -1,0 +1,265 @@
+import Foundation
+import MetricsTestKit
+import Testing
+import TroveCore
+import TroveJPEG
+import TroveTestSupport
+import TroveTransformers
+
+@testable import Trove
+
+/// The planar path (`PlanarRoute`) against the RGBA path, in one run: a result made from YCbCr planes must be
+/// what the RGBA path makes, within 45 dB PSNR on the decoded RGB and at most 2% more bytes at the same
+/// quality; every case the rule sends the RGBA way must go there and give exactly its bytes.
+@Suite struct PlanarPathTests {
+    /// The JPEG decoder without its planar side: a registry with it makes every result the RGBA way, as before
+    /// the planar path existed (rows still stream into a leading resize).
+    struct RGBAOnlyJPEGDecoder: RowStreamingImageDecoder, EmbeddedMetadataReading {
+        let inner = JPEGDecoder()
+        var name: String { inner.name }
+        var format: ImageFormat { inner.format }
+        func canDecode(_ header: Data) -> Bool { inner.canDecode(header) }
+        func decode(_ data: Data, limits: DecodingLimits) throws -> Image { try inner.decode(data, limits: limits) }
+        func decode(_ data: Data, options: DecodingOptions) throws -> Image { try inner.decode(data, options: options) }
+        func decode(_ data: Data, options: DecodingOptions, into sink: any ImageRowSink) throws {
+            try inner.decode(data, options: options, into: sink)
+        }
+        func info(_ data: Data) throws -> ImageInfo? { try inner.info(data) }
+        func exif(_ data: Data) -> [UInt8]? { inner.exif(data) }
+        func embeddedMetadata(_ data: Data) -> EmbeddedMetadata { inner.embeddedMetadata(data) }
+    }
+
+    /// Sees every decoded image, so the pipeline must decode one.
+    final class SeeingDelegate: PipelineDelegate {
+        func didDecode(_ image: Image, for request: ImageRequest) throws -> Image { image }
+    }
+
+    static func registry(planar: Bool) throws -> PluginRegistry {
+        var registry = PluginRegistry.standard
+        try registry.install(TroveJPEGPlugin())
+        if !planar { try registry.register(decoder: RGBAOnlyJPEGDecoder(), replacing: true) }
+        return registry
+    }
+
+    /// One result through a fresh pipeline, and how many results it made from planes.
+    static func make(
+        _ fixture: String, spec: String, planar: Bool, format: ImageFormat = .jpeg, quality: Double = 0.8,
+        delegate: (any PipelineDelegate)? = nil, options: ImageRequest.Options = []
+    ) async throws -> (response: ImageResponse, planarResults: Int) {
+        let registry = try registry(planar: planar)
+        let metrics = TestMetrics()
+        return try await withTemporaryDirectory { directory in
+            var configuration = PipelineConfiguration(cacheDirectory: directory)
+            configuration.metricsFactory = metrics
+            configuration.delegate = delegate
+            let pipeline = try ImagePipeline(registry: registry, configuration: configuration)
+            var request = ImageRequest(
+                url: Fixtures.url(fixture), transforms: try registry.transformers(forSpec: spec), options: options)
+            request.outputFormat = format
+            request.encodingOptions = EncodingOptions(quality: quality)
+            let response = try await pipeline.image(for: request)
+            let planarResults = (try? metrics.expectCounter("trove_results_planar_total").totalValue) ?? 0
+            return (response, Int(planarResults))
+        }
+    }
+
+    static let photos = [
+        "planar/coffee-420.jpg", "planar/coffee-422.jpg", "planar/coffee-444.jpg", "planar/rocket-420.jpg",
+        "planar/chelsea-420-progressive.jpg", "planar/large-1001x667.jpg"
+    ]
+    static let resizes = [
+        "resize:w=300,h=300,mode=fit,filter=lanczos3", "resize:w=200,h=200,mode=fill,filter=lanczos3",
+        "resize:w=151,h=97,mode=stretch", "resize:w=64,h=64,mode=fit,filter=bicubic"
+    ]
+
+    /// At quality 100 (every quantiser step 1, so the encoder keeps what it is given) the two paths' files decode
+    /// to within 45 dB of each other. At the server's quality 80 the planar file is at most 2% larger, and as
+    /// close to the RGBA path's own pixels (its image before encoding) as the RGBA path's file is, within
+    /// 0.5 dB: at 80 the quantiser turns any difference of a level into whole steps, so two files of inputs a
+    /// level apart decode about 42 dB apart whichever path made them (a ±1 dither of the RGBA path's own input
+    /// does that), and PSNR between the two files measures the quantiser, not the path.
+    @Test(arguments: photos, resizes)
+    func photosMatchTheRGBAPath(_ fixture: String, spec: String) async throws {
+        let planar = try await Self.make(fixture, spec: spec, planar: true, quality: 1)
+        let rgba = try await Self.make(fixture, spec: spec, planar: false, quality: 1)
+        #expect(planar.planarResults == 1 && rgba.planarResults == 0)
+        let decodedPlanar = try JPEGDecoder().decode(planar.response.data, limits: .default)
+        let decodedRGBA = try JPEGDecoder().decode(rgba.response.data, limits: .default)
+        try #require(decodedPlanar.width == decodedRGBA.width && decodedPlanar.height == decodedRGBA.height)
+        let agreement = psnr(decodedPlanar, decodedRGBA)
+        #expect(agreement >= 45, "\(fixture) \(spec): \(agreement) dB at quality 100")
+
+        let planar80 = try await Self.make(fixture, spec: spec, planar: true, quality: 0.8)
+        let rgba80 = try await Self.make(fixture, spec: spec, planar: false, quality: 0.8)
+        let ratio = Double(planar80.response.data.count) / Double(rgba80.response.data.count)
+        #expect(
+            ratio <= 1.02, "\(fixture) \(spec): \(planar80.response.data.count) vs \(rgba80.response.data.count) bytes")
+        let intended = rgba80.response.image
+        let planarError = psnr(try JPEGDecoder().decode(planar80.response.data, limits: .default), intended)
+        let rgbaError = psnr(try JPEGDecoder().decode(rgba80.response.data, limits: .default), intended)
+        #expect(planarError >= rgbaError - 0.5, "\(fixture) \(spec): \(planarError) vs \(rgbaError) dB")
+        let between = psnr(
+            try JPEGDecoder().decode(planar80.response.data, limits: .default),
+            try JPEGDecoder().decode(rgba80.response.data, limits: .default))
+        print(
+            "planar \(fixture) \(spec): q100 \(String(format: "%.2f", agreement)) dB; q80 size ratio "
+                + "\(String(format: "%.4f", ratio)), to the RGBA pixels \(String(format: "%.2f", planarError)) vs "
+                + "\(String(format: "%.2f", rgbaError)) dB, files \(String(format: "%.2f", between)) dB apart")
+        // The image handed back is the encoded planes' own, at the output's size.
+        #expect(planar80.response.image.width == intended.width && planar80.response.image.height == intended.height)
+    }
+
+    /// Each case the rule sends the RGBA way: no planar result, and the RGBA path's bytes exactly.
+    @Test(arguments: [
+        ("planar/coffee-420.jpg", "resize:w=300,h=300,mode=fit", ImageFormat.png, false, "output not JPEG"),
+        ("planar/coffee-420.jpg", "resize:w=300,h=300,mode=fit|round:radius=20", .jpeg, false, "rounded corners"),
+        ("planar/coffee-420.jpg", "resize:w=300,h=300,mode=fit|grayscale", .jpeg, false, "a transform after"),
+        ("planar/coffee-420.jpg", "resize:w=900,h=900,mode=fit,upscale=true", .jpeg, false, "an enlarging resize"),
+        ("planar/coffee-420.jpg", "resize:w=300,h=300,mode=fit,filter=nearest", .jpeg, false, "nearest"),
+        ("planar/coffee-420.jpg", "resize:w=300,h=300,mode=fit", .jpeg, true, "a delegate sees the decode"),
+        ("jpeg/gray.jpg", "resize:w=50,h=50,mode=fit", .jpeg, false, "greyscale source"),
+        ("jpeg/cmyk.jpg", "resize:w=50,h=50,mode=fit", .jpeg, false, "CMYK source"),
+        ("jpeg/orientation6.jpg", "resize:w=20,h=20,mode=fit", .jpeg, false, "a turned source"),
+        ("fuzz-seeds/jpeg-rgb-icc-420.jpg", "resize:w=20,h=20,mode=fit", .jpeg, false, "an ICC profile"),
+        ("images/rocket.jpg", "resize:w=300,h=300,mode=fit", .jpeg, false, "rocket.jpg's ICC profile"),
+        ("planar/one-1x1.jpg", "resize:w=1,h=1,mode=fit", .jpeg, false, "nothing to shrink")
+    ])
+    func fallbacksGoTheRGBAWay(
+        _ fixture: String, spec: String, format: ImageFormat, delegate: Bool, why: String
+    ) async throws {
+        let seeing: (any PipelineDelegate)? = delegate ? SeeingDelegate() : nil
+        let tried = try await Self.make(fixture, spec: spec, planar: true, format: format, delegate: seeing)
+        let rgba = try await Self.make(fixture, spec: spec, planar: false, format: format, delegate: seeing)
+        #expect(tried.planarResults == 0, "\(why)")
+        #expect(tried.response.data == rgba.response.data, "\(why)")
+    }
+
+    /// 4:2:0 sources at odd sizes, to odd outputs: planes give the RGBA path's result (at quality 100, as
+    /// `photosMatchTheRGBAPath` compares).
+    @Test(arguments: [
+        ("planar/tiny-17x9.jpg", "resize:w=5,h=5,mode=fit"), ("planar/tiny-17x9.jpg", "resize:w=16,h=3,mode=stretch"),
+        ("planar/large-1001x667.jpg", "resize:w=333,h=333,mode=fit,filter=lanczos3"),
+        ("planar/chelsea-420-progressive.jpg", "resize:w=1,h=1,mode=stretch")
+    ])
+    func oddSizes(_ fixture: String, spec: String) async throws {
+        let planar = try await Self.make(fixture, spec: spec, planar: true, quality: 1)
+        let rgba = try await Self.make(fixture, spec: spec, planar: false, quality: 1)
+        #expect(planar.planarResults == 1)
+        let a = try JPEGDecoder().decode(planar.response.data, limits: .default)
+        let b = try JPEGDecoder().decode(rgba.response.data, limits: .default)
+        try #require(a.width == b.width && a.height == b.height)
+        #expect(psnr(a, b) >= 45, "\(fixture) \(spec)")
+    }
+
+    /// A truncated or damaged JPEG fails the request on the planar path as on the RGBA one, and leaves
+    /// nothing cached: the next request fails the same way without a result to read.
+    @Test(arguments: [0.5, 0.9])
+    func damagedSourcesFailAndCacheNothing(keeping fraction: Double) async throws {
+        let whole = try Data(contentsOf: Fixtures.url("planar/coffee-420.jpg"))
+        var damaged = whole.prefix(Int(Double(whole.count) * fraction))
+        if fraction > 0.8 { damaged.append(contentsOf: [UInt8](repeating: 0xFF, count: 64)) }
+        let registry = try Self.registry(planar: true)
+        try await withTemporaryDirectory { directory in
+            let source = directory.appendingPathComponent("damaged.jpg")
+            try Data(damaged).write(to: source)
+            let metrics = TestMetrics()
+            var configuration = PipelineConfiguration(cacheDirectory: directory.appendingPathComponent("cache"))
+            configuration.metricsFactory = metrics
+            let pipeline = try ImagePipeline(registry: registry, configuration: configuration)
+            var request = ImageRequest(
+                url: source, transforms: try registry.transformers(forSpec: "resize:w=300,h=300,mode=fit"))
+            request.outputFormat = .jpeg
+            await #expect(throws: TroveError.self) { _ = try await pipeline.image(for: request) }
+            await #expect(throws: TroveError.self) { _ = try await pipeline.image(for: request) }
+            await pipeline.flush()
+            #expect(((try? metrics.expectCounter("trove_results_planar_total").totalValue) ?? 0) == 0)
+            #expect(((try? metrics.expectCounter("trove_results_processed_total").totalValue) ?? 0) == 0)
+        }
+    }
+}
+
+/// The rule itself, case by case, without decoding.
+@Suite struct PlanarRouteTests {
+    let resize = ResizeTransformer(width: 300, height: 300, mode: .fit, filter: .lanczos3)
+    let header = ImageInfo(format: .jpeg, width: 1200, height: 800)
+
+    func candidate(
+        _ transforms: [any ImageTransformer], decoder: any ImageDecoder = JPEGDecoder(), format: ImageFormat = .jpeg,
+        encoder: (any ImageEncoder)? = JPEGEncoder(), delegate: Bool = false, header: ImageInfo?? = .none
+    ) -> Result<PlanarRoute, PlanarRoute.Fallback> {
+        PlanarRoute.candidate(
+            transforms: transforms, decoder: decoder, outputFormat: format, encoder: encoder, hasDelegate: delegate,
+            header: header ?? self.header)
+    }
+
+    func fallback(_ result: Result<PlanarRoute, PlanarRoute.Fallback>) -> PlanarRoute.Fallback? {
+        if case let .failure(why) = result { return why }
+        return nil
+    }
+
+    /// Returns opaque images as they are, as imgproxy's flatten does.
+    struct Flatten: OpaqueInvariantTransformer {
+        var identifier: String { "flatten" }
+        func transform(_ image: Image) throws -> Image { image }
+    }
+
+    @Test func aShrinkingResizeOfAJPEGToAJPEGIsPlanar() {
+        #expect(fallback(candidate([resize])) == nil)
+        #expect(fallback(candidate([OrientTransformer(), resize])) == nil)
+        #expect(fallback(candidate([OrientTransformer(), resize, Flatten()])) == nil)
+    }
+
+    @Test func requestLevelFallbacks() {
+        #expect(fallback(candidate([resize], format: .png)) == .outputNotJPEG)
+        #expect(fallback(candidate([resize], encoder: nil)) == .noPlanarEncoder)
+        #expect(fallback(candidate([resize], decoder: PlanarPathTests.RGBAOnlyJPEGDecoder())) == .noPlanarDecoder)
+        #expect(fallback(candidate([resize], delegate: true)) == .delegateSeesDecode)
+        #expect(fallback(candidate([resize, RoundedCornersTransformer(radius: 8)])) == .transformsBeyondResize)
+        #expect(fallback(candidate([GrayscaleTransformer()])) == .transformsBeyondResize)
+        #expect(fallback(candidate([Flatten(), resize])) == .transformsBeyondResize)
+        #expect(fallback(candidate([resize, Flatten(), GrayscaleTransformer()])) == .transformsBeyondResize)
+        #expect(fallback(candidate([])) == .transformsBeyondResize)
+        #expect(
+            fallback(candidate([ResizeTransformer(width: 3000, height: 3000, mode: .fit, upscale: true)]))
+                == .resizeNotPlanar)
+        #expect(
+            fallback(candidate([ResizeTransformer(width: 300, height: 300, mode: .fit, filter: .nearest)]))
+                == .resizeNotPlanar)
+        #expect(fallback(candidate([resize], header: .some(nil))) == .headerUnread)
+        #expect(
+            fallback(candidate([resize], header: ImageInfo(format: .jpeg, width: 1200, height: 800, frameCount: 2)))
+                == .animated)
+    }
+
+    @Test func sourceLevelFallbacks() {
+        let size = PixelSize(width: 1200, height: 800)
+        func facts(
+            _ model: PlanarSourceFacts.ColorModel = .yCbCr,
+            sampling: [SamplingFactors] = [.init(2, 2), .init(1, 1), .init(1, 1)],
+            orientation: ExifOrientation = .up, color: ColorDescription? = nil
+        ) -> PlanarSourceFacts {
+            PlanarSourceFacts(
+                width: 1200, height: 800, colorModel: model, sampling: sampling, orientation: orientation,
+                colorDescription: color)
+        }
+        #expect(PlanarRoute.fallback(for: facts(), storedSize: size) == nil)
+        for luma in [SamplingFactors(1, 1), .init(2, 1), .init(1, 2)] {
+            #expect(
+                PlanarRoute.fallback(for: facts(sampling: [luma, .init(1, 1), .init(1, 1)]), storedSize: size) == nil)
+        }
+        #expect(PlanarRoute.fallback(for: facts(orientation: .right), storedSize: size) == .turned)
+        #expect(
+            PlanarRoute.fallback(for: facts(color: ColorDescription(iccProfile: [1, 2, 3])), storedSize: size)
+                == .colorProfile)
+        #expect(PlanarRoute.fallback(for: facts(.gray, sampling: [.init(1, 1)]), storedSize: size) == .notYCbCr)
+        #expect(PlanarRoute.fallback(for: facts(.other), storedSize: size) == .notYCbCr)
+        #expect(
+            PlanarRoute.fallback(for: facts(sampling: [.init(4, 1), .init(1, 1), .init(1, 1)]), storedSize: size)
+                == .sampling)
+        #expect(
+            PlanarRoute.fallback(for: facts(sampling: [.init(2, 2), .init(2, 2), .init(1, 1)]), storedSize: size)
+                == .sampling)
+        #expect(
+            PlanarRoute.fallback(for: facts(), storedSize: PixelSize(width: 10, height: 10)) == .headerUnread)
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+import TroveCore
+
+@testable import TroveTransformers
+
+/// The planar resize: each plane resampled from its own resolution to its own output grid, centre-sited, with
+/// the weight tables the RGBA resize uses.
+@Suite struct PlanarResizerTests {
+    /// Hands three planes to the sink band by band, as a decoder would (each row from one scratch buffer).
+    static func deliver(_ planes: [[UInt8]], layouts: [PlaneLayout], size: PixelSize, to sink: PlanarResizer) throws {
+        try sink.begin(PlanarStreamHeader(width: size.width, height: size.height, planes: layouts, sourceFormat: .jpeg))
+        var next = [0, 0, 0]
+        while zip(next, layouts).contains(where: { $0 < $1.height }) {
+            for plane in 0..<3 where next[plane] < layouts[plane].height {
+                let width = layouts[plane].width
+                let row = Array(planes[plane][(next[plane] * width)..<((next[plane] + 1) * width)])
+                try row.withUnsafeBufferPointer { try sink.consume(plane: plane, row: $0.baseAddress!) }
+                next[plane] += 1
+            }
+        }
+    }
+
+    /// A luma plane resizes to what the RGBA resize makes of the same values in gray, within rounding.
+    @Test(arguments: [
+        (PixelSize(width: 97, height: 61), ResizeTransformer(width: 40, height: 40, mode: .fit, filter: .bilinear)),
+        (PixelSize(width: 300, height: 200), ResizeTransformer(width: 120, height: 50, mode: .fill, filter: .lanczos3)),
+        (PixelSize(width: 17, height: 9), ResizeTransformer(width: 5, height: 3, mode: .stretch, filter: .bicubic))
+    ])
+    func lumaIsTheRGBAResizeOfGray(size: PixelSize, resize: ResizeTransformer) throws {
+        let luma: [UInt8] = (0..<(size.width * size.height)).map { (i: Int) -> UInt8 in
+            let x = i % size.width, y = i / size.width
+            return UInt8((x * 7 + y * 3) % 256)
+        }
+        let gray = makeImage(width: size.width, height: size.height) { x, y in
+            let v = luma[y * size.width + x]
+            return [v, v, v, 255]
+        }
+        let expected = try resize.transform(gray)
+        let chroma = [UInt8](repeating: 128, count: size.width * size.height)
+        let layout = PlaneLayout(width: size.width, height: size.height, spanX: 1, spanY: 1)
+        let sink = PlanarResizer(resize: resize, storedSize: size)
+        try Self.deliver([luma, chroma, chroma], layouts: [layout, layout, layout], size: size, to: sink)
+        let planes = try sink.result()
+        #expect(planes.width == expected.width && planes.height == expected.height)
+        var worst = 0
+        for i in 0..<(planes.width * planes.height) {
+            worst = max(worst, abs(Int(planes.y[i]) - Int(expected.pixels[4 * i])))
+        }
+        #expect(worst <= 1)
+        #expect(planes.cb.allSatisfy { $0 == 128 } && planes.cr.allSatisfy { $0 == 128 })
+        #expect(planes.cb.count == ((planes.width + 1) / 2) * ((planes.height + 1) / 2))
+    }
+
+    /// Half-sized chroma is sited at the centres of the pixels it covers: a chroma plane that is a ramp across
+    /// the image gives the same ramp at the output's chroma positions as a full-sized one does.
+    @Test(arguments: [false, true])
+    func chromaIsCentreSited(averaging: Bool) throws {
+        let size = PixelSize(width: 64, height: 32)
+        let resize = ResizeTransformer(width: 32, height: 16, mode: .stretch, filter: .bilinear)
+        // Full size: value = 2 * x + 40 at pixel x's centre (x + 0.5), so 2 * (centre) + 39.
+        let full: [UInt8] = (0..<(64 * 32)).map { (i: Int) -> UInt8 in UInt8(2 * (i % 64) + 40) }
+        // At centre 2i + 1: 2 * (2i + 1) + 39.
+        let half: [UInt8] = (0..<(32 * 16)).map { (i: Int) -> UInt8 in UInt8(4 * (i % 32) + 41) }
+        let luma = [UInt8](repeating: 100, count: 64 * 32)
+        let fullLayout = PlaneLayout(width: 64, height: 32, spanX: 1, spanY: 1)
+        let halfLayout = PlaneLayout(width: 32, height: 16, spanX: 2, spanY: 2)
+        let fromFull = PlanarResizer(resize: resize, storedSize: size, averagesChroma: averaging)
+        try Self.deliver([luma, full, full], layouts: [fullLayout, fullLayout, fullLayout], size: size, to: fromFull)
+        let fromHalf = PlanarResizer(resize: resize, storedSize: size, averagesChroma: averaging)
+        try Self.deliver([luma, half, half], layouts: [fullLayout, halfLayout, halfLayout], size: size, to: fromHalf)
+        let a = try fromFull.result(), b = try fromHalf.result()
+        // Away from the edges, where taps are dropped, the two agree.
+        for y in 0..<a.chromaHeight {
+            for x in 2..<(a.chromaWidth - 2) {
+                let i = y * a.chromaWidth + x
+                #expect(abs(Int(a.cb[i]) - Int(b.cb[i])) <= 1, "at \(x), \(y): \(a.cb[i]) vs \(b.cb[i])")
+            }
+        }
+    }
+
+    @Test func missingRowsAreAnError() throws {
+        let size = PixelSize(width: 40, height: 20)
+        let sink = PlanarResizer(resize: ResizeTransformer(width: 10, height: 10, mode: .fit), storedSize: size)
+        let layout = PlaneLayout(width: 40, height: 20, spanX: 1, spanY: 1)
+        try sink.begin(PlanarStreamHeader(width: 40, height: 20, planes: [layout, layout, layout], sourceFormat: .jpeg))
+        #expect(throws: TroveError.self) { _ = try sink.result() }
+        let row = [UInt8](repeating: 0, count: 40)
+        #expect(throws: TroveError.self) {
+            try row.withUnsafeBufferPointer { try sink.consume(plane: 3, row: $0.baseAddress!) }
+        }
+    }
+
+    /// Planes that do not fit the resize (none, or a resize that does not shrink) are refused at begin.
+    @Test func beginRefusesWhatItCannotResize() throws {
+        let layout = PlaneLayout(width: 40, height: 20, spanX: 1, spanY: 1)
+        let enlarging = PlanarResizer(
+            resize: ResizeTransformer(width: 400, height: 400, mode: .fit, upscale: true),
+            storedSize: PixelSize(width: 40, height: 20))
+        #expect(throws: TroveError.self) {
+            try enlarging.begin(
+                PlanarStreamHeader(width: 40, height: 20, planes: [layout, layout, layout], sourceFormat: .jpeg))
+        }
+        let twoPlanes = PlanarResizer(
+            resize: ResizeTransformer(width: 10, height: 10, mode: .fit), storedSize: PixelSize(width: 40, height: 20))
+        #expect(throws: TroveError.self) {
+            try twoPlanes.begin(
+                PlanarStreamHeader(width: 40, height: 20, planes: [layout, layout], sourceFormat: .jpeg))
+        }
+    }
+}
