@@ -50,8 +50,13 @@ struct ProxyFailure: Error, Sendable, Equatable {
                 : ProxyFailure(status: 502, "the source answered HTTP \(status)")
         case let .serverBusy(status, _, _):
             self.init(status: 502, "the source answered HTTP \(status)")
-        case .previouslyFailed:
-            self.init(status: 404, "the source failed recently; try again later")
+        case let .previouslyFailed(_, cause, _):
+            // Answered as the first failure was, which the remembered cause names (`TroveError.cause` spells a
+            // status "HTTP 404"): a missing source stays a 404, bytes that were no decodable image a 422.
+            self =
+                cause.hasPrefix("HTTP ")
+                ? ProxyFailure(status: 404, "the source image was not found (\(cause)), as a recent try found")
+                : ProxyFailure(status: 422, "the source is not an image this server can decode, as a recent try found")
         case let .poisonedSource(_, _, until):
             self.init(
                 status: 422, "this source crashed a server; refused until \(until.formatted(.iso8601))")

@@ -1,0 +1,30 @@
+import FixtureServer
+import Foundation
+import Testing
+
+@testable import TroveServer
+
+/// A source that failed for a lasting reason is remembered and refused without a fetch, with the status the
+/// first refusal had: a damaged image stays a 422 (not a 404 saying to try later), a missing one a 404.
+@Suite struct RememberedFailureTests {
+    @Test func aRememberedFailureKeepsTheStatusOfTheFirst() async throws {
+        var damaged = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + Data("JFIF".utf8)
+        damaged.append(Data(repeating: 0x5A, count: 200))
+        let origin = FixtureServer(routes: ["/damaged.jpg": .file(damaged, contentType: "image/jpeg")])
+        let signer = URLSigner.test
+        let harness = try await ServerHarness.start(origin: origin) {
+            $0.keys = [signer.key]
+            $0.salts = [signer.salt]
+        }
+        defer { Task { await harness.stop() } }
+
+        for (source, status) in [("/damaged.jpg", 422), ("/missing.jpg", 404)] {
+            let first = try await harness.request(signer.signed("/rs:fit:100:100/plain/\(origin.url(source))@png"))
+            let again = try await harness.request(signer.signed("/rs:fit:50:50/plain/\(origin.url(source))@png"))
+            #expect(first.status.code == status, "\(source): \(first.status) \(first.text)")
+            #expect(again.status.code == status, "\(source): \(again.status) \(again.text)")
+            #expect(again.text.contains("as a recent try found"), "\(source): \(again.text)")
+            #expect(origin.requestLog(for: source).count == 1, "\(source) was fetched again")
+        }
+    }
+}
