@@ -61,22 +61,12 @@ final class PlaneResampler {
         firstColumn = sourceColumns.lowerBound
         columnCount = sourceColumns.count
         taps = min((columns.widestTapCount + 1) & ~1, columns.stride)
-        var lowest = [Int](repeating: 0, count: outputHeight)
-        var running = Int.max
-        for i in stride(from: outputHeight - 1, through: 0, by: -1) {
-            running = min(running, rows.starts[i])
-            lowest[i] = running
-        }
-        var needed = 1, highestEnd = 0
-        for i in 0..<outputHeight {
-            highestEnd = max(highestEnd, rows.starts[i] + rows.tapCounts[i])
-            needed = max(needed, highestEnd - lowest[i])
-        }
+        let window = rows.slidingWindow
         // A batch may filter up to three rows past what the oldest pending output still needs.
-        let capacity = needed + 4
+        let capacity = window.mostAtOnce + 4
         try DecodingLimits.default.check(width: outputWidth, height: capacity + 1, bytesPerPixel: 4)
-        lowestRowStillNeeded = lowest
-        rowsEnd = highestEnd
+        lowestRowStillNeeded = window.lowestStillNeeded
+        rowsEnd = window.end
         self.capacity = capacity
         ring = .allocate(capacity: (capacity + 1) * outputWidth)
         ring.initialize(repeating: 0, count: (capacity + 1) * outputWidth)

@@ -40,20 +40,9 @@ final class Resampler {
         horizontalTaps = (columns.widestTapCount + 1) & ~1
         columnSplats = try BroadcastWeights(columns, taps: horizontalTaps)
 
-        // Windows move down monotonically in practice; computing the bounds instead of assuming it keeps
-        // the ring correct even if a kernel's zero weights make one window start earlier than the last.
-        var lowest = [Int](repeating: 0, count: plan.outputHeight)
-        var running = Int.max
-        for i in stride(from: plan.outputHeight - 1, through: 0, by: -1) {
-            running = min(running, rows.starts[i])
-            lowest[i] = running
-        }
-        var capacity = 1, highestEnd = 0
-        for i in 0..<plan.outputHeight {
-            highestEnd = max(highestEnd, rows.starts[i] + rows.tapCounts[i])
-            capacity = max(capacity, highestEnd - lowest[i])
-        }
-        lowestRowStillNeeded = lowest
+        let window = rows.slidingWindow
+        lowestRowStillNeeded = window.lowestStillNeeded
+        let capacity = window.mostAtOnce
         ringCapacity = capacity
         // The ring holds 16 bytes (4 Floats) per pixel; refuse one that would not fit the limits.
         try DecodingLimits.default.check(width: plan.outputWidth, height: capacity, bytesPerPixel: 16)

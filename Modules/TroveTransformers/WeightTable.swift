@@ -99,6 +99,25 @@ final class WeightTable: @unchecked Sendable {
         return widest
     }
 
+    /// For a table of rows resampled through a ring of filtered rows: for each output, the lowest input it or
+    /// any later output reads (inputs above it may leave the ring); the most inputs held at once; and one past
+    /// the last input any output reads. Computed rather than assumed monotonic, so the ring stays correct even
+    /// if a kernel's zero weights make one window start earlier than the last.
+    var slidingWindow: (lowestStillNeeded: [Int], mostAtOnce: Int, end: Int) {
+        var lowest = [Int](repeating: 0, count: count)
+        var running = Int.max
+        for i in Swift.stride(from: count - 1, through: 0, by: -1) {
+            running = min(running, starts[i])
+            lowest[i] = running
+        }
+        var mostAtOnce = 1, end = 0
+        for i in 0..<count {
+            end = max(end, starts[i] + tapCounts[i])
+            mostAtOnce = max(mostAtOnce, end - lowest[i])
+        }
+        return (lowest, mostAtOnce, end)
+    }
+
     /// The source range all outputs together read.
     var sourceRange: Range<Int> {
         var lower = Int.max, upper = Int.min
