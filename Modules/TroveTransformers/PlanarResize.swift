@@ -49,12 +49,7 @@ extension ResizeTransformer: PlanarResize {
         guard streamsRows(from: storedSize), deliveredSize.width > 0, deliveredSize.height > 0,
             let stored = plan(sourceWidth: storedSize.width, sourceHeight: storedSize.height)
         else { return nil }
-        let plan =
-            deliveredSize == storedSize
-            ? stored
-            : stored.scaled(
-                x: Double(deliveredSize.width) / Double(storedSize.width),
-                y: Double(deliveredSize.height) / Double(storedSize.height))
+        let plan = stored.scaled(from: storedSize, to: deliveredSize)
         return PlanarResizeGeometry(
             x: plan.box.x, y: plan.box.y, width: plan.box.width, height: plan.box.height,
             outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, filter: filter)

@@ -1,3 +1,5 @@
+import TroveCore
+
 /// The geometry of one resize: resample the region `box` of the source (in source pixels; its edges may
 /// fall between pixels) to exactly `outputWidth x outputHeight`. Plain resizes read the whole source;
 /// fill reads the centred region with the target's aspect ratio, as Pillow's `ImageOps.fit` does.
@@ -27,9 +29,13 @@ struct ResizePlan: Equatable {
             && box.x == box.x.rounded(.down) && box.y == box.y.rounded(.down)
     }
 
-    /// The same region in a copy of the source scaled by `scaleX` across and `scaleY` down.
-    func scaled(x scaleX: Double, y scaleY: Double) -> ResizePlan {
-        ResizePlan(
+    /// This plan, made on a `source`-sized image, for the same image delivered at `reduced` (by a decoder's
+    /// shrink-on-load): the same region scaled by reduced / source on each axis, the same output size.
+    func scaled(from source: PixelSize, to reduced: PixelSize) -> ResizePlan {
+        guard reduced != source else { return self }
+        let scaleX = Double(reduced.width) / Double(source.width)
+        let scaleY = Double(reduced.height) / Double(source.height)
+        return ResizePlan(
             box: Box(
                 x: box.x * scaleX, y: box.y * scaleY, width: box.width * scaleX,
                 height: box.height * scaleY),

@@ -28,9 +28,7 @@ extension ResizeTransformer: DownscalingTransformer {
         guard reduced != source, let plan = plan(sourceWidth: source.width, sourceHeight: source.height) else {
             return self
         }
-        let scaled = plan.scaled(
-            x: Double(reduced.width) / Double(source.width),
-            y: Double(reduced.height) / Double(source.height))
+        let scaled = plan.scaled(from: source, to: reduced)
         return ReducedSourceResize(identifier: identifier, reducedSize: reduced, plan: scaled, filter: filter)
     }
 }

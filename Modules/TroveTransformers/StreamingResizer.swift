@@ -39,12 +39,7 @@ final class StreamingResizer: ResizingRowSink {
         guard let stored = storedPlan, header.width > 0, header.height > 0
         else { throw Self.misuse("a \(header.width)x\(header.height) stream has nothing to resize") }
         let reduced = PixelSize(width: header.width, height: header.height)
-        let plan =
-            reduced == storedSize
-            ? stored
-            : stored.scaled(
-                x: Double(reduced.width) / Double(storedSize.width),
-                y: Double(reduced.height) / Double(storedSize.height))
+        let plan = stored.scaled(from: storedSize, to: reduced)
         try DecodingLimits.default.check(width: plan.outputWidth, height: plan.outputHeight)
         let resampler = try Resampler(
             sourceWidth: reduced.width, sourceHeight: reduced.height, plan: plan, filter: filter)
