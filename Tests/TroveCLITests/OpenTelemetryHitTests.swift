@@ -12,7 +12,7 @@ import TroveTestSupport
 /// a shared-tier hit (a second server with an empty disk, sharing a real redis-server) is the server span,
 /// `trove.image` and the lookups that found the result there, then its decode: no fetch, no transform.
 @Suite(.serialized) struct OpenTelemetryHitTests {
-    static let route = "/{signature}/{options}/{source}"
+    static let route = OpenTelemetryServeTests.route
 
     @Test func aResultCacheHitOnTheEventLoopExportsOneServerSpanUnderTheClientsSpan() async throws {
         let work = try temporaryDirectory()
@@ -84,7 +84,7 @@ import TroveTestSupport
             let answer = await get(
                 port: second.port, path: path, headers: ["traceparent": "00-\(trace)-\(parent)-01"])
             #expect(answer?.status == 200)
-            let spans = try await OpenTelemetryServeTests.spans(in: output, trace: trace, until: "trove.image")
+            let spans = try await OpenTelemetryServeTests.spans(in: output, trace: trace, until: "GET \(Self.route)")
             await second.stop()
             collector.stop()
             #expect(origin.requestCount(for: "/tiles.png") == 1)
