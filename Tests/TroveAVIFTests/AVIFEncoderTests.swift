@@ -103,4 +103,25 @@ import TroveCore
         #expect(registry.decoder(for: try AVIFFixtures.data("sequence.avif"))?.name == "avif")
         #expect(try registry.encoder(for: .avif).name == "avif")
     }
+
+    /// The plugin's encoder speed is the speed of every encode that names none (`trove serve --avif-speed`):
+    /// its files are the encoder's at that speed, byte for byte, and another speed's differ.
+    @Test func thePluginsEncoderSpeedIsTheDefaultSpeed() throws {
+        let source = try AVIFFixtures.png("photo-source.png")
+        func viaPlugin(_ plugin: TroveAVIFPlugin) throws -> Data {
+            var registry = PluginRegistry()
+            try registry.install(plugin)
+            return try registry.encoder(for: .avif).encode(source, options: EncodingOptions())
+        }
+        func atSpeed(_ speed: Int) throws -> Data {
+            try encoder.encode(source, options: EncodingOptions(speed: speed))
+        }
+        let fastest = try viaPlugin(TroveAVIFPlugin(encoderSpeed: 10))
+        #expect(fastest == (try atSpeed(10)))
+        #expect(try viaPlugin(TroveAVIFPlugin()) == (try atSpeed(8)))
+        #expect(try viaPlugin(TroveAVIFPlugin(encoderSpeed: 5)) == (try atSpeed(5)))
+        #expect(fastest != (try atSpeed(5)))
+        // Out of libavif's range: clamped, as a request's speed is.
+        #expect(try viaPlugin(TroveAVIFPlugin(encoderSpeed: 99)) == fastest)
+    }
 }

@@ -72,4 +72,47 @@ import TroveTestSupport
         #expect(decoded.jsonLines.first?["format"] as? String == "avif")
         #expect(decoded.jsonLines.first?["width"] as? Int == 120)
     }
+
+    /// `convert --speed` and `serve --avif-speed` set libavif's speed: the same result at speeds 10 and 4 are
+    /// different files that both decode; a speed out of range is refused, naming the range.
+    @Test func theSpeedIsAnOptionOfConvertAndASettingOfServe() async throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cli = CLIRunner(cacheDirectory: work)
+        let source = Fixtures.images.appendingPathComponent("chelsea.png").path
+        var converted: [Data] = []
+        for speed in ["10", "4"] {
+            let out = work.appendingPathComponent("s\(speed).avif")
+            let result = try await cli.run([
+                "convert", source, out.path, "--transform", "resize:w=120,h=120,mode=fit", "--speed", speed
+            ])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            converted.append(try Data(contentsOf: out))
+        }
+        #expect(converted[0] != converted[1])
+        let refused = try await cli.run(["convert", source, work.appendingPathComponent("x.avif").path, "--speed", "11"])
+        #expect(refused.status == 2 && refused.stderr.contains("--speed must be 0...10, got 11"), "\(refused.stderr)")
+
+        let origin = try FixtureServer(serving: Fixtures.images, under: "/")
+        try await origin.start()
+        var served: [Data] = []
+        for speed in ["10", "4"] {
+            let server = TroveServeProcess(
+                port: try freeLoopbackPort(),
+                arguments: [
+                    "--cache-dir", work.appendingPathComponent("cache-\(speed)").path, "--allow-loopback-sources",
+                    "--health-grace", "0", "--avif-speed", speed
+                ])
+            try await server.start()
+            let answer = await get(
+                port: server.port, path: "/insecure/rs:fit:120:120/plain/\(origin.url("/chelsea.png"))@avif",
+                keepingBody: true)
+            await server.stop()
+            #expect(answer?.status == 200)
+            served.append(Data(answer?.body ?? []))
+        }
+        await origin.stop()
+        #expect(served.allSatisfy { $0.count > 100 && $0.dropFirst(4).starts(with: "ftypavif".utf8) })
+        #expect(served[0] != served[1])
+    }
 }

@@ -78,6 +78,9 @@ import TroveServer
         #expect(throws: ServerConfigurationError("--port must be in 0...65535, not 70000")) {
             try ServerConfiguration(arguments: ["--port", "70000"])
         }
+        #expect(throws: ServerConfigurationError("--avif-speed must be in 0...10, not 11")) {
+            try ServerConfiguration(arguments: ["--avif-speed", "11"])
+        }
         #expect(
             throws: ServerConfigurationError(
                 "TROVE_RESULT_MEMORY=lots is not a byte count; give one like 1048576, 64k, 500M or 2G")
@@ -119,7 +122,8 @@ import TroveServer
             "IMGPROXY_PRESETS": "thumb=rs:fit:100:100,wide=rs:fill:800:400", "IMGPROXY_ONLY_PRESETS": "true",
             "IMGPROXY_LOG_LEVEL": "warn", "IMGPROXY_ALLOWED_SOURCES": "https://a.example/",
             "IMGPROXY_AUTO_ROTATE": "false", "IMGPROXY_QUALITY": "70", "IMGPROXY_FORMAT_QUALITY": "avif=40,jpeg=75",
-            "IMGPROXY_ALLOW_SECURITY_OPTIONS": "true", "IMGPROXY_WATERMARK_PATH": "/srv/wm.png"
+            "IMGPROXY_ALLOW_SECURITY_OPTIONS": "true", "IMGPROXY_WATERMARK_PATH": "/srv/wm.png",
+            "IMGPROXY_AVIF_SPEED": "9"
         ])
         #expect(imgproxy.keys == ["943b421c9eb07c83"] && imgproxy.salts == ["520f986b998545b4"])
         #expect(imgproxy.host == "0.0.0.0" && imgproxy.port == 9090)
@@ -134,11 +138,18 @@ import TroveServer
         // Formats the variable names change; the others keep their defaults.
         #expect(imgproxy.formatQualities == [.avif: 40, .jpeg: 75, .webp: 79, .jxl: 77])
         #expect(imgproxy.allowSecurityOptions && imgproxy.watermarkFile == "/srv/wm.png")
+        #expect(imgproxy.avifSpeed == 9 && ServerConfiguration().avifSpeed == 8)
 
         let both = try ServerConfiguration(
-            environment: ["IMGPROXY_WORKERS": "3", "TROVE_MAX_CONCURRENCY": "5", "IMGPROXY_BIND": "0.0.0.0:9090"],
+            environment: [
+                "IMGPROXY_WORKERS": "3", "TROVE_MAX_CONCURRENCY": "5", "IMGPROXY_BIND": "0.0.0.0:9090",
+                "IMGPROXY_AVIF_SPEED": "9", "TROVE_AVIF_SPEED": "6"
+            ],
             arguments: ["--host", "127.0.0.1"])
         #expect(both.maxConcurrency == 5 && both.host == "127.0.0.1" && both.port == 9090)
+        #expect(both.avifSpeed == 6)
+        let flagged = try ServerConfiguration(environment: ["TROVE_AVIF_SPEED": "6"], arguments: ["--avif-speed", "10"])
+        #expect(flagged.avifSpeed == 10)
 
         let ignored = ServerConfiguration.ignoredVariables(in: [
             "IMGPROXY_KEY": "aa", "IMGPROXY_USE_GCS": "true", "IMGPROXY_JPEG_PROGRESSIVE": "1", "HOME": "/root"

@@ -9,7 +9,7 @@ extension ImageFormat: ExpressibleByArgument {
     }
 }
 
-/// How a command encodes its result: `--format`, `--quality`, `--lossless`.
+/// How a command encodes its result: `--format`, `--quality`, `--lossless`, `--speed`.
 struct EncodingArguments: ParsableArguments {
     @Option(
         help: "Output format: any format a registered encoder writes (png, jpeg, webp, avif, ...; see `trove plugins`)."
@@ -22,9 +22,18 @@ struct EncodingArguments: ParsableArguments {
     @Flag(help: "Encode without loss where the format can (WebP).")
     var lossless = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Encoder speed where the format has one: AVIF 0 (smallest files) ... 10 (fastest), HEIC 0...8 "
+                + "(default: the encoder's, AVIF 8)."))
+    var speed: Int?
+
     func validate() throws {
         if let quality, !(0...100).contains(quality) {
             throw ValidationError("--quality must be 0...100, got \(quality)")
+        }
+        if let speed, !(0...10).contains(speed) {
+            throw ValidationError("--speed must be 0...10, got \(speed)")
         }
     }
 
@@ -35,9 +44,10 @@ struct EncodingArguments: ParsableArguments {
         return options
     }
 
-    /// Sets what was given: the quality, and lossless when asked for.
+    /// Sets what was given: the quality, the speed, and lossless when asked for.
     func apply(to options: inout EncodingOptions) {
         if let quality { options.quality = quality / 100 }
+        if let speed { options.speed = speed }
         if lossless { options.lossless = true }
     }
 

@@ -57,7 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server: ImageProxyServer
         // The s3 fetcher reads sources where the settings say; whether it may is the server's source policy.
         let registry = try TroveRegistry.make(
-            s3Sources: S3SourceSettings(endpoint: configuration.s3Endpoint, region: configuration.s3Region))
+            s3Sources: S3SourceSettings(endpoint: configuration.s3Endpoint, region: configuration.s3Region),
+            avifSpeed: configuration.avifSpeed)
         do {
             server = try ImageProxyServer(configuration: configuration, registry: registry, logger: logger)
         } catch let error as ServerConfigurationError {

@@ -83,6 +83,9 @@ public struct ServerConfiguration: Sendable {
     /// Quality by output format when a URL names none (imgproxy's `IMGPROXY_FORMAT_QUALITY` defaults: AVIF
     /// and WebP compress better than JPEG at the same number); a format not listed keeps the encoder's.
     public var formatQualities: [ImageFormat: Int] = [.avif: 63, .webp: 79, .jxl: 77]
+    /// libavif's speed for AVIF results, 0 (smallest files) ... 10 (fastest): 8, measured in docs/BENCHMARKS.md
+    /// ("AVIF encoder speed") as the fastest whose files stay within 1% of the slower speeds' size and PSNR.
+    package var avifSpeed = 8
     /// Whether results are turned upright by their EXIF orientation when a URL does not say (`auto_rotate`).
     public var autoRotate = true
     /// Accept imgproxy's security options (`max_src_resolution`, `max_result_dimension`, ...) in URLs.

@@ -290,6 +290,11 @@ extension ServerSetting {
                 }.joined(separator: ",")
             }),
         ServerSetting(
+            flag: "avif-speed", key: "avifSpeed",
+            environment: [Variable("TROVE_AVIF_SPEED"), Variable("IMGPROXY_AVIF_SPEED")],
+            help: "libavif's speed for AVIF results, 0 (smallest files) to 10 (fastest); see docs/BENCHMARKS.md.",
+            write: integer(\.avifSpeed, in: 0...10), read: { "\($0.avifSpeed)" }),
+        ServerSetting(
             flag: "auto-rotate", key: "autoRotate",
             environment: [Variable("TROVE_AUTO_ROTATE"), Variable("IMGPROXY_AUTO_ROTATE")],
             help: "true or false: turn results upright by their EXIF orientation unless a URL says otherwise.",
