@@ -18,8 +18,9 @@ package struct AVIFEncoder: ImageEncoder {
     package var maxThreads: Int
 
     /// - Parameters:
-    ///   - defaultSpeed: 8 suits a server: on a 600x400 photo at quality 0.85 it encodes in 60% of speed 6's
-    ///     time (Pillow's default) for a file 0.3% larger and 0.15 dB lower; 9 and 10 grow files by 10% or more.
+    ///   - defaultSpeed: 8 suits a server: on five photos fitted into 512x512 at qualities 0.63 and 0.80 it
+    ///     encodes in 0.41-0.55× speed 6's time (Pillow's default) for files 1.4-2.7% larger and 0.3-0.4 dB
+    ///     lower; 9 and 10 grow files by 13% (`scripts/avif-speed`, docs/BENCHMARKS.md).
     ///   - maxThreads: threads for one encode; 2 keeps concurrent encodes from oversubscribing the cores.
     package init(defaultSpeed: Int = 8, maxThreads: Int = 2) {
         self.defaultSpeed = defaultSpeed

@@ -11,7 +11,8 @@ public struct TroveAVIFPlugin: TrovePlugin {
     private let encoderSpeed: Int
 
     /// The plugin with the decoder's defaults and the encoder at `encoderSpeed` (clamped to 0...10). The
-    /// default, 8, is the measured choice in docs/BENCHMARKS.md ("AVIF encoder speed").
+    /// default, 8, is the measured choice in docs/BENCHMARKS.md ("AVIF encoder speed"), as `trove serve
+    /// --avif-speed` uses it.
     public init(encoderSpeed: Int = 8) {
         self.encoderSpeed = min(max(encoderSpeed, 0), 10)
     }

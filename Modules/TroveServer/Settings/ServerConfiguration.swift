@@ -83,8 +83,9 @@ public struct ServerConfiguration: Sendable {
     /// Quality by output format when a URL names none (imgproxy's `IMGPROXY_FORMAT_QUALITY` defaults: AVIF
     /// and WebP compress better than JPEG at the same number); a format not listed keeps the encoder's.
     public var formatQualities: [ImageFormat: Int] = [.avif: 63, .webp: 79, .jxl: 77]
-    /// libavif's speed for AVIF results, 0 (smallest files) ... 10 (fastest): 8, measured in docs/BENCHMARKS.md
-    /// ("AVIF encoder speed") as the fastest whose files stay within 1% of the slower speeds' size and PSNR.
+    /// libavif's speed for AVIF results, 0 (smallest files) ... 10 (fastest). 8, measured in docs/BENCHMARKS.md
+    /// ("AVIF encoder speed"): 0.41-0.55× speed 6's time for files 1.4-2.7% larger and 0.3-0.4 dB lower at the
+    /// same quality; 9 is faster again but its files are 13% larger.
     package var avifSpeed = 8
     /// Whether results are turned upright by their EXIF orientation when a URL does not say (`auto_rotate`).
     public var autoRotate = true
