@@ -336,7 +336,7 @@ let package = Package(
         .testTarget(
             name: "TroveTests",
             dependencies: [
-                "Trove", "TroveJPEG", "TroveRedis", "TroveS3", "TroveTestSupport",
+                "Trove", "TroveJPEG", "TroveColor", "TroveRedis", "TroveS3", "TroveTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             path: "Tests/TroveTests", swiftSettings: swift6),

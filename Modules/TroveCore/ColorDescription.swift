@@ -34,6 +34,13 @@ public struct ColorDescription: Sendable, Hashable {
         iccProfile == nil && cicp == nil && !isSRGB && gamma == nil && chromaticities == nil && cmyk == nil
     }
 
+    /// Whether all the description says is an ICC profile of sRGB itself (`SRGBProfile`): converting to sRGB
+    /// would change nothing but rounding.
+    package var isOnlyAnSRGBProfile: Bool {
+        guard let iccProfile, cicp == nil, gamma == nil, chromaticities == nil, cmyk == nil else { return false }
+        return SRGBProfile.describes(iccProfile)
+    }
+
     /// How a JPEG stores its CMYK samples, from its Adobe APP14 marker.
     public struct CMYK: Sendable, Hashable {
         /// Whether the file has an Adobe APP14 marker: Adobe's applications write CMYK inverted (0 = full ink),

@@ -90,7 +90,8 @@ import TroveTestSupport
             converted.append(try Data(contentsOf: out))
         }
         #expect(converted[0] != converted[1])
-        let refused = try await cli.run(["convert", source, work.appendingPathComponent("x.avif").path, "--speed", "11"])
+        let refused = try await cli.run(["convert", source, work.appendingPathComponent("x.avif").path, "--speed", "11"]
+        )
         #expect(refused.status == 2 && refused.stderr.contains("--speed must be 0...10, got 11"), "\(refused.stderr)")
 
         let origin = try FixtureServer(serving: Fixtures.images, under: "/")

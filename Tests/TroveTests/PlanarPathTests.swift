@@ -1,6 +1,7 @@
 import Foundation
 import MetricsTestKit
 import Testing
+import TroveColor
 import TroveCore
 import TroveJPEG
 import TroveTestSupport
@@ -34,9 +35,11 @@ import TroveTransformers
         func didDecode(_ image: Image, for request: ImageRequest) throws -> Image { image }
     }
 
+    /// With colour management, as `trove serve` runs: a source's profile is converted on the RGBA way.
     static func registry(planar: Bool) throws -> PluginRegistry {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
+        try registry.install(TroveColorPlugin())
         if !planar { try registry.register(decoder: RGBAOnlyJPEGDecoder(), replacing: true) }
         return registry
     }
@@ -65,7 +68,10 @@ import TroveTransformers
 
     static let photos = [
         "planar/coffee-420.jpg", "planar/coffee-422.jpg", "planar/coffee-444.jpg", "planar/rocket-420.jpg",
-        "planar/chelsea-420-progressive.jpg", "planar/large-1001x667.jpg"
+        "planar/chelsea-420-progressive.jpg", "planar/large-1001x667.jpg",
+        // sRGB's own profile embedded (Ghostscript's v2 tables, colord's v4 curves): the RGBA way converts
+        // from it, the planar way need not.
+        "planar/coffee-420-srgb-v2.jpg", "planar/coffee-420-srgb-v4.jpg"
     ]
     static let resizes = [
         "resize:w=300,h=300,mode=fit,filter=lanczos3", "resize:w=200,h=200,mode=fill,filter=lanczos3",
@@ -120,7 +126,11 @@ import TroveTransformers
         ("jpeg/gray.jpg", "resize:w=50,h=50,mode=fit", .jpeg, false, "greyscale source"),
         ("jpeg/cmyk.jpg", "resize:w=50,h=50,mode=fit", .jpeg, false, "CMYK source"),
         ("jpeg/orientation6.jpg", "resize:w=20,h=20,mode=fit", .jpeg, false, "a turned source"),
-        ("fuzz-seeds/jpeg-rgb-icc-420.jpg", "resize:w=20,h=20,mode=fit", .jpeg, false, "an ICC profile"),
+        ("fuzz-seeds/jpeg-rgb-icc-420.jpg", "resize:w=20,h=20,mode=fit", .jpeg, false, "an Adobe RGB profile"),
+        (
+            "planar/coffee-420-rec709.jpg", "resize:w=300,h=300,mode=fit", .jpeg, false,
+            "sRGB's primaries, BT.709's curve"
+        ),
         ("images/rocket.jpg", "resize:w=300,h=300,mode=fit", .jpeg, false, "rocket.jpg's ICC profile"),
         ("planar/one-1x1.jpg", "resize:w=1,h=1,mode=fit", .jpeg, false, "nothing to shrink")
     ])
@@ -132,6 +142,20 @@ import TroveTransformers
         let rgba = try await Self.make(fixture, spec: spec, planar: false, format: format, delegate: seeing)
         #expect(tried.planarResults == 0, "\(why)")
         #expect(tried.response.data == rgba.response.data, "\(why)")
+    }
+
+    /// A result that keeps the source's profile (`keepsColorProfile`) goes the RGBA way even when it is sRGB's:
+    /// the planar encoder writes no profile.
+    @Test func anSRGBProfileTheResultKeepsGoesTheRGBAWay() async throws {
+        let spec = "resize:w=300,h=300,mode=fit"
+        let fixture = "planar/coffee-420-srgb-v2.jpg"
+        let tried = try await Self.make(fixture, spec: spec, planar: true, options: [.keepsColorProfile])
+        let rgba = try await Self.make(fixture, spec: spec, planar: false, options: [.keepsColorProfile])
+        #expect(tried.planarResults == 0)
+        #expect(tried.response.data == rgba.response.data)
+        let kept = try JPEGDecoder().decode(tried.response.data, limits: .default).colorDescription?.iccProfile
+        #expect(
+            kept == [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/srgb.icc"))))
     }
 
     /// 4:2:0 sources at odd sizes, to odd outputs: planes give the RGBA path's result (at quality 100, as
@@ -231,7 +255,7 @@ import TroveTransformers
                 == .animated)
     }
 
-    @Test func sourceLevelFallbacks() {
+    @Test func sourceLevelFallbacks() throws {
         let size = PixelSize(width: 1200, height: 800)
         func facts(
             _ model: PlanarSourceFacts.ColorModel = .yCbCr,
@@ -251,6 +275,10 @@ import TroveTransformers
         #expect(
             PlanarRoute.fallback(for: facts(color: ColorDescription(iccProfile: [1, 2, 3])), storedSize: size)
                 == .colorProfile)
+        let sRGB = ColorDescription(
+            iccProfile: [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/colord/sRGB.icc"))))
+        #expect(PlanarRoute.fallback(for: facts(color: sRGB), storedSize: size) == nil)
+        #expect(PlanarRoute.fallback(for: facts(color: sRGB), storedSize: size, keepsProfile: true) == .colorProfile)
         #expect(PlanarRoute.fallback(for: facts(.gray, sampling: [.init(1, 1)]), storedSize: size) == .notYCbCr)
         #expect(PlanarRoute.fallback(for: facts(.other), storedSize: size) == .notYCbCr)
         #expect(

@@ -6,9 +6,10 @@ import TroveTransformers
 /// result is. Planes only where they give what RGBA would: a still JPEG to a JPEG, the transforms a leading
 /// `orient`, one resize that is only a shrinking resample (`PlanarResize`) and after it nothing but transforms
 /// that leave an opaque image alone (`OpaqueInvariantTransformer`), no delegate to see the decoded
-/// image, and a source that is upright, YCbCr at 4:4:4, 4:2:2, 4:4:0 or 4:2:0, and says nothing about its
-/// colours (so sRGB: no profile to convert from or keep). Anything that needs RGB (a profile, a watermark,
-/// rounded corners, any transform after the resize) goes the RGBA way. Decided in two steps: `candidate`
+/// image, and a source that is upright, YCbCr at 4:4:4, 4:2:2, 4:4:0 or 4:2:0, and in sRGB: saying nothing
+/// about its colours, or embedding an ICC profile of sRGB itself (most cameras' and phones') that the result
+/// does not keep. Anything that needs RGB (another profile, a watermark, rounded corners, any transform after
+/// the resize) goes the RGBA way. Decided in two steps: `candidate`
 /// from the request before anything is read, `fallback(for:)` from the header once the decoder has read it.
 struct PlanarRoute {
     /// Why a result goes the RGBA way.
@@ -22,7 +23,7 @@ struct PlanarRoute {
         case animated = "the source has more than one frame"
         case headerUnread = "the source's header could not be read"
         case turned = "the source is not upright"
-        case colorProfile = "the source describes its colours"
+        case colorProfile = "the source's colours are not plain sRGB, or its profile is kept"
         case notYCbCr = "the source is not YCbCr"
         case sampling = "the source's chroma sampling is not 4:4:4, 4:2:2, 4:4:0 or 4:2:0"
     }
@@ -59,15 +60,16 @@ struct PlanarRoute {
     }
 
     /// The source-level half, from the header the decoder read: nil when planes give what RGBA would.
-    func fallback(for facts: PlanarSourceFacts) -> Fallback? {
-        Self.fallback(for: facts, storedSize: storedSize)
+    /// `keepsProfile`: the result would carry the source's profile (asked for, or no colour converter).
+    func fallback(for facts: PlanarSourceFacts, keepsProfile: Bool) -> Fallback? {
+        Self.fallback(for: facts, storedSize: storedSize, keepsProfile: keepsProfile)
     }
 
-    /// As `fallback(for:)`, for a route planned on `storedSize`.
-    static func fallback(for facts: PlanarSourceFacts, storedSize: PixelSize) -> Fallback? {
+    /// As `fallback(for:keepsProfile:)`, for a route planned on `storedSize`.
+    static func fallback(for facts: PlanarSourceFacts, storedSize: PixelSize, keepsProfile: Bool = false) -> Fallback? {
         guard facts.width == storedSize.width, facts.height == storedSize.height else { return .headerUnread }
         guard facts.orientation == .up else { return .turned }
-        guard facts.colorDescription == nil else { return .colorProfile }
+        if let color = facts.colorDescription, keepsProfile || !color.isOnlyAnSRGBProfile { return .colorProfile }
         guard facts.colorModel == .yCbCr, facts.sampling.count == 3 else { return .notYCbCr }
         let luma = facts.sampling[0]
         guard (1...2).contains(luma.horizontal), (1...2).contains(luma.vertical),

@@ -31,11 +31,13 @@ extension DecodeStage {
         let options = DecodingOptions(limits: configuration.decodingLimits, minimumSize: plan?.minimumSize)
         let sink = PlanarResizer(resize: route.resize, storedSize: route.storedSize)
         var fallback: PlanarRoute.Fallback?
+        // Without a converter the RGBA way leaves a profile on the image, and an encoder may embed it.
+        let keepsProfile = request.options.contains(.keepsColorProfile) || colorStage == nil
         let decoded = try sourceGuard.journaling(request.url) {
             try route.decoder.decodePlanes(
                 data, options: options,
                 accepts: { facts in
-                    fallback = route.fallback(for: facts)
+                    fallback = route.fallback(for: facts, keepsProfile: keepsProfile)
                     return fallback == nil
                 }, into: sink)
         }
