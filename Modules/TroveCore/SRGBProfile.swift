@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whether embedded ICC bytes describe sRGB itself: an RGB matrix-and-curves profile whose colorants are sRGB's
-/// (adapted to D50, as every display profile stores them) and whose three curves are sRGB's within 0.1% of
+/// (adapted to D50, as every display profile stores them, within 0.0005) and whose three curves are sRGB's within 0.1% of
 /// full scale at every table entry (or 1024 points of a parametric curve). Most camera and phone JPEGs embed one (HP's "sRGB IEC61966-2.1", colord's and Ghostscript's
 /// sRGB); converting from it to sRGB changes no pixel by more than rounding, so such a source may skip the
 /// conversion. Anything else (a LUT-based profile, other primaries, a gamma-2.2 or BT.709 curve, damaged
@@ -12,9 +12,10 @@ package enum SRGBProfile {
     static let colorants: [(tag: String, xyz: (Double, Double, Double))] = [
         ("rXYZ", (0.4361, 0.2225, 0.0139)), ("gXYZ", (0.3851, 0.7169, 0.0971)), ("bXYZ", (0.1431, 0.0606, 0.7141))
     ]
-    /// How far a stored colorant may be from sRGB's (profiles round them differently; Adobe RGB's red is 0.17
-    /// away, BT.709's are the same as sRGB's).
-    static let colorantTolerance = 0.002
+    /// How far a stored colorant may be from sRGB's: sRGB profiles round them differently (colord's red X is
+    /// 0.00025 off), and a red X 0.003 off already moves saturated colours by 7 levels. Adobe RGB's red is 0.17
+    /// away; BT.709's colorants are sRGB's.
+    static let colorantTolerance = 0.0005
     /// How far, in linear light from 0 to 1, a curve may be from sRGB's at any of the points checked: the
     /// 1024-entry tables of sRGB profiles are within 0.00001, gamma 2.2 is 0.0085 away and BT.709's curve 0.047.
     static let curveTolerance = 0.001

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Trove
 import TroveColor
+import TroveCore
 
 @Suite struct LCMSColorConverterTests {
     static func profile(_ name: String) throws -> [UInt8] {
@@ -22,11 +23,25 @@ import TroveColor
         return pixels
     }
 
-    @Test func sRGBProfileChangesNothingToSpeakOfAndAlphaNotAtAll() throws {
+    /// sRGB's own profile needs no conversion: no transform, so its pixels are kept exactly.
+    @Test func sRGBsOwnProfileIsNotConverted() throws {
         let converter = LCMSColorConverter()
+        let sRGB = ColorDescription(iccProfile: try Self.profile("sRGB.icc"))
+        #expect(try converter.transformToSRGB(from: sRGB, samples: .rgba8) == nil)
+        #expect(try converter.transformToSRGB(from: sRGB, samples: .rgba16BigEndian) == nil)
+    }
+
+    /// A profile a hair from sRGB (its red X 0.0006 lower, 0.0009 from sRGB's: past what `SRGBProfile`
+    /// accepts) goes through LittleCMS, which changes nothing to speak of and alpha not at all.
+    @Test func aNearlySRGBProfileChangesNothingToSpeakOfAndAlphaNotAtAll() throws {
+        let converter = LCMSColorConverter()
+        var bytes = try Self.profile("sRGB.icc")
+        let red = try #require(SRGBProfile.tagTable(bytes)["rXYZ"]).lowerBound + 8
+        let x = bytes[red..<red + 4].reduce(0) { $0 << 8 | Int($1) } - 40
+        bytes.replaceSubrange(red..<red + 4, with: (0..<4).map { UInt8(truncatingIfNeeded: x >> (24 - 8 * $0)) })
+        #expect(!SRGBProfile.describes(bytes))
         let transform = try #require(
-            try converter.transformToSRGB(
-                from: ColorDescription(iccProfile: try Self.profile("sRGB.icc")), samples: .rgba8))
+            try converter.transformToSRGB(from: ColorDescription(iccProfile: bytes), samples: .rgba8))
         let ramp = Self.ramp(), out = Self.converted(ramp, by: transform)
         for index in ramp.indices {
             if index % 4 == 3 {
