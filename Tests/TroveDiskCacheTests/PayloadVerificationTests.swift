@@ -121,6 +121,9 @@ struct PayloadVerificationTests {
             unchangedFileGrace: Self.grace)
         try await cache.store(Self.bytes(1000), forKey: "k")
         await cache.flush()
+        // The opening scan (in the background) done first: run after the damage, it would find and count the
+        // directory too, and the read below would count it again.
+        await cache.waitForIndex()
         let file = cache.fileURL(forKey: "k")
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
