@@ -1,11 +1,12 @@
 import Foundation
 
 /// Whether embedded ICC bytes describe sRGB itself: an RGB matrix-and-curves profile whose colorants are sRGB's
-/// (adapted to D50, as every display profile stores them, within 0.0005) and whose three curves are sRGB's within 0.1% of
-/// full scale at every table entry (or 1024 points of a parametric curve). Most camera and phone JPEGs embed one (HP's "sRGB IEC61966-2.1", colord's and Ghostscript's
-/// sRGB); converting from it to sRGB changes no pixel by more than rounding, so such a source may skip the
-/// conversion. Anything else (a LUT-based profile, other primaries, a gamma-2.2 or BT.709 curve, damaged
-/// bytes) is not sRGB here: the answer errs towards converting.
+/// (adapted to D50, as every display profile stores them, within 0.0005) and whose three curves are sRGB's
+/// within 0.1% of full scale at every table entry (or 1024 points of a parametric curve). Most camera and phone
+/// JPEGs embed one (HP's "sRGB IEC61966-2.1", colord's and Ghostscript's sRGB); converting from it to sRGB
+/// changes no pixel by more than rounding, so such a source may skip the conversion. Anything else (a
+/// LUT-based profile, other primaries, a gamma-2.2 or BT.709 curve, damaged bytes) is not sRGB here: the answer
+/// errs towards converting.
 package enum SRGBProfile {
     /// sRGB's red, green and blue colorants in the D50 PCS (IEC 61966-2-1 adapted by Bradford), as profiles
     /// store them to four decimals.

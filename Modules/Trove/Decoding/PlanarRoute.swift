@@ -9,8 +9,8 @@ import TroveTransformers
 /// image, and a source that is upright, YCbCr at 4:4:4, 4:2:2, 4:4:0 or 4:2:0, and in sRGB: saying nothing
 /// about its colours, or embedding an ICC profile of sRGB itself (most cameras' and phones') that the result
 /// does not keep. Anything that needs RGB (another profile, a watermark, rounded corners, any transform after
-/// the resize) goes the RGBA way. Decided in two steps: `candidate`
-/// from the request before anything is read, `fallback(for:)` from the header once the decoder has read it.
+/// the resize) goes the RGBA way. Decided in two steps: `candidate` from the request before anything is read,
+/// `fallback(for:keepsProfile:)` from the header once the decoder has read it.
 struct PlanarRoute {
     /// Why a result goes the RGBA way.
     enum Fallback: String, Error, Equatable, Sendable, CaseIterable {
