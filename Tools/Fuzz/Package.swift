@@ -60,8 +60,10 @@ let package = Package(
             name: "TroveRequestPath",
             dependencies: ["TroveCore", "TroveTransformers", .product(name: "Logging", package: "swift-log")],
             path: "TroveRequestPath", swiftSettings: swift6),
-        // The checks and the libFuzzer hand-off every decoder target shares.
-        .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
+        // The checks and the libFuzzer hand-off every target shares, and the request targets' input choices.
+        .target(
+            name: "FuzzDriver", dependencies: ["TroveCore", "TroveSupport"], path: "FuzzDriver",
+            swiftSettings: swift6),
         // The request every FuzzRequest target runs, with every plugin registered.
         .target(
             name: "RequestFuzzing",
