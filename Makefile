@@ -60,9 +60,10 @@ bench: setup
 	scripts/placeholder-bench
 
 # libFuzzer + AddressSanitizer in release builds (Tools/Fuzz/run.sh), seeded from Tests/Fixtures; not part of
-# `make test`. Fourteen targets, one after another: each decoder alone (PNG GIF JPEG WebP AVIF JXL HEIF), and each
+# `make test`. Fifteen targets, one after another: each decoder alone (PNG GIF JPEG WebP AVIF JXL HEIF), each
 # format through a request's path (RequestPNG ... RequestHEIF: the registry's decoder with colour management, a
-# shrink-on-load resize, kept profiles and orientations, the transforms, every encoder). FUZZ_SECONDS per target,
-# 600 by default (ten minutes each, about two hours and twenty minutes in all); FUZZ_TARGETS to pick some.
+# shrink-on-load resize, kept profiles and orientations, the transforms, every encoder), and Pipeline:
+# `ImagePipeline.image(for:)` itself, the planar JPEG route included. FUZZ_SECONDS per target, 600 by default (ten
+# minutes each, two and a half hours in all); FUZZ_TARGETS to pick some.
 fuzz: setup
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} Tools/Fuzz/run.sh $(FUZZ_TARGETS)

@@ -1,17 +1,24 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// libFuzzer targets for the decoders that read untrusted bytes, alone (Fuzz<Format>) and as a request runs
-// them (FuzzRequest<Format>: colour management, shrink-on-load, transforms, encoders). Built and run by
+// libFuzzer targets for the decoders that read untrusted bytes, alone (Fuzz<Format>), as a request runs
+// them (FuzzRequest<Format>: colour management, shrink-on-load, transforms, encoders) and through the pipeline
+// itself (FuzzPipeline: `ImagePipeline.image(for:)`, the planar JPEG route included). Built and run by
 // `make fuzz` (`-sanitize=fuzzer,address`); not part of `make test`. The sources come from the main package
-// through the symlink Trove -> ../.., so this package builds only what the decodes need.
+// through the symlink Trove -> ../..; only FuzzPipeline needs the Trove module and its packages.
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "TroveFuzz",
     dependencies: [
-        // The colour stage logs through swift-log (the version the main package asks for).
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2")
+        // The colour stage logs through swift-log; FuzzPipeline's Trove module needs the rest (the versions the
+        // main package asks for).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0")
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Trove/Modules/CZlib", pkgConfig: "zlib"),
@@ -53,6 +60,42 @@ let package = Package(
         .target(
             name: "TroveTransformers", dependencies: ["TroveCore"], path: "Trove/Modules/TroveTransformers",
             swiftSettings: swift6),
+        // The whole Trove module and what it wires, for FuzzPipeline: the request as `ImagePipeline` runs it.
+        .target(
+            name: "TroveEviction", dependencies: ["TroveCore"], path: "Trove/Modules/TroveEviction",
+            swiftSettings: swift6),
+        .target(
+            name: "TroveFetcher",
+            dependencies: [
+                "TroveCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
+            ],
+            path: "Trove/Modules/TroveFetcher", swiftSettings: swift6),
+        .target(
+            name: "TroveMemoryCache", dependencies: ["TroveCore", "TroveEviction"],
+            path: "Trove/Modules/TroveMemoryCache", swiftSettings: swift6),
+        .target(
+            name: "TroveDiskCache",
+            dependencies: [
+                "TroveCore", "TroveEviction", "TroveSupport", "CZlib", "CTroveSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log")
+            ],
+            path: "Trove/Modules/TroveDiskCache", swiftSettings: swift6),
+        .target(name: "TrovePlaceholders", path: "Trove/Modules/TrovePlaceholders", swiftSettings: swift6),
+        .target(
+            name: "Trove",
+            dependencies: [
+                "TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
+                "TroveCodec", "TroveTransformers", "TrovePlaceholders", "CTroveSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Tracing", package: "swift-distributed-tracing")
+            ],
+            path: "Trove/Modules/Trove", swiftSettings: swift6),
         // What the Trove module runs between the fetch and the transforms (the shrink-on-load decode, the colour
         // stage, the row router for turned images, `Image.transformed`): symlinks to only those files, so the
         // fuzzers do not build the fetcher, the caches and their packages. A file they come to need gets a link.
@@ -60,8 +103,10 @@ let package = Package(
             name: "TroveRequestPath",
             dependencies: ["TroveCore", "TroveTransformers", .product(name: "Logging", package: "swift-log")],
             path: "TroveRequestPath", swiftSettings: swift6),
-        // The checks and the libFuzzer hand-off every decoder target shares.
-        .target(name: "FuzzDriver", dependencies: ["TroveCore"], path: "FuzzDriver", swiftSettings: swift6),
+        // The checks and the libFuzzer hand-off every target shares, and the request targets' input choices.
+        .target(
+            name: "FuzzDriver", dependencies: ["TroveCore", "TroveSupport"], path: "FuzzDriver",
+            swiftSettings: swift6),
         // The request every FuzzRequest target runs, with every plugin registered.
         .target(
             name: "RequestFuzzing",
@@ -92,7 +137,17 @@ let package = Package(
             swiftSettings: swift6),
         .executableTarget(
             name: "FuzzHEIF", dependencies: ["FuzzDriver", "TroveHEIF"], path: "FuzzHEIF",
-            swiftSettings: swift6)
+            swiftSettings: swift6),
+        // `ImagePipeline.image(for:)` itself, every plugin installed: the planar JPEG route, the stages and the
+        // memory tier that the FuzzRequest targets replicate only in part.
+        .executableTarget(
+            name: "FuzzPipeline",
+            dependencies: [
+                "FuzzDriver", "Trove", "TroveCore", "TroveTransformers", "TroveJPEG", "TroveWebP", "TroveAVIF",
+                "TroveJXL", "TroveHEIF", "TroveColor", .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics")
+            ],
+            path: "FuzzPipeline", swiftSettings: swift6)
     ]
         + ["PNG", "GIF", "JPEG", "WebP", "AVIF", "JXL", "HEIF"].map { format in
             .executableTarget(

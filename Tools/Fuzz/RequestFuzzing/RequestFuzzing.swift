@@ -9,7 +9,6 @@ import TroveHEIF
 import TroveJPEG
 import TroveJXL
 import TroveRequestPath
-import TroveSupport
 import TroveTransformers
 import TroveWebP
 
@@ -90,27 +89,6 @@ private let followers: [[any ImageTransformer]] = [
     [ResizeTransformer(width: 8, height: 8, mode: .fill, filter: .lanczos3)]
 ]
 
-/// Choices drawn from a 64-bit FNV-1a hash of the input: the same bytes always run the same request.
-private struct Choices {
-    private var bits: UInt64
-
-    init(_ data: Data) {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        bits = hash
-    }
-
-    /// A choice in 0..<count.
-    mutating func pick(_ count: Int) -> Int {
-        let value = Int(bits % UInt64(count))
-        bits /= UInt64(count)
-        return value
-    }
-
-    /// One of `values`.
-    mutating func pick<T>(from values: [T]) -> T { values[pick(values.count)] }
-}
-
 /// One request as it was run, for the message of a failed check.
 private struct RequestDescription: CustomStringConvertible {
     var decoder: String
@@ -172,32 +150,14 @@ private let describesRequests = ProcessInfo.processInfo.environment["TROVE_FUZZ_
 /// bytes to keep as a regression fixture.
 private let inputCopyPath = ProcessInfo.processInfo.environment["TROVE_FUZZ_WRITE_INPUT"]
 
-/// `data` with every PNG chunk's CRC made right. PNGDecoder skips an ancillary chunk whose CRC is wrong and
-/// refuses a critical one, so without this nearly every mutation of iCCP, gAMA, cHRM, sRGB, tRNS or the image
-/// data would be thrown away before the colour stage or the reduced decode saw it (the decoder-only target
-/// keeps fuzzing the CRC checks). A file with right CRCs is what a hostile server sends anyway.
-func repairingPNGChunkCRCs(_ data: Data) -> Data {
-    var bytes = [UInt8](data)
-    var offset = 8
-    while offset + 12 <= bytes.count {
-        let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-        let end = offset + 8 + length
-        guard length <= bytes.count, end + 4 <= bytes.count else { break }
-        let crc = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[offset + 4..<end])) }
-        for index in 0..<4 { bytes[end + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * index)) }
-        offset = end + 4
-    }
-    return Data(bytes)
-}
-
 /// Runs one request on `data` when the registry's decoder for it reads one of `formats`.
 private func runRequest(_ input: Data, formats: Set<ImageFormat>) {
     count("inputs")
     guard let decoder = registry.decoder(for: input), formats.contains(decoder.format) else { return }
     count("claimed")
     let data = decoder.format == .png ? repairingPNGChunkCRCs(input) : input
-    if let inputCopyPath { FileManager.default.createFile(atPath: inputCopyPath, contents: data) }
-    var choices = Choices(input)
+    if let inputCopyPath { _ = FileManager.default.createFile(atPath: inputCopyPath, contents: data) }
+    var choices = InputChoices(input)
     let keepsProfile = choices.pick(2) == 0
     let keepsStoredOrientation = choices.pick(4) == 0
     let streamsRows = choices.pick(4) != 0
