@@ -105,7 +105,7 @@ let package = Package(
             path: "TroveRequestPath", swiftSettings: swift6),
         // The checks and the libFuzzer hand-off every target shares, and the request targets' input choices.
         .target(
-            name: "FuzzDriver", dependencies: ["TroveCore", "TroveSupport"], path: "FuzzDriver",
+            name: "FuzzDriver", dependencies: ["TroveCore", "TroveSupport", "TroveTransformers"], path: "FuzzDriver",
             swiftSettings: swift6),
         // The request every FuzzRequest target runs, with every plugin registered.
         .target(

@@ -27,20 +27,8 @@ private let resizes: [ResizeTransformer] = [
     ResizeTransformer(width: 1, height: 1, mode: .fill, filter: .bilinear)
 ]
 
-/// What may follow the resize: nothing most often, else one of the standard transformers.
-private let followers: [[any ImageTransformer]] = [
-    [], [], [], [], [], [], [], [], [], [], [], [],
-    [CropTransformer(width: 24, height: 24)],
-    [RotateTransformer(.clockwise90)],
-    [FlipTransformer(.h)],
-    [GrayscaleTransformer()],
-    [BlurTransformer(sigma: 1.5)],
-    [SharpenTransformer(sigma: 1)],
-    [RoundedCornersTransformer(radius: 6)],
-    [TrimTransformer(threshold: 10)],
-    [PaddingTransformer(top: 2, right: 3, bottom: 4, left: 5)],
-    [ResizeTransformer(width: 8, height: 8, mode: .fill, filter: .lanczos3)]
-]
+/// What may follow the resize: nothing most often (12 in 22), else one of the standard transformers.
+private let followers: [[any ImageTransformer]] = Array(repeating: [], count: 12) + transformsAfterAResize
 
 /// The encoder settings: the pipeline's mostly, else a low or a top quality.
 private let encodings: [EncodingOptions?] = [

@@ -75,19 +75,7 @@ private let resizes: [ResizeTransformer] = [
 ]
 
 /// What may follow the resize: nothing half the time, else one of the standard transformers.
-private let followers: [[any ImageTransformer]] = [
-    [], [], [], [], [], [], [], [], [], [],
-    [CropTransformer(width: 24, height: 24)],
-    [RotateTransformer(.clockwise90)],
-    [FlipTransformer(.h)],
-    [GrayscaleTransformer()],
-    [BlurTransformer(sigma: 1.5)],
-    [SharpenTransformer(sigma: 1)],
-    [RoundedCornersTransformer(radius: 6)],
-    [TrimTransformer(threshold: 10)],
-    [PaddingTransformer(top: 2, right: 3, bottom: 4, left: 5)],
-    [ResizeTransformer(width: 8, height: 8, mode: .fill, filter: .lanczos3)]
-]
+private let followers: [[any ImageTransformer]] = Array(repeating: [], count: 10) + transformsAfterAResize
 
 /// One request as it was run, for the message of a failed check.
 private struct RequestDescription: CustomStringConvertible {
