@@ -68,6 +68,11 @@ public struct ImageRequest: Sendable {
         /// the source does: EXIF in JPEG, PNG and WebP, `irot`/`imir` in AVIF and HEIC, the codestream's in JPEG
         /// XL. Without it (the default) every size, box and crop applies to the picture as displayed.
         public static let keepsStoredOrientation = Options(rawValue: 1 << 6)
+        /// The caller reads only the response's `data` and `format` (`trove serve` sends bytes): a result made
+        /// from YCbCr planes then skips building the RGBA image `ImageResponse.image` carries, which is left
+        /// empty (0x0). Such a request never shares a job with one that wants pixels, and its response is not
+        /// kept in memory. Not part of the cache key: the bytes are the same.
+        package static let needsOnlyData = Options(rawValue: 1 << 7)
     }
 
     /// A request for `url`. The defaults: no transforms, normal priority, `.useCache`, no options, the URL as cache

@@ -8,6 +8,9 @@ struct WorkKey: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
         /// Cache (as the policy allows), else network.
         case load
+        /// The same for a caller that reads only the encoded bytes (`ImageRequest.Options.needsOnlyData`):
+        /// its response may carry no pixels, so it never answers a caller that wants them.
+        case loadData
         /// A conditional fetch of a cached entry.
         case revalidate
         /// One caller's own fetch, shared with nobody: the origin may act on every such request (a POST

@@ -28,9 +28,14 @@ extension ImagePipeline {
         try Task.checkCancellation()
         let options = request.encodingOptions ?? configuration.encodingOptions
         let sourceGuard = parts.sourceGuard, url = request.url
+        // The RGBA image is the output's colour conversion: skipped when the caller reads only the bytes.
+        let needsImage = !request.options.contains(.needsOnlyData)
         let encode: @Sendable () throws -> (image: Image, data: Data, format: ImageFormat) = {
             try sourceGuard.journaling(url) {
-                var image = planes.rgbaImage(sourceFormat: .jpeg)
+                var image =
+                    needsImage
+                    ? planes.rgbaImage(sourceFormat: .jpeg)
+                    : Image(width: 0, height: 0, pixels: [], sourceFormat: .jpeg)
                 image.copyright = copyright
                 return (image, try route.encoder.encode(planes, metadata: image, options: options), format)
             }
@@ -43,8 +48,7 @@ extension ImagePipeline {
                     try encode()
                 }
             span?.record(
-                .output, width: result.image.width, height: result.image.height, format: result.format,
-                bytes: result.data.count)
+                .output, width: planes.width, height: planes.height, format: result.format, bytes: result.data.count)
             return result
         }
         parts.metrics.record(.resultPlanar)

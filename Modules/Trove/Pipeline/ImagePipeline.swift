@@ -204,11 +204,16 @@ public final class ImagePipeline: Sendable {
 
     /// The job a request waits on past memory: one per processed key and policy (the policy decides which
     /// tiers are read and written: a cache-only load fails on a miss that a plain load would fetch), except
-    /// a refresh's, which delivers its cached copy first to its own caller alone.
+    /// a refresh's, which delivers its cached copy first to its own caller alone. A caller that reads only the
+    /// bytes waits on a job of its own kind, whose image may be empty.
     private static func jobKey(for request: ImageRequest, key: CacheKey, waiter: UInt64) -> WorkKey {
-        WorkKey(
-            key.processed, request.cachePolicy == .refresh ? .alone(waiter: waiter) : .load, policy: request.cachePolicy
-        )
+        let kind: WorkKey.Kind =
+            if request.cachePolicy == .refresh {
+                .alone(waiter: waiter)
+            } else {
+                request.options.contains(.needsOnlyData) ? .loadData : .load
+            }
+        return WorkKey(key.processed, kind, policy: request.cachePolicy)
     }
 
     /// Past memory: the request waits on its processed key's job, which loads the original (as a waiter of

@@ -187,7 +187,9 @@ struct ProxyResponder: Sendable {
     private func produce(_ plan: ProxyPlan, format: ImageFormat?) async throws -> ServedResult {
         let options = plan.url.options
         if let kind = options.placeholder { return try await placeholderImage(plan, kind: kind, format: format) }
-        let requestOptions: ImageRequest.Options = results == nil ? [.skipsProcessedDiskStore] : []
+        // The server sends bytes: a result made from planes need not build the RGBA image a response carries.
+        var requestOptions: ImageRequest.Options = [.needsOnlyData]
+        if results == nil { requestOptions.insert(.skipsProcessedDiskStore) }
         let skipProcessing = options.skipProcessing.union(route.skipProcessingFormats)
         if !skipProcessing.isEmpty {
             // imgproxy skips only when the result would be in the source's own format.
