@@ -28,7 +28,7 @@ package enum SRGBProfile {
         guard bytes.count >= 132, tag(bytes, at: 36) == "acsp", tag(bytes, at: 16) == "RGB ",
             tag(bytes, at: 20) == "XYZ "
         else { return false }
-        let tags = tagTable(bytes)
+        let tags = ICCTagTable(bytes)
         guard tableTags.allSatisfy({ tags[$0] == nil }) else { return false }
         for (name, expected) in colorants {
             guard let range = tags[name], let xyz = xyzValue(bytes, range),
@@ -49,21 +49,6 @@ package enum SRGBProfile {
     /// sRGB's curve from encoded values to linear light.
     static func sRGBToLinear(_ x: Double) -> Double {
         x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
-    }
-
-    /// The tag table: each signature with the byte range of its data, for the tags that lie inside the bytes.
-    package static func tagTable(_ bytes: [UInt8]) -> [String: Range<Int>] {
-        let count = Int(uint32(bytes, at: 128) ?? 0)
-        var tags: [String: Range<Int>] = [:]
-        // 12 bytes a tag after the count; a count the bytes cannot hold is read as far as they go.
-        for index in 0..<min(count, (bytes.count - 132) / 12) {
-            let entry = 132 + 12 * index
-            guard let offset = uint32(bytes, at: entry + 4), let size = uint32(bytes, at: entry + 8) else { break }
-            let start = Int(offset), end = Int(offset) + Int(size)
-            guard start >= 0, end <= bytes.count, start <= end else { continue }
-            tags[tag(bytes, at: entry)] = start..<end
-        }
-        return tags
     }
 
     /// An `XYZ ` tag's first value.

@@ -9,6 +9,9 @@ struct CacheState {
     var failedWrites = 0
     /// Damaged files deleted (by the opening scan or lookups) and not yet reported by `verify()`.
     var corruptRemovedSinceVerify = 0
+    /// Damaged files counted in `corrupt` that could not be deleted (a directory where an entry was), so
+    /// that finding them again does not count them again.
+    var damageLeftInPlace: Set<FileIdentity> = []
 
     /// True until the open-time scan has merged its findings; trimming waits for a complete index.
     var scanning = true

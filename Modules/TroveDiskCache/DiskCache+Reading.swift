@@ -198,19 +198,28 @@ extension DiskCache {
     }
 
     /// Deletes a damaged or expired file, but only if it is still the file that was read (a store may
-    /// have renamed a fresh entry over it meanwhile), and counts it.
+    /// have renamed a fresh entry over it meanwhile), and forgets its entry. A damaged file is counted in
+    /// `corrupt` once however many found it (lookups and the opening scan that read it at the same time, or
+    /// every lookup of a directory where the entry was): by the call that deletes it, or, when it cannot be
+    /// deleted, by the first call that finds it there.
     /// Returns whether the file was deleted.
     @discardableResult
     func discard(_ name: String, path: String, identity: FileIdentity, corrupt: Bool, countsAsMiss: Bool) -> Bool {
         state.withLock { state in
             if countsAsMiss { state.misses += 1 }
-            if corrupt { state.corrupt += 1 }
+            // Gone (whoever deleted it counted it) or replaced by a store (the damage went with it).
             guard files.identity(of: path) == identity else { return false }
-            files.removeFile(path)
-            if corrupt { state.corruptRemovedSinceVerify += 1 }
+            let removed = files.removeFile(path)
             state.index.remove(name)
             state.noteChanged(name)
-            return true
+            guard corrupt else { return removed }
+            // One left in place is remembered, so finding it again, or deleting it later, counts nothing more.
+            let firstFind =
+                removed
+                ? state.damageLeftInPlace.remove(identity) == nil : state.damageLeftInPlace.insert(identity).inserted
+            if firstFind { state.corrupt += 1 }
+            if removed { state.corruptRemovedSinceVerify += 1 }
+            return removed
         }
     }
 }

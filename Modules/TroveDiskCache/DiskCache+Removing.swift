@@ -57,6 +57,7 @@ extension DiskCache {
             let moved = try files.moveIfPresent(layout.entries, to: trash)
             try files.makeDirectory(layout.entries)
             state.index.removeAll()
+            state.damageLeftInPlace.removeAll()
             state.generation += 1
             return moved
         }

@@ -11,7 +11,7 @@ import TroveCore
 
 /// Which file a path named when it was opened: lets a cache delete a damaged file only if nobody has
 /// renamed a fresh entry over it since.
-struct FileIdentity: Equatable, Sendable {
+struct FileIdentity: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
 

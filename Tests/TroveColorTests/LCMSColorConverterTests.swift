@@ -36,7 +36,7 @@ import TroveCore
     @Test func aNearlySRGBProfileChangesNothingToSpeakOfAndAlphaNotAtAll() throws {
         let converter = LCMSColorConverter()
         var bytes = try Self.profile("sRGB.icc")
-        let red = try #require(SRGBProfile.tagTable(bytes)["rXYZ"]).lowerBound + 8
+        let red = try #require(ICCTagTable(bytes)["rXYZ"]).lowerBound + 8
         let x = bytes[red..<red + 4].reduce(0) { $0 << 8 | Int($1) } - 40
         bytes.replaceSubrange(red..<red + 4, with: (0..<4).map { UInt8(truncatingIfNeeded: x >> (24 - 8 * $0)) })
         #expect(!SRGBProfile.describes(bytes))

@@ -48,7 +48,7 @@ import TroveCore
     /// A lookup table (lcms would convert through it, not the colorants and curves) makes it not sRGB here.
     @Test func aProfileWithATableIsNot() throws {
         var bytes = try Self.profile(Self.sRGBv4)
-        let tags = SRGBProfile.tagTable(bytes)
+        let tags = ICCTagTable(bytes)
         let chrm = try #require(tags["chrm"])
         // Rename the chromaticity tag's entry in the table to A2B0.
         func offset(ofEntry entry: Int) -> Int {
@@ -65,7 +65,7 @@ import TroveCore
     @Test func damagedBytesAreAnsweredWithoutTrapping() throws {
         for path in [Self.sRGBv2, Self.sRGBv4] {
             let bytes = try Self.profile(path)
-            let tags = SRGBProfile.tagTable(bytes)
+            let tags = ICCTagTable(bytes)
             let needed = try ["rXYZ", "gXYZ", "bXYZ", "rTRC", "gTRC", "bTRC"].map { try #require(tags[$0]) }
             let lastNeeded = needed.map { $0.upperBound }.max() ?? 0
             for length in 0..<bytes.count where length < lastNeeded {

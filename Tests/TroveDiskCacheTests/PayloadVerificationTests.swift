@@ -121,8 +121,7 @@ struct PayloadVerificationTests {
             unchangedFileGrace: Self.grace)
         try await cache.store(Self.bytes(1000), forKey: "k")
         await cache.flush()
-        // The opening scan (in the background) done first: run after the damage, it would find and count the
-        // directory too, and the read below would count it again.
+        // The opening scan (in the background) done first, so that the read below is what finds the directory.
         await cache.waitForIndex()
         let file = cache.fileURL(forKey: "k")
         try FileManager.default.removeItem(at: file)

@@ -1,20 +1,12 @@
 import Foundation
+import TroveCore
 
 /// The name an ICC profile gives itself: its `desc` tag, in the v2 `desc` form (ASCII) or the v4 `mluc`
 /// form (UTF-16BE, the first record). Nil for bytes that are not a profile or have no readable name.
 enum ICCProfileName {
     static func read(_ profile: [UInt8]) -> String? {
-        guard profile.count >= 132 else { return nil }
-        let tagCount = Int(word(profile, 128))
-        guard tagCount > 0, tagCount <= 1024, 132 + tagCount * 12 <= profile.count else { return nil }
-        for index in 0..<tagCount {
-            let entry = 132 + index * 12
-            guard text(profile, entry, 4) == "desc" else { continue }
-            let offset = Int(word(profile, entry + 4)), size = Int(word(profile, entry + 8))
-            guard offset >= 0, size >= 12, offset <= profile.count - size else { return nil }
-            return description(Array(profile[offset..<(offset + size)]))
-        }
-        return nil
+        guard let range = ICCTagTable(profile)["desc"] else { return nil }
+        return description(Array(profile[range]))
     }
 
     /// The text of a `desc` or `mluc` tag's bytes.
