@@ -32,8 +32,7 @@ enum PNGFilter {
             for i in 0..<d { row[i] &+= up[i] >> 1 }
             for i in d..<count { row[i] &+= UInt8(truncatingIfNeeded: (Int(row[i - d]) + Int(up[i])) >> 1) }
         case (4, let up?):
-            for i in 0..<d { row[i] &+= up[i] }
-            for i in d..<count { row[i] &+= paeth(row[i - d], up[i], up[i - d]) }
+            unfilterPaeth(row: row, up: up, count: count, distance: distance)
         default:
             return false
         }
