@@ -13,7 +13,7 @@ import Synchronization
 /// The real file system with a gate in front of every new temp file: while the gate is shut, a write
 /// waits there (on the cache's I/O thread), so a test can see what a store does before its write lands.
 /// Counts the writers that reached the gate and the renames that installed each entry file.
-final class GatedFileSystem: FileSystemCalls {
+final class GatedFileSystem: ForwardingFileSystem {
     private struct State {
         var shut = false
         var blocked = 0
@@ -22,7 +22,7 @@ final class GatedFileSystem: FileSystemCalls {
         var installs: [String: Int] = [:]
     }
 
-    private let real = PosixFileSystem()
+    let real = PosixFileSystem()
     private let state = Mutex(State())
     private let gate = DispatchSemaphore(value: 0)
     /// The cache's tmp/ directory, where each write creates its file.
@@ -92,17 +92,4 @@ final class GatedFileSystem: FileSystemCalls {
         if result == 0 && to.contains("/entries/") { state.withLock { $0.installs[to, default: 0] += 1 } }
         return result
     }
-
-    func write(_ fd: Int32, _ parts: [UnsafeRawBufferPointer]) -> Int { real.write(fd, parts) }
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-        real.read(fd, into: buffer, at: offset)
-    }
-    func openIfCached(_ path: String) -> Int32 { real.openIfCached(path) }
-    func readIfCached(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-        real.readIfCached(fd, into: buffer, at: offset)
-    }
-    func fsync(_ fd: Int32) -> Int32 { real.fsync(fd) }
-    func close(_ fd: Int32) -> Int32 { real.close(fd) }
-    func unlink(_ path: String) -> Int32 { real.unlink(path) }
-    func mkdir(_ path: String, mode: mode_t) -> Int32 { real.mkdir(path, mode: mode) }
 }

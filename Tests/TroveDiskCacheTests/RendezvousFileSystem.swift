@@ -13,13 +13,13 @@ import Synchronization
 /// The real file system where, once armed, the first `parties` opens of entry files for reading wait for one
 /// another after opening (each for at most `patience`): so that many lookups hold the same file, and read
 /// it, before any of them acts on what it found.
-final class RendezvousFileSystem: FileSystemCalls {
+final class RendezvousFileSystem: ForwardingFileSystem {
     private struct State {
         var parties = 0
         var arrived = 0
     }
 
-    private let real = PosixFileSystem()
+    let real = PosixFileSystem()
     private let state = Mutex(State())
     private let gate = DispatchSemaphore(value: 0)
     private let patience: DispatchTimeInterval = .seconds(10)
@@ -52,18 +52,4 @@ final class RendezvousFileSystem: FileSystemCalls {
             _ = gate.wait(timeout: .now() + patience)
         }
     }
-
-    func write(_ fd: Int32, _ parts: [UnsafeRawBufferPointer]) -> Int { real.write(fd, parts) }
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-        real.read(fd, into: buffer, at: offset)
-    }
-    func openIfCached(_ path: String) -> Int32 { real.openIfCached(path) }
-    func readIfCached(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-        real.readIfCached(fd, into: buffer, at: offset)
-    }
-    func fsync(_ fd: Int32) -> Int32 { real.fsync(fd) }
-    func close(_ fd: Int32) -> Int32 { real.close(fd) }
-    func rename(_ from: String, _ to: String) -> Int32 { real.rename(from, to) }
-    func unlink(_ path: String) -> Int32 { real.unlink(path) }
-    func mkdir(_ path: String, mode: mode_t) -> Int32 { real.mkdir(path, mode: mode) }
 }
