@@ -16,29 +16,23 @@ extension PNGFilter {
         }
     }
 
-    /// Pixels of 3 or 4 channels after the first, each one's channels in the lanes of a `SIMD4<Int16>`. Four
-    /// bytes are read and written at a time; for RGB the fourth is the next pixel's, written back as it was.
-    /// The last RGB pixel and any bytes after the last whole pixel take the byte at a time rule.
+    /// Pixels of 3 or 4 channels after the first, each one's channels in the lanes of a `SIMD4<Int16>` (a
+    /// fourth lane of zeros for RGB). Any bytes after the last whole pixel take the byte at a time rule.
     private static func unfilterPaethPixels(
         row: UnsafeMutablePointer<UInt8>, up: UnsafePointer<UInt8>, count: Int, channels: Int
     ) {
-        let rowBytes = UnsafeMutableRawPointer(row), upBytes = UnsafeRawPointer(up)
-        @inline(__always) func lanes(_ bytes: UnsafeRawPointer, _ offset: Int) -> SIMD4<Int16> {
-            SIMD4<Int16>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+        @inline(__always) func pixel(_ bytes: UnsafePointer<UInt8>) -> SIMD4<Int16> {
+            SIMD4(Int16(bytes[0]), Int16(bytes[1]), Int16(bytes[2]), channels == 4 ? Int16(bytes[3]) : 0)
         }
-        // RGB's fourth lane is the next pixel's byte: it is stored back unchanged.
-        let kept = SIMD4<Int16>(0, 0, 0, channels == 4 ? 0 : 0xFF)
-        var left = SIMD4<Int16>.zero, upLeft = SIMD4<Int16>.zero
-        for lane in 0..<channels {
-            left[lane] = Int16(row[lane])
-            upLeft[lane] = Int16(up[lane])
-        }
+        var left = pixel(row), upLeft = pixel(up)
         var i = channels
-        while i + 4 <= count {
-            let above = lanes(upBytes, i), stored = lanes(rowBytes, i)
-            left = (stored &+ prediction(left: left, up: above, upLeft: upLeft)) & 0xFF
-            let written = (left & ~kept) | (stored & kept)
-            rowBytes.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: written), toByteOffset: i, as: SIMD4<UInt8>.self)
+        while i + channels <= count {
+            let above = pixel(up + i)
+            left = (pixel(row + i) &+ prediction(left: left, up: above, upLeft: upLeft)) & 0xFF
+            row[i] = UInt8(truncatingIfNeeded: left[0])
+            row[i + 1] = UInt8(truncatingIfNeeded: left[1])
+            row[i + 2] = UInt8(truncatingIfNeeded: left[2])
+            if channels == 4 { row[i + 3] = UInt8(truncatingIfNeeded: left[3]) }
             upLeft = above
             i += channels
         }
