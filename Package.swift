@@ -336,8 +336,8 @@ let package = Package(
         .testTarget(
             name: "TroveTests",
             dependencies: [
-                "Trove", "TroveJPEG", "TroveColor", "TroveRedis", "TroveS3", "TroveTestSupport",
-                .product(name: "MetricsTestKit", package: "swift-metrics")
+                "Trove", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveColor", "TroveRedis", "TroveS3",
+                "TroveTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             path: "Tests/TroveTests", swiftSettings: swift6),
         // Runs the built `trove` binary as a subprocess: the CLI contract in DESIGN.md §9. Trove gives the values a

@@ -32,6 +32,10 @@ package struct YCbCrPlanes: Sendable, Equatable {
 /// An encoder that can write an image from its YCbCr planes, skipping the colour conversion and chroma
 /// downsampling it would do for RGBA.
 package protocol PlanarImageEncoder: ImageEncoder {
+    /// Whether `encode(_:metadata:options:)` with these options gives what RGBA would: false where the RGBA
+    /// encode keeps what 4:2:0 planes have lost (lossless output).
+    func takesPlanes(_ options: EncodingOptions) -> Bool
+
     /// Encodes `planes` as `encode(_:options:)` encodes an RGBA image, taking from `metadata` (an image of the
     /// same size) what is written beside the pixels: orientation, copyright notice, a kept profile.
     func encode(_ planes: YCbCrPlanes, metadata: Image, options: EncodingOptions) throws -> Data

@@ -50,8 +50,22 @@ package struct AVIFEncoder: ImageEncoder {
         let hasAlpha = frames.contains { frame in
             stride(from: 3, to: frame.pixels.count, by: 4).contains { frame.pixels[$0] != 255 }
         }
-        guard let encoder = avifEncoderCreate() else { throw Self.failure("out of memory starting libavif") }
+        let encoder = try makeEncoder(options)
         defer { avifEncoderDestroy(encoder) }
+        let single = frames.count == 1
+        for frame in frames {
+            let planes = try Self.yuvImage(
+                frame.pixels, width: image.width, height: image.height,
+                lossless: options.lossless, alpha: hasAlpha)
+            defer { avifImageDestroy(planes) }
+            try Self.add(planes, describedBy: image, delay: frame.delay, single: single, to: encoder)
+        }
+        return try Self.finish(encoder)
+    }
+
+    /// libavif's encoder set up for `options`, to be destroyed by the caller.
+    func makeEncoder(_ options: EncodingOptions) throws -> UnsafeMutablePointer<avifEncoder> {
+        guard let encoder = avifEncoderCreate() else { throw Self.failure("out of memory starting libavif") }
         let quantizer = options.lossless ? Int32(AVIF_QUANTIZER_LOSSLESS) : Self.quantizer(forQuality: options.quality)
         encoder.pointee.maxThreads = Int32(clamping: max(maxThreads, 1))
         encoder.pointee.speed = Int32(clamping: min(max(options.speed ?? defaultSpeed, 0), 10))
@@ -61,32 +75,36 @@ package struct AVIFEncoder: ImageEncoder {
         encoder.pointee.maxQuantizerAlpha = quantizer
         encoder.pointee.autoTiling = AVIF_TRUE
         encoder.pointee.timescale = Self.timescale
+        return encoder
+    }
 
-        let single = frames.count == 1
-        // A profile the colour stage kept goes in a 'colr' ICC box; the CICP fields stay as written.
+    /// Adds one frame's `planes` to `encoder`, with what `image` says beside its pixels: a profile the colour
+    /// stage kept (a 'colr' ICC box; the CICP fields stay as written), its copyright notice and orientation.
+    static func add(
+        _ planes: UnsafeMutablePointer<avifImage>, describedBy image: Image, delay: Duration, single: Bool,
+        to encoder: UnsafeMutablePointer<avifEncoder>
+    ) throws {
         let profile = image.colorDescription?.embeddableProfile(for: .rgba8)
         let exif = image.copyright.flatMap { ExifBlock.tiff(for: $0) }
         let xmp = image.copyright.flatMap(XMPRights.packet(for:))
-        for frame in frames {
-            let planes = try Self.yuvImage(
-                frame.pixels, width: image.width, height: image.height,
-                lossless: options.lossless, alpha: hasAlpha)
-            defer { avifImageDestroy(planes) }
-            profile?.withUnsafeBufferPointer { avifImageSetProfileICC(planes, $0.baseAddress, $0.count) }
-            exif?.withUnsafeBufferPointer { avifImageSetMetadataExif(planes, $0.baseAddress, $0.count) }
-            xmp?.withUnsafeBufferPointer { avifImageSetMetadataXMP(planes, $0.baseAddress, $0.count) }
-            Self.setOrientation(image.orientation, on: planes)
-            let flags = single ? AVIF_ADD_IMAGE_FLAG_SINGLE : AVIF_ADD_IMAGE_FLAG_NONE
-            let result = avifEncoderAddImage(encoder, planes, Self.ticks(frame.delay), flags.rawValue)
-            guard result == AVIF_RESULT_OK else {
-                throw Self.failure(LibavifMessage.describe(result, encoder.pointee.diag, "encoding"))
-            }
+        profile?.withUnsafeBufferPointer { avifImageSetProfileICC(planes, $0.baseAddress, $0.count) }
+        exif?.withUnsafeBufferPointer { avifImageSetMetadataExif(planes, $0.baseAddress, $0.count) }
+        xmp?.withUnsafeBufferPointer { avifImageSetMetadataXMP(planes, $0.baseAddress, $0.count) }
+        setOrientation(image.orientation, on: planes)
+        let flags = single ? AVIF_ADD_IMAGE_FLAG_SINGLE : AVIF_ADD_IMAGE_FLAG_NONE
+        let result = avifEncoderAddImage(encoder, planes, ticks(delay), flags.rawValue)
+        guard result == AVIF_RESULT_OK else {
+            throw failure(LibavifMessage.describe(result, encoder.pointee.diag, "encoding"))
         }
+    }
+
+    /// The file `encoder` made of the frames added to it.
+    static func finish(_ encoder: UnsafeMutablePointer<avifEncoder>) throws -> Data {
         var output = avifRWData()
         defer { avifRWDataFree(&output) }
         let result = avifEncoderFinish(encoder, &output)
         guard result == AVIF_RESULT_OK, let bytes = output.data else {
-            throw Self.failure(LibavifMessage.describe(result, encoder.pointee.diag, "finishing the file"))
+            throw failure(LibavifMessage.describe(result, encoder.pointee.diag, "finishing the file"))
         }
         return Data(bytes: bytes, count: output.size)
     }
@@ -97,7 +115,7 @@ package struct AVIFEncoder: ImageEncoder {
 
     /// An orientation the pipeline kept (the stored pixels) as 'irot' and 'imir', which AVIF readers apply;
     /// EXIF's tag is only informative in HEIF files.
-    private static func setOrientation(_ orientation: ExifOrientation, on planes: UnsafeMutablePointer<avifImage>) {
+    static func setOrientation(_ orientation: ExifOrientation, on planes: UnsafeMutablePointer<avifImage>) {
         let (turns, mirror) = AVIFOrientation.boxes(for: orientation)
         if turns != 0 {
             planes.pointee.transformFlags |= AVIF_TRANSFORM_IROT.rawValue
@@ -124,7 +142,7 @@ package struct AVIFEncoder: ImageEncoder {
     }
 
     /// A frame's delay in timescale ticks, at least one (a zero-length sample is not a frame).
-    private static func ticks(_ delay: Duration) -> UInt64 {
+    static func ticks(_ delay: Duration) -> UInt64 {
         let (seconds, attoseconds) = delay.components
         let milliseconds = seconds * 1000 + Int64((Double(attoseconds) / 1e15).rounded())
         return UInt64(max(milliseconds, 1))
@@ -141,13 +159,7 @@ package struct AVIFEncoder: ImageEncoder {
         guard let image = avifImageCreate(UInt32(width), UInt32(height), 8, format) else {
             throw failure("out of memory for a \(width)x\(height) frame")
         }
-        image.pointee.yuvRange = AVIF_RANGE_FULL
-        image.pointee.colorPrimaries = UInt16(AVIF_COLOR_PRIMARIES_BT709)
-        image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
-        image.pointee.matrixCoefficients = UInt16(
-            lossless
-                ? AVIF_MATRIX_COEFFICIENTS_IDENTITY
-                : AVIF_MATRIX_COEFFICIENTS_BT601)
+        describeAsSRGB(image, lossless: lossless)
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.depth = 8
@@ -164,5 +176,15 @@ package struct AVIFEncoder: ImageEncoder {
             throw failure("converting to YUV: \(String(cString: avifResultToString(result)))")
         }
         return image
+    }
+
+    /// Full-range YUV of sRGB (BT.709 primaries, sRGB transfer): BT.601 coefficients as JFIF's, or the
+    /// identity matrix for lossless RGB.
+    static func describeAsSRGB(_ image: UnsafeMutablePointer<avifImage>, lossless: Bool) {
+        image.pointee.yuvRange = AVIF_RANGE_FULL
+        image.pointee.colorPrimaries = UInt16(AVIF_COLOR_PRIMARIES_BT709)
+        image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
+        image.pointee.matrixCoefficients = UInt16(
+            lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
     }
 }

@@ -3,6 +3,9 @@ import Foundation
 import TroveCore
 
 extension JPEGEncoder: PlanarImageEncoder {
+    /// Always: a JPEG is 4:2:0 YCbCr whatever it is given.
+    package func takesPlanes(_ options: EncodingOptions) -> Bool { true }
+
     /// Writes a baseline 4:2:0 JPEG from `planes` through `jpeg_write_raw_data` (no colour conversion, no
     /// downsampling), with the tables, quality and markers `encode(_:options:)` gives an RGBA image, the
     /// markers from `metadata`. Throws `encodingFailed` when a side is outside 1...65500 pixels or libjpeg fails.

@@ -43,19 +43,22 @@ package struct WebPEncoder: ImageEncoder {
         return try WebPPictureImport.withPicture(
             width: rgba.width, height: rgba.height, pixels: rgba.pixels,
             argb: config.lossless != 0
-        ) { picture in
-            var writer = WebPMemoryWriter()
-            WebPMemoryWriterInit(&writer)
-            defer { WebPMemoryWriterClear(&writer) }
-            picture.writer = WebPMemoryWrite
-            let encoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
-                picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
-                defer { picture.custom_ptr = nil }
-                return WebPEncode(&config, &picture)
-            }
-            guard encoded != 0, let bytes = writer.mem else { throw WebPErrors.encoding(picture.error_code) }
-            return Data(bytes: bytes, count: writer.size)
+        ) { picture in try Self.encode(&picture, config: &config) }
+    }
+
+    /// A still picture (RGBA or YUV) as a WebP file, untagged.
+    static func encode(_ picture: inout WebPPicture, config: inout WebPConfig) throws -> Data {
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        picture.writer = WebPMemoryWrite
+        let encoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
+            picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+            defer { picture.custom_ptr = nil }
+            return WebPEncode(&config, &picture)
         }
+        guard encoded != 0, let bytes = writer.mem else { throw WebPErrors.encoding(picture.error_code) }
+        return Data(bytes: bytes, count: writer.size)
     }
 
     /// libwebp's configuration for these options, validated.

@@ -1,21 +1,21 @@
 import TroveCore
 import TroveTransformers
 
-/// The one rule for which results are made from YCbCr planes (decoded raw, resampled plane by plane, encoded
-/// raw: no colour conversion or chroma resampling at the source's size) and which from RGBA, as every other
-/// result is. Planes only where they give what RGBA would: a still JPEG to a JPEG, the transforms a leading
-/// `orient`, one resize that is only a shrinking resample (`PlanarResize`) and after it nothing but transforms
-/// that leave an opaque image alone (`OpaqueInvariantTransformer`), no delegate to see the decoded
-/// image, and a source that is upright, YCbCr at 4:4:4, 4:2:2, 4:4:0 or 4:2:0, and in sRGB: saying nothing
-/// about its colours, or embedding an ICC profile of sRGB itself (most cameras' and phones') that the result
-/// does not keep. Anything that needs RGB (another profile, a watermark, rounded corners, any transform after
-/// the resize) goes the RGBA way. Decided in two steps: `candidate` from the request before anything is read,
-/// `fallback(for:keepsProfile:)` from the header once the decoder has read it.
+/// The one rule for which results are made from YCbCr planes (decoded raw, resampled plane by plane, encoded raw: no
+/// colour conversion or chroma resampling at the source's size) and which from RGBA, as every other result is. Planes
+/// only where they give what RGBA would: a still JPEG to a lossy JPEG, WebP or AVIF (an encoder that takes 4:2:0
+/// planes, `PlanarImageEncoder`), the transforms a leading `orient`, one resize that is only a shrinking resample
+/// (`PlanarResize`) and after it nothing but transforms that leave an opaque image alone
+/// (`OpaqueInvariantTransformer`), no delegate to see the decoded image, and a source that is upright, YCbCr at 4:4:4,
+/// 4:2:2, 4:4:0 or 4:2:0, and in sRGB: saying nothing about its colours, or embedding an ICC profile of sRGB itself
+/// (most cameras' and phones') that the result does not keep. Anything that needs RGB (another profile, a watermark,
+/// rounded corners, any transform after the resize) goes the RGBA way. Decided in two steps: `candidate` from the
+/// request before anything is read, `fallback(for:keepsProfile:)` from the header once the decoder has read it.
 struct PlanarRoute {
     /// Why a result goes the RGBA way.
     enum Fallback: String, Error, Equatable, Sendable, CaseIterable {
-        case outputNotJPEG = "the output format is not JPEG"
         case noPlanarEncoder = "the output's encoder cannot take planes"
+        case losslessOutput = "the output is lossless, which 4:2:0 planes are not"
         case noPlanarDecoder = "the source's decoder cannot give planes"
         case delegateSeesDecode = "a delegate sees the decoded image"
         case transformsBeyondResize = "the transforms are more than one resize (and what leaves opaque images alone)"
@@ -35,14 +35,14 @@ struct PlanarRoute {
     let storedSize: PixelSize
 
     /// The request-level half: planes are possible for these transforms (as run: `orient` first unless the
-    /// stored orientation is kept), this decoder, the encoder of the output format, and the source's header
-    /// (as probed; nil when unread). Either the route to try, or why not.
+    /// stored orientation is kept), this decoder, the output's encoder with these options, and the source's
+    /// header (as probed; nil when unread). Either the route to try, or why not.
     static func candidate(
-        transforms: [any ImageTransformer], decoder: any ImageDecoder, outputFormat: ImageFormat,
-        encoder: (any ImageEncoder)?, hasDelegate: Bool, header: ImageInfo?
+        transforms: [any ImageTransformer], decoder: any ImageDecoder, encoder: (any ImageEncoder)?,
+        options: EncodingOptions, hasDelegate: Bool, header: ImageInfo?
     ) -> Result<PlanarRoute, Fallback> {
-        guard outputFormat == .jpeg else { return .failure(.outputNotJPEG) }
         guard let encoder = encoder as? any PlanarImageEncoder else { return .failure(.noPlanarEncoder) }
+        guard encoder.takesPlanes(options) else { return .failure(.losslessOutput) }
         guard let decoder = decoder as? any PlanarImageDecoder else { return .failure(.noPlanarDecoder) }
         guard !hasDelegate else { return .failure(.delegateSeesDecode) }
         let steps = transforms.first is OrientTransformer ? Array(transforms.dropFirst()) : transforms

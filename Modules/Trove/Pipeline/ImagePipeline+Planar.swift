@@ -10,10 +10,10 @@ extension ImagePipeline {
     ) async throws -> (image: Image, data: Data, format: ImageFormat)? {
         guard key.processed != key.raw else { return nil }
         let format = transform.outputFormat(for: request, source: probe.header?.format ?? .jpeg)
+        let options = request.encodingOptions ?? configuration.encodingOptions
         let candidate = PlanarRoute.candidate(
-            transforms: request.transformsAsRun, decoder: probe.decoder, outputFormat: format,
-            encoder: try? registry.encoder(for: format), hasDelegate: configuration.delegate != nil,
-            header: probe.header)
+            transforms: request.transformsAsRun, decoder: probe.decoder, encoder: try? registry.encoder(for: format),
+            options: options, hasDelegate: configuration.delegate != nil, header: probe.header)
         guard case let .success(route) = candidate else { return nil }
         let tracing = parts.tracing
         let decoded = try await tracing.span("trove.decode") { span in
@@ -26,7 +26,6 @@ extension ImagePipeline {
         }
         guard case let .planes(planes, copyright) = decoded else { return nil }
         try Task.checkCancellation()
-        let options = request.encodingOptions ?? configuration.encodingOptions
         let sourceGuard = parts.sourceGuard, url = request.url
         // The RGBA image is the output's colour conversion: skipped when the caller reads only the bytes.
         let needsImage = !request.options.contains(.needsOnlyData)
