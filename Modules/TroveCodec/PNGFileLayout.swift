@@ -77,7 +77,8 @@ struct PNGFileLayout {
         self.palette = palette
         self.transparency = transparency
         self.imageData = imageData
-        colorDescription = color.result
+        let isGray = header.colorType == .gray || header.colorType == .grayAlpha
+        colorDescription = isGray ? color.result : color.result?.forColorSamples()
     }
 
     private static func checkPalette(_ chunk: PNGChunk, header: PNGHeader, seen: Bool, afterImageData: Bool) throws {

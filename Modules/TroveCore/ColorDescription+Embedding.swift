@@ -5,13 +5,26 @@ extension ColorDescription {
     /// and JPEG, and would be read wrongly). An image carries a description only when the colour stage left
     /// its pixels as the source stored them, so embedding the profile keeps its colours right.
     package func embeddableProfile(for pixelFormat: PixelFormat) -> [UInt8]? {
-        guard cmyk == nil, let profile = iccProfile, profile.count >= 128 else { return nil }
-        // An ICC header: "acsp" at byte 36, the data colour space at byte 16.
-        guard Array(profile[36..<40]) == Array("acsp".utf8) else { return nil }
-        let space = Array(profile[16..<20])
+        guard cmyk == nil, let profile = iccProfile, let space = Self.iccColorSpace(of: profile) else { return nil }
         switch pixelFormat {
-        case .rgba8: return space == Array("RGB ".utf8) ? profile : nil
-        case .gray8: return space == Array("GRAY".utf8) ? profile : nil
+        case .rgba8: return space == "RGB " ? profile : nil
+        case .gray8: return space == "GRAY" ? profile : nil
         }
+    }
+
+    /// The description of a file whose samples are colour (RGB or YCbCr, not gray): without a gray ICC
+    /// profile, which browsers and libvips ignore on such a file. Converting colour pixels through a gray
+    /// profile reads one channel and turns the picture gray. Nil when nothing else is said.
+    package func forColorSamples() -> ColorDescription? {
+        var description = self
+        if let profile = iccProfile, Self.iccColorSpace(of: profile) == "GRAY" { description.iccProfile = nil }
+        return description.isEmpty ? nil : description
+    }
+
+    /// The data colour space an ICC profile's header names ("RGB ", "GRAY", "CMYK"...), or nil when the bytes
+    /// have no ICC header ("acsp" at byte 36).
+    package static func iccColorSpace(of profile: [UInt8]) -> String? {
+        guard profile.count >= 128, Array(profile[36..<40]) == Array("acsp".utf8) else { return nil }
+        return String(decoding: profile[16..<20], as: UTF8.self)
     }
 }

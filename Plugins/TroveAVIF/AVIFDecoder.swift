@@ -80,7 +80,8 @@ package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
                 primaries: image.colorPrimaries, transfer: image.transferCharacteristics,
                 matrix: image.matrixCoefficients, fullRange: image.yuvRange == AVIF_RANGE_FULL)
         }
-        return description.isEmpty ? nil : description
+        guard !description.isEmpty else { return nil }
+        return image.yuvFormat == AVIF_PIXEL_FORMAT_YUV400 ? description : description.forColorSamples()
     }
 
     /// The TIFF structure of the file's Exif item, read with the container (no pixels); nil when none.

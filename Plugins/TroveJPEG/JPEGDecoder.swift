@@ -127,7 +127,9 @@ package struct JPEGDecoder: ProgressiveImageDecoder, EmbeddedMetadataReading {
             isCMYK(header)
             ? ColorDescription.CMYK(isInverted: header.adobe != 0, wasYCCK: header.color_space == 5) : nil
         let description = ColorDescription(iccProfile: icc, cmyk: cmyk)
-        return description.isEmpty ? nil : description
+        guard !description.isEmpty else { return nil }
+        // 1 is JCS_GRAYSCALE: a gray profile is for one component only.
+        return header.color_space == 1 || cmyk != nil ? description : description.forColorSamples()
     }
 
     /// For a CMYK file and a converter that has a transform for it (the file's profile, else the converter's

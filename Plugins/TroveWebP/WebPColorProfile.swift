@@ -16,6 +16,7 @@ enum WebPColorProfile {
         guard WebPDemuxGetChunk(demux, "ICCP", 1, &iterator) != 0 else { return nil }
         defer { WebPDemuxReleaseChunkIterator(&iterator) }
         guard let chunk = iterator.chunk.bytes, iterator.chunk.size > 0 else { return nil }
-        return ColorDescription(iccProfile: [UInt8](UnsafeBufferPointer(start: chunk, count: iterator.chunk.size)))
+        let profile = [UInt8](UnsafeBufferPointer(start: chunk, count: iterator.chunk.size))
+        return ColorDescription(iccProfile: profile).forColorSamples()
     }
 }
