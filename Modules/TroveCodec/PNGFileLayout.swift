@@ -43,7 +43,6 @@ struct PNGFileLayout {
         var transparency: Range<Int>?
         var imageData: [Range<Int>] = []
         var imageDataEnded = false
-        var sawEnd = false
         var color = PNGColorChunks()
         chunks: while let chunk = try reader.next() {
             if !imageData.isEmpty && chunk.type != PNGChunk.idat { imageDataEnded = true }
@@ -52,7 +51,6 @@ struct PNGFileLayout {
                 guard !imageDataEnded else { throw PNGDecoder.failure("IDAT chunks are not consecutive") }
                 imageData.append(chunk.data)
             case PNGChunk.iend:
-                sawEnd = true
                 break chunks
             case PNGChunk.plte:
                 try Self.checkPalette(chunk, header: header, seen: palette != nil, afterImageData: !imageData.isEmpty)
@@ -69,7 +67,8 @@ struct PNGFileLayout {
             }
         }
         guard !imageData.isEmpty else { throw PNGDecoder.failure("missing IDAT chunk (the file has no image data)") }
-        guard sawEnd else { throw PNGDecoder.failure("missing IEND chunk (truncated file)") }
+        // A file that ends after whole chunks without IEND is read as libpng, browsers and libvips read it: a
+        // file cut inside a chunk fails its length or CRC, and one cut between IDAT chunks fails the inflate.
         if header.colorType == .palette && palette == nil {
             throw PNGDecoder.failure("missing PLTE chunk, required for color type 3")
         }

@@ -11,7 +11,9 @@
 typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf escape;
+    // The data ran out (libjpeg then inserts an end marker), and whether a scan needed bits past it.
     int hit_end_of_file;
+    int ran_out_of_data;
     char message[JMSG_LENGTH_MAX];
 } trove_error_manager;
 
@@ -33,6 +35,11 @@ struct trove_jpeg_decoder {
 /// Sets up `manager` so that libjpeg's fatal errors longjmp to `manager->escape` with the message kept,
 /// and warnings are counted, not printed.
 void trove_install_errors(trove_error_manager *manager);
+
+/// Whether image data is missing: the file ended where a scan still needed bits, or (progressive) before
+/// its end marker, where later scans may be missing. A sequential file whose every row decoded and that
+/// lacks only its end marker is whole, as libjpeg, browsers and libvips show it.
+int trove_data_missing(const struct trove_jpeg_decoder *decoder);
 
 /// Converts one row of libjpeg's CMYK output to RGBA8 (alpha 255); `inverted` for Adobe's inverted inks.
 void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width, int inverted);

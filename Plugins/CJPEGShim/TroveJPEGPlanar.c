@@ -76,7 +76,7 @@ int trove_jpeg_decoder_read_planes(trove_jpeg_decoder *decoder, trove_jpeg_plane
     JDIMENSION group_rows = (JDIMENSION)(cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size);
     while (cinfo->output_scanline < cinfo->output_height) {
         if (jpeg_read_raw_data(cinfo, rows, group_rows) != group_rows) break;
-        if (decoder->errors.hit_end_of_file) break;
+        if (trove_data_missing(decoder)) break;
         if (callback(context, (const unsigned char *const *const *)rows) != 0) {
             stopped = 1;
             break;
@@ -84,7 +84,7 @@ int trove_jpeg_decoder_read_planes(trove_jpeg_decoder *decoder, trove_jpeg_plane
     }
     if (stopped) return 1;
     // jpeg_read_raw_data counts whole iMCU rows: the scanline ends at or past the height.
-    if (decoder->errors.hit_end_of_file || cinfo->output_scanline < cinfo->output_height) {
+    if (trove_data_missing(decoder) || cinfo->output_scanline < cinfo->output_height) {
         snprintf(decoder->errors.message, sizeof decoder->errors.message,
                  "the file ends before the image data does (it is truncated)");
         return -1;

@@ -14,13 +14,19 @@ static void trove_error_exit(j_common_ptr cinfo) {
     longjmp(manager->escape, 1);
 }
 
-// Warnings are not printed; the one that matters (the data ended early) is remembered.
+// Warnings are not printed; the ones that matter (the data ended, a scan needed bits past it) are remembered.
 static void trove_emit_message(j_common_ptr cinfo, int level) {
     trove_error_manager *manager = (trove_error_manager *)cinfo->err;
     if (level < 0) {
         manager->base.num_warnings++;
         if (manager->base.msg_code == JWRN_JPEG_EOF) manager->hit_end_of_file = 1;
+        if (manager->base.msg_code == JWRN_HIT_MARKER) manager->ran_out_of_data = 1;
     }
+}
+
+int trove_data_missing(const trove_jpeg_decoder *decoder) {
+    const trove_error_manager *errors = &decoder->errors;
+    return errors->hit_end_of_file && (errors->ran_out_of_data || decoder->cinfo.progressive_mode);
 }
 
 static void trove_output_message(j_common_ptr cinfo) { (void)cinfo; }
@@ -31,6 +37,7 @@ void trove_install_errors(trove_error_manager *manager) {
     manager->base.emit_message = trove_emit_message;
     manager->base.output_message = trove_output_message;
     manager->hit_end_of_file = 0;
+    manager->ran_out_of_data = 0;
     manager->message[0] = '\0';
 }
 
@@ -157,10 +164,10 @@ void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION wid
 // decoding function's setjmp, which catches an error jpeg_finish_decompress raises.
 static int trove_finish_decode(trove_jpeg_decoder *decoder) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
-    if (!decoder->errors.hit_end_of_file && cinfo->output_scanline == cinfo->output_height) {
+    if (!trove_data_missing(decoder) && cinfo->output_scanline == cinfo->output_height) {
         jpeg_finish_decompress(cinfo);
     }
-    if (decoder->errors.hit_end_of_file || cinfo->output_scanline < cinfo->output_height) {
+    if (trove_data_missing(decoder) || cinfo->output_scanline < cinfo->output_height) {
         snprintf(decoder->errors.message, sizeof decoder->errors.message,
                  "the file ends before the image data does (it is truncated)");
         return -1;
@@ -196,7 +203,7 @@ int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_c
         } else {
             if (jpeg_read_scanlines(cinfo, rgba_row, 1) != 1) break;
         }
-        if (decoder->errors.hit_end_of_file) break;
+        if (trove_data_missing(decoder)) break;
         if (callback(context, rgba_row[0]) != 0) {
             stopped = 1;
             break;
@@ -235,7 +242,7 @@ int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *r
             JSAMPROW rows[1] = { row };
             if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;
         }
-        if (decoder->errors.hit_end_of_file) break;
+        if (trove_data_missing(decoder)) break;
     }
     return trove_finish_decode(decoder);
 }

@@ -74,6 +74,34 @@ import TroveTestSupport
         }
     }
 
+    /// A sequential file that lacks only its end marker decodes whole, as libjpeg, browsers and libvips show
+    /// it, whole, reduced, row by row and as planes; cut shorter it fails or, when all that was cut is the
+    /// last byte's padding bits, gives exactly the whole file's pixels: never a partial image. A progressive
+    /// file without its end marker may lack scans as well, and still fails.
+    @Test func aMissingEndMarkerAloneIsNotTruncation() throws {
+        let data = [UInt8](try JPEGFixtures.jpeg("baseline"))
+        #expect(Array(data.suffix(2)) == [0xFF, 0xD9])
+        let whole = try decoder.decode(Data(data), limits: .default)
+        for cut in [1, 2] {
+            let headless = Data(data.dropLast(cut))
+            #expect(try decoder.decode(headless, limits: .default) == whole, "\(cut) bytes cut")
+            let reduced = DecodingOptions(minimumSize: PixelSize(width: whole.width / 4, height: whole.height / 4))
+            #expect(
+                try decoder.decode(headless, options: reduced) == (try decoder.decode(Data(data), options: reduced)))
+            let rows = CollectingRowSink()
+            try decoder.decode(headless, options: DecodingOptions(), into: rows)
+            #expect(rows.pixels == whole.pixels, "\(cut) bytes cut, row by row")
+        }
+        for length in stride(from: 0, to: data.count - 2, by: 5) {
+            if let image = try? decoder.decode(Data(data[0..<length]), limits: .default) {
+                #expect(image == whole, "a prefix of \(length) bytes decoded to other pixels")
+            }
+        }
+        #expect(throws: TroveError.self) { try decoder.decode(Data(data[0..<(data.count - 40)]), limits: .default) }
+        let progressive = try JPEGFixtures.jpeg("progressive")
+        #expect(throws: TroveError.self) { try decoder.decode(progressive.dropLast(2), limits: .default) }
+    }
+
     @Test func garbageAfterTheMarkerNamesLibjpegsReason() {
         let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x03, 0x01]
         #expect {

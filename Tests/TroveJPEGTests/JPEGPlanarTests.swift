@@ -117,6 +117,16 @@ import TroveTestSupport
         }
     }
 
+    /// Without only its end marker a sequential file's planes are the whole file's.
+    @Test func aMissingEndMarkerAloneGivesWholePlanes() throws {
+        let data = try Self.fixture("coffee-420")
+        let whole = PlaneCollector(), headless = PlaneCollector()
+        _ = try JPEGDecoder().decodePlanes(data, options: DecodingOptions(), accepts: { _ in true }, into: whole)
+        _ = try JPEGDecoder().decodePlanes(
+            data.dropLast(2), options: DecodingOptions(), accepts: { _ in true }, into: headless)
+        #expect(!whole.planes[0].isEmpty && headless.planes == whole.planes)
+    }
+
     /// Planes a decode gave, encoded again: the picture survives, the markers are the image's, and the file is
     /// the size the RGBA encode of the same pixels gives, within 2%.
     @Test func encodedPlanesRoundTrip() throws {
