@@ -4,13 +4,13 @@ import Trove
 import TroveCore
 import TroveTransformers
 
-// Which request an input runs, drawn from a hash of its bytes (`InputChoices`): the output format, JPEG most
-// often so that still YCbCr JPEGs take the planar route; a leading `orient`, the implicit one or the stored
+// Which request an input runs, drawn from a hash of its bytes (`InputChoices`): the output format, a lossy one
+// that takes planes most often so that still YCbCr JPEGs take the planar route; a leading `orient`, the implicit one or the stored
 // orientation kept; one shrinking resize; and sometimes a transform after it, which sends the result the
 // RGBA way.
 
-/// JPEG four times in six: the planar route needs a JPEG output.
-private let outputFormats: [ImageFormat] = [.jpeg, .jpeg, .jpeg, .jpeg, .png, .webp]
+/// JPEG, WebP or AVIF six times in seven: the planar route needs one of them. AVIF once, as it is slow to encode.
+private let outputFormats: [ImageFormat] = [.jpeg, .jpeg, .jpeg, .jpeg, .png, .webp, .avif]
 
 /// Shrinking resizes of every mode and the filters the planar resampler takes, odd sizes and 1x1 among them.
 private let resizes: [ResizeTransformer] = [
