@@ -59,7 +59,7 @@ enum HEIFDeclaredSizes {
             let boxes = ISOBMFFBoxes.children(in: bytes, within: (meta.lowerBound + 4)..<meta.upperBound)
             func body(_ type: String) -> Range<Int>? { boxes.first { $0.type == type }?.body }
             guard let pitm = body("pitm"), let iinf = body("iinf"), let iloc = body("iloc") else { return nil }
-            var reader = Reader(bytes, pitm)
+            var reader = BoxReader(bytes, pitm)
             guard let version = reader.int(1), reader.skip(3), let primary = reader.int(version == 0 ? 2 : 4)
             else { return nil }
             self.primary = UInt32(truncatingIfNeeded: primary)
@@ -73,10 +73,10 @@ enum HEIFDeclaredSizes {
 
         /// `iinf`: each `infe` (version 2 or 3) gives an item's id and type.
         private mutating func readItemTypes(_ iinf: Range<Int>) -> Bool {
-            var reader = Reader(bytes, iinf)
+            var reader = BoxReader(bytes, iinf)
             guard let version = reader.int(1), reader.skip(3), reader.skip(version == 0 ? 2 : 4) else { return false }
             for (type, infe) in ISOBMFFBoxes.children(in: bytes, within: reader.rest) where type == "infe" {
-                var entry = Reader(bytes, infe)
+                var entry = BoxReader(bytes, infe)
                 guard let version = entry.int(1), version >= 2, entry.skip(3),
                     let id = entry.int(version == 2 ? 2 : 4), entry.skip(2), let itemType = entry.fourCC()
                 else { continue }
@@ -87,7 +87,7 @@ enum HEIFDeclaredSizes {
 
         /// `iloc`: each item's extents, in the file (construction method 0) or in `idat` (1).
         private mutating func readLocations(_ iloc: Range<Int>, idat: Range<Int>?) -> Bool {
-            var reader = Reader(bytes, iloc)
+            var reader = BoxReader(bytes, iloc)
             guard let version = reader.int(1), version <= 2, reader.skip(3), let sizes = reader.int(1),
                 let moreSizes = reader.int(1), let count = reader.int(version < 2 ? 2 : 4)
             else { return false }
@@ -124,11 +124,11 @@ enum HEIFDeclaredSizes {
 
         /// `iref`: typed references from one item to others.
         private mutating func readReferences(_ iref: Range<Int>) {
-            var reader = Reader(bytes, iref)
+            var reader = BoxReader(bytes, iref)
             guard let version = reader.int(1), reader.skip(3) else { return }
             let idSize = version == 0 ? 2 : 4
             for (type, box) in ISOBMFFBoxes.children(in: bytes, within: reader.rest) {
-                var entry = Reader(bytes, box)
+                var entry = BoxReader(bytes, box)
                 guard let from = entry.int(idSize), let count = entry.int(2) else { continue }
                 for _ in 0..<count {
                     guard let to = entry.int(idSize) else { break }
@@ -140,7 +140,7 @@ enum HEIFDeclaredSizes {
 
         /// `ipma`: each item's properties, as 1-based indexes into `ipco`.
         private mutating func readAssociations(_ ipma: Range<Int>) {
-            var reader = Reader(bytes, ipma)
+            var reader = BoxReader(bytes, ipma)
             guard let version = reader.int(1), let flags = reader.int(3), let count = reader.int(4) else { return }
             for _ in 0..<count {
                 guard let id = reader.int(version < 1 ? 2 : 4), let associationCount = reader.int(1) else { return }
@@ -202,46 +202,6 @@ enum HEIFDeclaredSizes {
                 return []
             }
         }
-    }
-}
-
-/// Big-endian fields of a box body, read in order; nil past its end.
-private struct Reader {
-    private let bytes: UnsafeRawBufferPointer
-    private var at: Int
-    private let end: Int
-
-    init(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
-        self.bytes = bytes
-        at = range.lowerBound
-        end = range.upperBound
-    }
-
-    /// What is left.
-    var rest: Range<Int> { at..<end }
-
-    /// The next `count` bytes (0 to 8) as an unsigned number; nil past the end, or over 2^48 (no offset or
-    /// length in a file is, and sums of a few such stay far from overflowing).
-    mutating func int(_ count: Int) -> Int? {
-        guard count >= 0, count <= 8, end - at >= count else { return nil }
-        var value: UInt64 = 0
-        for byte in bytes[at..<at + count] { value = value << 8 | UInt64(byte) }
-        at += count
-        return value <= 1 << 48 ? Int(value) : nil
-    }
-
-    /// Skips `count` bytes; false past the end.
-    mutating func skip(_ count: Int) -> Bool {
-        guard count >= 0, end - at >= count else { return false }
-        at += count
-        return true
-    }
-
-    /// A four-character code.
-    mutating func fourCC() -> String? {
-        guard end - at >= 4 else { return nil }
-        defer { at += 4 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 4]), as: UTF8.self)
     }
 }
 

@@ -5,8 +5,10 @@ import TroveCore
 /// Encodes still images as HEIC through libheif's HEVC encoder (x265 in Debian's build): lossy 4:2:0 at
 /// `EncodingOptions.quality`, BT.601 matrix, tagged sRGB. `lossless` is refused: libheif 1.15's RGB path
 /// changes some samples by one even in x265's lossless mode (so does its own `heif-enc -L`). Alpha is
-/// kept (an alpha plane is written only when some pixel is not opaque). Only the first frame of an
-/// animation is written. `TroveHEIFPlugin` registers it only when `TroveHEIFPlugin.canEncode` is true.
+/// kept (an alpha plane is written only when some pixel is not opaque). An orientation the pipeline kept
+/// (`Image.orientation` other than `.up`) is written as 'irot'/'imir' over the stored pixels
+/// (`HEIFOrientationProperties`). Only the first frame of an animation is written. `TroveHEIFPlugin` registers
+/// it only when `TroveHEIFPlugin.canEncode` is true.
 package struct HEIFEncoder: ImageEncoder {
     /// The registry name, "heic".
     package let name = "heic"
@@ -57,8 +59,6 @@ package struct HEIFEncoder: ImageEncoder {
         // One nclx 'colr' box saying sRGB (libheif 1.15 leaves it out by default, for macOS releases older
         // than 2021); the grid wrapper for odd sizes stays (those cannot read a 'clap' crop either).
         encoding.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
-        // An orientation the pipeline kept (the stored pixels) becomes 'irot' and 'imir', which readers apply.
-        encoding.pointee.image_orientation = heif_orientation(rawValue: UInt32(image.orientation.rawValue))
         var nclx = heif_color_profile_nclx()
         nclx.version = 1
         nclx.color_primaries = heif_color_primaries_ITU_R_BT_709_5
@@ -96,7 +96,11 @@ package struct HEIFEncoder: ImageEncoder {
                 }
             }
         }
-        return try Self.write(context)
+        let file = try Self.write(context)
+        guard image.orientation != .up else { return file }
+        // An orientation the pipeline kept (the stored pixels) becomes 'irot' and 'imir', which readers apply;
+        // added to the written file because libheif's own option gets 'ispe' wrong (HEIFOrientationProperties).
+        return Data(try HEIFOrientationProperties.adding(image.orientation, to: Array(file)))
     }
 
     /// Quality and the preset on x265; its log stays quiet.
