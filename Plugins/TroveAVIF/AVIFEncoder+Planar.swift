@@ -8,15 +8,12 @@ extension AVIFEncoder: PlanarImageEncoder {
 
     /// Writes a lossy 4:2:0 AVIF from `planes` as they are: JFIF's full-range BT.601 YCbCr is what the RGBA
     /// encode converts to, so no sample changes on the way in. Settings and metadata as `encode(_:options:)`
-    /// gives an RGBA image, the metadata from `metadata`. Throws `encodingFailed` when a side is outside
-    /// 1...65536 pixels or libavif fails.
+    /// gives an RGBA image, the metadata from `metadata`. Throws `encodingFailed` for a size over
+    /// `maxDimension` or `maxPixels`, or when libavif fails.
     package func encode(_ planes: YCbCrPlanes, metadata: Image, options: EncodingOptions) throws -> Data {
-        guard planes.width <= 65_536, planes.height <= 65_536,
-            let image = avifImageCreate(UInt32(planes.width), UInt32(planes.height), 8, AVIF_PIXEL_FORMAT_YUV420)
-        else {
-            throw Self.failure(
-                "AVIF sides must be 1...65536 pixels; this image is \(planes.width)x\(planes.height)")
-        }
+        try Self.checkSize(width: planes.width, height: planes.height)
+        guard let image = avifImageCreate(UInt32(planes.width), UInt32(planes.height), 8, AVIF_PIXEL_FORMAT_YUV420)
+        else { throw Self.failure("out of memory for a \(planes.width)x\(planes.height) frame") }
         defer { avifImageDestroy(image) }
         Self.describeAsSRGB(image, lossless: false)
         let allocated = avifImageAllocatePlanes(image, AVIF_PLANES_YUV.rawValue)

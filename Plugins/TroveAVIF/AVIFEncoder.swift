@@ -27,6 +27,21 @@ package struct AVIFEncoder: ImageEncoder {
         self.maxThreads = maxThreads
     }
 
+    /// The largest side and area libavif's decoder reads by default (`AVIF_DEFAULT_IMAGE_DIMENSION_LIMIT`,
+    /// `AVIF_DEFAULT_IMAGE_SIZE_LIMIT`): a file written larger would not open in libavif, Chrome's reader among
+    /// them, though AV1 allows sides to 65536.
+    static let maxDimension = 32768, maxPixels = 16384 * 16384
+
+    /// Throws `encodingFailed`, naming the limits, for a size outside them.
+    static func checkSize(width: Int, height: Int) throws {
+        guard (1...maxDimension).contains(width), (1...maxDimension).contains(height), width * height <= maxPixels
+        else {
+            throw failure(
+                "AVIF sides must be 1...\(maxDimension) pixels and \(maxPixels) pixels in all, what libavif reads; "
+                    + "this image is \(width)x\(height)")
+        }
+    }
+
     /// Timescale of a sequence's durations: milliseconds, as GIF's centiseconds and WebP's milliseconds fit.
     static let timescale: UInt64 = 1000
 
@@ -43,9 +58,7 @@ package struct AVIFEncoder: ImageEncoder {
     /// Encodes `image` (every frame, when it has two or more) with `options.quality` (or `lossless`) and
     /// `options.speed`; `compressionLevel` does not apply.
     package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
-        guard image.width > 0, image.height > 0, image.width <= 65_536, image.height <= 65_536 else {
-            throw Self.failure("AVIF sides must be 1...65536 pixels; this image is \(image.width)x\(image.height)")
-        }
+        try Self.checkSize(width: image.width, height: image.height)
         let frames = try Self.frames(of: image)
         let hasAlpha = frames.contains { frame in
             stride(from: 3, to: frame.pixels.count, by: 4).contains { frame.pixels[$0] != 255 }

@@ -88,10 +88,30 @@ import TroveCore
         #expect(
             throws: TroveError.encodingFailed(
                 format: .avif,
-                reason: "AVIF sides must be 1...65536 pixels; this image is 0x5")
+                reason: "AVIF sides must be 1...32768 pixels and 268435456 pixels in all, what libavif reads; "
+                    + "this image is 0x5")
         ) {
             try encoder.encode(Image(width: 0, height: 5, pixels: []), options: EncodingOptions())
         }
+    }
+
+    /// Found by FuzzPipeline (Tests/Fixtures/fuzz-regressions/gif-24x64276-turned-to-avif.gif, a 24x64276 GIF
+    /// turned to 64276x24): an AVIF wider than libavif's decoder reads (32768) was written, which neither
+    /// libavif nor a browser opens. Such a size is refused, on the RGBA and the planar way alike.
+    @Test func aSideLibavifCannotReadIsRefused() throws {
+        let wide = Image(width: 32769, height: 2, pixels: [UInt8](repeating: 200, count: 32769 * 2 * 4))
+        #expect(throws: TroveError.self) { try encoder.encode(wide, options: EncodingOptions()) }
+        let planes = try #require(
+            YCbCrPlanes(
+                width: 32769, height: 2, y: [UInt8](repeating: 100, count: 32769 * 2),
+                cb: [UInt8](repeating: 128, count: 16385), cr: [UInt8](repeating: 128, count: 16385)))
+        #expect(throws: TroveError.self) {
+            try encoder.encode(planes, metadata: Image(width: 0, height: 0, pixels: []), options: EncodingOptions())
+        }
+        // The largest side it reads is written, and reads back.
+        let widest = Image(width: 32768, height: 1, pixels: [UInt8](repeating: 90, count: 32768 * 4))
+        let decoded = try AVIFDecoder().decode(try encoder.encode(widest, options: EncodingOptions()), limits: .default)
+        #expect(decoded.width == 32768 && decoded.height == 1)
     }
 
     @Test func pluginRegistersDecoderAndEncoder() throws {
