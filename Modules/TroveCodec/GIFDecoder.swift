@@ -4,7 +4,7 @@ import TroveCore
 /// Decodes GIF87a/GIF89a files to straight-alpha RGBA8. Every frame is composed onto the logical screen
 /// (honouring transparency, delay and disposal) the way browsers show it: the canvas starts transparent and
 /// "restore to background" clears to transparent. The image's own pixels are the first frame; `frames`
-/// holds every frame when there is more than one.
+/// holds every kept frame (at most `DecodingLimits.maxFrames`) when there is more than one.
 package struct GIFDecoder: ImageDecoder {
     /// The registry name, "gif".
     package let name = "gif"
@@ -29,37 +29,26 @@ package struct GIFDecoder: ImageDecoder {
         }
     }
 
-    /// The bytes every frame of an animation takes at full size (Int.max on overflow).
-    static func decodedBytes(width: Int, height: Int, frames: Int) -> Int {
-        let (frameBytes, overflowA) = (width * 4).multipliedReportingOverflow(by: height)
-        let (total, overflowB) = frameBytes.multipliedReportingOverflow(by: max(frames, 1))
-        return overflowA || overflowB ? Int.max : total
-    }
-
-    /// Decodes every frame at full size (GIF has no reduced decode). Throws `imageTooLarge` when the screen or
-    /// a frame is over `limits`, `tooManyFrames` for more frames than `maxFrames`, `tooLargeToDecode` for an
-    /// animation over `maxDecodedBytes`, and `decodingFailed` for a damaged file.
+    /// Decodes the first `limits.maxFrames` frames at full size (GIF has no reduced decode); later frames are
+    /// dropped, and one kept frame is a still. Throws `imageTooLarge` when the screen or a kept frame is over
+    /// `limits`, `tooLargeToDecode` when the kept frames are over `maxDecodedBytes`, and `decodingFailed` for
+    /// a damaged file.
     package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let layout = try GIFLayout(bytes)
             let width = layout.screenWidth, height = layout.screenHeight
             try limits.check(width: width, height: height)
+            // Counted from the file's layout, before any frame is decoded (an untrusted GIF may declare
+            // thousands): only the kept ones are decoded, like imgproxy's IMGPROXY_MAX_ANIMATION_FRAMES.
+            let kept = layout.frames.prefix(limits.keptFrames(of: layout.frames.count))
             // A frame may be larger than the screen, and its indices are decoded whole.
-            for frame in layout.frames { try limits.check(width: frame.width, height: frame.height) }
-            // Counted from the file's layout, before any frame is decoded (an untrusted GIF may declare thousands).
-            guard layout.frames.count <= limits.maxFrames else {
-                throw TroveError.tooManyFrames(frames: layout.frames.count, limit: limits.maxFrames)
-            }
-            // Every frame is kept at full size, so the whole animation must fit the byte limit.
-            let needed = Self.decodedBytes(width: width, height: height, frames: layout.frames.count)
-            guard needed <= limits.maxDecodedBytes else {
-                throw TroveError.tooLargeToDecode(
-                    needed: needed, limit: limits.maxDecodedBytes, setting: "DecodingLimits.maxDecodedBytes")
-            }
+            for frame in kept { try limits.check(width: frame.width, height: frame.height) }
+            // Every kept frame is held at full size, so they must fit the byte limit together.
+            try limits.check(frames: kept.count, width: width, height: height)
             var canvas = GIFCanvas(width: width, height: height)
             var frames: [AnimationFrame] = []
-            frames.reserveCapacity(layout.frames.count)
-            for (index, frame) in layout.frames.enumerated() {
+            frames.reserveCapacity(kept.count)
+            for (index, frame) in kept.enumerated() {
                 let palette = GIFPalette(
                     bytes, range: frame.localPalette ?? layout.globalPalette,
                     transparentIndex: frame.transparentIndex)
@@ -71,7 +60,7 @@ package struct GIFDecoder: ImageDecoder {
                         delay: .milliseconds(frame.delayCentiseconds * 10)))
                 // After the last frame the canvas is not needed: left alone, it shares its pixels with that
                 // frame instead of being copied for a disposal nobody sees.
-                if index < layout.frames.count - 1 { canvas.dispose(frame) }
+                if index < kept.count - 1 { canvas.dispose(frame) }
             }
             let first = frames[0].pixels
             return Image(

@@ -4,7 +4,9 @@ public struct DecodingLimits: Sendable, Equatable {
     public var maxPixels: Int
     /// Largest decompressed size in bytes a decoder may produce (default 1 GiB).
     public var maxDecodedBytes: Int
-    /// Most animation frames decoded (default 1,000); every frame also counts toward `maxDecodedBytes`.
+    /// Most animation frames decoded (default 1,000): an animation with more keeps its first `maxFrames`
+    /// and drops the rest, as imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES` does. Every kept frame also counts
+    /// toward `maxDecodedBytes`; the first frame is always kept, so 0 reads as 1.
     public var maxFrames: Int
 
     /// Limits with the given bounds; the defaults are 100 megapixels, 1 GiB decoded, 1,000 frames.
@@ -27,17 +29,21 @@ public struct DecodingLimits: Sendable, Equatable {
         }
     }
 
-    /// Throws `tooManyFrames` when an animation declares more frames than allowed, or when all its frames
-    /// at full size would be over `maxDecodedBytes`; call it before decoding the frames.
+    /// How many of an animation's `frames` a decoder keeps: the first `maxFrames`, and at least one.
+    public func keptFrames(of frames: Int) -> Int {
+        Swift.max(1, Swift.min(frames, maxFrames))
+    }
+
+    /// Throws `tooLargeToDecode` when the frames an animation keeps (`keptFrames(of: frames)`) would be over
+    /// `maxDecodedBytes` at full size; call it before decoding the frames. More frames than `maxFrames` is no
+    /// error: the decoder stops after the kept ones.
     public func check(frames: Int, width: Int, height: Int, bytesPerPixel: Int = 4) throws {
         let (frameBytes, overflowA) = (width * bytesPerPixel).multipliedReportingOverflow(by: height)
-        let (total, overflowB) = frameBytes.multipliedReportingOverflow(by: Swift.max(frames, 1))
-        if frames > maxFrames || overflowA || overflowB || total > maxDecodedBytes {
-            throw TroveError.tooManyFrames(
-                frames: frames,
-                limit: Swift.min(
-                    maxFrames,
-                    maxDecodedBytes / Swift.max(frameBytes, 1)))
+        let (total, overflowB) = frameBytes.multipliedReportingOverflow(by: keptFrames(of: frames))
+        if overflowA || overflowB || total > maxDecodedBytes {
+            throw TroveError.tooLargeToDecode(
+                needed: overflowA || overflowB ? Int.max : total, limit: maxDecodedBytes,
+                setting: "DecodingLimits.maxDecodedBytes")
         }
     }
 }

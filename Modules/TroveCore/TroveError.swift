@@ -40,7 +40,9 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case encodingFailed(format: ImageFormat, reason: String)
     /// The image's size from its header is over `DecodingLimits.maxPixels` (`limit`); refused before allocating.
     case imageTooLarge(width: Int, height: Int, limit: Int)
-    /// An animation with more frames than `DecodingLimits` allows.
+    /// An animation with more frames than a decoder allows. Trove's own decoders never throw it: they keep the
+    /// first `DecodingLimits.maxFrames` frames (and refuse kept frames over `maxDecodedBytes` with
+    /// `tooLargeToDecode`); a decoder from elsewhere still may.
     case tooManyFrames(frames: Int, limit: Int)
     /// Decoding this source would hold `needed` bytes, more than `limit`, the bound named by `setting`
     /// (`DecodingLimits.maxDecodedBytes`, or the pipeline's `decodeMemoryBudget`); refused before decoding.

@@ -23,7 +23,8 @@ package struct ImgproxySourceLimits: Sendable, Equatable {
     }
 }
 
-/// Refuses a decoded source over the URL's security limits with imgproxy's 422. The server's own limits
+/// Refuses a decoded source over the URL's security limits with imgproxy's 422, after keeping only the first
+/// `maf` frames of a longer animation (as imgproxy does; one kept frame is a still). The server's own limits
 /// are checked before decoding; these run on the decoded image, first.
 struct SourceLimitCheck: ImageTransformer {
     let limits: ImgproxySourceLimits
@@ -35,14 +36,16 @@ struct SourceLimitCheck: ImageTransformer {
     }
 
     func transform(_ image: Image) throws -> Image {
+        var image = image
+        if let most = limits.maxAnimationFrames, image.frames.count > most {
+            // `pixels` is already the first frame, which a still keeps.
+            image.frames = most > 1 ? Array(image.frames.prefix(most)) : []
+        }
         let megapixels = Double(image.width) * Double(image.height) / 1_000_000
         let frames = max(image.frames.count, 1)
         if let most = limits.maxSourceResolution, megapixels * Double(frames) > most {
             throw Self.refusal(
                 "the source has \(megapixels * Double(frames)) megapixels, over the URL's limit of \(most)")
-        }
-        if let most = limits.maxAnimationFrames, frames > most {
-            throw Self.refusal("the source has \(frames) animation frames, over the URL's limit of \(most)")
         }
         if let most = limits.maxAnimationFrameResolution, !image.frames.isEmpty, megapixels > most {
             throw Self.refusal("each animation frame has \(megapixels) megapixels, over the URL's limit of \(most)")

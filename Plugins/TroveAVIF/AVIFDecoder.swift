@@ -3,8 +3,8 @@ import Foundation
 import TroveCore
 
 /// Decodes AVIF still images and image sequences (`avis`) through libavif to straight-alpha RGBA8.
-/// 8-, 10- and 12-bit files are reduced to 8 bits per channel; a sequence's every frame is kept with its
-/// duration. MIAF's display rules come in order: the clean aperture ('clap') is cropped here, then the
+/// 8-, 10- and 12-bit files are reduced to 8 bits per channel; a sequence's first `DecodingLimits.maxFrames`
+/// frames are kept with their durations. MIAF's display rules come in order: the clean aperture ('clap') is cropped here, then the
 /// rotation ('irot') and mirroring ('imir') are reported in `Image.orientation` for the pipeline to apply. An
 /// Exif orientation inside the file is ignored: in HEIF it only repeats 'irot' and 'imir'.
 package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
@@ -31,18 +31,20 @@ package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
         TroveError.decodingFailed(format: .avif, reason: reason)
     }
 
-    /// Decodes every image in the file. Sizes and frame counts are checked against `limits` after the
-    /// container is read and before any pixel is decoded; libavif is given the same limits for its parser.
+    /// Decodes the file's image, or the first `limits.maxFrames` images of a sequence (the rest are dropped;
+    /// one kept image is a still). Sizes and the kept frames' bytes are checked against `limits` after the
+    /// container is read and before any pixel is decoded; libavif is given the size limit for its parser.
     package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let decoder = try parse(bytes, limits: limits)
             let size = decoder.size, count = decoder.imageCount
             let crop = decoder.cleanAperture
             guard count > 0 else { throw Self.failure("the file holds no image") }
+            let kept = limits.keptFrames(of: count)
             var frames: [AnimationFrame] = []
             var first: [UInt8] = []
             var colorDescription: ColorDescription?
-            for index in 0..<count {
+            for index in 0..<kept {
                 let image = try decoder.decodeNextImage()
                 if index == 0 { colorDescription = Self.colorDescription(of: image.pointee) }
                 // The AV1 frame must be what the container promised and the limits allowed.
@@ -53,7 +55,7 @@ package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
                 }
                 var pixels = try AVIFPixels.rgba8(from: image)
                 if let crop { pixels = AVIFCleanAperture.crop(pixels, width: size.width, to: crop) }
-                if count == 1 {
+                if kept == 1 {
                     first = pixels
                 } else {
                     frames.append(AnimationFrame(pixels: pixels, delay: try decoder.duration(ofImage: index)))
@@ -119,7 +121,7 @@ package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
         }
     }
 
-    /// A parsed decoder whose size and frame count are within `limits`.
+    /// A parsed decoder whose size, and kept frames' bytes, are within `limits`.
     private func parse(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws -> LibavifDecoder {
         let decoder = try LibavifDecoder(bytes, limits: limits, maxThreads: maxThreads)
         do {

@@ -27,13 +27,10 @@ final class LibavifDecoder {
         raw.pointee.ignoreXMP = readsXMP ? AVIF_FALSE : AVIF_TRUE
         if let limits {
             // libavif's first gate, checked while it parses (and by dav1d on the AV1 frame size). libavif
-            // refuses a size limit above its default, and 0 means "no limit" for the count.
+            // refuses a size limit above its default. The image count keeps libavif's default: a sequence
+            // longer than `maxFrames` is read, and only its first frames decoded.
             let pixels = min(limits.maxPixels, limits.maxDecodedBytes / 4)
             raw.pointee.imageSizeLimit = UInt32(clamping: min(max(pixels, 1), Int(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)))
-            raw.pointee.imageCountLimit = UInt32(
-                clamping: min(
-                    max(limits.maxFrames, 1),
-                    Int(trove_avif_default_image_count_limit)))
         }
         let result = avifDecoderSetIOMemory(raw, base, bytes.count)
         guard result == AVIF_RESULT_OK else { throw failure(result, "reading from memory") }

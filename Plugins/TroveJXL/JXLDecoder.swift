@@ -31,8 +31,10 @@ package struct JXLDecoder: ImageDecoder, EmbeddedMetadataReading {
         TroveError.decodingFailed(format: .jxl, reason: reason)
     }
 
-    /// Decodes every frame. The header's size is checked against `limits` before libjxl decodes or Trove
-    /// allocates any pixel; an animation's frames are first counted from their headers and checked too.
+    /// Decodes the image, or an animation's first `limits.maxFrames` frames (the rest are dropped; one kept
+    /// frame is a still). The header's size is checked against `limits` before libjxl decodes or Trove
+    /// allocates any pixel; an animation's frames are first counted from their headers, and the kept ones'
+    /// bytes checked too.
     package func decode(_ data: Data, limits: DecodingLimits) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let decoder = try LibjxlDecoder(
@@ -41,7 +43,8 @@ package struct JXLDecoder: ImageDecoder, EmbeddedMetadataReading {
             var basic: JxlBasicInfo?
             var color: ColorDescription?
             var frames: [AnimationFrame] = []
-            var declaredFrames = 1
+            // The frames decoded: 1 for a still, else the kept ones counted from the frames' headers.
+            var keptFrames = 1
             var delay = Duration.zero
             while true {
                 let status = decoder.next()
@@ -51,44 +54,53 @@ package struct JXLDecoder: ImageDecoder, EmbeddedMetadataReading {
                     let width = Int(info.xsize), height = Int(info.ysize)
                     try limits.check(width: width, height: height)
                     if info.have_animation != 0 {
-                        declaredFrames = try Self.countFrames(bytes, stoppingAfter: limits.maxFrames + 1)
-                        try limits.check(frames: declaredFrames, width: width, height: height)
+                        keptFrames = try Self.countFrames(bytes, stoppingAfter: max(limits.maxFrames, 1))
+                        try limits.check(frames: keptFrames, width: width, height: height)
                     }
                     basic = info
                 case JXL_DEC_COLOR_ENCODING:
                     color = decoder.colorDescription()
                 case JXL_DEC_FRAME:
                     guard let basic else { throw Self.failure("libjxl reported a frame before the header") }
-                    guard frames.count < declaredFrames else {
-                        throw Self.failure("libjxl decodes more frames than the \(declaredFrames) their headers list")
+                    guard frames.count < keptFrames else {
+                        throw Self.failure("libjxl decodes more frames than the \(keptFrames) their headers list")
                     }
                     delay = decoder.frameDelay(basic)
                 case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                     guard let basic else { throw Self.failure("libjxl asked for pixels before the header") }
                     let byteCount = Int(basic.xsize) * Int(basic.ysize) * 4
                     let pixels = try decoder.decodeFrame(
-                        byteCount: byteCount, name: declaredFrames > 1 ? "frame \(frames.count + 1)" : "the image")
+                        byteCount: byteCount, name: keptFrames > 1 ? "frame \(frames.count + 1)" : "the image")
                     frames.append(AnimationFrame(pixels: pixels, delay: delay))
+                    // The frames after the kept ones are left undecoded.
+                    if basic.have_animation != 0, frames.count == keptFrames {
+                        return Self.image(basic: basic, frames: frames, color: color)
+                    }
                 case JXL_DEC_SUCCESS:
-                    guard let basic, let first = frames.first else {
+                    guard let basic, !frames.isEmpty else {
                         throw Self.failure("the JPEG XL file holds no image")
                     }
-                    let width = Int(basic.xsize), height = Int(basic.ysize)
-                    return Image(
-                        width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
-                        pixels: first.pixels, sourceFormat: .jxl, frames: frames.count > 1 ? frames : [],
-                        orientation: ExifOrientation(rawValue: Int(basic.orientation.rawValue)) ?? .up,
-                        loopCount: basic.have_animation != 0 ? Int(basic.animation.num_loops) : 0,
-                        colorDescription: color)
+                    return Self.image(basic: basic, frames: frames, color: color)
                 default:
                     let part =
                         basic == nil
                         ? "the header"
-                        : frames.isEmpty && declaredFrames == 1 ? "the image" : "frame \(frames.count + 1)"
+                        : frames.isEmpty && keptFrames == 1 ? "the image" : "frame \(frames.count + 1)"
                     throw decoder.failure(status, part)
                 }
             }
         }
+    }
+
+    /// The decoded image: the first of `frames`, with all of them when there is more than one.
+    private static func image(basic: JxlBasicInfo, frames: [AnimationFrame], color: ColorDescription?) -> Image {
+        let width = Int(basic.xsize), height = Int(basic.ysize)
+        return Image(
+            width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
+            pixels: frames[0].pixels, sourceFormat: .jxl, frames: frames.count > 1 ? frames : [],
+            orientation: ExifOrientation(rawValue: Int(basic.orientation.rawValue)) ?? .up,
+            loopCount: basic.have_animation != 0 ? Int(basic.animation.num_loops) : 0,
+            colorDescription: color)
     }
 
     /// The TIFF structure of the container's `Exif` box, or nil (a bare codestream carries no metadata).

@@ -4,8 +4,9 @@ import TroveCore
 /// Animated WebP through libwebp's `WebPAnimDecoder`, which composes each frame onto the canvas
 /// (offsets, blending, disposal) so every frame Trove returns is full size.
 enum WebPAnimationDecoding {
-    /// Decodes every frame. `Image.pixels` is the first frame; `frames` is empty for a one-frame file.
-    /// The caller has checked the header's canvas size and frame count against `limits`.
+    /// Decodes the first `limits.maxFrames` frames and drops the rest. `Image.pixels` is the first frame;
+    /// `frames` is empty when one frame is kept. The caller has checked the header's canvas size and the kept
+    /// frames' bytes against `limits`.
     static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws -> Image {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw WebPErrors.decoding("the file is empty")
@@ -31,10 +32,12 @@ enum WebPAnimationDecoding {
         try limits.check(width: width, height: height)
         try limits.check(frames: count, width: width, height: height)
 
+        let kept = limits.keptFrames(of: count)
         var frames: [AnimationFrame] = []
-        frames.reserveCapacity(count)
+        frames.reserveCapacity(kept)
         var previousEnd: Int32 = 0
-        while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+        // Frames past the kept ones are never decoded (imgproxy's IMGPROXY_MAX_ANIMATION_FRAMES).
+        while frames.count < kept, WebPAnimDecoderHasMoreFrames(decoder) != 0 {
             var canvas: UnsafeMutablePointer<UInt8>?
             var end: Int32 = 0  // libwebp gives the time each frame ends, in ms
             guard WebPAnimDecoderGetNext(decoder, &canvas, &end) != 0, let canvas else {

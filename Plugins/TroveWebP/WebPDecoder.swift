@@ -28,7 +28,8 @@ package struct WebPDecoder: ImageDecoder, EmbeddedMetadataReading {
 
     /// Decodes a still at the smallest size that keeps the aspect ratio and is at least
     /// `options.minimumSize` in both dimensions (full size when the request is not smaller than the
-    /// image). Animations are always decoded at full size.
+    /// image). Animations are always decoded at full size, keeping their first `options.limits.maxFrames`
+    /// frames.
     package func decode(_ data: Data, options: DecodingOptions) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let header = try WebPHeader(bytes)

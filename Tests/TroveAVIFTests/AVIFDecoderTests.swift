@@ -118,19 +118,32 @@ import TroveTestSupport
         }
     }
 
-    @Test func frameLimitsAreEnforced() throws {
+    @Test func framesPastMaxFramesAreDropped() throws {
         let data = try AVIFFixtures.data("sequence.avif")  // 4 frames of 64 x 48
-        #expect(throws: TroveError.tooManyFrames(frames: 4, limit: 2)) {
-            try decoder.decode(data, limits: DecodingLimits(maxFrames: 2))
+        let full = try decoder.decode(data, limits: .default)
+        #expect(full.frames.count == 4)
+        // The first frames, pixels and delays as the whole decode has them; one kept frame is a still.
+        for kept in 0...4 {
+            let image = try decoder.decode(data, limits: DecodingLimits(maxFrames: kept))
+            #expect(image.frames.count == (kept > 1 ? kept : 0), "maxFrames \(kept)")
+            #expect(image == full.keepingFirstFrames(kept), "maxFrames \(kept)")
         }
-        // 4 frames x 12,288 bytes is over 30,000 bytes, though one frame is well within it.
-        #expect(throws: TroveError.tooManyFrames(frames: 4, limit: 2)) {
-            try decoder.decode(data, limits: DecodingLimits(maxDecodedBytes: 30_000))
-        }
-        #expect(try decoder.decode(data, limits: DecodingLimits(maxFrames: 4)).frames.count == 4)
         // A still image is one image whatever maxFrames says.
         let still = try decoder.decode(try AVIFFixtures.data("photo.avif"), limits: DecodingLimits(maxFrames: 0))
         #expect(still.width == 160)
+    }
+
+    @Test func theKeptFramesMustFitTheByteLimit() throws {
+        let data = try AVIFFixtures.data("sequence.avif")  // 4 frames of 64 x 48: 12,288 bytes each
+        // 4 frames are over 30,000 bytes, though one frame is well within it; 2 fit.
+        #expect(
+            throws: TroveError.tooLargeToDecode(
+                needed: 4 * 12_288, limit: 30_000, setting: "DecodingLimits.maxDecodedBytes")
+        ) {
+            try decoder.decode(data, limits: DecodingLimits(maxDecodedBytes: 30_000))
+        }
+        #expect(
+            try decoder.decode(data, limits: DecodingLimits(maxDecodedBytes: 30_000, maxFrames: 2)).frames.count == 2)
     }
 
     @Test func garbageNamesAVIFAndLibavifsReason() {

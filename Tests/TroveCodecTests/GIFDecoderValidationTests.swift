@@ -85,12 +85,27 @@ import TroveTestSupport
         #expect(try GIFDecoder().info(try Fixtures.gif("still"))?.frameCount == 1)
     }
 
-    @Test func animationOverTheFrameLimitIsRefusedBeforeDecoding() throws {
+    @Test func animationOverTheFrameLimitKeepsItsFirstFrames() throws {
         let gif = try Fixtures.gif("animated")  // 5 frames
-        #expect(throws: TroveError.tooManyFrames(frames: 5, limit: 4)) {
-            try GIFDecoder().decode(gif, limits: DecodingLimits(maxFrames: 4))
+        let full = try GIFDecoder().decode(gif, limits: .default)
+        #expect(full.frames.count == 5 && full.loopCount == 0)
+        // The first frames, pixels and delays as the whole decode has them; one kept frame is a still.
+        for kept in 0...5 {
+            let image = try GIFDecoder().decode(gif, limits: DecodingLimits(maxFrames: kept))
+            #expect(image.frames.count == (kept > 1 ? kept : 0), "maxFrames \(kept)")
+            #expect(image == full.keepingFirstFrames(kept), "maxFrames \(kept)")
         }
-        #expect(try GIFDecoder().decode(gif, limits: DecodingLimits(maxFrames: 5)).frames.count == 5)
+    }
+
+    @Test func onlyTheKeptFramesCountTowardTheByteLimit() throws {
+        let gif = try Fixtures.gif("animated")  // 5 frames of 24x20: 1920 bytes each
+        #expect(
+            try GIFDecoder().decode(gif, limits: DecodingLimits(maxDecodedBytes: 4000, maxFrames: 2)).frames.count == 2)
+        #expect(
+            throws: TroveError.tooLargeToDecode(needed: 5760, limit: 4000, setting: "DecodingLimits.maxDecodedBytes")
+        ) {
+            try GIFDecoder().decode(gif, limits: DecodingLimits(maxDecodedBytes: 4000, maxFrames: 3))
+        }
     }
 
     @Test func damagedBytesNeverCrash() throws {

@@ -227,6 +227,25 @@ import Trove
         #expect(refused?.status == 422)
     }
 
+    @Test func mafKeepsTheFirstFramesOfALongerAnimation() throws {
+        // Four 1x1 frames of 10, 20, 30 and 40 ms, each its own grey.
+        let frames = (1...4).map {
+            AnimationFrame(pixels: [UInt8](repeating: UInt8($0 * 50), count: 4), delay: .milliseconds($0 * 10))
+        }
+        let animation = Image(width: 1, height: 1, pixels: frames[0].pixels, frames: frames, loopCount: 2)
+        func kept(_ most: Int) throws -> Image {
+            try options("maf:\(most)", allowSecurityOptions: true).transforms(encodingAs: .png)
+                .reduce(animation) { try $1.transform($0) }
+        }
+        // imgproxy processes the first maf frames, as the server's --max-animation-frames does.
+        let two = try kept(2)
+        #expect(two.frames == Array(frames.prefix(2)) && two.pixels == frames[0].pixels && two.loopCount == 2)
+        // One frame is a still of the first.
+        let one = try kept(1)
+        #expect(one.frames.isEmpty && one.pixels == frames[0].pixels)
+        #expect(try kept(4) == animation)
+    }
+
     @Test func everyOptionValueChangesTheTransformIdentifiers() throws {
         func key(_ path: String) throws -> String {
             let mark = Image(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TroveCore
 import TroveJXL
+import TroveTestSupport
 
 /// Decoding against libjxl's own decodes (pillow-jxl-plugin) of the fixtures: lossless exactly, lossy
 /// within 45 dB, the animation frame by frame with its delays; header-only info; colour and orientation.
@@ -76,15 +77,30 @@ import TroveJXL
         }
     }
 
-    @Test func animationsOverTheFrameLimitsAreRefused() throws {
+    @Test func framesPastMaxFramesAreDropped() throws {
+        let data = try JXLFixtures.jxl("animated")  // 3 frames of 64x48
+        let full = try decoder.decode(data, limits: .default)
+        #expect(full.frames.count == 3)
+        // The first frames, pixels and delays as the whole decode has them; one kept frame is a still.
+        for kept in 0...3 {
+            let image = try decoder.decode(data, limits: DecodingLimits(maxFrames: kept))
+            #expect(image.frames.count == (kept > 1 ? kept : 0), "maxFrames \(kept)")
+            #expect(image == full.keepingFirstFrames(kept), "maxFrames \(kept)")
+        }
+    }
+
+    @Test func theKeptFramesMustFitTheByteLimit() throws {
         let data = try JXLFixtures.jxl("animated")
-        #expect(throws: TroveError.tooManyFrames(frames: 3, limit: 2)) {
-            try decoder.decode(data, limits: DecodingLimits(maxFrames: 2))
+        // Three 64x48 RGBA8 frames are 36,864 bytes; two fit.
+        let limit = 64 * 48 * 4 * 2 + 100
+        #expect(
+            throws: TroveError.tooLargeToDecode(
+                needed: 3 * 64 * 48 * 4, limit: limit, setting: "DecodingLimits.maxDecodedBytes")
+        ) {
+            try decoder.decode(data, limits: DecodingLimits(maxDecodedBytes: limit))
         }
-        // Three 64x48 RGBA8 frames are 36,864 bytes.
-        #expect(throws: TroveError.tooManyFrames(frames: 3, limit: 2)) {
-            try decoder.decode(data, limits: DecodingLimits(maxDecodedBytes: 64 * 48 * 4 * 2 + 100))
-        }
+        #expect(
+            try decoder.decode(data, limits: DecodingLimits(maxDecodedBytes: limit, maxFrames: 2)).frames.count == 2)
     }
 
     @Test func truncatedFilesFailWithAClearError() throws {
@@ -115,7 +131,7 @@ import TroveJXL
                 _ = try decoder.decode(damaged, limits: DecodingLimits(maxPixels: 4_000_000))
             } catch let error as TroveError {
                 switch error {
-                case .decodingFailed(.jxl, _), .imageTooLarge, .tooManyFrames: break
+                case .decodingFailed(.jxl, _), .imageTooLarge, .tooLargeToDecode: break
                 default: Issue.record("byte \(offset): \(error)")
                 }
             }

@@ -18,8 +18,8 @@ import TroveTestSupport
         let name: String
         let bytes: Data
         let contentType: String
-        /// The decoder's error, checked before any pixels exist: the header's size or frame count against
-        /// `DecodingLimits.default`. Nil for bytes no decoder claims.
+        /// The decoder's error, checked before any pixels exist: the header's size, or the bytes of the frames
+        /// it keeps, against `DecodingLimits.default`. Nil for bytes no decoder claims.
         let decoderError: TroveError?
         /// A part of the server's 422 message, under the server's own limits (50 megapixels, 100 frames).
         let message: String
@@ -34,10 +34,13 @@ import TroveTestSupport
                 format: .png,
                 reason: "image data is longer than the \(Bombs.pngHeaderBytes) bytes its IHDR implies"),
             message: "damaged png image"),
+        // Frames past the limit are dropped, not refused (1,000 kept by default, 100 by the server), but
+        // even the kept frames of 6000x6000 are far over the 1 GiB of decoded bytes.
         Bomb(
-            name: "gif-frames", bytes: Bombs.gifWithFrames(10_000), contentType: "image/gif",
-            decoderError: .tooManyFrames(frames: 10_000, limit: 1000),
-            message: "animation of 10000 frames is over the limit of 100 frames"),
+            name: "gif-frames", bytes: Bombs.gifWithFrames(10_000, width: 6000, height: 6000), contentType: "image/gif",
+            decoderError: .tooLargeToDecode(
+                needed: 1000 * 6000 * 6000 * 4, limit: 1 << 30, setting: "DecodingLimits.maxDecodedBytes"),
+            message: "too large to decode within 1 GiB"),
         Bomb(
             name: "gif-screen", bytes: Bombs.gifWithScreen(width: 60_000, height: 60_000), contentType: "image/gif",
             decoderError: .imageTooLarge(width: 60_000, height: 60_000, limit: 100_000_000),

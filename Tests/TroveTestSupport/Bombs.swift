@@ -22,9 +22,10 @@ package enum Bombs {
     /// 16 RGBA pixels.
     package static let pngHeaderBytes = 16 * (1 + 16 * 4)
 
-    /// A GIF of `frames` 1x1 frames on a 1x1 screen: 21 bytes a frame.
-    package static func gifWithFrames(_ frames: Int = 10_000) -> Data {
-        var gif = Array("GIF89a".utf8) + littleEndian16(1) + littleEndian16(1) + [0, 0, 0]
+    /// A GIF of `frames` 1x1 frames on a `width` x `height` screen (1x1 by default): 21 bytes a frame, though
+    /// each decodes to the whole screen.
+    package static func gifWithFrames(_ frames: Int = 10_000, width: Int = 1, height: Int = 1) -> Data {
+        var gif = Array("GIF89a".utf8) + littleEndian16(width) + littleEndian16(height) + [0, 0, 0]
         for _ in 0..<frames { gif += onePixelFrame }
         gif.append(0x3B)
         return Data(gif)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TroveCore
+import TroveTestSupport
 import TroveWebP
 
 /// Sizes and frame counts over the limits are refused from the header before anything is allocated;
@@ -34,16 +35,29 @@ import TroveWebP
         }
     }
 
-    @Test func maxFramesIsEnforced() throws {
+    @Test func framesPastMaxFramesAreDropped() throws {
         let data = try WebPFixtures.webp("animated")  // 4 frames of 64x48
-        #expect(throws: TroveError.tooManyFrames(frames: 4, limit: 2)) {
-            try decoder.decode(data, limits: DecodingLimits(maxFrames: 2))
+        let full = try decoder.decode(data, limits: .default)
+        #expect(full.frames.count == 4)
+        // The first frames, pixels and delays as the whole decode has them; one kept frame is a still.
+        for kept in 0...4 {
+            let image = try decoder.decode(data, limits: DecodingLimits(maxFrames: kept))
+            #expect(image.frames.count == (kept > 1 ? kept : 0), "maxFrames \(kept)")
+            #expect(image == full.keepingFirstFrames(kept), "maxFrames \(kept)")
         }
-        // All frames count toward the decoded bytes: 4 x 12,288 bytes do not fit in 40,000.
-        #expect(throws: TroveError.tooManyFrames(frames: 4, limit: 3)) {
+    }
+
+    @Test func theKeptFramesMustFitTheByteLimit() throws {
+        let data = try WebPFixtures.webp("animated")  // 4 frames of 64x48: 12,288 bytes each
+        // All 4 frames do not fit in 40,000 bytes; 3 do.
+        #expect(
+            throws: TroveError.tooLargeToDecode(
+                needed: 4 * 12_288, limit: 40_000, setting: "DecodingLimits.maxDecodedBytes")
+        ) {
             try decoder.decode(data, limits: DecodingLimits(maxDecodedBytes: 40_000))
         }
-        #expect(try decoder.decode(data, limits: DecodingLimits(maxFrames: 4)).frames.count == 4)
+        #expect(
+            try decoder.decode(data, limits: DecodingLimits(maxDecodedBytes: 40_000, maxFrames: 3)).frames.count == 3)
     }
 
     @Test func scaledDecodeKeepsTheAspectRatioAndMeetsTheMinimum() throws {

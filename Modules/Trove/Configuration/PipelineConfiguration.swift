@@ -70,7 +70,8 @@ public struct PipelineConfiguration: Sendable {
     public var requestDeadline: Duration = .seconds(20)
     /// Largest body accepted from a fetch.
     public var maxBytes: Int = 50 << 20
-    /// Bounds on pixels, decoded bytes and frames; an image past them fails (`imageTooLarge`, `tooManyFrames`).
+    /// Bounds on pixels, decoded bytes and frames; an image past the first two fails (`imageTooLarge`,
+    /// `tooLargeToDecode`), an animation past `maxFrames` keeps its first frames.
     public var decodingLimits: DecodingLimits = .default
     /// The most bytes all decodes at once may hold (decoded frames and transform buffers, worked out from
     /// each source's header before decoding); nil (the default) for no bound. A decode that does not fit

@@ -8,7 +8,7 @@ import TroveTransformers
 ///   output-width rows, the output, the output turned upright when the header says the image is turned, and
 ///   what later transforms make of it; a turned image whose resize cannot be planned on the stored rows falls
 ///   back to a whole reduced decode, so that is counted instead;
-/// - **whole image**: every frame kept at full size, the canvas the frames are composed on, a byte a pixel
+/// - **whole image**: every kept frame (at most `DecodingLimits.maxFrames`) at full size, the canvas the frames are composed on, a byte a pixel
 ///   of decoder scratch (GIF's palette indices), and each transform's output, all frames of it (`orient`
 ///   copies only an image the header says is turned).
 /// Pixels count 4 bytes (RGBA8). The estimate errs high where the decoder's choice is unknown: a whole
@@ -66,7 +66,8 @@ package struct DecodeFootprint: Sendable, Equatable {
         } else {
             route = .wholeImage
             bytes = Self.wholeBytes(
-                stored: stored, frames: max(1, info.frameCount), transforms: transforms, orientation: info.orientation)
+                stored: stored, frames: limits.keptFrames(of: info.frameCount), transforms: transforms,
+                orientation: info.orientation)
         }
     }
 

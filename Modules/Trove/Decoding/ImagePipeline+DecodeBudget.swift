@@ -14,7 +14,8 @@ extension ImagePipeline {
         guard let budget = decodeBudget, probe.readsHeader else { return nil }
         let decoder = probe.decoder
         let info = probe.header
-        // A source over the decoding limits is refused by its decoder with the limit's own error.
+        // A source over the decoding limits is refused by its decoder with the limit's own error. An animation
+        // longer than `maxFrames` is not: its decoder keeps the first frames, and only those are counted.
         if let info {
             let limits = configuration.decodingLimits
             do {

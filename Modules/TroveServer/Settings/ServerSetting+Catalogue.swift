@@ -204,7 +204,8 @@ extension ServerSetting {
         ServerSetting(
             flag: "max-animation-frames", key: nil,
             environment: [Variable("TROVE_MAX_ANIMATION_FRAMES"), Variable("IMGPROXY_MAX_ANIMATION_FRAMES")],
-            help: "Most animation frames decoded.", write: integer(\.pipeline.decodingLimits.maxFrames),
+            help: "Most animation frames decoded; frames after them are dropped.",
+            write: integer(\.pipeline.decodingLimits.maxFrames),
             read: { "\($0.pipeline.decodingLimits.maxFrames)" }),
         ServerSetting(
             flag: "memory-budget", key: nil, environment: [Variable("TROVE_MEMORY_BUDGET")],
