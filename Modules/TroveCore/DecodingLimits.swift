@@ -30,7 +30,7 @@ public struct DecodingLimits: Sendable, Equatable {
     }
 
     /// How many of an animation's `frames` a decoder keeps: the first `maxFrames`, and at least one.
-    public func keptFrames(of frames: Int) -> Int {
+    package func keptFrames(of frames: Int) -> Int {
         Swift.max(1, Swift.min(frames, maxFrames))
     }
 

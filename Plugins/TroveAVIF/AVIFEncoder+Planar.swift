@@ -19,7 +19,8 @@ extension AVIFEncoder: PlanarImageEncoder {
         let allocated = avifImageAllocatePlanes(image, AVIF_PLANES_YUV.rawValue)
         guard allocated == AVIF_RESULT_OK else {
             throw Self.failure(
-                "allocating a \(planes.width)x\(planes.height) frame: \(String(cString: avifResultToString(allocated)))")
+                "allocating a \(planes.width)x\(planes.height) frame: \(String(cString: avifResultToString(allocated)))"
+            )
         }
         let targets = image.pointee.yuvPlanes, strides = image.pointee.yuvRowBytes
         let copies = [

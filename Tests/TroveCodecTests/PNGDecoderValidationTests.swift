@@ -83,7 +83,8 @@ import TroveTestSupport
         builder.chunk("IDAT", Array(compressed.dropFirst(compressed.count / 2)))
         builder.chunk("IEND", [])
         let split = Data(builder.bytes)
-        #expect(try decoder.decode(split, limits: .default).pixels == (try decoder.decode(png, limits: .default)).pixels)
+        #expect(
+            try decoder.decode(split, limits: .default).pixels == (try decoder.decode(png, limits: .default)).pixels)
         let secondIDAT = 8 + 25 + 12 + compressed.count / 2
         #expect(try reason(split.prefix(secondIDAT)).contains("truncated"))
     }
@@ -159,6 +160,7 @@ import TroveTestSupport
         for length in 0..<png.count where length != withoutEnd {
             #expect(throws: TroveError.self) { try decoder.decode(png.prefix(length), limits: .default) }
         }
-        #expect(try decoder.decode(png.prefix(withoutEnd), limits: .default) == (try decoder.decode(png, limits: .default)))
+        #expect(
+            try decoder.decode(png.prefix(withoutEnd), limits: .default) == (try decoder.decode(png, limits: .default)))
     }
 }

@@ -163,14 +163,16 @@ import TroveWebP
             "planar \(fixture) → \(format): at 1 \(String(format: "%.2f", planarError)) vs "
                 + "\(String(format: "%.2f", rgbaError)) dB to the RGBA pixels, files "
                 + "\(String(format: "%.2f", agreement)) dB apart; at 0.8 \(String(format: "%.2f", planar80Error)) vs "
-                + "\(String(format: "%.2f", rgba80Error)) dB, \(String(format: "%.4f", ratio))× the bytes at equal PSNR")
+                + "\(String(format: "%.2f", rgba80Error)) dB, \(String(format: "%.4f", ratio))× the bytes at equal PSNR"
+        )
     }
 
     /// The log of the byte count the RGBA path would need for `error` dB, on a line through its two files
     /// nearest in PSNR (`curve` in increasing quality).
     static func logBytes(at error: Double, on curve: [(error: Double, logBytes: Double)]) -> Double {
         let points = curve.sorted { $0.error < $1.error }
-        let upper = points.firstIndex { $0.error >= error }.map { min(max($0, 1), points.count - 1) } ?? points.count - 1
+        let upper =
+            points.firstIndex { $0.error >= error }.map { min(max($0, 1), points.count - 1) } ?? points.count - 1
         let (a, b) = (points[upper - 1], points[upper])
         guard b.error > a.error else { return b.logBytes }
         return a.logBytes + (error - a.error) / (b.error - a.error) * (b.logBytes - a.logBytes)
