@@ -2,11 +2,11 @@ import CAVIF
 import Foundation
 import TroveCore
 
-/// Decodes AVIF still images and image sequences (`avis`) through libavif to straight-alpha RGBA8.
-/// 8-, 10- and 12-bit files are reduced to 8 bits per channel; a sequence's first `DecodingLimits.maxFrames`
-/// frames are kept with their durations. MIAF's display rules come in order: the clean aperture ('clap') is cropped here, then the
-/// rotation ('irot') and mirroring ('imir') are reported in `Image.orientation` for the pipeline to apply. An
-/// Exif orientation inside the file is ignored: in HEIF it only repeats 'irot' and 'imir'.
+/// Decodes AVIF still images and image sequences (`avis`) through libavif to straight-alpha RGBA8. 8-, 10- and 12-bit
+/// files are reduced to 8 bits per channel; a sequence's first `DecodingLimits.maxFrames` frames are kept with their
+/// durations. MIAF's display rules come in order: the clean aperture ('clap') is cropped here, then the rotation
+/// ('irot') and mirroring ('imir') are reported in `Image.orientation` for the pipeline to apply. An Exif orientation
+/// inside the file is ignored: in HEIF it only repeats 'irot' and 'imir'.
 package struct AVIFDecoder: ImageDecoder, EmbeddedMetadataReading {
     /// The registry name, "avif".
     package let name = "avif"

@@ -11,10 +11,7 @@ extension WebPEncoder: PlanarImageEncoder {
     /// BT.601 YCbCr in studio range, so JFIF's full-range samples are mapped there, as libwebp's RGB import would
     /// produce them. Throws `encodingFailed` when a side is outside 1...16383 pixels or libwebp fails.
     package func encode(_ planes: YCbCrPlanes, metadata: Image, options: EncodingOptions) throws -> Data {
-        guard (1...Self.maxDimension).contains(planes.width), (1...Self.maxDimension).contains(planes.height) else {
-            throw WebPErrors.encoding(
-                "WebP sides must be 1...\(Self.maxDimension) pixels; this image is \(planes.width)x\(planes.height)")
-        }
+        try Self.checkSize(width: planes.width, height: planes.height)
         var config = try Self.configuration(for: options)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else {

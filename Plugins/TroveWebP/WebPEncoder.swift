@@ -30,11 +30,7 @@ package struct WebPEncoder: ImageEncoder {
 
     /// The pixels as a WebP file, untagged.
     private func encodePixels(_ image: Image, options: EncodingOptions) throws -> Data {
-        guard (1...Self.maxDimension).contains(image.width), (1...Self.maxDimension).contains(image.height) else {
-            throw WebPErrors.encoding(
-                "WebP sides must be 1...\(Self.maxDimension) pixels; "
-                    + "this image is \(image.width)x\(image.height)")
-        }
+        try Self.checkSize(width: image.width, height: image.height)
         let rgba = image.convertedToRGBA8()
         var config = try Self.configuration(for: options)
         if rgba.frames.count > 1 {
@@ -44,6 +40,13 @@ package struct WebPEncoder: ImageEncoder {
             width: rgba.width, height: rgba.height, pixels: rgba.pixels,
             argb: config.lossless != 0
         ) { picture in try Self.encode(&picture, config: &config) }
+    }
+
+    /// Throws `encodingFailed`, naming the limit, for a side outside 1...`maxDimension`.
+    static func checkSize(width: Int, height: Int) throws {
+        guard (1...maxDimension).contains(width), (1...maxDimension).contains(height) else {
+            throw WebPErrors.encoding("WebP sides must be 1...\(maxDimension) pixels; this image is \(width)x\(height)")
+        }
     }
 
     /// A still picture (RGBA or YUV) as a WebP file, untagged.

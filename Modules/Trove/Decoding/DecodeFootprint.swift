@@ -8,9 +8,9 @@ import TroveTransformers
 ///   output-width rows, the output, the output turned upright when the header says the image is turned, and
 ///   what later transforms make of it; a turned image whose resize cannot be planned on the stored rows falls
 ///   back to a whole reduced decode, so that is counted instead;
-/// - **whole image**: every kept frame (at most `DecodingLimits.maxFrames`) at full size, the canvas the frames are composed on, a byte a pixel
-///   of decoder scratch (GIF's palette indices), and each transform's output, all frames of it (`orient`
-///   copies only an image the header says is turned).
+/// - **whole image**: every kept frame (at most `DecodingLimits.maxFrames`) at full size, the canvas the frames
+///   are composed on, a byte a pixel of decoder scratch (GIF's palette indices), and each transform's output, all
+///   frames of it (`orient` copies only an image the header says is turned).
 /// Pixels count 4 bytes (RGBA8). The estimate errs high where the decoder's choice is unknown: a whole
 /// decode is counted at full size even when a JPEG or WebP decoder might reduce it.
 package struct DecodeFootprint: Sendable, Equatable {

@@ -4,10 +4,11 @@ import Trove
 import TroveCore
 import TroveTransformers
 
-// Which request an input runs, drawn from a hash of its bytes (`InputChoices`): the output format, a lossy one
-// that takes planes most often so that still YCbCr JPEGs take the planar route; a leading `orient`, the implicit one or the stored
-// orientation kept; one shrinking resize; and sometimes a transform after it, which sends the result the
-// RGBA way.
+// Which request an input runs, drawn from a hash of its bytes (`InputChoices`): the output format, a lossy one that
+// takes planes most often so that still YCbCr JPEGs take the planar route; a leading `orient`, the implicit one or the
+// stored orientation kept; one shrinking resize; and sometimes a transform after it, which sends the result the RGBA
+// way.
+
 
 /// JPEG, WebP or AVIF six times in seven: the planar route needs one of them. AVIF once, as it is slow to encode.
 private let outputFormats: [ImageFormat] = [.jpeg, .jpeg, .jpeg, .jpeg, .png, .webp, .avif]
