@@ -9,7 +9,6 @@ import TroveTransformers
 // stored orientation kept; one shrinking resize; and sometimes a transform after it, which sends the result the RGBA
 // way.
 
-
 /// JPEG, WebP or AVIF six times in seven: the planar route needs one of them. AVIF once, as it is slow to encode.
 private let outputFormats: [ImageFormat] = [.jpeg, .jpeg, .jpeg, .jpeg, .png, .webp, .avif]
 
