@@ -2,7 +2,9 @@ import CJPEGShim
 import Foundation
 import TroveCore
 
-/// Encodes RGBA8 (alpha dropped: JPEG has none) or gray images as baseline JPEG through libjpeg-turbo.
+/// Encodes RGBA8 or gray images as baseline JPEG through libjpeg-turbo. JPEG has no alpha: an image with
+/// transparent pixels is first laid over white, as imgproxy and `trove serve` flatten it, so a pixel's hidden
+/// colour under alpha 0 never shows.
 /// `EncodingOptions.quality` 0...1 maps to libjpeg's 1...100. An image that still carries its source's ICC
 /// profile (the colour stage kept it) gets it back in APP2 markers, and its copyright notice in APP1 EXIF,
 /// APP1 XMP and APP13 IPTC-IIM.
@@ -24,6 +26,7 @@ package struct JPEGEncoder: ImageEncoder {
     /// Writes a baseline JPEG at `options.quality` (other options are ignored; animation frames are not
     /// written). Throws `encodingFailed` when a side is outside 1...65500 pixels or libjpeg-turbo fails.
     package func encode(_ image: Image, options: EncodingOptions) throws -> Data {
+        let image = image.flattened(red: 255, green: 255, blue: 255)
         guard image.width > 0, image.height > 0, image.width <= 65_500, image.height <= 65_500 else {
             throw TroveError.encodingFailed(
                 format: .jpeg,

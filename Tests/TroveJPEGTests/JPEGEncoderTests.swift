@@ -32,6 +32,25 @@ import TroveCore
         #expect(meanError(decoded.pixels, Self.gradient.pixels) < 2)
     }
 
+    /// Transparent pixels are laid over white, as imgproxy and `trove serve` flatten before a JPEG: the left
+    /// half, red under alpha 0, comes out white (its hidden red never shows); the right half, blue at alpha 128,
+    /// half blue over white.
+    @Test func transparentPixelsAreLaidOverWhite() throws {
+        let (w, h) = (32, 16)
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        for index in 0..<(w * h) {
+            let left = index % w < w / 2
+            pixels.replaceSubrange(index * 4..<index * 4 + 4, with: left ? [255, 0, 0, 0] : [0, 0, 255, 128])
+        }
+        let data = try JPEGEncoder().encode(
+            Image(width: w, height: h, pixels: pixels), options: EncodingOptions(quality: 1))
+        let decoded = try JPEGDecoder().decode(data, limits: .default)
+        func pixel(_ x: Int, _ y: Int) -> [Int] { (0..<3).map { Int(decoded.pixels[(y * w + x) * 4 + $0]) } }
+        for (got, want) in [(pixel(4, 8), [255, 255, 255]), (pixel(27, 8), [127, 127, 255])] {
+            #expect(zip(got, want).allSatisfy { abs($0 - $1) <= 3 }, "\(got) for \(want)")
+        }
+    }
+
     @Test func lowerQualityMakesSmallerFiles() throws {
         let image = try JPEGDecoder().decode(try JPEGFixtures.rocket(), limits: .default)
         let high = try JPEGEncoder().encode(image, options: EncodingOptions(quality: 0.9))
