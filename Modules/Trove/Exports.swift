@@ -63,6 +63,7 @@
 @_exported import struct TroveDiskCache.DiskCacheConfiguration
 @_exported import struct TroveDiskCache.DiskCacheStats
 @_exported import enum TroveDiskCache.PayloadVerification
+@_exported import class TroveFetcher.CookieJar
 @_exported import struct TroveFetcher.FetchSchedulerConfiguration
 @_exported import enum TroveFetcher.QueueOrder
 @_exported import struct TroveFetcher.RetryPolicy

@@ -19,9 +19,9 @@
 ///
 /// BlurHash has no alpha: like the reference, the encoder reads the colour stored in each pixel and ignores
 /// alpha, and decoded pixels are opaque. Composite over a background first to hash what a viewer sees.
-public enum BlurHash: Sendable {
+package enum BlurHash: Sendable {
     /// The component counts a BlurHash can hold on each axis.
-    public static let componentRange = 1...9
+    package static let componentRange = 1...9
 
     // MARK: Encoding
 
@@ -35,7 +35,7 @@ public enum BlurHash: Sendable {
     ///   - yComponents: Vertical components, 1...9; 3 by default.
     /// - Throws: `PlaceholderError` for component counts outside 1...9, a size below 1x1, a short stride or a
     ///   short buffer.
-    public static func encode(
+    package static func encode(
         rgba: [UInt8], width: Int, height: Int, bytesPerRow: Int? = nil, xComponents: Int = 4, yComponents: Int = 3
     ) throws -> String {
         try rgba.withUnsafeBytes {
@@ -55,7 +55,7 @@ public enum BlurHash: Sendable {
     ///   - yComponents: Vertical components, 1...9; 3 by default.
     /// - Throws: `PlaceholderError` for component counts outside 1...9, a size below 1x1, a short stride or a
     ///   short buffer.
-    public static func encode(
+    package static func encode(
         rgba: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int? = nil, xComponents: Int = 4,
         yComponents: Int = 3
     ) throws -> String {
@@ -178,7 +178,7 @@ public enum BlurHash: Sendable {
     ///   - punch: Contrast: the AC terms are multiplied by it; 1 shows the hash as encoded.
     /// - Throws: `PlaceholderError` for a string of the wrong length or with a character outside the base-83
     ///   alphabet, a size below 1x1, or a punch that is not finite and above 0.
-    public static func decode(_ hash: String, width: Int, height: Int, punch: Double = 1) throws -> [UInt8] {
+    package static func decode(_ hash: String, width: Int, height: Int, punch: Double = 1) throws -> [UInt8] {
         guard width >= 1, height >= 1 else { throw PlaceholderError.invalidSize(width: width, height: height) }
         let (area, areaOverflow) = width.multipliedReportingOverflow(by: height)
         let (byteCount, bytesOverflow) = area.multipliedReportingOverflow(by: 4)

@@ -1,6 +1,6 @@
 /// Why a ThumbHash or BlurHash could not be made or read. Each message names the algorithm, what was wrong
 /// and what was expected.
-public enum PlaceholderError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PlaceholderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A width or height below 1, or a size whose byte count does not fit in an `Int`.
     case invalidSize(width: Int, height: Int)
     /// ThumbHash input over `limit` pixels on a side (it takes at most 100x100: downscale first).
@@ -25,7 +25,7 @@ public enum PlaceholderError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidBlurHashCharacter(String, offset: Int)
 
     /// What went wrong, in one sentence.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidSize(let width, let height):
             return "image size \(width)x\(height) is invalid: width and height must be at least 1"

@@ -16,27 +16,27 @@
 /// change no result, since each entry is the value the reference computes in its loops. A flat or mirror-
 /// symmetric image has AC terms that are rounding noise, which the format's normalisation magnifies, so its
 /// hash can change with the last bit of the platform's `cos` (as it does between the JavaScript and C ports).
-public enum ThumbHash: Sendable {
+package enum ThumbHash: Sendable {
     /// The longest side `encode` takes, as in the reference: downscale larger images first (more pixels add
     /// nothing a ThumbHash can hold).
-    public static let maximumInputSide = 100
+    package static let maximumInputSide = 100
 
     /// The long side of a decoded placeholder, as in the reference; the short side follows the aspect ratio.
-    public static let decodedLongSide = 32
+    package static let decodedLongSide = 32
 
     /// A colour with each channel in 0...1, not premultiplied by alpha.
-    public struct Color: Sendable, Equatable {
+    package struct Color: Sendable, Equatable {
         /// Red, 0...1.
-        public var red: Double
+        package var red: Double
         /// Green, 0...1.
-        public var green: Double
+        package var green: Double
         /// Blue, 0...1.
-        public var blue: Double
+        package var blue: Double
         /// Alpha, 0...1; 1 for a hash of an opaque image.
-        public var alpha: Double
+        package var alpha: Double
 
         /// A colour from its four channels.
-        public init(red: Double, green: Double, blue: Double, alpha: Double) {
+        package init(red: Double, green: Double, blue: Double, alpha: Double) {
             self.red = red
             self.green = green
             self.blue = blue
@@ -52,7 +52,7 @@ public enum ThumbHash: Sendable {
     ///   - rgba: The rows, top to bottom, 4 bytes per pixel; colour not premultiplied by alpha.
     ///   - bytesPerRow: The stride between rows; nil for tightly packed rows (`width * 4`).
     /// - Throws: `PlaceholderError` for a size below 1x1 or over 100x100, a short stride or a short buffer.
-    public static func encode(rgba: [UInt8], width: Int, height: Int, bytesPerRow: Int? = nil) throws -> [UInt8] {
+    package static func encode(rgba: [UInt8], width: Int, height: Int, bytesPerRow: Int? = nil) throws -> [UInt8] {
         try rgba.withUnsafeBytes { try encode(rgba: $0, width: width, height: height, bytesPerRow: bytesPerRow) }
     }
 
@@ -62,7 +62,7 @@ public enum ThumbHash: Sendable {
     ///   - rgba: The rows, top to bottom, 4 bytes per pixel; colour not premultiplied by alpha.
     ///   - bytesPerRow: The stride between rows; nil for tightly packed rows (`width * 4`).
     /// - Throws: `PlaceholderError` for a size below 1x1 or over 100x100, a short stride or a short buffer.
-    public static func encode(
+    package static func encode(
         rgba: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int? = nil
     ) throws -> [UInt8] {
         guard width >= 1, height >= 1 else { throw PlaceholderError.invalidSize(width: width, height: height) }
@@ -168,7 +168,7 @@ public enum ThumbHash: Sendable {
     /// ignored.
     ///
     /// - Throws: `PlaceholderError.thumbHashTooShort` when the hash is shorter than its header says.
-    public static func decode(_ hash: [UInt8]) throws -> PlaceholderImage {
+    package static func decode(_ hash: [UInt8]) throws -> PlaceholderImage {
         let header = try Header(hash)
         let lx = header.lx, ly = header.ly, hasAlpha = header.hasAlpha
 
@@ -265,7 +265,7 @@ public enum ThumbHash: Sendable {
     /// The average colour a ThumbHash stores, without decoding it.
     ///
     /// - Throws: `PlaceholderError.thumbHashTooShort` for fewer than 5 bytes (6 when it has alpha).
-    public static func averageColor(of hash: [UInt8]) throws -> Color {
+    package static func averageColor(of hash: [UInt8]) throws -> Color {
         guard hash.count >= 5 else { throw PlaceholderError.thumbHashTooShort(needed: 5, actual: hash.count) }
         let header = Int(hash[0]) | Int(hash[1]) << 8 | Int(hash[2]) << 16
         let hasAlpha = header >> 23 != 0
@@ -287,7 +287,7 @@ public enum ThumbHash: Sendable {
     /// stores 0 components, which no encoder writes).
     ///
     /// - Throws: `PlaceholderError.thumbHashTooShort` for fewer than 5 bytes.
-    public static func aspectRatio(of hash: [UInt8]) throws -> Double {
+    package static func aspectRatio(of hash: [UInt8]) throws -> Double {
         guard hash.count >= 5 else { throw PlaceholderError.thumbHashTooShort(needed: 5, actual: hash.count) }
         return aspectRatio(hash)
     }
@@ -295,14 +295,14 @@ public enum ThumbHash: Sendable {
     // MARK: Text
 
     /// A hash as standard base64 with padding, the way the reference implementations print it.
-    public static func base64String(_ hash: [UInt8]) -> String {
+    package static func base64String(_ hash: [UInt8]) -> String {
         Base64.encode(hash)
     }
 
     /// The hash bytes of standard base64 text, padded or not.
     ///
     /// - Throws: `PlaceholderError.invalidBase64` at the first character that is not base64 there.
-    public static func hash(fromBase64 text: String) throws -> [UInt8] {
+    package static func hash(fromBase64 text: String) throws -> [UInt8] {
         try Base64.decode(text)
     }
 

@@ -10,28 +10,28 @@ import NIOHTTP1
 /// Every call takes a deadline that bounds it whole, retries and body included. Transient failures (5xx,
 /// `SlowDown`, lost connections) are retried with jittered exponential backoff while the wait ends before
 /// the deadline; what is left is thrown as an `S3Error` that says what to fix.
-public struct S3Client: Sendable {
+package struct S3Client: Sendable {
     /// The bucket, endpoint, credentials and upload settings.
-    public let configuration: S3Configuration
+    package let configuration: S3Configuration
     /// Retries and failures are logged here at debug level; never a secret.
-    public let logger: Logger
+    package let logger: Logger
     let signer: SigV4Signer
 
     /// A client for `configuration`'s bucket. Log lines go to `logger` (none by default).
-    public init(configuration: S3Configuration, logger: Logger = S3Client.silentLogger) {
+    package init(configuration: S3Configuration, logger: Logger = S3Client.silentLogger) {
         self.configuration = configuration
         self.logger = logger
         self.signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region)
     }
 
     /// A logger that drops everything.
-    public static var silentLogger: Logger { Logger(label: "trove.s3", factory: { _ in SwiftLogNoOpLogHandler() }) }
+    package static var silentLogger: Logger { Logger(label: "trove.s3", factory: { _ in SwiftLogNoOpLogHandler() }) }
 
     /// Streams the object at `key` to `body` piece by piece as it arrives, and returns its information once the
     /// whole body went through; nil when the bucket has no such key. Throws `S3Error.tooLarge` as soon as the
     /// announced or received length passes `maxBytes`. A failure before the first byte is retried; after it,
     /// it is thrown (`body` has seen part of the object), as is anything `body` throws.
-    public func get(
+    package func get(
         _ key: String, maxBytes: Int, deadline: ContinuousClock.Instant,
         body: @escaping @Sendable (ByteBuffer) async throws -> Void
     ) async throws -> S3ObjectInfo? {
@@ -50,7 +50,7 @@ public struct S3Client: Sendable {
 
     /// The whole object at `key` in memory, nil when the bucket has no such key. Throws `S3Error.tooLarge`
     /// past `maxBytes`; a connection lost mid-body is retried from the start.
-    public func getData(_ key: String, maxBytes: Int, deadline: ContinuousClock.Instant) async throws -> S3Object? {
+    package func getData(_ key: String, maxBytes: Int, deadline: ContinuousClock.Instant) async throws -> S3Object? {
         try await getObject(key, maxBytes: maxBytes, deadline: deadline) { info, response in
             var data = Data()
             data.reserveCapacity(info.size)
@@ -66,7 +66,7 @@ public struct S3Client: Sendable {
 
     /// The information S3 keeps about `key`, nil when there is no such object. HEAD has no body, so a bucket
     /// that does not exist reads as a missing key here.
-    public func head(_ key: String, deadline: ContinuousClock.Instant) async throws -> S3ObjectInfo? {
+    package func head(_ key: String, deadline: ContinuousClock.Instant) async throws -> S3ObjectInfo? {
         let request = S3Request(method: .HEAD, key: key)
         return try await withDeadline(deadline, operation: request.operation) {
             do {
@@ -78,7 +78,7 @@ public struct S3Client: Sendable {
     }
 
     /// Removes `key`; removing a key that does not exist is not an error.
-    public func delete(_ key: String, deadline: ContinuousClock.Instant) async throws {
+    package func delete(_ key: String, deadline: ContinuousClock.Instant) async throws {
         let request = S3Request(method: .DELETE, key: key)
         try await withDeadline(deadline, operation: request.operation) {
             do {
@@ -91,7 +91,7 @@ public struct S3Client: Sendable {
 
     /// Stores `data` under `key`: one PUT up to `multipartThreshold` bytes, a multipart upload above it.
     /// With `options.onlyIfAbsent`, an existing object is left alone and the result is `alreadyExists`.
-    public func put(
+    package func put(
         _ key: String, data: Data, options: S3PutOptions = S3PutOptions(), deadline: ContinuousClock.Instant
     ) async throws -> S3PutResult {
         try await put(
@@ -102,7 +102,7 @@ public struct S3Client: Sendable {
     /// Stores the bytes `body` produces under `key`, reading it once: it is held only up to
     /// `multipartThreshold` (one PUT when it ends by then), else uploaded part by part as the parts fill, at
     /// most two parts in flight. A failed multipart upload is aborted.
-    public func put<Body: AsyncSequence & Sendable>(
+    package func put<Body: AsyncSequence & Sendable>(
         _ key: String, body: Body, options: S3PutOptions = S3PutOptions(), deadline: ContinuousClock.Instant
     ) async throws -> S3PutResult where Body.Element == ByteBuffer {
         try await withDeadline(deadline, operation: "PUT \(key)") {

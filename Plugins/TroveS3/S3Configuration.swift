@@ -4,34 +4,34 @@ import Foundation
 /// and how uploads are split and retried.
 ///
 /// `description` shows the endpoint, region, bucket and access key ID, never the secret or the token.
-public struct S3Configuration: Sendable, Equatable, CustomStringConvertible {
+package struct S3Configuration: Sendable, Equatable, CustomStringConvertible {
     /// `scheme://host[:port]` of the S3 service: AWS's regional endpoint (`awsEndpoint(region:)`) or any
     /// S3-compatible server's, http or https, on any port.
-    public private(set) var endpoint: URL
+    package private(set) var endpoint: URL
     /// The region requests are signed for, e.g. "us-east-1" (S3-compatible servers mostly accept any).
-    public var region: String
+    package var region: String
     /// The bucket every key belongs to.
-    public var bucket: String
+    package var bucket: String
     /// Whether the bucket goes in the path or in the host name.
-    public var addressing: S3Addressing
+    package var addressing: S3Addressing
     /// The keys requests are signed with.
-    public var credentials: S3Credentials
+    package var credentials: S3Credentials
     /// How bodies are signed: hashed (the default) or `UNSIGNED-PAYLOAD`.
-    public var payloadSigning: S3PayloadSigning
+    package var payloadSigning: S3PayloadSigning
     /// Bodies longer than this go up as a multipart upload (default 16 MiB).
-    public var multipartThreshold: Int
+    package var multipartThreshold: Int
     /// The size of each part of a multipart upload but the last (default 8 MiB; S3's minimum is 5 MiB).
-    public var partSize: Int
+    package var partSize: Int
     /// How failed requests are retried.
-    public var retry: S3RetryPolicy
+    package var retry: S3RetryPolicy
 
     /// S3's smallest part but the last: 5 MiB.
-    public static let minimumPartSize = 5 << 20
+    package static let minimumPartSize = 5 << 20
 
     /// A configuration for `bucket` at `endpoint`. Throws `invalidConfiguration` for an endpoint that is not
     /// `http(s)://host[:port]` (a path, query or user there is refused), an empty bucket or region, or a part
     /// size below 5 MiB or above the threshold.
-    public init(
+    package init(
         endpoint: URL, region: String, bucket: String, credentials: S3Credentials,
         addressing: S3Addressing = .path, payloadSigning: S3PayloadSigning = .signed,
         multipartThreshold: Int = 16 << 20, partSize: Int = 8 << 20, retry: S3RetryPolicy = S3RetryPolicy()
@@ -81,12 +81,12 @@ public struct S3Configuration: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// AWS's endpoint for `region`: `https://s3.<region>.amazonaws.com`.
-    public static func awsEndpoint(region: String) -> URL {
+    package static func awsEndpoint(region: String) -> URL {
         URL(string: "https://s3.\(region).amazonaws.com")!
     }
 
     /// `s3 bucket at endpoint (region, path-style, key AKID...)`.
-    public var description: String {
+    package var description: String {
         "s3 bucket \(bucket) at \(endpointText) (\(region), \(addressing == .path ? "path" : "virtual-host")-style, "
             + "key \(credentials.accessKeyID))"
     }
@@ -128,7 +128,7 @@ public enum S3Addressing: String, Sendable, Equatable, Codable {
 }
 
 /// How a request body takes part in the signature.
-public enum S3PayloadSigning: String, Sendable, Equatable, Codable {
+package enum S3PayloadSigning: String, Sendable, Equatable, Codable {
     /// The body's SHA-256 is signed, so the server refuses a body changed in transit (read once more to hash).
     case signed
     /// `UNSIGNED-PAYLOAD`: nothing is hashed; use over https, where TLS protects the body.

@@ -8,7 +8,7 @@ extension S3Credentials {
     ///
     /// Throws `S3Error.missingCredentials` naming what to set when neither gives a key and its secret. The
     /// message names variables, files and profiles, never a secret.
-    public static func resolve(environment: [String: String], homeDirectory: String? = nil) throws -> S3Credentials {
+    package static func resolve(environment: [String: String], homeDirectory: String? = nil) throws -> S3Credentials {
         func value(_ name: String) -> String? {
             guard let value = environment[name]?.trimmingWhitespace(), !value.isEmpty else { return nil }
             return value

@@ -5,34 +5,34 @@ import Foundation
 ///
 /// The secret and the token never appear in `description`, `debugDescription`, `dump` or a debugger: they
 /// show as `***`. Only the signer reads them.
-public struct S3Credentials: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct S3Credentials: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The access key ID (`AWS_ACCESS_KEY_ID`): not secret, it names the key in messages.
-    public var accessKeyID: String
+    package var accessKeyID: String
     /// The secret access key (`AWS_SECRET_ACCESS_KEY`).
-    public var secretAccessKey: String
+    package var secretAccessKey: String
     /// The session token of temporary credentials (`AWS_SESSION_TOKEN`), sent as `x-amz-security-token`.
-    public var sessionToken: String?
+    package var sessionToken: String?
 
     /// Credentials from their parts.
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
+    package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
     }
 
     /// `S3Credentials(accessKeyID: AKID..., secretAccessKey: ***, sessionToken: ***)`.
-    public var description: String {
+    package var description: String {
         "S3Credentials(accessKeyID: \(accessKeyID), secretAccessKey: ***"
             + (sessionToken == nil ? ")" : ", sessionToken: ***)")
     }
 
     /// The same as `description`: a debug print must not show the secret either.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// What `dump` and debuggers show: the access key ID, the rest as `***`.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(
             self,
             children: [

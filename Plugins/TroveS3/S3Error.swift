@@ -2,7 +2,7 @@ import Foundation
 
 /// Every failure the S3 client reports. Each message says what failed, where, and what to fix; none holds a
 /// secret access key or a session token (anything a server sent back is scrubbed of them first).
-public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+package enum S3Error: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The server answered with an error status; `S3ServiceError` holds its S3 code and message.
     case service(S3ServiceError)
     /// No connection could be made to `endpoint`, or it was lost before an answer (refused, reset, timed out
@@ -21,7 +21,7 @@ public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible, Locali
 
     /// Whether trying again could help: 5xx, `SlowDown`, a socket timeout the server reported, and lost
     /// connections. Never an error in the request itself, a refused credential or a passed deadline.
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case let .service(error): error.isRetryable
         case .connectionFailed: true
@@ -30,7 +30,7 @@ public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible, Locali
     }
 
     /// One line for a person: what failed, where, and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .service(error):
             error.description
@@ -51,31 +51,31 @@ public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible, Locali
     }
 
     /// The same as `description`, for `localizedDescription`.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }
 
 /// An error answer from S3: the HTTP status, S3's code and message, and what the request was about.
-public struct S3ServiceError: Sendable, Equatable, CustomStringConvertible {
+package struct S3ServiceError: Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status, e.g. 404.
-    public var status: Int
+    package var status: Int
     /// S3's error code (`NoSuchBucket`, `SignatureDoesNotMatch`, `SlowDown`, ...); empty when the answer had
     /// no body (HEAD).
-    public var code: String
+    package var code: String
     /// S3's message, when it sent one.
-    public var message: String
+    package var message: String
     /// The request's method and object, e.g. `PUT photos/a.png`.
-    public var operation: String
+    package var operation: String
     /// The bucket the request named.
-    public var bucket: String
+    package var bucket: String
     /// The key the request named, nil for a request about the bucket.
-    public var key: String?
+    package var key: String?
     /// Where the request went, `scheme://host:port`.
-    public var endpoint: String
+    package var endpoint: String
     /// The request ID S3 gave, for its operators.
-    public var requestID: String?
+    package var requestID: String?
 
     /// An error answer from its parts.
-    public init(
+    package init(
         status: Int, code: String, message: String, operation: String, bucket: String, key: String?,
         endpoint: String, requestID: String? = nil
     ) {
@@ -92,14 +92,14 @@ public struct S3ServiceError: Sendable, Equatable, CustomStringConvertible {
     /// 5xx, 429, and by code: `InternalError`, `SlowDown`, `ServiceUnavailable` (also when S3 reports them in a
     /// 200's body, as CompleteMultipartUpload may), `RequestTimeout` (the socket was idle) and a conditional
     /// write that raced another (`ConditionalRequestConflict`).
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         status >= 500 || status == 429
             || ["SlowDown", "InternalError", "ServiceUnavailable", "RequestTimeout", "ConditionalRequestConflict"]
                 .contains(code)
     }
 
     /// What went wrong and what to fix, by S3 code.
-    public var description: String {
+    package var description: String {
         let object = key.map { "\(bucket)/\($0)" } ?? bucket
         let said = message.isEmpty ? "" : " (\(message))"
         let prefix = "S3 \(operation) at \(endpoint) failed with \(status)\(code.isEmpty ? "" : " " + code): "

@@ -15,21 +15,21 @@ import TroveCore
 /// The key is the URL's path, percent-decoded, without its leading `/`; a URL with a query, port or user is
 /// refused (object versions are not read). Conditional requests are not made: a revalidation gets the whole
 /// object back.
-public struct S3Fetcher: Fetcher {
+package struct S3Fetcher: Fetcher {
     /// "s3".
-    public let name = "s3"
+    package let name = "s3"
     /// ["s3"].
-    public let schemes: Set<String> = ["s3"]
+    package let schemes: Set<String> = ["s3"]
     /// The endpoint, region and addressing every source is read with.
-    public let settings: S3SourceSettings
+    package let settings: S3SourceSettings
     private let environment: [String: String]
 
     /// How long a fetch may take when its request has no deadline.
-    public static let defaultBudget: Duration = .seconds(60)
+    package static let defaultBudget: Duration = .seconds(60)
 
     /// A fetcher reading sources with `settings`, and credentials and the default region from `environment`
     /// (the process's by default), resolved at each fetch so a rotated credentials file is picked up.
-    public init(
+    package init(
         settings: S3SourceSettings = S3SourceSettings(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
@@ -38,7 +38,7 @@ public struct S3Fetcher: Fetcher {
     }
 
     /// The object's bytes, with its Content-Type, ETag, Last-Modified and length as the response's metadata.
-    public func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+    package func fetch(_ request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void) async throws
         -> FetchOutcome
     {
         let source = try S3SourceLocation(url: request.url)

@@ -1,18 +1,18 @@
 /// How failed S3 requests are retried: `SlowDown`, other 5xx and lost connections are tried again after an
 /// exponential backoff with random jitter (so many clients throttled together do not return together), as
 /// long as the wait ends before the caller's deadline.
-public struct S3RetryPolicy: Sendable, Equatable {
+package struct S3RetryPolicy: Sendable, Equatable {
     /// Tries in all, the first included (1 means never retry).
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// The wait before the first retry.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// No wait is longer.
-    public var maxDelay: Duration
+    package var maxDelay: Duration
     /// Fraction of each wait that is random, 0...1: the wait is drawn from `[delay × (1 − jitter), delay]`.
-    public var jitter: Double
+    package var jitter: Double
 
     /// Out-of-range values are clamped: at least one attempt, delays at least 0, jitter within 0...1.
-    public init(
+    package init(
         maxAttempts: Int = 4, baseDelay: Duration = .milliseconds(100), maxDelay: Duration = .seconds(5),
         jitter: Double = 0.5
     ) {
@@ -23,11 +23,11 @@ public struct S3RetryPolicy: Sendable, Equatable {
     }
 
     /// Try once.
-    public static let none = S3RetryPolicy(maxAttempts: 1)
+    package static let none = S3RetryPolicy(maxAttempts: 1)
 
     /// The wait after failed attempt `attempt` (0-based): `baseDelay` doubled per attempt up to `maxDelay`,
     /// less up to `jitter` of it, chosen by `random` in 0...1.
-    public func delay(afterAttempt attempt: Int, random: Double) -> Duration {
+    package func delay(afterAttempt attempt: Int, random: Double) -> Duration {
         var delay = baseDelay
         var doublings = 0
         // Stop doubling at the cap, so a large attempt number cannot overflow.

@@ -45,7 +45,7 @@ extension S3SharedTier {
     }
 
     /// The object a lease on `key` is kept in: `prefix/leases/<sha256 of the key prefix and key>`.
-    public func leaseObjectKey(for key: String) -> String {
+    package func leaseObjectKey(for key: String) -> String {
         "\(prefix)/leases/\(SigV4Encoding.hex(SHA256.hash(data: Array((options.keyPrefix + key).utf8))))"
     }
 

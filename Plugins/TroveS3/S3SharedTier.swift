@@ -14,7 +14,7 @@ import TroveCore
 /// credential or a missing bucket is `invalidConfiguration`, reported rather than taken for an outage.
 public final class S3SharedTier: SharedCacheTier {
     /// The client every call goes through.
-    public let client: S3Client
+    package let client: S3Client
     /// The folder values live under.
     public let prefix: String
     let options: SharedTierOptions
@@ -26,7 +26,7 @@ public final class S3SharedTier: SharedCacheTier {
     }
 
     /// A tier on `client`'s bucket under `prefix`; each call may take `connectTimeout + commandTimeout`.
-    public init(client: S3Client, prefix: String = "trove", options: SharedTierOptions = SharedTierOptions()) {
+    package init(client: S3Client, prefix: String = "trove", options: SharedTierOptions = SharedTierOptions()) {
         self.client = client
         self.prefix = prefix
         self.options = options

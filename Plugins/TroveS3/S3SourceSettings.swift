@@ -24,8 +24,8 @@ public struct S3SourceSettings: Sendable, Equatable {
     }
 
     /// The settings `environment` gives: `TROVE_S3_ENDPOINT` and `TROVE_S3_REGION`, else imgproxy's
-    /// `IMGPROXY_S3_ENDPOINT` and `IMGPROXY_S3_REGION`. Empty values count as unset. Throws
-    /// `S3Error.invalidConfiguration` for an endpoint that is not a URL.
+    /// `IMGPROXY_S3_ENDPOINT` and `IMGPROXY_S3_REGION`. Empty values count as unset. Throws an
+    /// error naming the variable for an endpoint that is not a URL.
     public static func fromEnvironment(_ environment: [String: String]) throws -> S3SourceSettings {
         func value(_ names: String...) -> (name: String, value: String)? {
             for name in names {
@@ -45,7 +45,7 @@ public struct S3SourceSettings: Sendable, Equatable {
 
     /// `text` as an endpoint URL, `http(s)://host[:port]`; an error naming `name` (a variable or a flag) when
     /// it is not one.
-    public static func endpoint(_ text: String, givenBy name: String) throws -> URL {
+    package static func endpoint(_ text: String, givenBy name: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else {

@@ -7,29 +7,29 @@ import TroveCore
 /// S3 keeps no value in memory and has no size limit worth the name, so `SharedTierOptions.maxValueBytes`
 /// (Redis's 8 MiB) is not its limit: an S3 tier stores values up to `defaultMaxValueBytes`, or what the URL's
 /// `max-value-bytes=N` says. Stacked below Redis, a value too large for Redis is kept in S3 alone.
-public struct S3TierFactory: SharedCacheTierFactory {
+package struct S3TierFactory: SharedCacheTierFactory {
     /// "s3".
-    public let name = "s3"
+    package let name = "s3"
     /// ["s3"].
-    public let schemes: Set<String> = ["s3"]
+    package let schemes: Set<String> = ["s3"]
     private let environment: [String: String]
 
     /// The largest value an S3 tier stores unless its URL says otherwise: 1 GiB, the entry format's limit.
-    public static let defaultMaxValueBytes = 1 << 30
+    package static let defaultMaxValueBytes = 1 << 30
 
     /// A factory reading credentials and the default region from `environment` (the process's by default).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
     }
 
     /// A tier for `url`. Throws `invalidConfiguration` naming what is wrong with the URL, the credentials or
     /// the options; nothing is sent to the server yet.
-    public func makeTier(url: URL, options: SharedTierOptions) throws -> any SharedCacheTier {
+    package func makeTier(url: URL, options: SharedTierOptions) throws -> any SharedCacheTier {
         try makeS3Tier(url: url, options: options)
     }
 
     /// Like `makeTier`, typed.
-    public func makeS3Tier(url: URL, options: SharedTierOptions) throws -> S3SharedTier {
+    package func makeS3Tier(url: URL, options: SharedTierOptions) throws -> S3SharedTier {
         let location = try S3TierLocation(url: url, environment: environment)
         guard options.maxValueBytes >= 0 else {
             throw TroveError.invalidConfiguration(

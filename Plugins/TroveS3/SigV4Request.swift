@@ -4,23 +4,23 @@ import Foundation
 /// A request as SigV4 sees it, before signing: method, unencoded path and query, headers and how the body is
 /// hashed. The signer encodes the path and query once, and the same encoded forms go on the wire, so what
 /// is signed is what is sent.
-public struct SigV4Request: Sendable, Equatable {
+package struct SigV4Request: Sendable, Equatable {
     /// The method, upper case: `GET`, `PUT`, ...
-    public var method: String
+    package var method: String
     /// The path as the server should see it, not yet percent-encoded: `/bucket/photos/a b.png`. Encoded once
     /// (S3 does not double-encode) and never normalised: `//` and `.` segments are part of an S3 key.
-    public var path: String
+    package var path: String
     /// Query parameters, not yet encoded: names and values as they are meant. An empty value is a bare
     /// flag (`?uploads` is signed as `uploads=`).
-    public var query: [SigV4Field]
+    package var query: [SigV4Field]
     /// Headers to sign and send; `host` must be among them. A name given twice is signed as one header
     /// whose values are joined with commas, in the order given.
-    public var headers: [SigV4Field]
+    package var headers: [SigV4Field]
     /// How the body is represented in the signature.
-    public var payload: SigV4Payload
+    package var payload: SigV4Payload
 
     /// A request from its parts.
-    public init(
+    package init(
         method: String, path: String, query: [SigV4Field] = [], headers: [SigV4Field], payload: SigV4Payload
     ) {
         self.method = method
@@ -31,13 +31,13 @@ public struct SigV4Request: Sendable, Equatable {
     }
 
     /// The path as sent and signed: each byte outside RFC 3986's unreserved set and `/` percent-encoded.
-    public var encodedPath: String {
+    package var encodedPath: String {
         path.isEmpty ? "/" : SigV4Encoding.encode(path, keepingSlashes: true)
     }
 
     /// The query as sent and signed: names and values encoded, sorted by name then value, `name=value`
     /// pairs joined by `&`.
-    public var encodedQuery: String {
+    package var encodedQuery: String {
         query.map { (SigV4Encoding.encode($0.name), SigV4Encoding.encode($0.value)) }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
             .map { "\($0.0)=\($0.1)" }
@@ -46,21 +46,21 @@ public struct SigV4Request: Sendable, Equatable {
 }
 
 /// A name and a value: a header or a query parameter.
-public struct SigV4Field: Sendable, Equatable {
+package struct SigV4Field: Sendable, Equatable {
     /// The name, as given (headers are lower-cased when signed).
-    public var name: String
+    package var name: String
     /// The value, as given (header values are trimmed and their inner runs of spaces collapsed when signed).
-    public var value: String
+    package var value: String
 
     /// A field from its name and value.
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
 }
 
 /// How a request's body takes part in its signature.
-public enum SigV4Payload: Sendable, Equatable {
+package enum SigV4Payload: Sendable, Equatable {
     /// `UNSIGNED-PAYLOAD`: the body is not hashed, so it can stream without being read twice. TLS protects it
     /// in transit; S3 still checks the length.
     case unsigned
@@ -68,15 +68,15 @@ public enum SigV4Payload: Sendable, Equatable {
     case sha256(String)
 
     /// The SHA-256 of `bytes`.
-    public static func hashing(_ bytes: some DataProtocol) -> SigV4Payload {
+    package static func hashing(_ bytes: some DataProtocol) -> SigV4Payload {
         .sha256(SigV4Encoding.hex(SHA256.hash(data: bytes)))
     }
 
     /// The hash of an empty body.
-    public static let empty = SigV4Payload.sha256("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    package static let empty = SigV4Payload.sha256("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
 
     /// The last line of the canonical request and the value of `x-amz-content-sha256`.
-    public var contentSHA256: String {
+    package var contentSHA256: String {
         switch self {
         case .unsigned: "UNSIGNED-PAYLOAD"
         case let .sha256(hex): hex

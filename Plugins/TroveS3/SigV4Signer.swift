@@ -4,19 +4,19 @@ import Foundation
 /// Signs requests with AWS Signature Version 4 in the `Authorization` header: canonical request, string to
 /// sign, a signing key derived from the secret for the day, region and service, and the HMAC-SHA256 of the
 /// string to sign under it.
-public struct SigV4Signer: Sendable {
+package struct SigV4Signer: Sendable {
     /// The keys to sign with.
-    public var credentials: S3Credentials
+    package var credentials: S3Credentials
     /// The region in the credential scope, e.g. "us-east-1".
-    public var region: String
+    package var region: String
     /// The service in the credential scope: "s3".
-    public var service: String
+    package var service: String
     /// Whether to add and sign `x-amz-content-sha256` (the body's hash): S3 requires it, other services do not
     /// use it. True for "s3".
-    public var sendsContentHash: Bool
+    package var sendsContentHash: Bool
 
     /// A signer for `service` in `region`.
-    public init(credentials: S3Credentials, region: String, service: String = "s3") {
+    package init(credentials: S3Credentials, region: String, service: String = "s3") {
         self.credentials = credentials
         self.region = region
         self.service = service
@@ -26,7 +26,7 @@ public struct SigV4Signer: Sendable {
     /// Signs `request` as of `date`: adds `x-amz-date`, `x-amz-content-sha256` (when `sendsContentHash`) and
     /// `x-amz-security-token` (with a session token) to the signed headers, and returns them with the
     /// `Authorization` header and the intermediate strings.
-    public func sign(_ request: SigV4Request, at date: Date) -> SigV4Signature {
+    package func sign(_ request: SigV4Request, at date: Date) -> SigV4Signature {
         let time = SigV4Timestamp(date)
         var headers = request.headers.filter { !Self.addedByTheSigner.contains($0.name.lowercased()) }
         headers.append(SigV4Field("x-amz-date", time.dateTime))
@@ -88,30 +88,30 @@ public struct SigV4Signer: Sendable {
 ///
 /// With a session token, `canonicalRequest` and `headers` hold it, so `description`, `debugDescription` and the
 /// mirror show only the signature and the header names.
-public struct SigV4Signature: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct SigV4Signature: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The canonical request.
-    public let canonicalRequest: String
+    package let canonicalRequest: String
     /// The string to sign.
-    public let stringToSign: String
+    package let stringToSign: String
     /// The signature, lower-case hex.
-    public let signature: String
+    package let signature: String
     /// The `Authorization` header's value.
-    public let authorization: String
+    package let authorization: String
     /// Every header to send: the request's, the signer's (`x-amz-date`, ...) and `Authorization`.
-    public let headers: [SigV4Field]
+    package let headers: [SigV4Field]
 
     /// `SigV4Signature(authorization: ..., headers: [names])`: no header values, which may hold a session token.
-    public var description: String {
+    package var description: String {
         "SigV4Signature(authorization: \(authorization), headers: \(headers.map(\.name)))"
     }
 
     /// The same as `description`.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// The authorization and the header names only.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["authorization": authorization, "headers": headers.map(\.name)])
     }
 }

@@ -51,3 +51,11 @@ func freshness(cacheURL: URL, url: URL) async throws {
     print(response.source, response.isStale)
     // end snippet freshness
 }
+
+// ComposingAPipeline.md names `configuration.cookieStore = CookieJar()` in its prose: an app that imports
+// only Trove must be able to write it.
+func cookies() -> PipelineConfiguration {
+    var configuration = PipelineConfiguration.memoryOnly
+    configuration.cookieStore = CookieJar()
+    return configuration
+}

