@@ -22,10 +22,10 @@ extension PNGDecoder {
             sourceFormat: .png, orientation: orientation(in: bytes), colorDescription: color.description)
     }
 
-    /// Inflates, unfilters and expands one row at a time and hands `deliver` each RGBA8 row of the image
-    /// reduced by 2^shift (box-averaged; as stored when `shift` is 0), top to bottom, from a buffer reused for
-    /// every row: only two scanlines and two RGBA rows are ever allocated. Non-interlaced files only. Colours
-    /// are as `color` says.
+    /// Unfilters and expands one row at a time and hands `deliver` each RGBA8 row of the image reduced by
+    /// 2^shift (box-averaged; as stored when `shift` is 0), top to bottom, from a buffer reused for every row:
+    /// the scanlines (`PNGScanlines`: inflated at once up to `wholeInflateLimit`, else two) and two RGBA rows
+    /// are all that is allocated. Non-interlaced files only. Colours are as `color` says.
     static func streamRows(
         _ bytes: UnsafeRawBufferPointer, file: PNGFileLayout, shift: Int, color: PNGColorPlan,
         deliver: (UnsafePointer<UInt8>) throws -> Void
@@ -34,10 +34,7 @@ extension PNGDecoder {
         precondition(!header.interlaced, "Adam7 passes do not arrive as whole rows")
         let width = header.width, height = header.height
         let rowBytes = header.rowBytes(pixels: width)
-        let expected = height * (rowBytes + 1)
-        guard let stream = ZlibInflateStream(bytes, ranges: file.imageData) else {
-            throw failure("corrupt image data in IDAT: zlib could not start (out of memory)")
-        }
+        let scanlines = try PNGScanlines(bytes, ranges: file.imageData, rowBytes: rowBytes, height: height)
         let expander = PNGRowExpander(
             header: header,
             palette: file.palette.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) },
@@ -50,26 +47,11 @@ extension PNGDecoder {
         // them first would only copy bytes.
         let direct = header.bitDepth == 8 && (header.colorType == .rgba || (header.colorType == .rgb && !hasAlpha))
 
-        // Two scanlines with their filter-type bytes: the one being unfiltered and the one above it.
-        let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * (rowBytes + 1))
         let rgba = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
-        defer {
-            lines.deallocate()
-            rgba.deallocate()
-        }
-        var current = lines, spare = lines + rowBytes + 1
+        defer { rgba.deallocate() }
         var previous: UnsafePointer<UInt8>?
         for y in 0..<height {
-            switch stream.read(into: UnsafeMutableRawBufferPointer(start: current, count: rowBytes + 1)) {
-            case .filled:
-                break
-            case .ended(let produced), .truncated(let produced):
-                throw failure(
-                    "image data is truncated: it inflates to \(y * (rowBytes + 1) + produced) "
-                        + "of \(expected) bytes")
-            case .corrupt(let reason):
-                throw failure("corrupt image data in IDAT: \(reason)")
-            }
+            let current = try scanlines.next()
             guard
                 PNGFilter.unfilter(
                     current[0], row: current + 1, previous: previous, count: rowBytes,
@@ -88,18 +70,8 @@ extension PNGDecoder {
                 }
             }
             previous = UnsafePointer(current + 1)
-            swap(&current, &spare)
         }
         // As in a whole decode, a stream longer than the header implies is an error.
-        var extra: UInt8 = 0
-        let tail = withUnsafeMutableBytes(of: &extra) { stream.read(into: $0) }
-        switch tail {
-        case .ended(produced: 0):
-            break
-        case .corrupt(let reason):
-            throw failure("corrupt image data in IDAT: \(reason)")
-        default:
-            throw failure("image data is longer than the \(expected) bytes its IHDR implies")
-        }
+        try scanlines.finish()
     }
 }

@@ -160,7 +160,7 @@ package struct PNGDecoder: ProgressiveImageDecoder {
 
     /// Inflates all IDAT data into `raw` in one go; anything but exactly `expected` bytes is an error,
     /// so a truncated file never yields a partial image.
-    private static func inflateScanlines(
+    static func inflateScanlines(
         _ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>],
         into raw: UnsafeMutableRawBufferPointer, expected: Int
     ) throws {

@@ -57,7 +57,7 @@ enum PNGFilter {
             for i in 0..<count {
                 output[i] = row[i] &- UInt8(truncatingIfNeeded: (Int(left(i)) + Int(up(i))) >> 1)
             }
-        default: for i in 0..<count { output[i] = row[i] &- paeth(left(i), up(i), upLeft(i)) }
+        default: for i in 0..<count { output[i] = row[i] &- paethPrediction(left(i), up(i), upLeft(i)) }
         }
         var sum = 0
         for i in 0..<count { sum += abs(Int(Int8(bitPattern: output[i]))) }

@@ -3,8 +3,8 @@ import TroveTestSupport
 
 @testable import TroveCodec
 
-/// PNG's filters reversed: the pixel-at-a-time Paeth (`PNGFilter.unfilterPaeth`) gives, byte for byte, what
-/// the spec's byte-at-a-time rule gives, for every pixel size and on rows that end mid-pixel.
+/// PNG's filters reversed: the branch-free Paeth (`PNGFilter.unfilterPaeth`) gives, byte for byte, what the
+/// spec's rule gives, for every pixel size and on rows that end mid-pixel.
 @Suite struct PNGFilterTests {
     /// The spec's rule, one byte at a time, as the reference.
     static func referencePaeth(_ row: [UInt8], up: [UInt8], distance: Int) -> [UInt8] {
@@ -57,6 +57,20 @@ import TroveTestSupport
                 Self.unfiltered(4, few, up: fewAbove, distance: distance)
                     == Self.referencePaeth(few, up: fewAbove, distance: distance))
         }
+    }
+
+    /// The branch-free prediction the filters use is the spec's rule for every left, up and up-left byte.
+    @Test func paethPredictionIsTheSpecsRuleForEveryInput() {
+        var mismatches = 0
+        for left in 0...255 {
+            for up in 0...255 {
+                for upLeft in 0...255 {
+                    let a = UInt8(left), b = UInt8(up), c = UInt8(upLeft)
+                    if PNGFilter.paethPrediction(a, b, c) != PNGFilter.paeth(a, b, c) { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     /// Filtering a row with Paeth and reversing it gives the row back, for RGB and RGBA pixels.

@@ -1,10 +1,12 @@
+import TroveCodec
 import TroveCore
 import TroveTransformers
 
 /// The memory a decode and its transforms will hold at their peak, worked out from the header before any
 /// pixel is decoded, by the route `ImageDecoder.decode(_:limits:for:...)` will take:
 /// - **streamed rows** (a still, a row-streaming decoder, a leading shrinking resize, planned on the displayed
-///   size after a leading `orient`): the decoder's strip of stored-width rows, the resize's window of
+///   size after a leading `orient`): the decoder's strip of stored-width rows (and a PNG's image data, which
+///   is inflated at once up to `PNGDecoder.wholeInflateLimit`), the resize's window of
 ///   output-width rows, the output, the output turned upright when the header says the image is turned, and
 ///   what later transforms make of it; a turned image whose resize cannot be planned on the stored rows falls
 ///   back to a whole reduced decode, so that is counted instead;
@@ -59,10 +61,12 @@ package struct DecodeFootprint: Sendable, Equatable {
             let turned = leadingOrient && info.orientation != .up
             let turnsRows =
                 turned && (try? resize.makeRowSink(storedSize: stored, orientation: info.orientation)) != nil
-            bytes = Self.streamedBytes(
-                stored: stored, shown: shown, resize: resize,
-                turn: !turned ? .none : turnsRows ? .result : .wholeReduced(info.orientation),
-                rest: Array(transforms.dropFirst(index + 1)), reducingGap: reducingGap)
+            bytes = Self.adding(
+                Self.streamedBytes(
+                    stored: stored, shown: shown, resize: resize,
+                    turn: !turned ? .none : turnsRows ? .result : .wholeReduced(info.orientation),
+                    rest: Array(transforms.dropFirst(index + 1)), reducingGap: reducingGap),
+                Self.inflatedAtOnce(info))
         } else {
             route = .wholeImage
             bytes = Self.wholeBytes(
@@ -106,6 +110,14 @@ package struct DecodeFootprint: Sendable, Equatable {
             total = adding(total, saturating(area(reduced), 2))
         }
         return adding(total, transformBytes(rest, from: output, frames: 1, orientation: .up))
+    }
+
+    /// A PNG's image data when its streamed decode inflates it whole: each row's filter byte and up to 8 bytes
+    /// a pixel (16-bit RGBA; the bit depth is not in `ImageInfo`), never more than the decoder's limit.
+    private static func inflatedAtOnce(_ info: ImageInfo) -> Int {
+        guard info.format == .png else { return 0 }
+        let data = saturating(adding(saturating(info.width, 8), 1), info.height)
+        return min(data, PNGDecoder.wholeInflateLimit)
     }
 
     private static func wholeBytes(

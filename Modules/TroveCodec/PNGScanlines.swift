@@ -1,0 +1,89 @@
+extension PNGDecoder {
+    /// The most inflated image data (rows with their filter bytes) a streamed or reduced decode holds at once:
+    /// a 4 MP RGBA or 5.5 MP RGB image. Above it rows are inflated one at a time. `DecodeFootprint` counts it.
+    package static let wholeInflateLimit = 16 << 20
+}
+
+/// A non-interlaced PNG's scanlines for a decode that uses each row as it comes (the row-streaming and
+/// reduced decodes), each with its filter-type byte first. Image data of at most `wholeInflateLimit` bytes
+/// is inflated at once by libdeflate, about twice as fast as zlib row by row on a photo's literal-heavy
+/// stream, and the rows are read from that buffer; larger data is inflated a row at a time by zlib into two
+/// scanlines, so memory stays bounded. A truncated, corrupt or overlong stream fails with the same message
+/// either way; on the first route, before any row is handed out.
+final class PNGScanlines {
+    private let rowBytes: Int
+    private let height: Int
+    private let buffer: UnsafeMutableRawBufferPointer
+    /// The zlib stream when rows are inflated one at a time; nil when the buffer holds every row.
+    private let stream: ZlibInflateStream?
+    private var nextRow = 0
+
+    /// The scanlines of `ranges` (the IDAT data in `bytes`) for `height` rows of `rowBytes` bytes after the
+    /// filter byte, inflated at once when they take at most `wholeInflateLimit` bytes (and then any error in
+    /// the stream is thrown here).
+    init(
+        _ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>], rowBytes: Int, height: Int,
+        wholeInflateLimit: Int = PNGDecoder.wholeInflateLimit
+    ) throws {
+        self.rowBytes = rowBytes
+        self.height = height
+        let expected = height * (rowBytes + 1)
+        if expected <= wholeInflateLimit {
+            // The spare byte catches a stream longer than the header implies.
+            let whole = UnsafeMutableRawBufferPointer.allocate(byteCount: expected + 1, alignment: 16)
+            do {
+                try PNGDecoder.inflateScanlines(bytes, ranges: ranges, into: whole, expected: expected)
+            } catch {
+                // Thrown before every property is set, so deinit does not run: the buffer is freed here.
+                whole.deallocate()
+                throw error
+            }
+            buffer = whole
+            stream = nil
+        } else {
+            guard let stream = ZlibInflateStream(bytes, ranges: ranges) else {
+                throw PNGDecoder.failure("corrupt image data in IDAT: zlib could not start (out of memory)")
+            }
+            buffer = .allocate(byteCount: 2 * (rowBytes + 1), alignment: 16)
+            self.stream = stream
+        }
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The next scanline, filter byte first. The row before it stays where it was (and unchanged) until the
+    /// call after this one, so it can be the row above for unfiltering.
+    func next() throws -> UnsafeMutablePointer<UInt8> {
+        let y = nextRow
+        nextRow += 1
+        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        guard let stream else { return base + y * (rowBytes + 1) }
+        let line = base + (y & 1) * (rowBytes + 1)
+        switch stream.read(into: UnsafeMutableRawBufferPointer(start: line, count: rowBytes + 1)) {
+        case .filled:
+            return line
+        case .ended(let produced), .truncated(let produced):
+            throw PNGDecoder.failure(
+                "image data is truncated: it inflates to \(y * (rowBytes + 1) + produced) "
+                    + "of \(height * (rowBytes + 1)) bytes")
+        case .corrupt(let reason):
+            throw PNGDecoder.failure("corrupt image data in IDAT: \(reason)")
+        }
+    }
+
+    /// Checks, after the last row, that the stream ends there; the whole route checked it while inflating.
+    func finish() throws {
+        guard let stream else { return }
+        var extra: UInt8 = 0
+        let tail = withUnsafeMutableBytes(of: &extra) { stream.read(into: $0) }
+        switch tail {
+        case .ended(produced: 0):
+            break
+        case .corrupt(let reason):
+            throw PNGDecoder.failure("corrupt image data in IDAT: \(reason)")
+        default:
+            throw PNGDecoder.failure(
+                "image data is longer than the \(height * (rowBytes + 1)) bytes its IHDR implies")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TroveCore
+import TroveTestSupport
+
+@testable import TroveCodec
+
+/// A streamed decode's scanlines inflated at once (libdeflate) are the scanlines inflated a row at a time
+/// (zlib): the same bytes, and the same error for a stream that is short, long or corrupt.
+@Suite struct PNGScanlinesTests {
+    static let rowBytes = 301
+    static let height = 40
+
+    /// Rows of noise and smooth runs (each with a filter byte), as a photo's compressed data mixes literals
+    /// and matches.
+    static func rows(count: Int = height, seed: UInt64 = 7) -> [UInt8] {
+        var random = SplitMix64(seed: seed)
+        var out: [UInt8] = []
+        for y in 0..<count {
+            out.append(UInt8(y % 5))
+            for x in 0..<rowBytes {
+                let smooth = UInt8(truncatingIfNeeded: x / 7 + y)
+                out.append(y % 3 == 0 ? smooth : UInt8.random(in: 0...255, using: &random))
+            }
+        }
+        return out
+    }
+
+    static func compressed(_ rows: [UInt8], level: Int = 6) throws -> [UInt8] {
+        [UInt8](try ZlibCompressor().compress(Data(rows), level: level))
+    }
+
+    /// Every scanline read through `PNGScanlines`, or the error's text; the stream is cut into `pieces` ranges
+    /// (separate IDAT chunks).
+    static func read(_ stream: [UInt8], pieces: Int = 1, wholeInflateLimit: Int) -> Result<[UInt8], TroveError> {
+        stream.withUnsafeBytes { bytes in
+            let size = (bytes.count + pieces - 1) / pieces
+            let ranges = stride(from: 0, to: bytes.count, by: max(size, 1)).map { $0..<min($0 + size, bytes.count) }
+            do {
+                let scanlines = try PNGScanlines(
+                    bytes, ranges: ranges, rowBytes: rowBytes, height: height, wholeInflateLimit: wholeInflateLimit)
+                var out: [UInt8] = []
+                for _ in 0..<height { out += UnsafeBufferPointer(start: try scanlines.next(), count: rowBytes + 1) }
+                try scanlines.finish()
+                return .success(out)
+            } catch let error as TroveError {
+                return .failure(error)
+            } catch {
+                Issue.record("unexpected \(error)")
+                return .failure(.cancelled)
+            }
+        }
+    }
+
+    @Test(arguments: [(0, 1), (1, 1), (6, 1), (9, 3), (6, 7)])
+    func bothRoutesGiveTheRowsThatWereCompressed(level: Int, pieces: Int) throws {
+        let rows = Self.rows()
+        let stream = try Self.compressed(rows, level: level)
+        #expect(try Self.read(stream, pieces: pieces, wholeInflateLimit: .max).get() == rows)
+        #expect(try Self.read(stream, pieces: pieces, wholeInflateLimit: 0).get() == rows)
+    }
+
+    @Test func theLimitIsInclusive() throws {
+        let rows = Self.rows()
+        let stream = try Self.compressed(rows)
+        #expect(try Self.read(stream, wholeInflateLimit: rows.count).get() == rows)
+        #expect(try Self.read(stream, wholeInflateLimit: rows.count - 1).get() == rows)
+    }
+
+    @Test func aShortStreamFailsAlikeOnBothRoutes() throws {
+        let stream = try Self.compressed(Self.rows(count: Self.height - 3))
+        let whole = Self.read(stream, wholeInflateLimit: .max)
+        #expect(whole == Self.read(stream, wholeInflateLimit: 0))
+        let expected = (Self.height - 3) * (Self.rowBytes + 1)
+        let total = Self.height * (Self.rowBytes + 1)
+        #expect(
+            whole
+                == .failure(
+                    PNGDecoder.failure("image data is truncated: it inflates to \(expected) of \(total) bytes")))
+    }
+
+    @Test func aCutStreamFailsAlikeOnBothRoutes() throws {
+        let stream = try Self.compressed(Self.rows())
+        let cut = Array(stream.prefix(stream.count / 2))
+        let whole = Self.read(cut, wholeInflateLimit: .max)
+        #expect(whole == Self.read(cut, wholeInflateLimit: 0))
+        guard case .failure(let error) = whole else {
+            Issue.record("a cut stream read whole")
+            return
+        }
+        #expect("\(error)".contains("image data is truncated: it inflates to"))
+    }
+
+    @Test func aLongStreamFailsAlikeOnBothRoutes() throws {
+        let stream = try Self.compressed(Self.rows(count: Self.height + 1))
+        let whole = Self.read(stream, wholeInflateLimit: .max)
+        #expect(whole == Self.read(stream, wholeInflateLimit: 0))
+        let total = Self.height * (Self.rowBytes + 1)
+        #expect(whole == .failure(PNGDecoder.failure("image data is longer than the \(total) bytes its IHDR implies")))
+    }
+
+    @Test func aCorruptStreamFailsAlikeOnBothRoutes() throws {
+        var stream = try Self.compressed(Self.rows())
+        // A block type of 3 (reserved) in the first block's header, after the two-byte zlib header.
+        stream[2] |= 0b110
+        let whole = Self.read(stream, wholeInflateLimit: .max)
+        #expect(whole == Self.read(stream, wholeInflateLimit: 0))
+        #expect(whole == .failure(PNGDecoder.failure("corrupt image data in IDAT: invalid block type")))
+    }
+}
