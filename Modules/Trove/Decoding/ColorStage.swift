@@ -2,7 +2,8 @@ import Logging
 import TroveCore
 
 /// The colour stage: brings decoded pixels to sRGB through the registry's `ColorConverter`, on the image as
-/// decoded and reduced (whole, or row by row ahead of a streamed resize), before any other transform. A
+/// decoded and reduced (whole, or row by row ahead of a streamed resize), before any other transform but a
+/// whole decode's leading shrink (`convert(_:thenShrinking:)`). A
 /// description the converter cannot use is logged as a warning and the pixels are used as sRGB: a request
 /// never fails for its colours. A stage that keeps profiles (`ImageRequest.Options.keepsColorProfile`) leaves
 /// pixels with an RGB or gray ICC profile as they are, profile attached for the encoder to embed; CMYK and

@@ -14,8 +14,9 @@ extension ImageDecoder {
     /// it first, and the rest of the transforms. After `orient` this holds for an upright image; a turned one
     /// is decoded whole and gets every transform. `streamsRows: false` keeps the decoded image for a caller
     /// that must see it before any transform (a delegate's `didDecode`). With a `colorConverter` (the registry's
-    /// `colorConverter`), the image is brought to sRGB once decoded and reduced, before those transforms; a
-    /// colour description it cannot use is logged as a warning on `logger` and the pixels are kept as sRGB.
+    /// `colorConverter`), the image is brought to sRGB once decoded and reduced, before those transforms (a
+    /// still decoded whole, right after a leading shrinking resize, which is then done); a colour description it
+    /// cannot use is logged as a warning on `logger` and the pixels are kept as sRGB.
     /// With `keepsColorProfile`, pixels under an RGB or gray ICC profile stay as stored and the image keeps
     /// the profile (`ImageRequest.Options.keepsColorProfile`). With `keepsCopyright` (the default), the image
     /// carries the file's copyright notice (EXIF, XMP and IPTC-IIM rights fields) for the encoder to write back.
@@ -35,7 +36,7 @@ extension ImageDecoder {
 
     /// As the public `decode(_:limits:for:reducingGap:streamsRows:)`, with the colour stage run on the image as
     /// decoded and reduced, before the transforms that are left: on each row ahead of a streamed resize, or on
-    /// the decoded image; CMYK samples are converted by the decoder through `color`'s converter. With
+    /// the decoded image, or on a whole decode's leading shrink (`ColorStage.convert(_:thenShrinking:)`); CMYK samples are converted by the decoder through `color`'s converter. With
     /// `keepsCopyright` the image carries the file's copyright notice. `header` is the header when the caller
     /// has read it already (`SourceProbe`); it is read here otherwise.
     func decode(
@@ -112,8 +113,10 @@ extension ImageDecoder {
                 }
             }
         }
-        guard let plan else { return (converted(try decode(data, options: options)), transforms) }
-        let image = converted(try decode(data, options: options))
-        return (image, plan.transforms(for: image))
+        let image = try decode(data, options: options)
+        let rest = plan?.transforms(for: image) ?? transforms
+        // A caller that must see the decoded image before any transform gets it converted as decoded.
+        guard streamsRows, let color else { return (converted(image), rest) }
+        return try color.convert(image, thenShrinking: rest)
     }
 }
