@@ -16,7 +16,8 @@ import TroveTestSupport
 
         init(wrapping wrapped: any ColorConverter) { self.wrapped = wrapped }
 
-        func transformToSRGB(from description: ColorDescription, samples: ColorSamples) throws -> (any ColorTransform)? {
+        func transformToSRGB(from description: ColorDescription, samples: ColorSamples) throws -> (any ColorTransform)?
+        {
             guard let transform = try wrapped.transformToSRGB(from: description, samples: samples) else { return nil }
             return Counting(wrapped: transform, counter: self)
         }
@@ -58,7 +59,8 @@ import TroveTestSupport
             #expect(psnr(image, reference) >= 36, "\(name): \(psnr(image, reference)) dB")
 
             // Left unconverted, the same image is far from the reference: the conversion is what matches it.
-            let pipeline = try ImagePipeline(registry: try ColorCases.registry(color: false), configuration: .memoryOnly)
+            let pipeline = try ImagePipeline(
+                registry: try ColorCases.registry(color: false), configuration: .memoryOnly)
             let ignored = try await pipeline.image(
                 for: ImageRequest(url: URL(fileURLWithPath: source.file), transforms: [resize])
             ).image

@@ -36,7 +36,8 @@ struct BareSignedGET: Sendable {
             .joined(separator: "\n")
         var signingKey = SymmetricKey(data: Data("AWS4\(secretAccessKey)".utf8))
         for part in [day, region, "s3", "aws4_request"] {
-            signingKey = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: signingKey)))
+            signingKey = SymmetricKey(
+                data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: signingKey)))
         }
         let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(toSign.utf8), using: signingKey))
 
