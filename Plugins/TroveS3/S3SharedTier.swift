@@ -10,8 +10,9 @@ import TroveCore
 ///
 /// S3 keeps no per-object TTL: the entry inside says when it expires, and a bucket lifecycle rule may age
 /// objects out. Leases are objects taken with conditional writes (`S3SharedTier+Leases.swift`), so a fleet on
-/// S3 alone fetches each key once; stacked below Redis, Redis's leases are used. An outage or a slow answer is `sharedTierUnavailable`; a refused
-/// credential or a missing bucket is `invalidConfiguration`, reported rather than taken for an outage.
+/// S3 alone fetches each key once; stacked below Redis, Redis's leases are used. An outage or a slow answer is
+/// `sharedTierUnavailable`; a refused credential or a missing bucket is `invalidConfiguration`, reported rather
+/// than taken for an outage.
 public final class S3SharedTier: SharedCacheTier {
     /// The client every call goes through.
     package let client: S3Client

@@ -35,10 +35,11 @@ extension ImageDecoder {
     }
 
     /// As the public `decode(_:limits:for:reducingGap:streamsRows:)`, with the colour stage run on the image as
-    /// decoded and reduced, before the transforms that are left: on each row ahead of a streamed resize, or on
-    /// the decoded image, or on a whole decode's leading shrink (`ColorStage.convert(_:thenShrinking:)`); CMYK samples are converted by the decoder through `color`'s converter. With
-    /// `keepsCopyright` the image carries the file's copyright notice. `header` is the header when the caller
-    /// has read it already (`SourceProbe`); it is read here otherwise.
+    /// decoded and reduced, before the transforms that are left: on each row ahead of a streamed resize, on the
+    /// decoded image, or after a whole decode's leading shrink (`ColorStage.convert(_:thenShrinking:)`); CMYK
+    /// samples are converted by the decoder through `color`'s converter. With `keepsCopyright` the image
+    /// carries the file's copyright notice. `header` is the header when the caller has read it already
+    /// (`SourceProbe`); it is read here otherwise.
     func decode(
         _ data: Data, limits: DecodingLimits,
         for transforms: [any ImageTransformer],
