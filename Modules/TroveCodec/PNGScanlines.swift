@@ -1,7 +1,25 @@
+import Foundation
+
 extension PNGDecoder {
     /// The most inflated image data (rows with their filter bytes) a streamed or reduced decode holds at once:
-    /// a 4 MP RGBA or 5.5 MP RGB image. Above it rows are inflated one at a time. `DecodeFootprint` counts it.
+    /// a 4 MP RGBA or 5.5 MP RGB image. Above it rows are inflated one at a time.
     package static let wholeInflateLimit = 16 << 20
+
+    /// The scanline bytes a streamed or reduced decode of `data` holds (`PNGScanlines`), from its IHDR: the
+    /// whole inflated image data up to `wholeInflateLimit`, else two scanlines; 0 for data whose IHDR cannot
+    /// be read (the decode says why). The decode memory budget counts it (`DecodeFootprint`).
+    package static func scanlineBytes(of data: Data) -> Int {
+        // The signature (8 bytes), IHDR's length and type (8), then its 13 bytes.
+        guard data.count >= 33 else { return 0 }
+        let header = data.withUnsafeBytes { bytes -> PNGHeader? in
+            guard bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else { return nil }
+            return try? PNGHeader(parsing: UnsafeRawBufferPointer(rebasing: bytes[16..<29]))
+        }
+        guard let header else { return 0 }
+        let line = header.rowBytes(pixels: header.width) + 1
+        let (whole, overflow) = line.multipliedReportingOverflow(by: header.height)
+        return !overflow && whole <= wholeInflateLimit ? whole : 2 * line
+    }
 }
 
 /// A non-interlaced PNG's scanlines for a decode that uses each row as it comes (the row-streaming and

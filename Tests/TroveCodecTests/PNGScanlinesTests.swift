@@ -107,4 +107,21 @@ import TroveTestSupport
         #expect(whole == Self.read(stream, wholeInflateLimit: 0))
         #expect(whole == .failure(PNGDecoder.failure("corrupt image data in IDAT: invalid block type")))
     }
+
+    /// What a streamed decode of a PNG holds, read from its IHDR: the whole image data, or two scanlines over
+    /// the limit; nothing for bytes whose IHDR cannot be read.
+    @Test func scanlineBytesComeFromTheHeader() throws {
+        let chelsea = try Data(contentsOf: Fixtures.images.appendingPathComponent("chelsea.png"))
+        // 451x300, 8-bit RGB: 1,353 bytes a row and its filter byte.
+        #expect(PNGDecoder.scanlineBytes(of: chelsea) == 300 * (451 * 3 + 1))
+        #expect(PNGDecoder.scanlineBytes(of: (Data([0]) + chelsea).dropFirst()) == 300 * (451 * 3 + 1))
+        // 6000x4000 16-bit RGBA inflates past the limit: rows one at a time, two scanlines of 48,001 bytes.
+        var large = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8)
+        large += Data([0, 0, 0x17, 0x70, 0, 0, 0x0F, 0xA0, 16, 6, 0, 0, 0, 0, 0, 0, 0])
+        #expect(PNGDecoder.scanlineBytes(of: large) == 2 * 48_001)
+        var badDepth = large
+        badDepth[24] = 7
+        #expect(PNGDecoder.scanlineBytes(of: badDepth) == 0)
+        #expect(PNGDecoder.scanlineBytes(of: Data("not a PNG, and long enough to have an IHDR".utf8)) == 0)
+    }
 }

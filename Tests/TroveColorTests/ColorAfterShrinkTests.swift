@@ -9,7 +9,7 @@ import TroveTestSupport
 /// converted after that resize, on the output's pixels, and still matches Pillow's convert-then-resize.
 @Suite(.serialized) struct ColorAfterShrinkTests {
     /// The registry's LittleCMS converter, counting the pixels its transforms convert.
-    final class CountingConverter: ColorConverter, @unchecked Sendable {  // `converted` is behind a Mutex
+    final class CountingConverter: ColorConverter {
         let wrapped: any ColorConverter
         let converted = Mutex(0)
         var name: String { "counting" }

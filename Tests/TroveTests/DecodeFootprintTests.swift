@@ -1,6 +1,5 @@
 import Testing
 import Trove
-import TroveCodec
 
 /// What a decode reserves, by route: rows for a streamed shrink-on-load, the canvas, every frame and the
 /// transform outputs for a whole decode.
@@ -9,11 +8,11 @@ import TroveCodec
 
     static func footprint(
         _ width: Int, _ height: Int, frames: Int = 1, _ transforms: [any ImageTransformer], streams: Bool = false,
-        format: ImageFormat = .jpeg
+        buffer: Int = 0
     ) -> DecodeFootprint {
         DecodeFootprint(
-            info: ImageInfo(format: format, width: width, height: height, frameCount: frames),
-            transforms: transforms, streams: streams, reducingGap: 1, limits: .default)
+            info: ImageInfo(format: .png, width: width, height: height, frameCount: frames),
+            transforms: transforms, streams: streams, reducingGap: 1, limits: .default, streamingBufferBytes: buffer)
     }
 
     @Test func aStillDecodedWholeHoldsItsCanvasAndDecoderScratch() {
@@ -43,16 +42,15 @@ import TroveCodec
         #expect(streamed.bytes * 10 < whole.bytes)
     }
 
-    @Test func aStreamedPNGAlsoHoldsItsImageDataUpToTheWholeInflateLimit() {
-        let rows = 1000 * 16 * 8 + 100 * 16 * (6 * 10 + 2) + 100 * 80 * 4
-        let streamed = Self.footprint(1000, 800, [Self.fit], streams: true, format: .png)
-        #expect(streamed.route == .streamedRows)
-        // Each row's filter byte and 8 bytes a pixel (16-bit RGBA), the most a PNG of this size can inflate to.
-        #expect(streamed.bytes == rows + 800 * (1000 * 8 + 1))
-        // Over the limit the rows are inflated one at a time, but what the limit allows is still counted.
-        let large = Self.footprint(6000, 4000, [Self.fit], streams: true, format: .png)
-        let largeRows = Self.footprint(6000, 4000, [Self.fit], streams: true).bytes
-        #expect(large.bytes == largeRows + PNGDecoder.wholeInflateLimit)
+    @Test func whatTheDecoderHoldsWhileStreamingIsAddedToTheStreamedRoute() {
+        let rows = Self.footprint(1000, 800, [Self.fit], streams: true).bytes
+        // A PNG's inflated image data, for example (`PNGDecoder.scanlineBytes(of:)`).
+        let streamed = Self.footprint(1000, 800, [Self.fit], streams: true, buffer: 800 * 3001)
+        #expect(streamed.route == .streamedRows && streamed.bytes == rows + 800 * 3001)
+        // A whole decode holds the image, not the decoder's streaming buffer.
+        #expect(
+            Self.footprint(1000, 800, [Self.fit], buffer: 800 * 3001).bytes
+                == Self.footprint(1000, 800, [Self.fit]).bytes)
     }
 
     @Test func anAnimationNeverStreams() {

@@ -1,12 +1,11 @@
-import TroveCodec
 import TroveCore
 import TroveTransformers
 
 /// The memory a decode and its transforms will hold at their peak, worked out from the header before any
 /// pixel is decoded, by the route `ImageDecoder.decode(_:limits:for:...)` will take:
 /// - **streamed rows** (a still, a row-streaming decoder, a leading shrinking resize, planned on the displayed
-///   size after a leading `orient`): the decoder's strip of stored-width rows (and a PNG's image data, which
-///   is inflated at once up to `PNGDecoder.wholeInflateLimit`), the resize's window of
+///   size after a leading `orient`): the decoder's strip of stored-width rows and what else it holds while
+///   streaming (a PNG's inflated image data, `PNGDecoder.scanlineBytes(of:)`), the resize's window of
 ///   output-width rows, the output, the output turned upright when the header says the image is turned, and
 ///   what later transforms make of it; a turned image whose resize cannot be planned on the stored rows falls
 ///   back to a whole reduced decode, so that is counted instead;
@@ -39,11 +38,12 @@ package struct DecodeFootprint: Sendable, Equatable {
     private static let windowBytesPerColumn = 16
 
     /// The footprint of decoding an image whose header says `info` for `transforms`; `streams` when the
-    /// decoder streams rows and the pipeline lets it (no delegate must see the decoded image); `limits` bound
+    /// decoder streams rows and the pipeline lets it (no delegate must see the decoded image), holding
+    /// `streamingBufferBytes` besides its rows meanwhile (`SourceProbe.streamingBufferBytes`); `limits` bound
     /// what an unreadable header may cost.
     package init(
         info: ImageInfo?, transforms: [any ImageTransformer], streams: Bool, reducingGap: Double,
-        limits: DecodingLimits
+        limits: DecodingLimits, streamingBufferBytes: Int = 0
     ) {
         guard let info, info.width > 0, info.height > 0 else {
             route = .unknownHeader
@@ -66,7 +66,7 @@ package struct DecodeFootprint: Sendable, Equatable {
                     stored: stored, shown: shown, resize: resize,
                     turn: !turned ? .none : turnsRows ? .result : .wholeReduced(info.orientation),
                     rest: Array(transforms.dropFirst(index + 1)), reducingGap: reducingGap),
-                Self.inflatedAtOnce(info))
+                max(0, streamingBufferBytes))
         } else {
             route = .wholeImage
             bytes = Self.wholeBytes(
@@ -110,14 +110,6 @@ package struct DecodeFootprint: Sendable, Equatable {
             total = adding(total, saturating(area(reduced), 2))
         }
         return adding(total, transformBytes(rest, from: output, frames: 1, orientation: .up))
-    }
-
-    /// A PNG's image data when its streamed decode inflates it whole: each row's filter byte and up to 8 bytes
-    /// a pixel (16-bit RGBA; the bit depth is not in `ImageInfo`), never more than the decoder's limit.
-    private static func inflatedAtOnce(_ info: ImageInfo) -> Int {
-        guard info.format == .png else { return 0 }
-        let data = saturating(adding(saturating(info.width, 8), 1), info.height)
-        return min(data, PNGDecoder.wholeInflateLimit)
     }
 
     private static func wholeBytes(

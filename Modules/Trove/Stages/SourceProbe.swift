@@ -1,4 +1,5 @@
 import Foundation
+import TroveCodec
 import TroveCore
 
 /// What a source is, found once per request and carried to every step that asks (the decode memory budget,
@@ -10,6 +11,9 @@ struct SourceProbe: Sendable {
     let header: ImageInfo?
     /// False when reading the header threw: a damaged header, which the decode reports at once.
     let readsHeader: Bool
+    /// What the decoder holds besides its rows when it streams them: Trove's PNG decoder's inflated image data
+    /// (`PNGDecoder.scanlineBytes(of:)`), else 0. The decode memory budget counts it.
+    let streamingBufferBytes: Int
 
     init(_ data: Data, decoder: any ImageDecoder) {
         self.decoder = decoder
@@ -20,6 +24,7 @@ struct SourceProbe: Sendable {
             header = nil
             readsHeader = false
         }
+        streamingBufferBytes = decoder is PNGDecoder ? PNGDecoder.scanlineBytes(of: data) : 0
     }
 
     /// Whether the decode and the transforms go to `DecodeThreads`, off the cooperative pool.
