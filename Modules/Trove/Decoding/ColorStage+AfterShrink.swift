@@ -11,21 +11,19 @@ extension ColorStage {
         Image, [any ImageTransformer]
     ) {
         var image = decoded
-        let leading = transforms.first is OrientTransformer ? 1 : 0
-        let shown =
-            leading == 1 && image.orientation.swapsAxes
-            ? PixelSize(width: image.height, height: image.width) : PixelSize(width: image.width, height: image.height)
         guard image.frames.isEmpty, let description = image.colorDescription,
-            !keeps(description, pixelFormat: image.pixelFormat), leading < transforms.count,
-            let resize = transforms[leading] as? any RowStreamingResize, resize.streamsRows(from: shown)
+            !keeps(description, pixelFormat: image.pixelFormat),
+            let shrink = LeadingShrink(
+                transforms, stored: PixelSize(width: image.width, height: image.height),
+                orientation: image.orientation)
         else {
             convert(&image)
             return (image, transforms)
         }
-        for transformer in transforms[...leading] { image = try transformer.transform(image) }
+        for transformer in transforms[...shrink.index] { image = try transformer.transform(image) }
         // A transformer makes a new image without the description; the pixels are still in its colours.
         image.colorDescription = description
         convert(&image)
-        return (image, Array(transforms.dropFirst(leading + 1)))
+        return (image, Array(transforms.dropFirst(shrink.index + 1)))
     }
 }

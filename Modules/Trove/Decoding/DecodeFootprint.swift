@@ -51,21 +51,18 @@ package struct DecodeFootprint: Sendable, Equatable {
             return
         }
         let stored = PixelSize(width: info.width, height: info.height)
-        let leadingOrient = transforms.first is OrientTransformer
-        let index = leadingOrient ? 1 : 0
-        let shown = leadingOrient ? info.displayedSize : stored
-        if streams, info.frameCount == 1, index < transforms.count,
-            let resize = transforms[index] as? any RowStreamingResize, resize.streamsRows(from: shown)
+        if streams, info.frameCount == 1,
+            let shrink = LeadingShrink(transforms, stored: stored, orientation: info.orientation)
         {
             route = .streamedRows
-            let turned = leadingOrient && info.orientation != .up
+            let turned = shrink.followsOrient && info.orientation != .up
             let turnsRows =
-                turned && (try? resize.makeRowSink(storedSize: stored, orientation: info.orientation)) != nil
+                turned && (try? shrink.resize.makeRowSink(storedSize: stored, orientation: info.orientation)) != nil
             bytes = Self.adding(
                 Self.streamedBytes(
-                    stored: stored, shown: shown, resize: resize,
+                    stored: stored, shown: shrink.shown, resize: shrink.resize,
                     turn: !turned ? .none : turnsRows ? .result : .wholeReduced(info.orientation),
-                    rest: Array(transforms.dropFirst(index + 1)), reducingGap: reducingGap),
+                    rest: Array(transforms.dropFirst(shrink.index + 1)), reducingGap: reducingGap),
                 max(0, streamingBufferBytes))
         } else {
             route = .wholeImage

@@ -82,35 +82,30 @@ extension ImageDecoder {
         let plan = ShrinkOnLoad(
             transforms: transforms, storedSize: storedSize, orientation: header.orientation, reducingGap: reducingGap)
         let options = DecodingOptions(limits: limits, minimumSize: plan?.minimumSize, colorConverter: converter)
-        if streamsRows, let streaming = self as? any RowStreamingImageDecoder {
-            let leadingOrient = transforms.first is OrientTransformer
-            let index = leadingOrient ? 1 : 0
-            // After `orient` the resize applies to the picture as displayed.
-            let shown = leadingOrient ? header.displayedSize : storedSize
-            if index < transforms.count, let resize = transforms[index] as? any RowStreamingResize,
-                resize.streamsRows(from: shown)
-            {
-                guard leadingOrient, header.orientation != .up else {
-                    let sink = try resize.makeRowSink(storedSize: storedSize)
-                    let colorSink = color?.converting(into: sink)
-                    try streaming.decode(data, options: options, into: colorSink ?? sink)
-                    let image = kept(try sink.result(), colorSink)
-                    // An upright image's `orient` does nothing; it stays only if the decoder said otherwise.
-                    let rest = Array(transforms.dropFirst(index + 1))
-                    return (image, leadingOrient && image.orientation != .up ? [transforms[0]] + rest : rest)
-                }
-                if let sink = try resize.makeRowSink(storedSize: storedSize, orientation: header.orientation) {
-                    let router = OrientedRowRouter(resize: sink, expected: header.orientation)
-                    let colorSink = color?.converting(into: router)
-                    try streaming.decode(data, options: options, into: colorSink ?? router)
-                    switch try router.result() {
-                    case let .resized(image):
-                        // The sink turned its result upright: `orient` and the resize are both done.
-                        return (kept(image, colorSink), Array(transforms.dropFirst(2)))
-                    case let .decoded(image):
-                        let image = kept(image, colorSink)
-                        return (image, plan?.transforms(for: image) ?? transforms)
-                    }
+        // After `orient` the resize applies to the picture as displayed (`LeadingShrink.shown`).
+        if streamsRows, let streaming = self as? any RowStreamingImageDecoder,
+            let shrink = LeadingShrink(transforms, stored: storedSize, orientation: header.orientation)
+        {
+            guard shrink.followsOrient, header.orientation != .up else {
+                let sink = try shrink.resize.makeRowSink(storedSize: storedSize)
+                let colorSink = color?.converting(into: sink)
+                try streaming.decode(data, options: options, into: colorSink ?? sink)
+                let image = kept(try sink.result(), colorSink)
+                // An upright image's `orient` does nothing; it stays only if the decoder said otherwise.
+                let rest = Array(transforms.dropFirst(shrink.index + 1))
+                return (image, shrink.followsOrient && image.orientation != .up ? [transforms[0]] + rest : rest)
+            }
+            if let sink = try shrink.resize.makeRowSink(storedSize: storedSize, orientation: header.orientation) {
+                let router = OrientedRowRouter(resize: sink, expected: header.orientation)
+                let colorSink = color?.converting(into: router)
+                try streaming.decode(data, options: options, into: colorSink ?? router)
+                switch try router.result() {
+                case let .resized(image):
+                    // The sink turned its result upright: `orient` and the resize are both done.
+                    return (kept(image, colorSink), Array(transforms.dropFirst(2)))
+                case let .decoded(image):
+                    let image = kept(image, colorSink)
+                    return (image, plan?.transforms(for: image) ?? transforms)
                 }
             }
         }
