@@ -64,9 +64,12 @@ final class WeightTable: @unchecked Sendable {
                 // Pixel x covers [x, x+1): its centre is x + 0.5.
                 scratch[x - clampedLow] = filter.weight(at: (Double(x) + 0.5 - center) / filterScale)
             }
+            // Taps whose weight is zero in exact arithmetic are dropped from the ends. Lanczos's zeros at whole
+            // offsets come out of the sine as about 1e-16, so an axis at scale 1 (a reduced JPEG decode whose
+            // width is already the output's) would otherwise read six taps per pixel to copy one.
             var begin = 0, end = span
-            while begin < end && scratch[begin] == 0 { begin += 1 }
-            while end > begin && scratch[end - 1] == 0 { end -= 1 }
+            while begin < end && abs(scratch[begin]) < Self.negligibleWeight { begin += 1 }
+            while end > begin && abs(scratch[end - 1]) < Self.negligibleWeight { end -= 1 }
             var sum = 0.0
             for k in begin..<end { sum += scratch[k] }
             let row = weights + i * maxTaps
@@ -82,6 +85,10 @@ final class WeightTable: @unchecked Sendable {
             }
         }
     }
+
+    /// A kernel value this close to zero (the kernels peak at 1) is a rounding error of a true zero: it
+    /// could move no output by a millionth of a level.
+    static let negligibleWeight = 1e-9
 
     deinit {
         starts.deallocate()
