@@ -16,9 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             URLs: /SIGNATURE/OPTIONS/plain/SOURCE[@EXT] or /SIGNATURE/OPTIONS/BASE64URL_SOURCE[.EXT], signed as \
             imgproxy signs them with --key/--salt (hex). Also /health and /metrics. Settings come from the \
-            defaults, then --config FILE, then the environment (TROVE_* over IMGPROXY_*), then these flags:
-
-            \(ServerSetting.helpText)
+            defaults, then --config FILE, then the environment (TROVE_* over IMGPROXY_*), then the flags \
+            listed under <settings>.
             """)
 
     @OptionGroup var options: ServeOptions
