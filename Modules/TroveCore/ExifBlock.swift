@@ -8,8 +8,8 @@ package struct ExifBlock: Sendable {
     static let artistTag = 0x013B
     /// EXIF Copyright, ASCII.
     static let copyrightTag = 0x8298
-    /// TIFF's ASCII and SHORT field types.
-    static let asciiType = 2, shortType = 3
+    /// TIFF's ASCII, SHORT and LONG field types.
+    static let asciiType = 2, shortType = 3, longType = 4
 
     private let bytes: [UInt8]
     private let littleEndian: Bool
@@ -47,10 +47,17 @@ package struct ExifBlock: Sendable {
         return (littleEndian ? field.reversed() : Array(field)).reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// The Orientation tag, when IFD0 has it as a SHORT with a value EXIF defines.
+    /// The Orientation tag, when IFD0 has it with a value EXIF defines: as a SHORT, or as the LONG some writers
+    /// store, which libexif (so libvips), exiftool and Pillow read too.
     package var orientation: ExifOrientation? {
-        guard let entry = entries[Self.orientationTag], entry.type == Self.shortType, let value = read(entry.field, 2)
-        else { return nil }
+        guard let entry = entries[Self.orientationTag] else { return nil }
+        let width =
+            switch entry.type {
+            case Self.shortType: 2
+            case Self.longType: 4
+            default: 0
+            }
+        guard width > 0, let value = read(entry.field, width) else { return nil }
         return ExifOrientation(rawValue: value)
     }
 

@@ -51,12 +51,7 @@ struct ProxyFailure: Error, Sendable, Equatable {
         case let .serverBusy(status, _, _):
             self.init(status: 502, "the source answered HTTP \(status)")
         case let .previouslyFailed(_, cause, _):
-            // Answered as the first failure was, which the remembered cause names (`TroveError.cause` spells a
-            // status "HTTP 404"): a missing source stays a 404, bytes that were no decodable image a 422.
-            self =
-                cause.hasPrefix("HTTP ")
-                ? ProxyFailure(status: 404, "the source image was not found (\(cause)), as a recent try found")
-                : ProxyFailure(status: 422, "the source is not an image this server can decode, as a recent try found")
+            self = Self.remembered(cause)
         case let .poisonedSource(_, _, until):
             self.init(
                 status: 422, "this source crashed a server; refused until \(until.formatted(.iso8601))")
@@ -102,5 +97,18 @@ struct ProxyFailure: Error, Sendable, Equatable {
         default:
             self.init(status: 500, "the image could not be processed")
         }
+    }
+
+    /// A failure remembered from a recent try, answered as the first was, which the remembered cause names
+    /// (`TroveError.cause` spells a status "HTTP 404"): a missing source stays a 404, and bytes that were no
+    /// decodable image a 422 that says why again (over which limit, damaged), not only that it failed.
+    private static func remembered(_ cause: String) -> ProxyFailure {
+        if cause.hasPrefix("HTTP ") {
+            return ProxyFailure(status: 404, "the source image was not found (\(cause)), as a recent try found")
+        }
+        let first =
+            TroveError(rememberedCause: cause).map { ProxyFailure($0) }
+            ?? ProxyFailure(status: 422, "the source is not an image this server can decode")
+        return ProxyFailure(status: first.status, first.message + ", as a recent try found")
     }
 }
