@@ -23,6 +23,7 @@ answer304('conditional-etag-unquoted-respond-quoted', 'abcdef', '"abcdef"')
 answer304('conditional-etag-weak-respond-lowercase', 'w/"abcdef"', 'w/"abcdef"')
 answer304('conditional-etag-weak-respond-backslash', 'W\\"abcdef"', 'W\\"abcdef"')
 answer304('conditional-etag-weak-respond-omit-slash', 'W"abcdef"', 'W"abcdef"')
+answer304('conditional-etag-strong-respond-obs-text', '"abcdefü"', '"abcdefü"', { expected_response_headers: [['ETag', '"abcdefü"']] })
 add('conditional-etag-precedence', {
   requests: [withFresh([['Last-Modified', -5000], ['ETag', '"abcdef"']]),
     { request_headers: [['If-None-Match', '"abcdef"'], ['If-Modified-Since', -1]], ...cached, expected_status: 304 }]
@@ -44,6 +45,11 @@ add('conditional-etag-weak-generate-weak', { requests: [becomeStale({ response_h
 add('conditional-etag-vary-headers', {
   requests: [{ request_headers: [['Abc', '123']], response_headers: [['Expires', 1], ['ETag', '"abcdef"'], ['Date', 0], ['Vary', 'Abc']], setup: true, pause_after: true },
     { request_headers: [['Abc', '123']], expected_type: 'etag_validated', expected_request_headers: [['Abc', '123']] }]
+})
+// A stored variant that does not match may still lend its validator (§4.3.1 allows it; the suite asks).
+add('conditional-etag-vary-headers-mismatch', {
+  requests: [{ request_headers: [['Abc', '123']], response_headers: [['Expires', 10000], ['ETag', '"abcdef"'], ['Date', 0], ['Vary', 'Abc']], setup: true, pause_after: true },
+    { request_headers: [['Abc', '456']], expected_request_headers: [['If-None-Match', '"abcdef"']] }]
 })
 add('conditional-etag-forward', { requests: [{ request_headers: [['If-None-Match', '"abcdef"']], expected_request_headers: [['If-None-Match', '"abcdef"']] }] })
 add('cc-resp-immutable-stale', { requests: [{ response_headers: [['Cache-Control', 'max-age=2, immutable'], ['ETag', '"abcd"']], setup: true, pause_after: true }, { expected_type: 'etag_validated' }] })
@@ -93,6 +99,9 @@ add('partial-store-partial-reuse-partial', { requests: [part(), rangeFromCache('
 add('partial-store-partial-reuse-partial-byterange', { requests: [part(), rangeFromCache('bytes=6-8', '234')] })
 add('partial-store-partial-reuse-partial-absent', { requests: [part(), rangeFromCache('bytes=6-', '234')] })
 add('partial-store-partial-reuse-partial-suffix', { requests: [part(), rangeFromCache('bytes=-1', '4')] })
+add('partial-store-partial-complete', {
+  requests: [{ ...part(), response_headers: [['Cache-Control', 'max-age=3600'], ['Content-Range', 'bytes 0-4/10']] }, { expected_request_headers: [['range', 'bytes=5-']] }]
+})
 add('partial-use-headers', { requests: [whole('01234567890', [['A', '1']]), { ...rangeFromCache('bytes=0-1', '01'), response_headers: [['A', '2']] }] })
 add('partial-use-stored-headers', { requests: [whole('01234567890', [['A', '1']]), { ...rangeFromCache('bytes=0-1', '01'), expected_response_headers: [['A', '1']] }] })
 
