@@ -16,6 +16,9 @@ public struct CacheDirectives: Sendable, Equatable {
     /// `public`: the origin marked the response cacheable, so a heuristic lifetime may apply whatever its
     /// status (RFC 9111 §4.2.2).
     public var isPublic = false
+    /// `must-understand`: a cache that implements the response's status may store it despite `no-store`
+    /// (RFC 9111 §5.2.2.3); whether Trove does is for the pipeline, which knows the status.
+    public var mustUnderstand = false
 
     /// Directives given field by field; the defaults describe a response that says nothing about caching.
     public init(
@@ -55,6 +58,7 @@ public struct CacheDirectives: Sendable, Equatable {
             case "no-cache": noCache = true
             case "must-revalidate", "proxy-revalidate": mustRevalidate = true
             case "public": isPublic = true
+            case "must-understand": mustUnderstand = true
             // The first max-age counts; a malformed one means stale.
             case "max-age" where maxAge == nil: maxAge = directive.value.flatMap(Self.deltaSeconds) ?? 0
             default: break  // s-maxage and private are for shared caches; the rest we do not use

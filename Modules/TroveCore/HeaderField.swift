@@ -1,3 +1,5 @@
+import Foundation
+
 /// One HTTP header field as it came: the name as sent and its value. A response keeps its fields in order,
 /// one per line, so a name may appear more than once.
 public struct HeaderField: Sendable, Hashable, Codable {
@@ -24,18 +26,25 @@ extension [HeaderField] {
         first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
-    /// The fields a cache keeps with a response: all but the connection's own (RFC 9111 §3.1). The disk
-    /// entry's header is sized from these when a body streams in and written with them when it commits.
+    /// The fields a cache keeps with a response: all but the connection's own (RFC 9111 §3.1), which are
+    /// the hop-by-hop fields and any field the `Connection` header names. The disk entry's header is sized
+    /// from these when a body streams in and written with them when it commits.
     package var storedWithResponse: [HeaderField] {
-        filter { !HeaderField.hopByHopNames.contains($0.name.lowercased()) }
+        // A Connection option names a field that described only the hop it came over (RFC 9110 §7.6.1).
+        let named = values(named: "connection").flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        let dropped = HeaderField.hopByHopNames.union(named)
+        return filter { !dropped.contains($0.name.lowercased()) }
     }
 }
 
 extension HeaderField {
-    /// The lower-case names of the fields that belong to one connection, never stored with a response.
+    /// The lower-case names of the fields that belong to one connection, or to the proxy it went through
+    /// (RFC 9111 §3.1 names the three Proxy-Auth ones), never stored with a response.
     static let hopByHopNames: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
-        "proxy-authenticate", "proxy-authentication-info"
+        "proxy-authenticate", "proxy-authentication-info", "proxy-authorization"
     ]
 }
 

@@ -112,4 +112,36 @@ import TroveTestSupport
             #expect(server.requestLog(for: "/r").map(\.method) == ["GET", "POST", "GET"])
         }
     }
+
+    @Test func fieldsOfTheConnectionAreNotStored() async throws {
+        try await withOrigin([
+            "/r": Self.text("r", [
+                ("Cache-Control", "max-age=3600"), ("Connection", "X-Hop"), ("X-Hop", "1"), ("X-Kept", "2"),
+                ("Proxy-Authorization", "Basic c2VjcmV0")
+            ])
+        ]) { server, cli in
+            let url = server.url("/r").absoluteString
+            _ = try await cli.run(["fetch", url])
+            let cached = try #require(try await cli.run(["fetch", url, "--json"]).jsonLines.first)
+            #expect(cached["source"] as? String == "disk")
+            let names = try #require(cached["headers"] as? [[String]]).map { $0[0].lowercased() }
+            // RFC 9111 §3.1: what Connection names, and the proxy's credentials, describe one hop only.
+            #expect(names.contains("x-kept") && !names.contains("x-hop") && !names.contains("proxy-authorization"))
+            #expect(server.requestCount(for: "/r") == 1)
+        }
+    }
+
+    @Test func mustUnderstandStoresAStatusTroveImplementsDespiteNoStore() async throws {
+        let fields = [("Cache-Control", "max-age=3600, no-store, must-understand")]
+        try await withOrigin([
+            "/known": Self.text("known", fields), "/plain": Self.text("plain", [("Cache-Control", "max-age=3600, no-store")])
+        ]) { server, cli in
+            for path in ["/known", "/plain"] {
+                for _ in 0..<2 { _ = try await cli.run(["fetch", server.url(path).absoluteString]) }
+            }
+            // RFC 9111 §5.2.2.3: a cache that implements the status ignores no-store; without must-understand it holds.
+            #expect(server.requestCount(for: "/known") == 1)
+            #expect(server.requestCount(for: "/plain") == 2)
+        }
+    }
 }

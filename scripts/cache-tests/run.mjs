@@ -41,10 +41,17 @@ const server = http.createServer((req, res) => {
     const status = conditional && validates ? 304 : (config.response_status?.[0] ?? 200)
     const headers = [['Server-Request-Count', String(test.seen.length)]]
     for (const [name, value] of config.response_headers ?? []) {
-      headers.push([name, dateHeaders.has(name.toLowerCase()) && Number.isInteger(value) ? httpDate(config.now, value) : value])
+      // magic_locations: an empty Content-Location names the requested URL itself.
+      const location = config.magic_locations && value === '' ? `${origin}${req.url}` : value
+      headers.push([name, dateHeaders.has(name.toLowerCase()) && Number.isInteger(value) ? httpDate(config.now, value) : location])
+    }
+    // Interim responses before the final one: 102 Processing, 103 Early Hints (with a field of its own).
+    for (const [code] of config.interim_responses ?? []) {
+      if (code === 102) res.writeProcessing()
+      else res.writeEarlyHints({ link: '</styles.css>; rel=preload; as=style', 'x-my-header': 'test' })
     }
     if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'text/plain'])
-    const text = status === 304 || status === 204 ? '' : (config.response_body ?? uuid)
+    const text = status === 304 || status === 204 ? '' : (config.response_body === null ? '' : config.response_body ?? uuid)
     res.writeHead(status, headers.flat())
     res.end(text ?? '')
   })
@@ -55,7 +62,9 @@ const origin = `http://127.0.0.1:${server.address().port}`
 function fetchWithTrove (url, config, number, cacheDir, work) {
   const bodyOut = path.join(work, `body-${number}`)
   const argv = ['fetch', url, '--json', '-o', bodyOut, '--cache-dir', cacheDir, '--header', `Req-Num: ${number}`]
-  for (const [name, value] of config.request_headers ?? []) argv.push('--header', `${name}: ${value}`)
+  for (const [name, value] of config.request_headers ?? []) {
+    argv.push('--header', `${name}: ${dateHeaders.has(name.toLowerCase()) && Number.isInteger(value) ? httpDate(config.now, value) : value}`)
+  }
   if (config.request_method) argv.push('--method', config.request_method)
   if (config.request_body !== undefined) {
     const file = path.join(work, `request-${number}`)
@@ -82,11 +91,18 @@ function check (test, uuid, config, number, response) {
   const failures = []
   const expect = (ok, message) => { if (!ok) failures.push(`${config.setup ? 'setup: ' : ''}request ${number}: ${message}`) }
   const served = parseInt(response.headers.get('server-request-count'))
+  const seen = test.seen.find((s) => s.number === number)
   if (config.expected_type === 'cached') {
-    // As the suite judges it: an answer the origin made for an earlier request (a 304 counts as new).
-    expect(Number.isNaN(served) ? response.source !== 'network' : served < number, 'does not come from the cache')
+    // As the suite judges it: an answer the origin made for an earlier request (a 304 counts as new). A
+    // failure reports no fields to judge by: then the origin must not have been asked.
+    expect(Number.isNaN(served) ? !seen && response.source !== 'network' : served < number, 'does not come from the cache')
   }
-  if (config.expected_type === 'not_cached') expect(test.seen.some((s) => s.number === number), 'comes from the cache')
+  if (config.expected_type === 'not_cached') expect(seen, 'comes from the cache')
+  if (config.expected_method) expect(seen?.method === config.expected_method, `reached the origin as ${seen?.method ?? 'nothing'}, not ${config.expected_method}`)
+  for (const [name, value] of config.expected_request_headers ?? []) {
+    const sent = seen?.headers[name.toLowerCase()]
+    expect(sent === value, `the origin got ${name} "${sent}", not "${value}"`)
+  }
   if (config.expected_type === 'etag_validated') expect(test.seen.some((s) => s.number === number && s.headers['if-none-match']), 'was not validated with If-None-Match')
   if (config.expected_type === 'lm_validated') expect(test.seen.some((s) => s.number === number && s.headers['if-modified-since']), 'was not validated with If-Modified-Since')
   const status = config.expected_status ?? config.response_status?.[0] ?? 200
@@ -95,11 +111,19 @@ function check (test, uuid, config, number, response) {
     if (typeof header === 'string') { expect(response.headers.has(header.toLowerCase()), `${header} missing`); continue }
     const value = response.headers.get(header[0].toLowerCase())
     if (header[1] === '>') { expect(parseInt(value) > header[2], `${header[0]} is ${value}, not over ${header[2]}`); continue }
-    const wanted = dateHeaders.has(header[0].toLowerCase()) && Number.isInteger(header[1]) ? httpDate(config.now, header[1]) : header[1]
+    // A date the answer should carry counts from the moment of the request the origin made it for.
+    const madeFor = test.seen[served - 1]?.number
+    const base = test.requests[(madeFor ?? number) - 1].now
+    const wanted = dateHeaders.has(header[0].toLowerCase()) && Number.isInteger(header[1]) ? httpDate(base, header[1]) : header[1]
     expect(value === wanted, `${header[0]} is "${value}", not "${wanted}"`)
   }
-  if (response.ok && status !== 204 && status !== 0) {
-    const text = config.expected_response_text ?? config.response_body ?? uuid
+  for (const header of config.expected_response_headers_missing ?? []) {
+    const [name, value] = typeof header === 'string' ? [header, undefined] : header
+    const present = response.headers.get(name.toLowerCase())
+    expect(present === undefined || (value !== undefined && present !== value), `${name} is present ("${present}")`)
+  }
+  if (response.ok && ![204, 304, 0].includes(status)) {
+    const text = config.expected_response_text !== undefined ? config.expected_response_text : config.response_body ?? uuid
     if (text !== null) expect(response.body === text, `body is "${response.body}", not "${text}"`)
   }
   return failures
@@ -110,13 +134,13 @@ const failed = []
 for (const test of cases.filter((t) => !only || only.includes(t.id))) {
   const uuid = randomUUID()
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-cache-test-'))
-  const now = Date.now()
-  const requests = test.requests.map((r) => ({ ...r, now }))
-  // Every date in a case counts from the moment the case starts.
+  const requests = test.requests.map((r) => ({ ...r }))
   const state = { requests, seen: [] }
   running.set(uuid, state)
   const failures = []
   for (let i = 0; i < requests.length; i++) {
+    // A request's dates count from the moment it is sent (the origin's clock as it answers it).
+    requests[i].now = Date.now()
     const url = `${origin}/${uuid}/${requests[i].filename ?? 'test'}${requests[i].query_arg ? `?${requests[i].query_arg}` : ''}`
     const response = await fetchWithTrove(url, requests[i], i + 1, path.join(work, 'cache'), work)
     failures.push(...check(state, uuid, requests[i], i + 1, response))

@@ -38,7 +38,7 @@ extension FreshnessPolicy {
         let (expires, storable) = lifetime(
             status: metadata.status, fields: reckoned, directives: directives, now: now)
         refreshed.expires = expires
-        return (refreshed, storable && !directives.noStore)
+        return (refreshed, storable && !Self.forbidsStoring(directives, status: metadata.status))
     }
 
     /// `stored` with each field `fresh` names replaced by the fresh ones (RFC 9111 §3.2), except

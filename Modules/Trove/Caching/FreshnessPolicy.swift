@@ -31,6 +31,18 @@ package struct FreshnessPolicy: Sendable {
     /// Statuses RFC 9110 §15.1 calls heuristically cacheable (206 aside: partial content is never stored).
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// The statuses whose caching requirements Trove implements, so that `must-understand` lets it store
+    /// them despite `no-store`: every final status RFC 9110 §15 defines but 206 (partial content is never
+    /// stored). An unknown status, such as 599, keeps its no-store.
+    static let understoodStatuses = Set(200...205).union(300...308).subtracting([305, 306])
+        .union(400...417).union(421...426).union([500, 501, 502, 503, 504, 505])
+
+    /// Whether a response with these directives and status may not be stored: no-store, unless
+    /// must-understand names a status Trove implements (RFC 9111 §5.2.2.3).
+    static func forbidsStoring(_ directives: CacheDirectives, status: Int) -> Bool {
+        directives.noStore && !(directives.mustUnderstand && understoodStatuses.contains(status))
+    }
+
     // MARK: - A cached entry
 
     /// Whether a cached entry may be used without asking the origin: younger than the request's own max
@@ -103,7 +115,9 @@ package struct FreshnessPolicy: Sendable {
             return (defaultFreshness.map { now.addingTimeInterval($0.timeInterval) }, metadata.statusCode != 206)
         }
         let directives = metadata.directives
-        guard !directives.noStore, metadata.statusCode != 206, Vary.names(in: metadata.headerFields) != .any else {
+        guard !Self.forbidsStoring(directives, status: metadata.statusCode), metadata.statusCode != 206,
+            Vary.names(in: metadata.headerFields) != .any
+        else {
             return (nil, false)
         }
         return lifetime(status: metadata.statusCode, fields: metadata.headerFields, directives: directives, now: now)
@@ -135,7 +149,7 @@ package struct FreshnessPolicy: Sendable {
     /// when it gives a lifetime (zero: not at all), else for `standard` (the configuration's 10 minutes).
     func failureLifetime(of response: ResponseMetadata?, standard: Duration) -> Duration {
         guard !ignoresCacheHeaders, let response else { return standard }
-        if response.directives.noStore { return .zero }
+        if Self.forbidsStoring(response.directives, status: response.statusCode) { return .zero }
         return response.directives.freshness ?? standard
     }
 
