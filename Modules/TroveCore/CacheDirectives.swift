@@ -18,7 +18,7 @@ public struct CacheDirectives: Sendable, Equatable {
     public var isPublic = false
     /// `must-understand`: a cache that implements the response's status may store it despite `no-store`
     /// (RFC 9111 §5.2.2.3); whether Trove does is for the pipeline, which knows the status.
-    public var mustUnderstand = false
+    package var mustUnderstand = false
 
     /// Directives given field by field; the defaults describe a response that says nothing about caching.
     public init(
