@@ -115,10 +115,12 @@ import TroveTestSupport
 
     @Test func fieldsOfTheConnectionAreNotStored() async throws {
         try await withOrigin([
-            "/r": Self.text("r", [
-                ("Cache-Control", "max-age=3600"), ("Connection", "X-Hop"), ("X-Hop", "1"), ("X-Kept", "2"),
-                ("Proxy-Authorization", "Basic c2VjcmV0")
-            ])
+            "/r": Self.text(
+                "r",
+                [
+                    ("Cache-Control", "max-age=3600"), ("Connection", "X-Hop"), ("X-Hop", "1"), ("X-Kept", "2"),
+                    ("Proxy-Authorization", "Basic c2VjcmV0")
+                ])
         ]) { server, cli in
             let url = server.url("/r").absoluteString
             _ = try await cli.run(["fetch", url])
@@ -134,7 +136,8 @@ import TroveTestSupport
     @Test func mustUnderstandStoresAStatusTroveImplementsDespiteNoStore() async throws {
         let fields = [("Cache-Control", "max-age=3600, no-store, must-understand")]
         try await withOrigin([
-            "/known": Self.text("known", fields), "/plain": Self.text("plain", [("Cache-Control", "max-age=3600, no-store")])
+            "/known": Self.text("known", fields),
+            "/plain": Self.text("plain", [("Cache-Control", "max-age=3600, no-store")])
         ]) { server, cli in
             for path in ["/known", "/plain"] {
                 for _ in 0..<2 { _ = try await cli.run(["fetch", server.url(path).absoluteString]) }
