@@ -8,7 +8,7 @@ struct ServeOptions: ParsableArguments {
     @Argument(
         parsing: .allUnrecognized,
         // The settings table is the argument's discussion, not the command's: a command's configuration is
-        // built for every command line parsed, this only for `serve` (its defaults cost about 2 ms to list).
+        // built for every command line parsed, this only for `serve` (listing the defaults costs about 1 ms).
         help: ArgumentHelp(
             "Settings as --name VALUE:", discussion: ServerSetting.helpText, valueName: "settings"))
     var settings: [String] = []
