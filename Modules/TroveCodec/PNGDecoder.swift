@@ -93,17 +93,22 @@ package struct PNGDecoder: ProgressiveImageDecoder {
     /// The size from the IHDR chunk and the eXIf chunk's orientation, without inflating anything.
     package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
-            guard bytes.starts(with: PNGChunkReader.signature) else {
-                throw Self.failure("invalid PNG signature; not a PNG file")
-            }
-            var reader = PNGChunkReader(bytes)
-            guard let first = try reader.next(), first.type == PNGChunk.ihdr else {
-                throw Self.failure("the first chunk is not IHDR")
-            }
-            let header = try PNGHeader(parsing: UnsafeRawBufferPointer(rebasing: bytes[first.data]))
+            let header = try Self.header(in: bytes)
             return ImageInfo(
                 format: .png, width: header.width, height: header.height, orientation: Self.orientation(in: bytes))
         }
+    }
+
+    /// The IHDR chunk of a file's bytes, read without inflating anything: the signature, then IHDR first.
+    static func header(in bytes: UnsafeRawBufferPointer) throws -> PNGHeader {
+        guard bytes.starts(with: PNGChunkReader.signature) else {
+            throw failure("invalid PNG signature; not a PNG file")
+        }
+        var reader = PNGChunkReader(bytes)
+        guard let first = try reader.next(), first.type == PNGChunk.ihdr else {
+            throw failure("the first chunk is not IHDR")
+        }
+        return try PNGHeader(parsing: UnsafeRawBufferPointer(rebasing: bytes[first.data]))
     }
 
     /// The largest k such that both sides reduced by 2^k (rounding up) are still at least `minimum`.

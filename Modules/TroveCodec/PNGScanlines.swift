@@ -9,16 +9,8 @@ extension PNGDecoder {
     /// whole inflated image data up to `wholeInflateLimit`, else two scanlines; 0 for data whose IHDR cannot
     /// be read (the decode says why). The decode memory budget counts it (`DecodeFootprint`).
     package static func scanlineBytes(of data: Data) -> Int {
-        // The signature (8 bytes), IHDR's length and type (8), then its 13 bytes.
-        guard data.count >= 33 else { return 0 }
-        let header = data.withUnsafeBytes { bytes -> PNGHeader? in
-            guard bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else { return nil }
-            return try? PNGHeader(parsing: UnsafeRawBufferPointer(rebasing: bytes[16..<29]))
-        }
-        guard let header else { return 0 }
-        let line = header.rowBytes(pixels: header.width) + 1
-        let (whole, overflow) = line.multipliedReportingOverflow(by: header.height)
-        return !overflow && whole <= wholeInflateLimit ? whole : 2 * line
+        guard let header = data.withUnsafeBytes({ try? Self.header(in: $0) }) else { return 0 }
+        return PNGScanlines.buffer(rowBytes: header.rowBytes(pixels: header.width), height: header.height).bytes
     }
 }
 
@@ -45,8 +37,9 @@ final class PNGScanlines {
     ) throws {
         self.rowBytes = rowBytes
         self.height = height
-        let expected = height * (rowBytes + 1)
-        if expected <= wholeInflateLimit {
+        let (expected, inflatesWhole) = Self.buffer(
+            rowBytes: rowBytes, height: height, wholeInflateLimit: wholeInflateLimit)
+        if inflatesWhole {
             // The spare byte catches a stream longer than the header implies.
             let whole = UnsafeMutableRawBufferPointer.allocate(byteCount: expected + 1, alignment: 16)
             do {
@@ -62,9 +55,20 @@ final class PNGScanlines {
             guard let stream = ZlibInflateStream(bytes, ranges: ranges) else {
                 throw PNGDecoder.failure("corrupt image data in IDAT: zlib could not start (out of memory)")
             }
-            buffer = .allocate(byteCount: 2 * (rowBytes + 1), alignment: 16)
+            buffer = .allocate(byteCount: expected, alignment: 16)
             self.stream = stream
         }
+    }
+
+    /// The buffer for `height` scanlines of `rowBytes` bytes after the filter byte: all of them when they take
+    /// at most `wholeInflateLimit` bytes (`inflatesWhole`), else two. The decode and the memory budget
+    /// (`PNGDecoder.scanlineBytes(of:)`) both size it here.
+    static func buffer(
+        rowBytes: Int, height: Int, wholeInflateLimit: Int = PNGDecoder.wholeInflateLimit
+    ) -> (bytes: Int, inflatesWhole: Bool) {
+        let line = rowBytes + 1
+        let (whole, overflow) = line.multipliedReportingOverflow(by: height)
+        return !overflow && whole <= wholeInflateLimit ? (whole, true) : (2 * line, false)
     }
 
     deinit { buffer.deallocate() }
