@@ -6,7 +6,10 @@ import Foundation
 public struct CacheDirectives: Sendable, Equatable {
     /// `no-store`: keep it nowhere, not even in memory.
     public var noStore: Bool
-    /// `no-cache`: may be stored, but must be revalidated before every use.
+    /// `no-cache`: may be stored, but must be revalidated before every use. The qualified form,
+    /// `no-cache="field, ..."`, leaves the response reusable and only keeps the fields it names out of the
+    /// stored copy (RFC 9111 §5.2.2.4; `HeaderField.storedWithResponse` drops them), unless it names a field
+    /// the cache itself reads (`fieldsCachingReads`): then it counts as plain `no-cache`.
     public var noCache: Bool
     /// `must-revalidate`: once stale, never used without a successful revalidation (no stale-if-error).
     public var mustRevalidate: Bool
@@ -19,6 +22,9 @@ public struct CacheDirectives: Sendable, Equatable {
     /// `must-understand`: a cache that implements the response's status may store it despite `no-store`
     /// (RFC 9111 §5.2.2.3); whether Trove does is for the pipeline, which knows the status.
     package var mustUnderstand = false
+    /// `stale-while-revalidate` (RFC 5861 §3): for this long past its freshness the response may be
+    /// delivered at once while a revalidation runs behind it.
+    package var staleWhileRevalidate: Duration?
 
     /// Directives given field by field; the defaults describe a response that says nothing about caching.
     public init(
@@ -55,10 +61,12 @@ public struct CacheDirectives: Sendable, Equatable {
         for directive in Self.directives(in: fields.values(named: "cache-control").joined(separator: ",")) {
             switch directive.name {
             case "no-store": noStore = true
-            case "no-cache": noCache = true
+            case "no-cache" where Self.unreusableFields(directive.value) == nil: noCache = true
             case "must-revalidate", "proxy-revalidate": mustRevalidate = true
             case "public": isPublic = true
             case "must-understand": mustUnderstand = true
+            case "stale-while-revalidate":
+                staleWhileRevalidate = directive.value.flatMap(Self.deltaSeconds).map { .seconds($0) }
             // The first max-age counts; a malformed one means stale.
             case "max-age" where maxAge == nil: maxAge = directive.value.flatMap(Self.deltaSeconds) ?? 0
             default: break  // s-maxage and private are for shared caches; the rest we do not use
@@ -90,7 +98,7 @@ public struct CacheDirectives: Sendable, Equatable {
     /// `name` or `name=value` items of a Cache-Control value, names lowercased, a quoted value unquoted.
     /// Commas inside a quoted string do not split items; an item with whitespace inside its name (such as
     /// `max-age =5`) keeps it, so it matches no directive.
-    static func directives(in value: String) -> [(name: String, value: String?)] {
+    package static func directives(in value: String) -> [(name: String, value: String?)] {
         var items: [(String, String?)] = []
         var current = ""
         var inQuotes = false
@@ -126,8 +134,24 @@ public struct CacheDirectives: Sendable, Equatable {
         return items
     }
 
+    /// The fields a cache reads to keep and reuse a response: a qualified `no-cache` naming one of them
+    /// cannot be honoured by leaving it out, so it counts as plain `no-cache`.
+    static let fieldsCachingReads: Set<String> = [
+        "cache-control", "vary", "date", "age", "expires", "etag", "last-modified", "content-type",
+        "content-encoding", "content-length"
+    ]
+
+    /// The lower-case field names a qualified `no-cache` lists (`no-cache="a, b"`), to be left out of the
+    /// stored copy; nil for the unqualified form, or one that names a field in `fieldsCachingReads`.
+    package static func unreusableFields(_ value: String?) -> [String]? {
+        let names = (value ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }.filter { !$0.isEmpty }
+        return names.isEmpty || names.contains(where: fieldsCachingReads.contains) ? nil : names
+    }
+
     /// RFC 9111 delta-seconds: digits only; a value too large to hold is capped (2^31, as the RFC says).
-    static func deltaSeconds(_ text: String) -> Int? {
+    package static func deltaSeconds(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return nil
         }

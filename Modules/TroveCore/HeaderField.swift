@@ -27,14 +27,17 @@ extension [HeaderField] {
     }
 
     /// The fields a cache keeps with a response: all but the connection's own (RFC 9111 §3.1), which are
-    /// the hop-by-hop fields and any field the `Connection` header names. The disk entry's header is sized
+    /// the hop-by-hop fields and any field the `Connection` header names, and those a qualified `no-cache`
+    /// names (§5.2.2.4: not to be reused without revalidation; see `CacheDirectives.noCache`). The disk entry's header is sized
     /// from these when a body streams in and written with them when it commits.
     package var storedWithResponse: [HeaderField] {
         // A Connection option names a field that described only the hop it came over (RFC 9110 §7.6.1).
         let named = values(named: "connection").flatMap { $0.split(separator: ",") }.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
-        let dropped = HeaderField.hopByHopNames.union(named)
+        let unreusable = CacheDirectives.directives(in: values(named: "cache-control").joined(separator: ","))
+            .filter { $0.name == "no-cache" }.flatMap { CacheDirectives.unreusableFields($0.value) ?? [] }
+        let dropped = HeaderField.hopByHopNames.union(named).union(unreusable)
         return filter { !dropped.contains($0.name.lowercased()) }
     }
 }

@@ -147,4 +147,28 @@ import TroveTestSupport
             #expect(server.requestCount(for: "/plain") == 2)
         }
     }
+
+    @Test func requestDirectivesAndConditionsComeFromHeaderOptions() async throws {
+        try await withOrigin([
+            "/r": Self.text("r", [("Cache-Control", "max-age=3600"), ("ETag", "\"v1\"")])
+        ]) { server, cli in
+            let url = server.url("/r").absoluteString
+            // only-if-cached: a miss never reaches the origin and shows as the 504 RFC 9111 gives it.
+            let miss = try await cli.run(["fetch", url, "--json", "--header", "Cache-Control: only-if-cached"])
+            #expect(miss.status == 1 && miss.jsonLines.first?["httpStatus"] as? Int == 504)
+            #expect(server.requestCount(for: "/r") == 0)
+            _ = try await cli.run(["fetch", url])
+            // The client's own condition, answered from the cache.
+            let include = try await cli.run(["fetch", url, "-i", "--header", "If-None-Match: \"v1\""])
+            #expect(include.stdout.hasPrefix("HTTP/1.1 304 Not Modified\r\n"), "\(include.stdout)")
+            // A 304 leaves the copy the condition named as it was.
+            let copy = try temporaryDirectory().appendingPathComponent("r")
+            try Data("mine".utf8).write(to: copy)
+            _ = try await cli.run(["fetch", url, "-o", copy.path, "--header", "If-None-Match: \"v1\""])
+            #expect(try String(contentsOf: copy, encoding: .utf8) == "mine")
+            let noCache = try await cli.run(["fetch", url, "--json", "--header", "Cache-Control: no-cache"])
+            #expect(noCache.jsonLines.first?["httpStatus"] as? Int == 200)
+            #expect(server.requestCount(for: "/r") == 2)
+        }
+    }
 }

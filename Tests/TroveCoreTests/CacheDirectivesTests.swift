@@ -58,6 +58,23 @@ import TroveCore
         CacheDirectives(cacheControl: cacheControl, expires: expires, date: date, age: age, receivedAt: now)
     }
 
+    @Test func aQualifiedNoCacheKeepsTheResponseReusableAndItsFieldsOutOfTheStoredCopy() {
+        let qualified = read("no-cache=\"a, B\", max-age=60")
+        #expect(!qualified.noCache && qualified.freshness == .seconds(60))
+        #expect(read("no-cache, max-age=60").noCache && read("no-cache=\"\"").noCache)
+        // A field the cache reads itself cannot be left out: that counts as plain no-cache, and is kept.
+        #expect(read("no-cache=\"vary, a\", max-age=60").noCache)
+        let keyed = [("Cache-Control", "no-cache=\"Vary\""), ("Vary", "Accept")].map {
+            HeaderField(name: $0.0, value: $0.1)
+        }
+        #expect(keyed.storedWithResponse.count == 2)
+        let fields = [("Cache-Control", "no-cache=\"a, B\""), ("a", "1"), ("b", "2"), ("c", "3")].map {
+            HeaderField(name: $0.0, value: $0.1)
+        }
+        #expect(fields.storedWithResponse.map(\.name) == ["Cache-Control", "c"])
+        #expect(read("max-age=5, stale-while-revalidate=30").staleWhileRevalidate == .seconds(30))
+    }
+
     func http(_ offset: TimeInterval) -> String {
         // Formats now+offset as an IMF-fixdate through the parser's own inverse, checked by the date tests.
         let formatter = DateFormatter()

@@ -9,14 +9,6 @@ import Testing
         #expect(tag == "\"2cf24dba5fb0a30e26e83b2ac5b9e29e\"")
     }
 
-    @Test func ifNoneMatchListsWeakFormsAndStar() {
-        let tag = "\"abc\""
-        #expect(EntityTag.ifNoneMatch("\"abc\"", matches: tag))
-        #expect(EntityTag.ifNoneMatch("\"x\", W/\"abc\"", matches: tag))
-        #expect(EntityTag.ifNoneMatch("*", matches: tag))
-        #expect(!EntityTag.ifNoneMatch("\"abcd\", \"ab\"", matches: tag))
-    }
-
     @Test func accessLogDropsTheSignature() {
         #expect(
             ProxyResponder.redacted("/Xy9_sig/rs:fit:300:300/plain/http://a/b.png")

@@ -136,7 +136,8 @@ struct FetchCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(response.data)
                 return true
             }
-            if let output { try response.data.write(to: output, options: .atomic) }
+            // A 304 has no body: the copy the caller's condition named stays as it is, as curl leaves it.
+            if let output, response.status != 304 { try response.data.write(to: output, options: .atomic) }
             let source = response.source.rawValue
             if common.json {
                 printJSONLine(
@@ -223,11 +224,14 @@ struct FetchReport: Encodable {
 }
 
 extension TroveError {
-    /// The HTTP status the origin answered with, for a failure that is one.
+    /// The HTTP status the origin answered with, for a failure that is one; 504 for a miss that was not to
+    /// reach the network (`--cache-only`, `Cache-Control: only-if-cached`), the status RFC 9111 §5.2.1.7 has
+    /// a cache answer it with.
     var httpStatusCode: Int? {
         switch self {
         case let .httpStatus(status, _): status
         case let .serverBusy(status, _, _): status
+        case .notCached: 504
         default: nil
         }
     }

@@ -52,6 +52,16 @@ package struct FreshnessPolicy: Sendable {
         return entry.metadata.expires.map { $0 > now } ?? true
     }
 
+    /// Whether a cached entry may answer a request without the origin: fresh by `isFresh` when the request
+    /// asks nothing of the caches, else as its own directives allow (which may take a stale one: `max-stale`).
+    func mayAnswer(_ entry: DiskEntry, maxAge: Duration?, asked: RequestDirectives, now: Date = Date()) -> Bool {
+        guard asked != RequestDirectives() else { return isFresh(entry, maxAge: maxAge, now: now) }
+        if let maxAge, now.timeIntervalSince(entry.metadata.created) >= maxAge.timeInterval { return false }
+        return asked.accepts(
+            age: Self.currentAge(of: entry.metadata, now: now), freshFor: staleSince(entry).timeIntervalSince(now),
+            mustRevalidate: entry.metadata.mustRevalidate)
+    }
+
     /// When the entry's response stops being fresh: its expiry, else the disk's max age.
     func staleSince(_ entry: DiskEntry) -> Date {
         entry.metadata.expires ?? entry.metadata.created.addingTimeInterval(diskMaxAge.timeInterval)
@@ -62,6 +72,18 @@ package struct FreshnessPolicy: Sendable {
     /// §4.2.4, §5.2.2.4).
     func mayDeliverUnrevalidated(_ entry: DiskEntry, now: Date = Date()) -> Bool {
         !entry.metadata.mustRevalidate || staleSince(entry) > now
+    }
+
+    /// stale-while-revalidate (RFC 5861 §3): whether a stale entry may be delivered at once to a request
+    /// that asks nothing of its own, while a revalidation runs behind it. Only within the window its
+    /// response gave, never once must-revalidate or no-cache, nor when cache headers are ignored.
+    func mayServeWhileRevalidating(_ entry: DiskEntry, for request: RawRequest, now: Date = Date()) -> Bool {
+        guard !ignoresCacheHeaders, request.policy == .useCache, request.usesCaches, request.maxAge == nil,
+            request.asked == RequestDirectives(), !entry.metadata.mustRevalidate,
+            let window = CacheDirectives(fields: entry.metadata.headerFields, receivedAt: entry.metadata.created)
+                .staleWhileRevalidate
+        else { return false }
+        return now.timeIntervalSince(staleSince(entry)) < window.timeInterval
     }
 
     /// stale-if-error: whether the entry is still close enough to its freshness to stand in for an origin

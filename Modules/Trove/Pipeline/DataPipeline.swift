@@ -16,7 +16,10 @@ public struct DataRequest: Sendable {
     public var retryFailed: Bool
     /// Replaces the normalized URL as the cache key (e.g. a signed URL whose query changes).
     public var customCacheKey: String?
-    /// Sent with this request's fetch, on top of the pipeline's headers (these win).
+    /// Sent with this request's fetch, on top of the pipeline's headers (these win). A `Cache-Control`
+    /// among them also asks the caches, as RFC 9111 §5.2.1 says (`max-age`, `max-stale`, `min-fresh`,
+    /// `no-cache`, `no-store`, `only-if-cached`, whose miss throws `notCached`), and an `If-None-Match` or
+    /// `If-Modified-Since` that a cached response satisfies is answered 304 with no body.
     public var headers: [String: String]
     /// Scheduling priority while the fetch waits for a slot (default `.normal`).
     public var priority: RequestPriority
@@ -62,6 +65,9 @@ public struct DataRequest: Sendable {
     /// Whether the caches may keep and give this request's answer: GET and HEAD, or another method that
     /// opted in (`cachesOtherMethods`).
     package var usesCaches: Bool { method == "GET" || method == "HEAD" || cachesOtherMethods }
+
+    /// What the request's own `Cache-Control` asks of the caches.
+    var asked: RequestDirectives { RequestDirectives(headers: headers) }
 }
 
 /// What a `DataPipeline` hands back: the bytes, where they came from, and their content type.
@@ -74,7 +80,8 @@ public struct DataResponse: Sendable {
     public var contentType: String?
     /// The key the response is cached under (the request's `cacheKey`).
     public var cacheKey: String
-    /// True when this is a cached copy past its freshness, delivered because the origin failed.
+    /// True when this is a cached copy past its freshness: delivered because the origin failed, while it is
+    /// revalidated behind the answer (stale-while-revalidate), or because the request took it (`max-stale`).
     public var isStale = false
     /// The HTTP status: the origin's, or the stored response's for a cached copy (206 for a range cut
     /// from a stored whole response); 200 for sources that are not HTTP.
@@ -141,8 +148,11 @@ public final class DataPipeline: Sendable {
 
     /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
     /// in its stats): disk writes are write-behind, so a result is delivered before its entry is on disk.
-    /// Call it before handing the cache directory to another process or pipeline, or before exiting.
+    /// Call it before handing the cache directory to another process or pipeline, or before exiting. It also
+    /// waits for the revalidations of copies delivered stale under `stale-while-revalidate`.
     public func flush() async {
+        // Revalidations of copies delivered stale (stale-while-revalidate) run behind their callers.
+        await parts.cacheWriter.background.wait()
         await parts.diskCache?.flush()
     }
 
@@ -201,7 +211,7 @@ public final class DataPipeline: Sendable {
     }
 
     private func memoryHit(_ request: DataRequest) -> DataResponse? {
-        guard request.usesCaches else { return nil }
+        guard request.usesCaches, !request.asked.judgesStoredCopies else { return nil }
         return memory.run(
             (key: request.cacheKey, policy: request.cachePolicy, maxAge: request.maxAge, headers: request.headers)
         )
@@ -255,6 +265,13 @@ public final class DataPipeline: Sendable {
         raw.method = request.method
         raw.body = request.body
         raw.usesCaches = request.usesCaches
+        raw.asked = request.asked
+        // only-if-cached never reaches the network, whatever the method or the policy says.
+        if raw.asked.onlyIfCached,
+            !request.usesCaches || request.cachePolicy == .reloadIgnoringCache || request.cachePolicy == .refresh
+        {
+            throw TroveError.notCached(key: raw.key)
+        }
         var response: DataResponse
         if !request.usesCaches {
             // Offline means offline, whatever the method.
@@ -274,6 +291,9 @@ public final class DataPipeline: Sendable {
         }
         if !request.isSafe, !request.cachesOtherMethods, response.source == .network {
             await invalidate(after: request, response)
+        }
+        if request.method == "HEAD", response.source == .network, response.status == 200, !raw.asked.noStore {
+            response = await freshening(byHead: response, for: request)
         }
         response = response.answering(request)
         emit(.final(response))

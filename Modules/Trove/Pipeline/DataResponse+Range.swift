@@ -6,10 +6,13 @@ import TroveCore
 // stored, so a stored response is always whole.
 
 extension DataResponse {
-    /// What this response answers to `request`: a cached whole 200 cut to the single byte range the
-    /// request's `Range` names, as 206 Partial Content; itself otherwise (no Range, several ranges, one
-    /// that cannot be satisfied, or an answer from the origin, which already heard the Range).
+    /// What this response answers to `request`: 304 when the request's own conditions hold
+    /// (`notModified(answering:)`, evaluated first as RFC 9110 §13.2.2 orders them), else a cached whole 200
+    /// cut to the single byte range the request's `Range` names, as 206 Partial Content; itself otherwise (no
+    /// Range, several ranges, one that cannot be satisfied, or an answer from the origin, which already heard
+    /// the Range).
     func answering(_ request: DataRequest) -> DataResponse {
+        if let notModified = notModified(answering: request) { return notModified }
         guard source != .network, status == 200, request.method == "GET",
             let header = request.headers.first(where: { $0.key.caseInsensitiveEquals("range") })?.value,
             let range = Self.byteRange(header, length: data.count)

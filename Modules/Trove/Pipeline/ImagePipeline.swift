@@ -95,7 +95,8 @@ public final class ImagePipeline: Sendable {
 
     /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
     /// in its stats): disk writes are write-behind, so a result is delivered before its entry is on disk.
-    /// Call it before handing the cache directory to another process or pipeline, or before exiting.
+    /// Call it before handing the cache directory to another process or pipeline, or before exiting. It also
+    /// waits for the revalidations of copies delivered stale under `stale-while-revalidate`.
     public func flush() async {
         // Placeholders are added to entries in the background; their writes join the disk's queue.
         await parts.cacheWriter.background.wait()

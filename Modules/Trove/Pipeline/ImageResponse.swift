@@ -15,7 +15,8 @@ public struct ImageResponse: Sendable {
     /// The keys the raw bytes and the processed result are cached under.
     public var cacheKey: CacheKey
     /// True when this is a cached copy past its freshness, delivered because the origin failed for a
-    /// transient reason (stale-if-error), or because `refresh` could not reach it.
+    /// transient reason (stale-if-error), because `refresh` could not reach it, or while it is revalidated
+    /// behind the answer (stale-while-revalidate).
     public var isStale = false
     /// The request fields that selected the source's response (`Vary`): a cached copy answers only a
     /// request that sends the same values.

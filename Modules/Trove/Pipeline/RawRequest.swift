@@ -12,9 +12,11 @@ struct RawRequest: Sendable {
     let headers: [String: String]
     /// Who waits for the bytes (a request, or the job of a request's processed result): its priority, its
     /// progress and its wish for previews.
-    let waiter: JobWaiter
+    var waiter: JobWaiter
     /// The request's own max age, overriding the freshness rules.
     var maxAge: Duration? = nil
+    /// What a data request's `Cache-Control` asks of the caches; an image request asks nothing.
+    var asked = RequestDirectives()
     /// The HTTP method and body sent (GET and none for images).
     var method = "GET"
     var body: Data? = nil
@@ -32,9 +34,12 @@ struct RawRequest: Sendable {
     var isIdempotent: Bool { ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(method) }
     /// How its fetch is shared: with every identical request in flight, unless the origin may act on each
     /// one and no cache keeps the answer.
-    /// A request with a `Range` goes alone too: its answer may be a part, which no other request may get.
+    /// A request with a `Range` goes alone too: its answer may be a part, which no other request may get;
+    /// so does one with conditions of its own (the origin's 304 answers only it) or with `Cache-Control`
+    /// directives (which decide what its fetch may take from the shared tier).
     var fetchKind: WorkKey.Kind {
-        (usesCaches || isIdempotent) && !asksForRange ? .load : .alone(waiter: waiter.id)
+        (usesCaches || isIdempotent) && !asksForRange && !asksConditionally && asked == RequestDirectives()
+            ? .load : .alone(waiter: waiter.id)
     }
     /// The key its fetch is coalesced and its waiters are joined under.
     var fetchKey: WorkKey { WorkKey(key, fetchKind, policy: policy) }
@@ -42,6 +47,9 @@ struct RawRequest: Sendable {
     var revalidationKey: WorkKey { WorkKey(key, asksForRange ? fetchKind : .revalidate, policy: policy) }
     /// Whether the request sends a `Range` (any case).
     var asksForRange: Bool { headers.keys.contains { $0.caseInsensitiveEquals("range") } }
+    /// Whether the request sends a condition of its own (`If-None-Match`, `If-Modified-Since`): forwarded on
+    /// a miss, and left out of a revalidation, which asks with the stored validators alone.
+    var asksConditionally: Bool { headers.keys.contains { HTTPConditions.isConditionField($0) } }
 }
 
 /// Bytes from the disk cache or the network.
@@ -53,7 +61,8 @@ struct RawResult: Sendable {
     var expires: Date? = nil
     /// False for a `no-store` response: hand it over, keep it nowhere.
     var storable = true
-    /// A copy past its freshness, delivered because the origin failed transiently.
+    /// A copy past its freshness: delivered because the origin failed transiently, while it is revalidated
+    /// behind the answer (stale-while-revalidate), or because the request took it (`max-stale`).
     var isStale = false
     /// Set when the body went straight into the disk entry as it arrived (a prefetch): `data` is empty,
     /// and this is the body's length.

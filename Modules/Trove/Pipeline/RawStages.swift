@@ -5,7 +5,8 @@ import TroveDiskCache
 
 /// The original's bytes, for both pipelines, read top to bottom: the original on disk, else the failure
 /// memory and one fetch per key (`Jobs`) from the shared tier, else the origin. A stale entry is revalidated,
-/// and delivered marked stale when the origin fails transiently (stale-if-error). Built once per pipeline.
+/// and delivered marked stale when the origin fails transiently (stale-if-error), or at once while its
+/// revalidation runs behind it (stale-while-revalidate). Built once per pipeline.
 package struct RawStages: Sendable {
     let parts: PipelineParts
     let originalDisk: OriginalDiskStage
@@ -41,8 +42,31 @@ package struct RawStages: Sendable {
         }
         switch found {
         case let .answer(result): return result
+        case let .stale(entry) where parts.freshness.mayServeWhileRevalidating(entry, for: request):
+            revalidateBehind(entry, for: request)
+            return RawResult(entry, isStale: true)
         case let .stale(entry): return try await revalidating(entry, for: request)
         case .nothing: return try await fetch(request)
+        }
+    }
+
+    /// Revalidates an entry delivered stale, after its caller has it: at low priority, as a waiter of its
+    /// own, tracked so `flush()` waits for it. Its 304 or 200 updates the tiers as any revalidation does;
+    /// a failure leaves the entry as it was.
+    private func revalidateBehind(_ entry: DiskEntry, for request: RawRequest) {
+        var behind = request
+        behind.waiter = JobWaiter(priority: .low, url: request.url)
+        parts.cacheWriter.background.run { [behind] in
+            // Its spans are roots of their own: the caller's span has ended by the time they start.
+            await ServiceContext.withValue(ServiceContext.topLevel) {
+                do {
+                    if try await revalidate(behind, entry: entry) == nil { _ = try await fetch(behind) }
+                } catch {
+                    parts.logger.info(
+                        "revalidation behind a stale answer failed; the entry stays as it was",
+                        metadata: ["url": .redacted(behind.url), "error": .redacted(error)])
+                }
+            }
         }
     }
 
@@ -71,7 +95,9 @@ package struct RawStages: Sendable {
     /// origin answers), else the origin, into the disk entry for a streaming prefetch.
     private func sharedFetch(_ request: RawRequest) async throws -> RawResult {
         try await fetches.value(forKey: request.fetchKey, as: request.waiter, onJoin: parts.recordJoin) { job in
-            if let sharedTier, request.usesCaches, request.policy != .reloadIgnoringCache, request.policy != .refresh {
+            if let sharedTier, request.usesCaches, !request.asked.noStore, request.policy != .reloadIgnoringCache,
+                request.policy != .refresh
+            {
                 let answer = try await parts.tracing.span("trove.shared_tier") { span in
                     let answer = try await sharedTier.run(request)
                     span?.record(answer)
@@ -152,7 +178,10 @@ package struct RawStages: Sendable {
             case let .fetched(result)?: return result
             case nil: return try await fetch(request)
             }
-        } catch  where FreshnessPolicy.isOriginFailure(error) && parts.freshness.isWithinStaleBound(entry) {
+        } catch
+            where FreshnessPolicy.isOriginFailure(error) && parts.freshness.isWithinStaleBound(entry)
+            && !request.asked.judgesStoredCopies
+        {
             guard parts.freshness.mayDeliverUnrevalidated(entry) else {
                 parts.logger.info(
                     "origin failed; the cached copy is stale and must-revalidate, so it is not delivered",

@@ -55,6 +55,13 @@ struct OriginStage: PipelineStage {
     /// One unconditional origin fetch for `job`'s waiters, accepted and stored.
     private func fetch(_ request: RawRequest, job: JobHandle, span: (any Span)?) async throws -> RawResult {
         let outcome = try await performFetch(request, validators: nil, job: job, span: span)
+        if case let .notModified(metadata) = outcome, request.asksConditionally {
+            // The client's own condition, forwarded on a miss, held at the origin: its 304 is the answer,
+            // kept nowhere.
+            var result = RawResult(fetched: Data(), metadata, expires: nil, storable: false)
+            result.status = 304
+            return result
+        }
         guard case let .data(data, metadata) = outcome else {
             throw TroveError.connectionFailed(
                 url: request.url.absoluteString,
@@ -164,8 +171,12 @@ struct OriginStage: PipelineStage {
             }
             let fetcher = try registry.fetcher(for: url)
             let deadline = RequestDeadline(budget: configuration.requestDeadline)
+            var sent = headers(request.headers)
+            // A revalidation asks with the stored validators alone: the client's own conditions are judged
+            // against the answer afterwards (`DataResponse.notModified(answering:)`).
+            if validators != nil { sent = sent.filter { !HTTPConditions.isConditionField($0.key) } }
             var fetchRequest = FetchRequest(
-                url: url, headers: headers(request.headers),
+                url: url, headers: sent,
                 validators: validators, timeout: configuration.fetchTimeout,
                 maxBytes: configuration.maxBytes,
                 deadline: deadline)
@@ -227,7 +238,7 @@ struct OriginStage: PipelineStage {
             throw error
         }
         var (expires, storable) = freshness.freshness(of: metadata)
-        if !request.usesCaches { storable = false }
+        if !request.usesCaches || request.asked.noStore { storable = false }
         // A part is kept nowhere and takes nothing with it: a stored whole response stays whole.
         let stored =
             metadata.statusCode == 206

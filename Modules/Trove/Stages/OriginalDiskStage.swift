@@ -1,9 +1,10 @@
 import TroveCore
 import TroveDiskCache
 
-/// The original bytes on disk: a fresh entry answers, and so does any entry for `cacheOnly`; a stale one is
-/// handed back to be revalidated; otherwise the request passes on to the fetch. `reloadIgnoringCache` never
-/// reads it; `cacheOnly` never passes on.
+/// The original bytes on disk: a fresh entry answers (or one the request's own directives accept), and so
+/// does any entry for `cacheOnly`; another is handed back to be revalidated; otherwise the request passes on
+/// to the fetch. `reloadIgnoringCache` and a request's `no-store` never read it; `cacheOnly` never passes on,
+/// nor does `only-if-cached` (which takes no entry its other directives refuse).
 struct OriginalDiskStage: PipelineStage {
     /// What the disk had for a request.
     enum Found: Sendable {
@@ -18,15 +19,20 @@ struct OriginalDiskStage: PipelineStage {
     let headers: SentHeaders
 
     func run(_ request: RawRequest) async throws -> Found {
-        guard request.policy != .reloadIgnoringCache,
+        guard request.policy != .reloadIgnoringCache, !request.asked.noStore,
             let entry = await disk.cached(request.key, includingStale: true, for: headers(request.headers))
         else {
-            if request.policy == .cacheOnly { throw TroveError.notCached(key: request.key) }
+            if request.policy == .cacheOnly || request.asked.onlyIfCached {
+                throw TroveError.notCached(key: request.key)
+            }
             return .nothing
         }
         let fresh = freshness.isFresh(entry, maxAge: request.maxAge)
         // Offline, whatever is cached is delivered.
-        if fresh || request.policy == .cacheOnly { return .answer(RawResult(entry, isStale: !fresh)) }
+        if request.policy == .cacheOnly || freshness.mayAnswer(entry, maxAge: request.maxAge, asked: request.asked) {
+            return .answer(RawResult(entry, isStale: !fresh))
+        }
+        if request.asked.onlyIfCached { throw TroveError.notCached(key: request.key) }
         return .stale(entry)
     }
 }

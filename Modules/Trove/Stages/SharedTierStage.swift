@@ -84,12 +84,12 @@ struct SharedTierStage: PipelineStage {
             entry = variant
         }
         guard entry.metadata.selecting.isEmpty || Vary.matches(entry.metadata.selecting, headers),
-            freshness.isFresh(entry, maxAge: request.maxAge)
+            freshness.mayAnswer(entry, maxAge: request.maxAge, asked: request.asked)
         else {
             return nil
         }
         // Another pipeline stored it: bytes this one refuses (no decoder for them) are not served from here.
-        var result = RawResult(entry, source: .shared)
+        var result = RawResult(entry, isStale: !freshness.isFresh(entry, maxAge: request.maxAge), source: .shared)
         if let accept {
             guard let decoder = try? accept(entry.data, request.url) else { return nil }
             result.decoder = decoder

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Strong entity tags for results, and the `If-None-Match` test (RFC 9110 §13.1.2).
+/// Strong entity tags for results; `HTTPConditions` tests an `If-None-Match` against them.
 enum EntityTag {
     /// `"` + the first 128 bits of the SHA-256 of the bytes, in hex + `"`: equal bytes, equal tag, on any
     /// server of a fleet and across restarts.
@@ -18,16 +18,4 @@ enum EntityTag {
     }
 
     private static let hexDigits = Array("0123456789abcdef")
-
-    /// Whether an `If-None-Match` value names `tag` (a list, each strong or `W/`, compared weakly as the RFC
-    /// says for this header) or is `*` (any current representation).
-    static func ifNoneMatch(_ header: String, matches tag: String) -> Bool {
-        for candidate in header.split(separator: ",") {
-            var item = candidate.trimmingCharacters(in: .whitespaces)[...]
-            if item == "*" { return true }
-            if item.hasPrefix("W/") { item = item.dropFirst(2) }
-            if item == tag { return true }
-        }
-        return false
-    }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Trove
+import TroveCore
 import TroveFetcher
 import TroveImgproxy
 import TrovePlaceholders
@@ -331,11 +332,11 @@ struct ProxyResponder: Sendable {
         let lastModified = configuration.useLastModified ? served.source?.lastModified : nil
         // If-None-Match decides when it is sent and read; If-Modified-Since only without it (RFC 9110 §13.2.2).
         if configuration.useEntityTags, let condition = conditions.ifNoneMatch {
-            if EntityTag.ifNoneMatch(condition, matches: served.entityTag) {
+            if HTTPConditions.ifNoneMatch(condition, matches: served.entityTag) {
                 return ResultAnswer(status: .notModified, headers: headers.notModified, body: nil, contentLength: nil)
             }
         } else if let lastModified, let since = conditions.ifModifiedSince,
-            HTTPDateText.notModified(lastModified: lastModified, ifModifiedSince: since)
+            HTTPConditions.notModified(lastModified: lastModified, ifModifiedSince: since)
         {
             return ResultAnswer(status: .notModified, headers: headers.notModified, body: nil, contentLength: nil)
         }

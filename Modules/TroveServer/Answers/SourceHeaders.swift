@@ -69,7 +69,7 @@ struct HeaderRecordingFetcher: Fetcher {
     }
 }
 
-/// HTTP dates as servers send them (RFC 9110's IMF-fixdate), and the `If-Modified-Since` test.
+/// HTTP dates as servers send them (RFC 9110's IMF-fixdate).
 enum HTTPDateText {
     private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -83,14 +83,5 @@ enum HTTPDateText {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(weekday), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-    }
-
-    /// Whether a resource last modified at `lastModified` is unchanged since `ifModifiedSince` (RFC 9110
-    /// §13.1.3): both must be HTTP dates, and the resource not newer. Unreadable dates mean "changed".
-    static func notModified(lastModified: String, ifModifiedSince: String) -> Bool {
-        guard let modified = HTTPDate.parse(lastModified), let since = HTTPDate.parse(ifModifiedSince) else {
-            return false
-        }
-        return modified <= since
     }
 }
