@@ -62,4 +62,31 @@ import TroveTestSupport
         let entry = try #require(try await store.entry(forKey: url.absoluteString))
         return try #require(entry.metadata.expires).timeIntervalSince(entry.metadata.created)
     }
+
+    /// Another client error is remembered while its answer says it is fresh, or for the configured time when
+    /// RFC 9110 calls its status heuristically cacheable; never one that depends on credentials or load, nor
+    /// a server error.
+    @Test(
+        arguments: [
+            (400, "max-age=3600", true), (499, "max-age=3600", true), (400, nil, false), (405, nil, true),
+            (414, nil, true), (403, "max-age=3600", false), (429, "max-age=3600", false), (500, "max-age=3600", false),
+            (400, "max-age=3600, no-store", false)
+        ] as [(Int, String?, Bool)])
+    func aClientErrorIsRememberedByItsOwnLifetime(status: Int, cacheControl: String?, remembered: Bool) async throws {
+        let fields = cacheControl.map { [("Cache-Control", $0)] } ?? []
+        try await withServerAndCache(["/r": textRoute("no", status: status, fields)]) { server, dir in
+            let url = server.url("/r")
+            #expect(await failure(url, in: dir) == .httpStatus(status, url: url.absoluteString))
+            let second = await failure(url, in: dir)
+            if remembered {
+                guard case let .previouslyFailed(_, cause, _)? = second else {
+                    Issue.record(
+                        "the second request was not answered by the remembered failure: \(String(describing: second))")
+                    return
+                }
+                #expect(cause == "HTTP \(status)")
+            }
+            #expect(server.requestCount(for: "/r") == (remembered ? 1 : 2))
+        }
+    }
 }

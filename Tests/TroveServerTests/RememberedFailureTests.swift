@@ -10,7 +10,11 @@ import Testing
     @Test func aRememberedFailureKeepsTheStatusOfTheFirst() async throws {
         var damaged = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + Data("JFIF".utf8)
         damaged.append(Data(repeating: 0x5A, count: 200))
-        let origin = FixtureServer(routes: ["/damaged.jpg": .file(damaged, contentType: "image/jpeg")])
+        let origin = FixtureServer(routes: [
+            "/damaged.jpg": .file(damaged, contentType: "image/jpeg"),
+            // A client error whose answer says it holds for an hour is remembered too, and stays a 502.
+            "/refused.jpg": .response(status: 400, headers: ["Cache-Control": "max-age=3600"], body: Data("no".utf8))
+        ])
         let signer = URLSigner.test
         let harness = try await ServerHarness.start(origin: origin) {
             $0.keys = [signer.key]
@@ -18,7 +22,7 @@ import Testing
         }
         defer { Task { await harness.stop() } }
 
-        for (source, status) in [("/damaged.jpg", 422), ("/missing.jpg", 404)] {
+        for (source, status) in [("/damaged.jpg", 422), ("/missing.jpg", 404), ("/refused.jpg", 502)] {
             let first = try await harness.request(signer.signed("/rs:fit:100:100/plain/\(origin.url(source))@png"))
             let again = try await harness.request(signer.signed("/rs:fit:50:50/plain/\(origin.url(source))@png"))
             #expect(first.status.code == status, "\(source): \(first.status) \(first.text)")

@@ -68,12 +68,15 @@ final class FailureMemory: Sendable {
     /// Records the failure when it is lasting; returns whether it did. With `persists` false it is kept in
     /// this process only (a memory-only request writes nothing to disk). `lifetime`, when given, replaces
     /// the configured TTL: the failed answer's own freshness (zero: it is stale already, so not remembered).
+    /// `lasting`, when given, replaces the error's own `isLasting` (`FreshnessPolicy.remembers` also weighs
+    /// the failed answer's headers).
     @discardableResult
     func record(
-        _ error: any Error, forKey key: String, persists: Bool = true, lifetime: Duration? = nil
+        _ error: any Error, forKey key: String, persists: Bool = true, lifetime: Duration? = nil,
+        lasting: Bool? = nil
     ) async -> Bool {
         let ttl = ttl > .zero ? lifetime ?? ttl : .zero
-        guard ttl > .zero, let error = error as? TroveError, error.isLasting else { return false }
+        guard ttl > .zero, let error = error as? TroveError, lasting ?? error.isLasting else { return false }
         let at = now()
         let isAboutContent = Self.isAboutContent(error)
         records.withLock {

@@ -167,6 +167,23 @@ package struct FreshnessPolicy: Sendable {
         }
     }
 
+    /// Client errors whose answer depends on credentials, timing or load: never remembered, whatever their
+    /// headers say.
+    static let passingClientErrors: Set<Int> = [401, 403, 407, 408, 421, 425, 429]
+
+    /// Whether a failed fetch is remembered: a lasting error (`TroveError.isLasting`: 404, 410, bytes that
+    /// are not an image), or another client error that RFC 9110 calls heuristically cacheable (405, 414) or
+    /// whose answer gave a lifetime of its own (RFC 9111 lets a cache reuse it while fresh), but not one in
+    /// `passingClientErrors`. Server errors never are: a retry may fix them.
+    func remembers(_ error: any Error, response: ResponseMetadata?) -> Bool {
+        guard let error = error as? TroveError else { return false }
+        if error.isLasting { return true }
+        guard !ignoresCacheHeaders, case let .httpStatus(status, _) = error, (400...499).contains(status),
+            !Self.passingClientErrors.contains(status)
+        else { return false }
+        return Self.heuristicallyCacheable.contains(status) || response?.directives.freshness != nil
+    }
+
     /// How long a lasting failure (a 404, a 410) is remembered: for as long as the answer says it is fresh
     /// when it gives a lifetime (zero: not at all), else for `standard` (the configuration's 10 minutes).
     func failureLifetime(of response: ResponseMetadata?, standard: Duration) -> Duration {

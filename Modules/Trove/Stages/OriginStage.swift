@@ -214,11 +214,12 @@ struct OriginStage: PipelineStage {
         } catch {
             metrics.record(.failure(FailureKind(error)))
             activity.failed(url, key: request.key, error)
-            let remembered = freshness.failureLifetime(
-                of: failedResponse.withLock { $0 }, standard: configuration.failedURLTTL)
+            let response = failedResponse.withLock { $0 }
+            let remembered = freshness.failureLifetime(of: response, standard: configuration.failedURLTTL)
             if request.usesCaches,
                 await failures.record(
-                    error, forKey: request.key, persists: request.policy != .memoryOnly, lifetime: remembered)
+                    error, forKey: request.key, persists: request.policy != .memoryOnly, lifetime: remembered,
+                    lasting: freshness.remembers(error, response: response))
             {
                 logger.info("remembering lasting failure", metadata: ["url": .redacted(url), "error": .redacted(error)])
             }

@@ -100,14 +100,14 @@ struct ProxyFailure: Error, Sendable, Equatable {
     }
 
     /// A failure remembered from a recent try, answered as the first was, which the remembered cause names
-    /// (`TroveError.cause` spells a status "HTTP 404"): a missing source stays a 404, and bytes that were no
-    /// decodable image a 422 that says why again (over which limit, damaged), not only that it failed.
+    /// (`TroveError.cause` spells a status "HTTP 404"): a missing source stays a 404, another client error
+    /// the source's answer let be remembered a 502, and bytes that were no decodable image a 422 that says
+    /// why again (over which limit, damaged), not only that it failed.
     private static func remembered(_ cause: String) -> ProxyFailure {
-        if cause.hasPrefix("HTTP ") {
-            return ProxyFailure(status: 404, "the source image was not found (\(cause)), as a recent try found")
-        }
+        let status = cause.hasPrefix("HTTP ") ? Int(cause.dropFirst("HTTP ".count).prefix(3)) : nil
         let first =
-            TroveError(rememberedCause: cause).map { ProxyFailure($0) }
+            status.map { ProxyFailure(TroveError.httpStatus($0, url: "")) }
+            ?? TroveError(rememberedCause: cause).map { ProxyFailure($0) }
             ?? ProxyFailure(status: 422, "the source is not an image this server can decode")
         return ProxyFailure(status: first.status, first.message + ", as a recent try found")
     }
