@@ -135,4 +135,20 @@ import TroveTestSupport
             #expect(server.requestCount(for: "/r") == 1)
         }
     }
+
+    /// An image request that carries a condition gets no 304 to decode: the fetch fails as before, and
+    /// nothing is remembered against the URL.
+    @Test func anImageRequestsConditionLeavesNoFailureBehind() async throws {
+        let route = FixtureServer.Route.conditional(
+            try pngData("badge.png"), contentType: "image/png", lastModified: Date(timeIntervalSince1970: 784_111_777))
+        try await withServerAndCache(["/r.png": route]) { server, dir in
+            let url = server.url("/r.png")
+            let tag = try #require(try await fetchOnce(url, in: try temporaryDirectory()).field("etag"))
+            let pipeline = try makePipeline(dir)
+            await #expect(throws: TroveError.self) {
+                try await pipeline.image(for: ImageRequest(url: url, headers: ["If-None-Match": tag]))
+            }
+            #expect(try await pipeline.image(for: url).image.width > 0)
+        }
+    }
 }

@@ -25,8 +25,9 @@ package struct CacheWriter: Sendable {
     /// Fetched bytes the pipeline accepted: stored on disk (write-behind; unless memory-only or originals
     /// are not kept there) and in the
     /// shared tier for as long as they are fresh. A no-store answer stores nothing and removes the older
-    /// copy (a revalidated entry must not outlive it); a request that said no-store touches nothing. A disk that fails is logged, never thrown: the bytes
-    /// are good. A shared tier configured wrong (a bad password) throws.
+    /// copy (a revalidated entry must not outlive it); a request that said no-store touches nothing. A disk
+    /// that fails is logged, never thrown: the bytes are good. A shared tier configured wrong (a bad
+    /// password) throws.
     ///
     /// A response that varies (`Vary`) is stored as a variant under its own key (`CacheKey.variant`),
     /// carrying the values `headers` (what the request sent) had for the fields it names, and the request's

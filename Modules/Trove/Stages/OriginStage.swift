@@ -55,9 +55,9 @@ struct OriginStage: PipelineStage {
     /// One unconditional origin fetch for `job`'s waiters, accepted and stored.
     private func fetch(_ request: RawRequest, job: JobHandle, span: (any Span)?) async throws -> RawResult {
         let outcome = try await performFetch(request, validators: nil, job: job, span: span)
-        if case let .notModified(metadata) = outcome, request.asksConditionally {
-            // The client's own condition, forwarded on a miss, held at the origin: its 304 is the answer,
-            // kept nowhere.
+        if case let .notModified(metadata) = outcome, request.asksConditionally, accept == nil {
+            // A data request's own condition, forwarded on a miss, held at the origin: its 304 is the answer,
+            // kept nowhere. (An image pipeline has no use for a 304: it fails as before, remembering nothing.)
             var result = RawResult(fetched: Data(), metadata, expires: nil, storable: false)
             result.status = 304
             return result
