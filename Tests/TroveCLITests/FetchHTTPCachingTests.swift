@@ -102,7 +102,9 @@ import TroveTestSupport
     @Test func aPOSTInvalidatesTheURLForTheNextProcess() async throws {
         try await withOrigin(["/r": .withHeaders(["Cache-Control": "max-age=3600"], .echo)]) { server, cli in
             let url = server.url("/r").absoluteString
-            let body = try temporaryDirectory().appendingPathComponent("body")
+            let folder = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let body = folder.appendingPathComponent("body")
             try Data("abc".utf8).write(to: body)
             _ = try await cli.run(["fetch", url])
             let post = try await cli.run(["fetch", url, "--method", "POST", "--body", body.path, "-o", "-"])
@@ -162,7 +164,9 @@ import TroveTestSupport
             let include = try await cli.run(["fetch", url, "-i", "--header", "If-None-Match: \"v1\""])
             #expect(include.stdout.hasPrefix("HTTP/1.1 304 Not Modified\r\n"), "\(include.stdout)")
             // A 304 leaves the copy the condition named as it was.
-            let copy = try temporaryDirectory().appendingPathComponent("r")
+            let folder = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let copy = folder.appendingPathComponent("r")
             try Data("mine".utf8).write(to: copy)
             _ = try await cli.run(["fetch", url, "-o", copy.path, "--header", "If-None-Match: \"v1\""])
             #expect(try String(contentsOf: copy, encoding: .utf8) == "mine")

@@ -143,7 +143,9 @@ import TroveTestSupport
             try pngData("badge.png"), contentType: "image/png", lastModified: Date(timeIntervalSince1970: 784_111_777))
         try await withServerAndCache(["/r.png": route]) { server, dir in
             let url = server.url("/r.png")
-            let tag = try #require(try await fetchOnce(url, in: try temporaryDirectory()).field("etag"))
+            let elsewhere = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: elsewhere) }
+            let tag = try #require(try await fetchOnce(url, in: elsewhere).field("etag"))
             let pipeline = try makePipeline(dir)
             await #expect(throws: TroveError.self) {
                 try await pipeline.image(for: ImageRequest(url: url, headers: ["If-None-Match": tag]))
