@@ -178,4 +178,28 @@ import TroveTestSupport
             #expect(server.requestCount(for: "/r") == 1)
         }
     }
+
+    /// A request with directives or conditions of its own fetches alone: joining a plain fetch in flight would
+    /// let one request's rules decide the other's answer (a `max-stale` taking a stale shared-tier copy for both).
+    @Test(arguments: [["Cache-Control": "max-stale=60"], ["If-None-Match": "\"x\""]])
+    func aRequestThatAsksOfItsOwnDoesNotJoinAPlainFetch(headers: [String: String]) async throws {
+        let gate = FixtureGate()
+        let route = FixtureServer.Route.withFieldLines(
+            [(name: "Cache-Control", value: "max-age=3600")],
+            .gated(Data("body".utf8), contentType: "text/plain", gate: gate))
+        try await withServerAndCache(["/r": route]) { server, dir in
+            let url = server.url("/r")
+            let pipeline = try makeDataPipeline(dir)
+            async let plain = pipeline.data(for: url)
+            await gate.waitForArrivals(1)
+            async let own = pipeline.data(for: DataRequest(url: url, headers: headers))
+            // Its own fetch reaches the origin beside the plain one's, instead of waiting on it.
+            let fetchedAlone = await eventually { gate.arrivals == 2 }
+            gate.open()
+            let answers = try await (plain, own)
+            #expect(fetchedAlone)
+            #expect(answers.0.text == "body" && answers.1.text == "body")
+            #expect(server.requestCount(for: "/r") == 2)
+        }
+    }
 }
