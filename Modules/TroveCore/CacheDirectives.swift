@@ -144,9 +144,7 @@ public struct CacheDirectives: Sendable, Equatable {
     /// The lower-case field names a qualified `no-cache` lists (`no-cache="a, b"`), to be left out of the
     /// stored copy; nil for the unqualified form, or one that names a field in `fieldsCachingReads`.
     package static func unreusableFields(_ value: String?) -> [String]? {
-        let names = (value ?? "").split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }.filter { !$0.isEmpty }
+        let names = value?.listedNames ?? []
         return names.isEmpty || names.contains(where: fieldsCachingReads.contains) ? nil : names
     }
 

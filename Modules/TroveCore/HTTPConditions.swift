@@ -10,13 +10,7 @@ package enum HTTPConditions {
     package static func notModified(
         ifNoneMatch: String?, ifModifiedSince: String?, entityTag: String?, lastModified: String?
     ) -> Bool {
-        if let ifNoneMatch {
-            guard let entityTag else {
-                // `*` matches any current representation, tagged or not; a listed tag needs one.
-                return ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "*" }
-            }
-            return Self.ifNoneMatch(ifNoneMatch, matches: entityTag)
-        }
+        if let ifNoneMatch { return Self.ifNoneMatch(ifNoneMatch, matches: entityTag) }
         guard let ifModifiedSince, let lastModified else { return false }
         return notModified(lastModified: lastModified, ifModifiedSince: ifModifiedSince)
     }
@@ -26,11 +20,12 @@ package enum HTTPConditions {
         name.caseInsensitiveEquals("if-none-match") || name.caseInsensitiveEquals("if-modified-since")
     }
 
-    /// Whether an `If-None-Match` value is `*` or lists `tag`, compared weakly (a `W/` on either side does
-    /// not matter). Tags are compared without their quotes too, so an origin that sends them unquoted, as
-    /// some do, still matches what a client echoes back.
-    package static func ifNoneMatch(_ header: String, matches tag: String) -> Bool {
-        let wanted = opaque(tag)
+    /// Whether an `If-None-Match` value is `*` (any current representation, tagged or not) or lists `tag`
+    /// (nil: the representation has none), compared weakly (a `W/` on either side does not matter). Tags
+    /// are compared without their quotes too, so an origin that sends them unquoted, as some do, still
+    /// matches what a client echoes back.
+    package static func ifNoneMatch(_ header: String, matches tag: String?) -> Bool {
+        let wanted = tag.map(opaque)
         for candidate in header.split(separator: ",") {
             let item = candidate.trimmingCharacters(in: .whitespaces)
             if item == "*" || opaque(item) == wanted { return true }

@@ -28,13 +28,11 @@ extension [HeaderField] {
 
     /// The fields a cache keeps with a response: all but the connection's own (RFC 9111 §3.1), which are
     /// the hop-by-hop fields and any field the `Connection` header names, and those a qualified `no-cache`
-    /// names (§5.2.2.4: not to be reused without revalidation; see `CacheDirectives.noCache`). The disk entry's header is sized
-    /// from these when a body streams in and written with them when it commits.
+    /// names (§5.2.2.4: not to be reused without revalidation; see `CacheDirectives.noCache`). The disk
+    /// entry's header is sized from these when a body streams in and written with them when it commits.
     package var storedWithResponse: [HeaderField] {
         // A Connection option names a field that described only the hop it came over (RFC 9110 §7.6.1).
-        let named = values(named: "connection").flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
+        let named = values(named: "connection").flatMap(\.listedNames)
         let unreusable = CacheDirectives.directives(in: values(named: "cache-control").joined(separator: ","))
             .filter { $0.name == "no-cache" }.flatMap { CacheDirectives.unreusableFields($0.value) ?? [] }
         let dropped = HeaderField.hopByHopNames.union(named).union(unreusable)
@@ -51,7 +49,20 @@ extension HeaderField {
     ]
 }
 
+extension [String: String] {
+    /// The value of the request field `name` (any case); with several spellings of the name, one of them.
+    package func value(named name: String) -> String? {
+        first { $0.key.caseInsensitiveEquals(name) }?.value
+    }
+}
+
 extension String {
+    /// The members of a comma-separated field value (RFC 9110 §5.6.1), lower case, without the whitespace
+    /// around them, empty ones left out: the names a `Connection`, a `Vary` or a qualified `no-cache` lists.
+    package var listedNames: [String] {
+        split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
     /// ASCII case-insensitive equality, as field names and many tokens compare.
     package func caseInsensitiveEquals(_ other: String) -> Bool {
         utf8.count == other.utf8.count

@@ -31,10 +31,9 @@ package enum Vary {
     package static func names(in fields: [HeaderField]) -> Names {
         var names: [String] = []
         for line in fields.values(named: "vary") {
-            for member in line.split(separator: ",") {
-                let name = member.trimmingCharacters(in: .whitespaces).lowercased()
+            for name in line.listedNames {
                 if name == "*" { return .any }
-                if !name.isEmpty, !names.contains(name) { names.append(name) }
+                if !names.contains(name) { names.append(name) }
             }
         }
         return names.isEmpty ? .none : .fields(names)

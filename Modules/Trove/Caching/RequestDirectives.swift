@@ -25,9 +25,7 @@ package struct RequestDirectives: Sendable, Equatable {
     /// The directives among these request header fields (the name in any case). A directive whose value is
     /// not delta-seconds is ignored, as RFC 9111 §4 allows for an invalid one.
     init(headers: [String: String]) {
-        guard let value = headers.first(where: { $0.key.caseInsensitiveEquals("cache-control") })?.value else {
-            return
-        }
+        guard let value = headers.value(named: "cache-control") else { return }
         for directive in CacheDirectives.directives(in: value) {
             let seconds = directive.value.flatMap(CacheDirectives.deltaSeconds)
             switch directive.name {

@@ -18,10 +18,8 @@ extension DataResponse {
     /// such, and its 200 is judged here again, which a well-behaved origin's never satisfies.
     func notModified(answering request: DataRequest) -> DataResponse? {
         guard status == 200, request.method == "GET" || request.method == "HEAD" else { return nil }
-        func requestField(_ name: String) -> String? {
-            request.headers.first(where: { $0.key.caseInsensitiveEquals(name) })?.value
-        }
-        let ifNoneMatch = requestField("if-none-match"), ifModifiedSince = requestField("if-modified-since")
+        let ifNoneMatch = request.headers.value(named: "if-none-match")
+        let ifModifiedSince = request.headers.value(named: "if-modified-since")
         guard ifNoneMatch != nil || ifModifiedSince != nil,
             HTTPConditions.notModified(
                 ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince,

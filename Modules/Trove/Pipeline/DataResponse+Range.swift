@@ -14,7 +14,7 @@ extension DataResponse {
     func answering(_ request: DataRequest) -> DataResponse {
         if let notModified = notModified(answering: request) { return notModified }
         guard source != .network, status == 200, request.method == "GET",
-            let header = request.headers.first(where: { $0.key.caseInsensitiveEquals("range") })?.value,
+            let header = request.headers.value(named: "range"),
             let range = Self.byteRange(header, length: data.count)
         else { return self }
         var part = self
