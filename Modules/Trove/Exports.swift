@@ -5,7 +5,6 @@
 // with each other is `package`, and anything public left out here stays behind its own module's import.
 
 @_exported import struct TroveCore.AnimationFrame
-@_exported import struct TroveCore.CacheDirectives
 @_exported import struct TroveCore.CacheKey
 @_exported import struct TroveCore.CacheKeyRule
 @_exported import enum TroveCore.CachePolicy

@@ -3,22 +3,22 @@ import Foundation
 /// What a response says about caching it, read from `Cache-Control`, `Expires`, `Date` and `Age` by the
 /// rules RFC 9111 gives a private cache. A fetcher fills it in; the pipeline applies it, unless the
 /// configuration says to ignore response headers.
-public struct CacheDirectives: Sendable, Equatable {
+package struct CacheDirectives: Sendable, Equatable {
     /// `no-store`: keep it nowhere, not even in memory.
-    public var noStore: Bool
+    package var noStore: Bool
     /// `no-cache`: may be stored, but must be revalidated before every use. The qualified form,
     /// `no-cache="field, ..."`, leaves the response reusable and only keeps the fields it names out of the
     /// stored copy (RFC 9111 §5.2.2.4; `HeaderField.storedWithResponse` drops them), unless it names a field
     /// the cache itself reads (`fieldsCachingReads`): then it counts as plain `no-cache`.
-    public var noCache: Bool
+    package var noCache: Bool
     /// `must-revalidate`: once stale, never used without a successful revalidation (no stale-if-error).
-    public var mustRevalidate: Bool
+    package var mustRevalidate: Bool
     /// How long the response stays fresh from when it was received, its age already taken off; nil when
     /// the response says nothing (the configured default applies).
-    public var freshness: Duration?
+    package var freshness: Duration?
     /// `public`: the origin marked the response cacheable, so a heuristic lifetime may apply whatever its
     /// status (RFC 9111 §4.2.2).
-    public var isPublic = false
+    package var isPublic = false
     /// `must-understand`: a cache that implements the response's status may store it despite `no-store`
     /// (RFC 9111 §5.2.2.3); whether Trove does is for the pipeline, which knows the status.
     package var mustUnderstand = false
@@ -27,7 +27,7 @@ public struct CacheDirectives: Sendable, Equatable {
     package var staleWhileRevalidate: Duration?
 
     /// Directives given field by field; the defaults describe a response that says nothing about caching.
-    public init(
+    package init(
         noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false,
         freshness: Duration? = nil
     ) {
@@ -38,11 +38,11 @@ public struct CacheDirectives: Sendable, Equatable {
     }
 
     /// A response that says nothing about caching.
-    public static let none = CacheDirectives()
+    package static let none = CacheDirectives()
 
     /// Reads the headers of a response received at `receivedAt`, each given as one field value; see
     /// `init(fields:receivedAt:)`.
-    public init(cacheControl: String?, expires: String?, date: String?, age: String?, receivedAt: Date) {
+    package init(cacheControl: String?, expires: String?, date: String?, age: String?, receivedAt: Date) {
         let pairs = [("Cache-Control", cacheControl), ("Expires", expires), ("Date", date), ("Age", age)]
         self.init(
             fields: pairs.compactMap { name, value in value.map { HeaderField(name: name, value: $0) } },
@@ -55,7 +55,7 @@ public struct CacheDirectives: Sendable, Equatable {
     /// stale"; the age (the first member of the first `Age` line, or how far `Date` lies behind the receipt)
     /// is subtracted from the lifetime. Where directives conflict the most restrictive wins: `no-cache`
     /// makes any lifetime zero.
-    public init(fields: [HeaderField], receivedAt: Date) {
+    package init(fields: [HeaderField], receivedAt: Date) {
         self.init()
         var maxAge: Int?
         for directive in Self.directives(in: fields.values(named: "cache-control").joined(separator: ",")) {

@@ -153,15 +153,29 @@ public struct ResponseMetadata: Sendable, Equatable {
     public var expectedLength: Int64?
     /// What the response's caching headers say (Cache-Control, Expires, Date, Age); `.none` for sources
     /// without them (files, data: URLs).
-    public var directives: CacheDirectives
+    package var directives: CacheDirectives
     /// Every header field of the response, in order, as received (empty for sources that are not HTTP):
     /// what a cache stores with the body, matches `Vary` against and updates from a 304.
     public var headerFields: [HeaderField]
 
-    /// Metadata for a response from `url`; the defaults describe a plain 200 with no headers.
+    /// Metadata for a response from `url`; the defaults describe a plain 200 with no headers. What
+    /// `headerFields`' caching headers (Cache-Control, Expires, Date, Age) say is read from them, as received now.
     public init(
         url: URL, statusCode: Int = 200, contentType: String? = nil, validators: Validators = .init(),
-        cacheControl: String? = nil, expectedLength: Int64? = nil, directives: CacheDirectives = .none,
+        cacheControl: String? = nil, expectedLength: Int64? = nil, headerFields: [HeaderField] = []
+    ) {
+        self.init(
+            url: url, statusCode: statusCode, contentType: contentType, validators: validators,
+            cacheControl: cacheControl, expectedLength: expectedLength,
+            directives: headerFields.isEmpty ? .none : CacheDirectives(fields: headerFields, receivedAt: Date()),
+            headerFields: headerFields)
+    }
+
+    /// The same, with the caching headers' meaning given (as the HTTP fetcher reads it, at the time it
+    /// received the head).
+    package init(
+        url: URL, statusCode: Int = 200, contentType: String? = nil, validators: Validators = .init(),
+        cacheControl: String? = nil, expectedLength: Int64? = nil, directives: CacheDirectives,
         headerFields: [HeaderField] = []
     ) {
         self.headerFields = headerFields

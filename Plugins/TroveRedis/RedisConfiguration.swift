@@ -4,20 +4,20 @@ import TroveCore
 /// Where a Redis server is and how to log in: what a `redis://[user:password@]host[:port][/db]` URL says.
 ///
 /// `description` never shows the password.
-public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+package struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// Host name or address.
-    public var host: String
+    package var host: String
     /// TCP port (default 6379).
-    public var port: Int
+    package var port: Int
     /// ACL user; nil logs in as `default` (`AUTH password`).
-    public var user: String?
+    package var user: String?
     /// Password; nil sends no `AUTH`.
-    public var password: String?
+    package var password: String?
     /// Database number sent with `SELECT` on every new connection (default 0).
-    public var database: Int
+    package var database: Int
 
     /// A configuration from its parts.
-    public init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0) {
+    package init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0) {
         self.host = host
         self.port = port
         self.user = user
@@ -27,7 +27,7 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, 
 
     /// Parses `redis://[user:password@]host[:port][/db]`; user and password are percent-decoded.
     /// Throws `invalidConfiguration` naming what is wrong (the password is never echoed).
-    public init(url: URL) throws {
+    package init(url: URL) throws {
         let shown = Self.redacted(url)
         func invalid(_ reason: String) -> TroveError {
             .invalidConfiguration("redis URL \(shown) \(reason); expected redis://[user:password@]host[:port][/db]")
@@ -87,7 +87,7 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, 
     var userForMessages: String { user ?? "default" }
 
     /// `redis://user:***@host:port/db`.
-    public var description: String {
+    package var description: String {
         var text = "redis://"
         if password != nil {
             text += user.map { "\($0):***@" } ?? ":***@"
@@ -96,7 +96,7 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible, 
     }
 
     /// What `dump` and debuggers show: every field but the password's text.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(
             self,
             children: [

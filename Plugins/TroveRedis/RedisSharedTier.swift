@@ -9,11 +9,11 @@ import TroveCore
 ///
 /// Every failure to answer throws `TroveError.sharedTierUnavailable` (the pipeline goes on without the
 /// tier and owns the circuit breaker); a wrong password throws `invalidConfiguration` on every call.
-public final class RedisSharedTier: SharedCacheTier {
+package final class RedisSharedTier: SharedCacheTier {
     /// The client underneath, for commands the tier does not wrap (`INFO`, `DBSIZE`, ...).
     package let client: RedisClient
     /// The options the tier was made with.
-    public let options: SharedTierOptions
+    package let options: SharedTierOptions
 
     private let prefix: [UInt8]
     private let hits = Atomic<Int>(0)
@@ -30,7 +30,7 @@ public final class RedisSharedTier: SharedCacheTier {
         """
 
     /// A tier on the server `configuration` names; connects on first use.
-    public init(
+    package init(
         configuration: RedisConfiguration, options: SharedTierOptions = SharedTierOptions(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
@@ -40,13 +40,13 @@ public final class RedisSharedTier: SharedCacheTier {
     }
 
     /// `options.maxValueBytes`: Redis holds every value in memory.
-    public var maxValueBytes: Int? { options.maxValueBytes }
+    package var maxValueBytes: Int? { options.maxValueBytes }
 
     /// Values `set` did not store because they were larger than `options.maxValueBytes`.
     package var oversizedValuesSkipped: Int { oversized.load(ordering: .relaxed) }
 
     /// `GET <prefix><key>`: the value, or nil on a miss.
-    public func get(_ key: String) async throws -> Data? {
+    package func get(_ key: String) async throws -> Data? {
         let reply = try await run("GET", [.init(string: "GET"), storageKey(key)])
         switch reply {
         case let .bulkString(buffer?):
@@ -61,7 +61,7 @@ public final class RedisSharedTier: SharedCacheTier {
     }
 
     /// `SET <prefix><key> <value> PX <ttl ms>`; a value over `options.maxValueBytes` is skipped and counted instead.
-    public func set(_ key: String, value: Data, ttl: Duration) async throws {
+    package func set(_ key: String, value: Data, ttl: Duration) async throws {
         guard value.count <= options.maxValueBytes else {
             // Not an outage and not the caller's mistake: the value is simply not shared.
             oversized.add(1, ordering: .relaxed)
@@ -80,13 +80,13 @@ public final class RedisSharedTier: SharedCacheTier {
     }
 
     /// `DEL <prefix><key>`.
-    public func delete(_ key: String) async throws {
+    package func delete(_ key: String) async throws {
         let reply = try await run("DEL", [.init(string: "DEL"), storageKey(key)])
         guard case .integer = reply else { throw unexpected("DEL", reply) }
     }
 
     /// `SET <prefix>lease:<key> <random token> NX PX <ttl ms>`: the lease, or nil while another holder has it.
-    public func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
+    package func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
         let token = Self.makeToken()
         let reply = try await run(
             "SET NX",
@@ -103,7 +103,7 @@ public final class RedisSharedTier: SharedCacheTier {
     }
 
     /// Deletes the lease key only if it still holds this lease's token (a Lua compare-and-delete).
-    public func releaseLease(_ lease: SharedTierLease) async throws {
+    package func releaseLease(_ lease: SharedTierLease) async throws {
         let reply = try await run(
             "EVAL",
             [
@@ -114,7 +114,7 @@ public final class RedisSharedTier: SharedCacheTier {
     }
 
     /// Hits, misses, stores, errors (every thrown error) and oversized values skipped since the tier was made.
-    public func statistics() -> SharedTierStatistics {
+    package func statistics() -> SharedTierStatistics {
         SharedTierStatistics(
             hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
             stores: stores.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed),
@@ -122,7 +122,7 @@ public final class RedisSharedTier: SharedCacheTier {
     }
 
     /// The counts every process has published in the hash `<prefix>stats` (`HGETALL`).
-    public func fleetStatistics() async throws -> SharedTierStatistics {
+    package func fleetStatistics() async throws -> SharedTierStatistics {
         let reply = try await run("HGETALL", [.init(string: "HGETALL"), storageKey(Self.statisticsKey)])
         guard case let .array(items?) = reply, items.count.isMultiple(of: 2) else { throw unexpected("HGETALL", reply) }
         var fields: [String: Int] = [:]
@@ -139,7 +139,7 @@ public final class RedisSharedTier: SharedCacheTier {
 
     /// Adds this tier's counts to `<prefix>stats` (best effort: a server that is gone loses them), then
     /// closes the connections; later calls throw `sharedTierUnavailable`.
-    public func shutdown() async {
+    package func shutdown() async {
         await publishStatistics()
         await client.shutdown()
     }

@@ -51,7 +51,7 @@ extension S3SharedTier {
 
     /// Takes the lease on `key` for `ttl` with a conditional PUT; nil while a live holder has it. An expired
     /// lease (its holder died) is taken over with `If-Match` on its ETag.
-    public func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
+    package func acquireLease(on key: String, ttl: Duration) async throws -> SharedTierLease? {
         let objectKey = leaseObjectKey(for: key)
         let token = UUID().uuidString
         let milliseconds = Double(ttl.components.seconds) * 1000 + Double(ttl.components.attoseconds) / 1e15
@@ -80,7 +80,7 @@ extension S3SharedTier {
     }
 
     /// Deletes the lease object with `If-Match` on its ETag, only while it holds `lease`'s token.
-    public func releaseLease(_ lease: SharedTierLease) async throws {
+    package func releaseLease(_ lease: SharedTierLease) async throws {
         let objectKey = leaseObjectKey(for: lease.key)
         try await call { deadline in
             guard let current = try await self.client.getData(objectKey, maxBytes: 4096, deadline: deadline),

@@ -13,11 +13,11 @@ import TroveCore
 /// S3 alone fetches each key once; stacked below Redis, Redis's leases are used. An outage or a slow answer is
 /// `sharedTierUnavailable`; a refused credential or a missing bucket is `invalidConfiguration`, reported rather
 /// than taken for an outage.
-public final class S3SharedTier: SharedCacheTier {
+package final class S3SharedTier: SharedCacheTier {
     /// The client every call goes through.
     package let client: S3Client
     /// The folder values live under.
-    public let prefix: String
+    package let prefix: String
     let options: SharedTierOptions
     private let state = Mutex(State())
 
@@ -34,18 +34,18 @@ public final class S3SharedTier: SharedCacheTier {
     }
 
     /// The options' `maxValueBytes`: made by `S3TierFactory`, the URL's `max-value-bytes`, else 1 GiB.
-    public var maxValueBytes: Int? { options.maxValueBytes }
+    package var maxValueBytes: Int? { options.maxValueBytes }
 
     /// The object key `key` is stored under: `prefix/aa/bb/<hex>` where hex is the SHA-256 of the options'
     /// key prefix and `key`.
-    public func objectKey(for key: String) -> String {
+    package func objectKey(for key: String) -> String {
         let hex = SigV4Encoding.hex(SHA256.hash(data: Array((options.keyPrefix + key).utf8)))
         let characters = Array(hex)
         return "\(prefix)/\(String(characters[0..<2]))/\(String(characters[2..<4]))/\(hex)"
     }
 
     /// The stored value, nil when there is none (or it is larger than `maxValueBytes`, so not one of ours).
-    public func get(_ key: String) async throws -> Data? {
+    package func get(_ key: String) async throws -> Data? {
         let object = try await call { deadline in
             do {
                 return try await self.client.getData(
@@ -60,7 +60,7 @@ public final class S3SharedTier: SharedCacheTier {
 
     /// Stores `value` as given; `ttl` is not S3's to keep (the value carries its expiry). A value over
     /// `maxValueBytes` is skipped and counted.
-    public func set(_ key: String, value: Data, ttl: Duration) async throws {
+    package func set(_ key: String, value: Data, ttl: Duration) async throws {
         guard value.count <= options.maxValueBytes else {
             count { $0.skipped += 1 }
             return
@@ -74,16 +74,16 @@ public final class S3SharedTier: SharedCacheTier {
     }
 
     /// Removes the value; a missing one is fine.
-    public func delete(_ key: String) async throws {
+    package func delete(_ key: String) async throws {
         try await call { deadline in try await self.client.delete(self.objectKey(for: key), deadline: deadline) }
     }
 
     /// Counts since the tier was made.
-    public func statistics() -> SharedTierStatistics { state.withLock { $0.statistics } }
+    package func statistics() -> SharedTierStatistics { state.withLock { $0.statistics } }
 
     /// This process's counts (S3 keeps no fleet-wide ones), once a GET has shown the bucket answers, so
     /// `trove cache stats` reports a server that is down or refuses the credentials instead of zeros.
-    public func fleetStatistics() async throws -> SharedTierStatistics {
+    package func fleetStatistics() async throws -> SharedTierStatistics {
         _ = try await call { deadline in
             do {
                 return try await self.client.getData(
@@ -96,7 +96,7 @@ public final class S3SharedTier: SharedCacheTier {
     }
 
     /// After this every call throws `sharedTierUnavailable`; the HTTP client is shared and stays up.
-    public func shutdown() async { state.withLock { $0.isShutDown = true } }
+    package func shutdown() async { state.withLock { $0.isShutDown = true } }
 
     // MARK: - Calls
 

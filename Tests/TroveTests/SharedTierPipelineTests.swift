@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Trove
+import TroveCore
 import TroveDiskCache
 import TroveRedis
 import TroveTestSupport

@@ -18,7 +18,7 @@ extension DataPipeline {
             Self.describeOneRepresentation(entry.metadata.headerFields, response.headerFields)
         else { return response }
         let head = ResponseMetadata(
-            url: request.url, statusCode: response.status, contentType: response.contentType,
+            url: request.url, statusCode: response.status, contentType: response.contentType, directives: .none,
             headerFields: response.headerFields)
         let (refreshed, storable) = parts.freshness.revalidated(entry.metadata, by: head)
         await parts.cacheWriter.storeRevalidated(refreshed, storable: storable, forKey: entry.key)

@@ -1,4 +1,5 @@
 import Benchmark
+import Crypto
 import FixtureServer
 import Foundation
 import Trove
@@ -12,7 +13,7 @@ import TroveS3
 
 /// One value size's S3 tier, its pipeline, and the object's key for the bare GET.
 struct S3Fixture: Sendable {
-    let tier: S3SharedTier
+    let tier: any SharedCacheTier
     let pipeline: DataPipeline
     let url: URL
     let key: String
@@ -59,7 +60,7 @@ final class S3TierBench: @unchecked Sendable {  // written once in the async set
             pipelineConfiguration.sharedCache = URL(
                 string: "s3://\(seaweed.bucket)/bench?endpoint=\(seaweed.endpoint.absoluteString)&region=us-east-1")!
             let pipeline = try DataPipeline(registry: registry, configuration: pipelineConfiguration)
-            let tier = pipeline.sharedTier as! S3SharedTier
+            let tier = pipeline.sharedTier!
             try await seaweed.waitUntilReady(tier)
             let key = DataRequest(url: url).cacheKey
             // The first fetch stores the entry behind its answer: wait until the object is there.
@@ -72,9 +73,19 @@ final class S3TierBench: @unchecked Sendable {  // written once in the async set
                 endpoint: seaweed.endpoint, region: "us-east-1", accessKeyID: seaweed.accessKeyID,
                 secretAccessKey: seaweed.secretAccessKey)
             fixtures[file] = S3Fixture(
-                tier: tier, pipeline: pipeline, url: url, key: key, objectKey: tier.objectKey(for: key), bare: bare,
+                tier: tier, pipeline: pipeline, url: url, key: key, objectKey: Self.objectKey(
+                    prefix: "bench", key: pipelineConfiguration.sharedTierOptions.keyPrefix + key),
+                bare: bare,
                 bucket: seaweed.bucket)
         }
+    }
+
+    /// Where the tier keeps a value, as Plugins/README.md gives its layout: `prefix/aa/bb/<sha256 hex>` of the
+    /// tier's key prefix and the key.
+    static func objectKey(prefix: String, key: String) -> String {
+        let hex = SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        let characters = Array(hex)
+        return "\(prefix)/\(String(characters[0..<2]))/\(String(characters[2..<4]))/\(hex)"
     }
 }
 

@@ -47,7 +47,7 @@ final class RedisProcess: Sendable {
 /// One value size's tier, pipelines and key.
 struct SharedFixture: Sendable {
     let name: String
-    let tier: RedisSharedTier
+    let tier: any SharedCacheTier
     let sharedPipeline: DataPipeline
     let originPipeline: DataPipeline
     let url: URL
@@ -94,7 +94,7 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
             var plain = PipelineConfiguration.memoryOnly
             plain.retryPolicy = .none
             let originPipeline = try DataPipeline(registry: registry, configuration: plain)
-            let tier = sharedPipeline.sharedTier as! RedisSharedTier
+            let tier = sharedPipeline.sharedTier!
             // Wait for the server, then fill the tier through the pipeline (an origin fetch stores it).
             var bare: BareRedisConnection?
             for _ in 0..<500 {
@@ -112,7 +112,7 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
             fixtures[file] = SharedFixture(
                 name: file, tier: tier, sharedPipeline: sharedPipeline,
                 originPipeline: originPipeline, url: url, key: key,
-                getCommand: [Array("GET".utf8), Array((tier.options.keyPrefix + key).utf8)], bare: bare)
+                getCommand: [Array("GET".utf8), Array((configuration.sharedTierOptions.keyPrefix + key).utf8)], bare: bare)
         }
     }
 }
