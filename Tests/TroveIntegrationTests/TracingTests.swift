@@ -329,7 +329,7 @@ import TroveTestSupport
         }
     }
 
-    @Test func aDataRequestHasADataRootOverTheRawStages() async throws {
+    @Test func aDataRequestHasADataRootOverTheOriginalsSpans() async throws {
         try await withServerAndCache { server, directory in
             let tracer = InMemoryTracer()
             var configuration = PipelineConfiguration(cacheDirectory: directory)

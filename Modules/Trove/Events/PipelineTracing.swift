@@ -3,7 +3,7 @@ import Tracing
 import TroveCore
 
 /// The pipeline's spans (swift-distributed-tracing): one for each stage a request really takes, started by
-/// the two orchestrators (`ImagePipeline`, `RawStages`) around the stage's call, never inside a stage, as
+/// the orchestrator (`ImagePipeline`, `ImagePipeline+Original.swift` included) around the stage's call, never inside a stage, as
 /// children of the current span (`ServiceContext.current`: the caller's own, then the request's root). Off
 /// when the configuration names no tracer and none is bootstrapped: then no span is made, no header is
 /// sent, and each stage costs one nil check.

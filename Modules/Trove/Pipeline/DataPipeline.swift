@@ -114,9 +114,12 @@ public final class DataPipeline: Sendable {
     public var sharedTierStatus: SharedTierStatus? { parts.shared?.status }
     let parts: PipelineParts
     // The stages, in the order a request meets them: memory, then the original on disk, the fetch (failure
-    // memory, coalescing), the shared tier and the origin; no decode, transform or processed store.
+    // memory, coalescing), the shared tier and the origin, which `originals` runs; no decode, transform or
+    // processed store.
     let memory: MemoryStage<DataResponse>
-    let raw: RawStages
+    /// An image pipeline that stops at the original's bytes (`ImagePipeline.Loading.bytes`): every tier past
+    /// memory, read top to bottom in `ImagePipeline+Original.swift`. Its own memory stays empty.
+    let originals: ImagePipeline
     /// Trims `memoryCache` under memory pressure; nil when there is nothing to watch.
     package let memoryPressureWatch: MemoryPressureWatch?
     /// Every request past memory waits on a job of its own, which waits on the raw key's fetch as it needs
@@ -135,13 +138,10 @@ public final class DataPipeline: Sendable {
         memoryCache = try MemoryCache(
             configuration: configuration.memory,
             evictionPolicy: registry.evictionPolicy(named: configuration.memoryEviction.rawValue))
-        let parts = PipelineParts(
-            configuration: configuration, registry: registry,
-            diskCache: try configuration.makeDiskCache(registry: registry),
-            sharedTier: try configuration.makeSharedTier(registry: registry), accept: nil)
+        originals = try ImagePipeline(registry: registry, configuration: configuration, loading: .bytes)
+        let parts = originals.parts
         self.parts = parts
         memory = MemoryStage(cache: memoryCache, metrics: parts.metrics, headers: parts.headers)
-        raw = RawStages(parts: parts)
         memoryPressureWatch = MemoryPressureWatch(
             configuration.memoryPressure, cache: memoryCache, logger: configuration.logger, activity: parts.activity)
     }
@@ -278,16 +278,16 @@ public final class DataPipeline: Sendable {
             if request.cachePolicy == .cacheOnly { throw TroveError.notCached(key: raw.key) }
             // Straight to the origin, kept nowhere; identical requests in flight share an idempotent
             // method's answer, never a POST's (`RawRequest.fetchKind`).
-            let fetched = try await self.raw.fetch(raw)
+            let fetched = try await originals.fetch(raw)
             response = DataResponse(
                 data: fetched.data, source: fetched.source, contentType: fetched.contentType, cacheKey: raw.key,
                 isStale: false, status: fetched.status, headerFields: fetched.headerFields)
         } else if request.cachePolicy == .refresh, let refreshed = try await refresh(raw, emit: emit) {
             response = refreshed
         } else if request.cachePolicy == .reloadIgnoringCache || request.cachePolicy == .refresh {
-            response = remember(try await self.raw.fetch(raw), key: raw.key)
+            response = remember(try await originals.fetch(raw), key: raw.key)
         } else {
-            response = remember(try await self.raw.original(raw), key: raw.key)
+            response = remember(try await originals.original(raw), key: raw.key)
         }
         if !request.isSafe, !request.cachesOtherMethods, response.source == .network {
             await invalidate(after: request, response)

@@ -84,7 +84,7 @@ extension ImagePipeline {
             maxAge: source.maxAge)
         let raw =
             source.cachePolicy == .reloadIgnoringCache
-            ? try await self.raw.fetch(rawRequest) : try await self.raw.original(rawRequest)
+            ? try await self.fetch(rawRequest) : try await self.original(rawRequest)
 
         try await parts.sourceGuard.refusePoisoned(source.url)
         let probe = try await decode.probe(raw, for: source, key: key)

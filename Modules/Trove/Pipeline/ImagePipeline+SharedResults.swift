@@ -14,8 +14,8 @@ extension ImagePipeline {
     /// under the fleet's lease on its key, so one process in the fleet makes it while the others wait for its
     /// value; it is stored there behind the answer and the lease given back after (`StoreStage.Sharing`).
     func sharedOrMade(_ request: ImageRequest, key: CacheKey, raw: RawRequest) async throws -> ImageResponse {
-        guard let sharedTier = self.raw.sharedTier, sharesResult(request, key: key) else {
-            return try await process(request, key: key, try await self.raw.original(raw))
+        guard let sharedTier = self.sharedTierStage, sharesResult(request, key: key) else {
+            return try await process(request, key: key, try await self.original(raw))
         }
         // The result's own key: the signature of a proxy URL is never part of it, the pipeline's settings are.
         var lookup = RawRequest(
@@ -33,7 +33,7 @@ extension ImagePipeline {
         case let .miss(lease):
             do {
                 return try await process(
-                    request, key: key, try await self.raw.original(raw), sharing: StoreStage.Sharing(lease: lease))
+                    request, key: key, try await self.original(raw), sharing: StoreStage.Sharing(lease: lease))
             } catch {
                 await sharedTier.release(lease)
                 throw error

@@ -11,7 +11,8 @@ import TroveTransformers
 /// configuration; safe to share across tasks.
 ///
 /// A request meets the stages (`Modules/Trove/Stages/`, each a `PipelineStage`: one input, one output) in
-/// this order, read top to bottom in `image(for:)`, `run` and `process` here and in `RawStages.original`:
+/// this order, read top to bottom in `image(for:)`, `run` and `process` here and in `original`
+/// (`ImagePipeline+Original.swift`):
 /// `MemoryStage` → `ProcessedDiskStage` → `OriginalDiskStage` → (one job per key) `SharedTierStage` →
 /// `OriginStage` → `DecodeStage` → `TransformStage` → `StoreStage`. Every job is a `Jobs` entry: one per
 /// processed key, waiting on one per raw key. `FreshnessPolicy` judges every cached copy; `CacheWriter` is
@@ -36,8 +37,12 @@ public final class ImagePipeline: Sendable {
     // The stages, in the order a request meets them.
     let memory: MemoryStage<ImageResponse>
     let processedDisk: ProcessedDiskStage
-    /// The original on disk, then the fetch: failure memory, one job per key, shared tier, origin.
-    let raw: RawStages
+    // The original on disk, then the fetch: failure memory, one job per key, shared tier, origin
+    // (`ImagePipeline+Original.swift`).
+    let originalDisk: OriginalDiskStage
+    /// Nil when the configuration names no shared tier.
+    let sharedTierStage: SharedTierStage?
+    let origin: OriginStage
     let decode: DecodeStage
     let transform: TransformStage
     let store: StoreStage
@@ -49,6 +54,11 @@ public final class ImagePipeline: Sendable {
     /// One job per processed key and policy, past memory: the processed result, from disk or made from the
     /// original. Every request waits on one; `cancel(url:)` and `cancelAll()` reach them there.
     private let processedLoads = Jobs<WorkKey, ImageResponse>()
+    /// One fetch per raw key, kind and policy however many ask; started on the caller's thread: a fetch does
+    /// a few microseconds of bookkeeping, then waits on the network.
+    let fetches = Jobs<WorkKey, RawResult>(startsImmediately: true)
+    /// One revalidation per stored entry however many ask.
+    let revalidations = Jobs<WorkKey, OriginAnswer>(startsImmediately: true)
     /// One placeholder computation per raw key and kind however many ask.
     let placeholderLoads = Jobs<WorkKey, String>()
     /// Bounds the memory decodes hold at once; nil when the configuration sets no budget.
@@ -58,7 +68,20 @@ public final class ImagePipeline: Sendable {
     /// and `invalidConfiguration` for TLS options that cannot work (`TLSOptions.validate()`), before any
     /// cache directory is made. The default configuration keeps a disk cache in
     /// `PipelineConfiguration.defaultCacheDirectory`; pass `.memoryOnly` for none.
-    public init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init()) throws {
+    public convenience init(registry: PluginRegistry = .standard, configuration: PipelineConfiguration = .init())
+        throws
+    {
+        try self.init(registry: registry, configuration: configuration, loading: .images)
+    }
+
+    /// What a pipeline loads: images (bytes no decoder claims are refused and not cached), or any bytes, for a
+    /// `DataPipeline`, which answers from its own memory and asks this pipeline only for the original's bytes.
+    package enum Loading: Sendable {
+        case images, bytes
+    }
+
+    /// Builds a pipeline that loads `loading`; see the public initialiser.
+    package init(registry: PluginRegistry, configuration: PipelineConfiguration, loading: Loading) throws {
         try configuration.tls.validate()
         self.registry = registry
         self.configuration = configuration
@@ -73,15 +96,22 @@ public final class ImagePipeline: Sendable {
         let parts = PipelineParts(
             configuration: configuration, registry: registry, diskCache: diskCache,
             sharedTier: try configuration.makeSharedTier(registry: registry),
-            accept: { data, url in
-                // Bytes no decoder claims are not cached as if they were an image.
-                try DecodeStage.decoder(in: registry, for: data, url: url)
-            },
-            defaultHeaders: ["Accept": Self.accept(for: registry)])
+            accept: loading == .bytes ? nil : Self.decoderCheck(registry),
+            defaultHeaders: loading == .bytes ? [:] : ["Accept": Self.accept(for: registry)])
         self.parts = parts
         memory = MemoryStage(cache: memoryCache, metrics: parts.metrics, headers: parts.headers)
         processedDisk = ProcessedDiskStage(disk: parts.disk, freshness: parts.freshness, headers: parts.headers)
-        raw = RawStages(parts: parts)
+        originalDisk = OriginalDiskStage(disk: parts.disk, freshness: parts.freshness, headers: parts.headers)
+        sharedTierStage = parts.shared.map {
+            SharedTierStage(
+                shared: $0, freshness: parts.freshness, headers: parts.headers, cacheWriter: parts.cacheWriter,
+                accept: parts.accept, logger: parts.logger)
+        }
+        origin = OriginStage(
+            configuration: parts.configuration, registry: parts.registry, headers: parts.headers,
+            scheduler: parts.scheduler, freshness: parts.freshness, cacheWriter: parts.cacheWriter,
+            failures: parts.failures, accept: parts.accept, metrics: parts.metrics, activity: parts.activity,
+            logger: parts.logger, tracing: parts.tracing)
         decode = DecodeStage(
             registry: registry, configuration: parts.configuration,
             colorStage: registry.colorConverter.map { ColorStage(converter: $0, logger: configuration.logger) },
@@ -89,8 +119,13 @@ public final class ImagePipeline: Sendable {
         transform = TransformStage(
             registry: registry, configuration: parts.configuration, sourceGuard: parts.sourceGuard)
         store = StoreStage(cacheWriter: parts.cacheWriter, memoryCache: memoryCache)
-        memoryPressureWatch = MemoryPressureWatch(
-            configuration.memoryPressure, cache: memoryCache, logger: configuration.logger, activity: parts.activity)
+        // A data pipeline watches its own memory; this one's stays empty.
+        memoryPressureWatch =
+            loading == .bytes
+            ? nil
+            : MemoryPressureWatch(
+                configuration.memoryPressure, cache: memoryCache, logger: configuration.logger,
+                activity: parts.activity)
     }
 
     /// Waits until every store queued for the disk cache has been written (or has failed, logged and counted
@@ -196,6 +231,11 @@ public final class ImagePipeline: Sendable {
         memory.run((key: key.processed, policy: request.cachePolicy, maxAge: request.maxAge, headers: request.headers))
     }
 
+    /// Bytes no decoder claims are not cached as if they were an image.
+    private static func decoderCheck(_ registry: PluginRegistry) -> AcceptCheck {
+        { data, url in try DecodeStage.decoder(in: registry, for: data, url: url) }
+    }
+
     /// The `Accept` an image pipeline sends: the media types its decoders read, then anything else at a
     /// lower weight, so a negotiating origin picks a format this pipeline can decode (and, through `Vary:
     /// Accept`, each pipeline keeps the variant it was sent).
@@ -241,7 +281,7 @@ public final class ImagePipeline: Sendable {
                 // Its own job: the events are its caller's.
                 return try await self.refresh(request, key: key, raw: raw, emit: emit)
             case .reloadIgnoringCache:
-                return try await self.process(request, key: key, try await self.raw.fetch(raw))
+                return try await self.process(request, key: key, try await self.fetch(raw))
             case .useCache, .cacheOnly, .memoryOnly:
                 // The processed result on disk answers early: a later process decodes the small result.
                 let stored = try await self.parts.tracing.span("trove.processed_disk") { span in
@@ -332,33 +372,5 @@ public final class ImagePipeline: Sendable {
                 bytes: result.data.count)
             return result
         }
-    }
-
-    /// How this request's previews are made: by the progressive decoder for the body's format, within the
-    /// pipeline's limits, with the request's transforms run on each before it is emitted.
-    private func previews(
-        for request: ImageRequest, key: CacheKey,
-        emit: @escaping @Sendable (ImageEvent) -> Void
-    ) -> PreviewRequest {
-        let registry = registry
-        let limits = configuration.decodingLimits
-        return PreviewRequest(
-            interval: configuration.previewInterval,
-            makeDecoder: { data in
-                (registry.decoder(for: data) as? any ProgressiveImageDecoder)?.makeIncrementalDecoder(limits: limits)
-            },
-            deliver: { image in
-                var image = image
-                do {
-                    for transformer in request.transformsAsRun { image = try transformer.transform(image) }
-                } catch {
-                    return  // a transform that fails on a preview will say so on the final image
-                }
-                emit(
-                    .preview(
-                        ImageResponse(
-                            image: image, data: Data(), format: image.sourceFormat, source: .network,
-                            cacheKey: key)))
-            })
     }
 }

@@ -7,7 +7,7 @@ import TroveFetcher
 import TroveMemoryCache
 
 /// A pipeline's parts, built once: the tiers (disk, shared), the scheduler, the failure memory, the metrics,
-/// the freshness rules and the one cache writer. The pipelines and the orchestrators hold it and hand each
+/// the freshness rules and the one cache writer. The pipelines hold it and `ImagePipeline` hands each
 /// stage only the parts it uses; no stage holds it.
 package final class PipelineParts: Sendable {
     let configuration: PipelineConfiguration
@@ -38,7 +38,7 @@ package final class PipelineParts: Sendable {
     let headers: SentHeaders
     /// The local disk as the stages read it.
     let disk: DiskReader
-    /// The spans the orchestrators start around the stages; off without a tracer.
+    /// The spans the orchestrator starts around the stages; off without a tracer.
     let tracing: PipelineTracing
 
     init(

@@ -37,11 +37,11 @@ package protocol PrefetchTarget: Sendable {
     func flush() async
 }
 
-extension RawStages {
+extension ImagePipeline {
     /// Warms the raw entry for `url` without decoding: the disk's index answers when it is there and fresh,
     /// else the bytes are loaded (revalidated or fetched) and stored, a fetched body straight into its disk
     /// entry as it arrives.
-    func prefetch(_ url: URL, key: String, priority: RequestPriority, retryFailed: Bool) async throws
+    func prefetchOriginal(_ url: URL, key: String, priority: RequestPriority, retryFailed: Bool) async throws
         -> PrefetchedItem
     {
         if let size = await parts.diskCache?.freshEntrySize(forKey: key) {
@@ -77,7 +77,7 @@ extension ImagePipeline: PrefetchTarget {
             let response = try await image(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)
         }
-        return try await raw.prefetch(
+        return try await prefetchOriginal(
             url, key: cacheKey(for: request).raw, priority: priority, retryFailed: retryFailed)
     }
 }
@@ -94,6 +94,7 @@ extension DataPipeline: PrefetchTarget {
             let response = try await data(for: request)
             return PrefetchedItem(source: response.source, bytes: response.data.count)
         }
-        return try await raw.prefetch(url, key: request.cacheKey, priority: priority, retryFailed: retryFailed)
+        return try await originals.prefetchOriginal(
+            url, key: request.cacheKey, priority: priority, retryFailed: retryFailed)
     }
 }

@@ -4,7 +4,7 @@ import TroveCore
 // `refresh`, for both pipelines: the cached copy at once (unless it is stale and must-revalidate), then a
 // conditional fetch; a 304 confirms the copy, a 200 delivers the new result as well, and an origin that
 // fails transiently leaves the copy standing, marked stale. The revalidation itself is
-// `RawStages.revalidate` (one job per entry) and `OriginStage.run` (the 304's dates stored).
+// `ImagePipeline.revalidate` (one job per entry) and `OriginStage.run` (the 304's dates stored).
 
 extension ImagePipeline {
     /// refresh: the cached result at once, then a conditional fetch; a 200 delivers the new result too.
@@ -24,7 +24,7 @@ extension ImagePipeline {
             cached = try? await process(request, key: key, RawResult(entry))
         }
         guard let cached else {
-            let response = try await process(request, key: key, try await self.raw.fetch(raw))
+            let response = try await process(request, key: key, try await self.fetch(raw))
             emit(.final(response))
             return response
         }
@@ -34,14 +34,14 @@ extension ImagePipeline {
 
         let fresh: ImageResponse
         do {
-            switch try await entry.asyncFlatMap({ try await self.raw.revalidate(raw, entry: $0) }) {
+            switch try await entry.asyncFlatMap({ try await self.revalidate(raw, entry: $0) }) {
             case .notModified?:
                 emit(.final(cached))
                 return cached
             case let .fetched(result)?:
                 fresh = try await process(request, key: key, result)
             case nil:  // nothing to revalidate with: fetch it whole
-                fresh = try await process(request, key: key, try await self.raw.fetch(raw))
+                fresh = try await process(request, key: key, try await self.fetch(raw))
             }
         } catch  where FreshnessPolicy.isOriginFailure(error) && mayDeliverCached {
             // The origin is down: what the cache had stands, marked stale.
@@ -69,7 +69,7 @@ extension DataPipeline {
         else { return nil }
         // A stale must-revalidate copy is not shown before the origin has confirmed it.
         if parts.freshness.mayDeliverUnrevalidated(entry) { emit(.cached(remember(RawResult(entry), key: raw.key))) }
-        return remember(try await self.raw.revalidating(entry, for: raw), key: raw.key)
+        return remember(try await originals.revalidating(entry, for: raw), key: raw.key)
     }
 }
 

@@ -73,7 +73,8 @@ final class S3TierBench: @unchecked Sendable {  // written once in the async set
                 endpoint: seaweed.endpoint, region: "us-east-1", accessKeyID: seaweed.accessKeyID,
                 secretAccessKey: seaweed.secretAccessKey)
             fixtures[file] = S3Fixture(
-                tier: tier, pipeline: pipeline, url: url, key: key, objectKey: Self.objectKey(
+                tier: tier, pipeline: pipeline, url: url, key: key,
+                objectKey: Self.objectKey(
                     prefix: "bench", key: pipelineConfiguration.sharedTierOptions.keyPrefix + key),
                 bare: bare,
                 bucket: seaweed.bucket)

@@ -112,7 +112,8 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
             fixtures[file] = SharedFixture(
                 name: file, tier: tier, sharedPipeline: sharedPipeline,
                 originPipeline: originPipeline, url: url, key: key,
-                getCommand: [Array("GET".utf8), Array((configuration.sharedTierOptions.keyPrefix + key).utf8)], bare: bare)
+                getCommand: [Array("GET".utf8), Array((configuration.sharedTierOptions.keyPrefix + key).utf8)],
+                bare: bare)
         }
     }
 }

@@ -3,35 +3,12 @@ import Tracing
 import TroveCore
 import TroveDiskCache
 
-/// The original's bytes, for both pipelines, read top to bottom: the original on disk, else the failure
-/// memory and one fetch per key (`Jobs`) from the shared tier, else the origin. A stale entry is revalidated,
-/// and delivered marked stale when the origin fails transiently (stale-if-error), or at once while its
-/// revalidation runs behind it (stale-while-revalidate). Built once per pipeline.
-package struct RawStages: Sendable {
-    let parts: PipelineParts
-    let originalDisk: OriginalDiskStage
-    /// Nil when the configuration names no shared tier.
-    let sharedTier: SharedTierStage?
-    let origin: OriginStage
-    // Both start on the caller's thread: a fetch does a few microseconds of bookkeeping, then waits on the network.
-    private let fetches = Jobs<WorkKey, RawResult>(startsImmediately: true)
-    private let revalidations = Jobs<WorkKey, OriginAnswer>(startsImmediately: true)
-
-    init(parts: PipelineParts) {
-        self.parts = parts
-        originalDisk = OriginalDiskStage(disk: parts.disk, freshness: parts.freshness, headers: parts.headers)
-        sharedTier = parts.shared.map {
-            SharedTierStage(
-                shared: $0, freshness: parts.freshness, headers: parts.headers, cacheWriter: parts.cacheWriter,
-                accept: parts.accept, logger: parts.logger)
-        }
-        origin = OriginStage(
-            configuration: parts.configuration, registry: parts.registry, headers: parts.headers,
-            scheduler: parts.scheduler, freshness: parts.freshness, cacheWriter: parts.cacheWriter,
-            failures: parts.failures, accept: parts.accept, metrics: parts.metrics, activity: parts.activity,
-            logger: parts.logger, tracing: parts.tracing)
-    }
-
+// The original's bytes, read top to bottom: the original on disk, else the failure memory and one fetch per
+// key (`fetches`) from the shared tier, else the origin. A stale entry is revalidated, and delivered marked
+// stale when the origin fails transiently (stale-if-error), or at once while its revalidation runs behind it
+// (stale-while-revalidate). `DataPipeline` loads its bytes here too, through an image pipeline that stops at
+// them (`ImagePipeline.Loading.bytes`).
+extension ImagePipeline {
     /// The bytes as the request's policy allows: from disk (revalidated when stale), else fetched.
     /// `cacheOnly` never fetches.
     func original(_ request: RawRequest) async throws -> RawResult {
@@ -56,7 +33,7 @@ package struct RawStages: Sendable {
     private func revalidateBehind(_ entry: DiskEntry, for request: RawRequest) {
         var behind = request
         behind.waiter = JobWaiter(priority: .low, url: request.url)
-        parts.cacheWriter.background.run { [behind] in
+        parts.cacheWriter.background.run { [self, behind] in
             // Its spans are roots of their own: the caller's span has ended by the time they start.
             await ServiceContext.withValue(ServiceContext.topLevel) {
                 do {
@@ -94,8 +71,9 @@ package struct RawStages: Sendable {
     /// The job concurrent callers of one key share: the shared tier (its value, else its lease held while the
     /// origin answers), else the origin, into the disk entry for a streaming prefetch.
     private func sharedFetch(_ request: RawRequest) async throws -> RawResult {
-        try await fetches.value(forKey: request.fetchKey, as: request.waiter, onJoin: parts.recordJoin) { job in
-            if let sharedTier, request.usesCaches, !request.asked.noStore, request.policy != .reloadIgnoringCache,
+        try await fetches.value(forKey: request.fetchKey, as: request.waiter, onJoin: parts.recordJoin) { [self] job in
+            if let sharedTier = sharedTierStage, request.usesCaches, !request.asked.noStore,
+                request.policy != .reloadIgnoringCache,
                 request.policy != .refresh
             {
                 let answer = try await parts.tracing.span("trove.shared_tier") { span in
@@ -143,7 +121,7 @@ package struct RawStages: Sendable {
         guard !validators.isEmpty else { return nil }
         return try await revalidations.value(
             forKey: request.revalidationKey, as: request.waiter, onJoin: parts.recordJoin
-        ) { job in
+        ) { [self] job in
             try await askOrigin(request, job: job, .revalidating(entry, validators))
         }
     }
