@@ -60,7 +60,8 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         PNGIncrementalDecoder(limits: limits)
     }
 
-    /// The data of the eXIf chunk (a TIFF structure), looked for before the image data, where the PNG
+    /// The data of the eXIf chunk (a TIFF structure, after "Exif\0\0" when a writer copied JPEG's identifier
+    /// before it, as Pillow and exiftool read it), looked for before the image data, where the PNG
     /// specification places it; nil when there is none, or it is damaged. Only that chunk's CRC is computed.
     package func exif(_ data: Data) -> [UInt8]? {
         data.withUnsafeBytes { Self.exif(in: $0) }
@@ -83,7 +84,7 @@ package struct PNGDecoder: ProgressiveImageDecoder {
             if type == PNGChunk.exif {
                 let stored = bytes.loadUnaligned(fromByteOffset: end, as: UInt32.self).bigEndian
                 let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<end]))
-                return stored == crc ? Array(bytes[(offset + 8)..<end]) : nil
+                return stored == crc ? ExifBlock.tiff(inPayload: Array(bytes[(offset + 8)..<end])) : nil
             }
             offset = end + 4
         }
@@ -163,19 +164,21 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         return total
     }
 
-    /// Inflates all IDAT data into `raw` in one go; anything but exactly `expected` bytes is an error,
-    /// so a truncated file never yields a partial image.
+    /// Inflates all IDAT data into `raw` in one go; fewer than `expected` bytes is an error, so a truncated
+    /// file never yields a partial image. As libpng, browsers and Pillow do, a stream that holds every scanline
+    /// is read even when its zlib end (the Adler-32 check) is missing or more data follows the last scanline.
     static func inflateScanlines(
         _ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>],
         into raw: UnsafeMutableRawBufferPointer, expected: Int
     ) throws {
         switch ZlibInflater.inflate(bytes, ranges: ranges, into: raw) {
-        case .finished(let produced) where produced == expected:
+        case .finished(let produced) where produced >= expected, .truncated(let produced) where produced >= expected:
+            return
+        case .outputFull:
             return
         case .finished(let produced), .truncated(let produced):
-            throw failure("image data is truncated: it inflates to \(produced) of \(expected) bytes")
-        case .outputFull:
-            throw failure("image data is longer than the \(expected) bytes its IHDR implies")
+            throw failure(
+                "image data is truncated: it inflates to \(produced) of the \(expected) bytes its IHDR implies")
         case .corrupt(let reason):
             throw failure("corrupt image data in IDAT: \(reason)")
         }

@@ -190,10 +190,8 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         if case .corrupt(let reason) = outcome {
             throw PNGDecoder.failure("corrupt image data in IDAT: \(reason)")
         }
-        // The buffer has one byte more than the header implies: a stream that fills it is too long.
-        if outcome == .outputFull || image.inflater.produced > image.rawCount {
-            throw PNGDecoder.failure("image data is longer than the \(image.rawCount) bytes its IHDR implies")
-        }
+        // Data past the last scanline (the buffer's spare byte filled) is left unread, as the whole decode
+        // leaves it.
     }
 
     // MARK: - Pictures

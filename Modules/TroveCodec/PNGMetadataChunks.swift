@@ -30,7 +30,11 @@ enum PNGMetadataChunks {
                     || (type == itxt && metadata.xmp == nil)
                 if wanted, checksumMatches(bytes, chunkAt: offset, end: end) {
                     let body = Array(bytes[(offset + 8)..<end])
-                    if type == PNGChunk.exif { metadata.exif = body } else { metadata.xmp = xmpPacket(inITXt: body) }
+                    if type == PNGChunk.exif {
+                        metadata.exif = ExifBlock.tiff(inPayload: body)
+                    } else {
+                        metadata.xmp = xmpPacket(inITXt: body)
+                    }
                 }
                 offset = end + 4
             }

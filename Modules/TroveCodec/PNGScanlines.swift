@@ -87,25 +87,20 @@ final class PNGScanlines {
         case .ended(let produced), .truncated(let produced):
             throw PNGDecoder.failure(
                 "image data is truncated: it inflates to \(y * (rowBytes + 1) + produced) "
-                    + "of \(height * (rowBytes + 1)) bytes")
+                    + "of the \(height * (rowBytes + 1)) bytes its IHDR implies")
         case .corrupt(let reason):
             throw PNGDecoder.failure("corrupt image data in IDAT: \(reason)")
         }
     }
 
-    /// Checks, after the last row, that the stream ends there; the whole route checked it while inflating.
+    /// Checks, after the last row, that the stream's end is not corrupt (a wrong Adler-32 says a byte above
+    /// was). A missing end, or data past the last row, is read as libpng and browsers read it: the rows are all
+    /// there. The whole route checked the same while inflating.
     func finish() throws {
         guard let stream else { return }
         var extra: UInt8 = 0
-        let tail = withUnsafeMutableBytes(of: &extra) { stream.read(into: $0) }
-        switch tail {
-        case .ended(produced: 0):
-            break
-        case .corrupt(let reason):
+        if case .corrupt(let reason) = withUnsafeMutableBytes(of: &extra, { stream.read(into: $0) }) {
             throw PNGDecoder.failure("corrupt image data in IDAT: \(reason)")
-        default:
-            throw PNGDecoder.failure(
-                "image data is longer than the \(height * (rowBytes + 1)) bytes its IHDR implies")
         }
     }
 }

@@ -10,7 +10,7 @@ enum ZlibInflater {
         case finished(produced: Int)
         /// The input ran out before the end of the stream.
         case truncated(produced: Int)
-        /// The stream holds more data than fits in the output buffer.
+        /// The stream holds more data than fits in the output buffer, which holds its first bytes.
         case outputFull
         /// The stream is not valid zlib data.
         case corrupt(String)
@@ -28,8 +28,8 @@ enum ZlibInflater {
         }
         switch result {
         case let .success(produced): return .finished(produced: produced)
-        case .insufficientSpace: return .outputFull
-        case .rejected: return diagnose(input, ranges: ranges, into: output)
+        // libdeflate leaves a buffer it ran out of undefined: zlib fills it with the stream's first bytes.
+        case .insufficientSpace, .rejected: return diagnose(input, ranges: ranges, into: output)
         }
     }
 
@@ -83,8 +83,8 @@ enum ZlibInflater {
         return body(UnsafeRawBufferPointer(joined))
     }
 
-    /// zlib's reading of a stream libdeflate rejected: truncated, corrupt (with zlib's reason), or, should
-    /// the two ever disagree, zlib's result.
+    /// zlib's reading of a stream libdeflate rejected or could not fit: truncated, corrupt (with zlib's
+    /// reason), the output filled, or, should the two ever disagree, zlib's result.
     private static func diagnose(
         _ input: UnsafeRawBufferPointer, ranges: [Range<Int>],
         into output: UnsafeMutableRawBufferPointer

@@ -120,6 +120,8 @@ public enum TroveError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "\(url) is not an allowed source: \(reason)"
         case let .unsupportedScheme(url, known):
             "no fetcher handles the scheme of \(url); registered schemes: \(known.joined(separator: ", "))"
+        case let .unsupportedFormat(url, firstBytes) where firstBytes.isEmpty:
+            "\(url) is empty: there is no image to decode; check the source"
         case let .unsupportedFormat(url, firstBytes):
             "\(url) is not an image Trove can decode (first bytes: \(firstBytes.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")))"
                 + "; register a decoder for its format"

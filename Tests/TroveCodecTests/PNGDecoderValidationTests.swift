@@ -62,12 +62,26 @@ import TroveTestSupport
     @Test func streamTooShortForTheImageThrows() throws {
         // A well-formed file whose compressed rows are one row short of what IHDR declares.
         let png = try PNGBuilder.png(ihdr: PNGBuilder.ihdr(width: 2, height: 3), rows: Self.tinyRows)
-        #expect(try reason(png).contains("image data is truncated: it inflates to 18 of 27 bytes"))
+        #expect(try reason(png).contains("image data is truncated: it inflates to 18 of the 27 bytes its IHDR implies"))
     }
 
-    @Test func streamLongerThanTheImageThrows() throws {
+    /// A row more than IHDR says is left unread (libpng warns "Too much image data" and reads the image).
+    @Test func streamLongerThanTheImageDecodesTheHeadersRows() throws {
         let png = try PNGBuilder.png(ihdr: PNGBuilder.ihdr(width: 2, height: 1), rows: Self.tinyRows)
-        #expect(try reason(png).contains("longer than the 9 bytes"))
+        let image = try decoder.decode(png, limits: .default)
+        #expect(image.width == 2 && image.height == 1)
+        #expect(image.pixels == [1, 2, 3, 4, 5, 6, 7, 8])
+    }
+
+    /// Whole image data whose zlib stream lacks its Adler-32 decodes, as libpng and Pillow decode it.
+    @Test func streamWithoutItsChecksumDecodes() throws {
+        let compressed = [UInt8](try ZlibCompressor().compress(Data(Self.tinyRows), level: 6))
+        var builder = PNGBuilder()
+        builder.chunk("IHDR", PNGBuilder.ihdr(width: 2, height: 2))
+        builder.chunk("IDAT", Array(compressed.dropLast(4)))
+        builder.chunk("IEND", [])
+        let image = try decoder.decode(Data(builder.bytes), limits: .default)
+        #expect(image.pixels == [1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 18, 18, 18, 18])
     }
 
     /// Whole image data without the IEND chunk after it decodes as libpng, browsers and libvips decode it;
@@ -87,6 +101,19 @@ import TroveTestSupport
             try decoder.decode(split, limits: .default).pixels == (try decoder.decode(png, limits: .default)).pixels)
         let secondIDAT = 8 + 25 + 12 + compressed.count / 2
         #expect(try reason(split.prefix(secondIDAT)).contains("truncated"))
+    }
+
+    /// An eXIf chunk holds a TIFF structure; some writers copy JPEG's "Exif\0\0" before it, and Pillow and
+    /// exiftool read that too (as Trove's WebP decoder does): the orientation is the block's either way.
+    @Test func eXIfWithOrWithoutJPEGsIdentifierGivesItsOrientation() throws {
+        // Little-endian TIFF, one IFD entry: Orientation (0x0112), SHORT, 1 value: 6.
+        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]
+        for payload in [tiff, Array("Exif".utf8) + [0, 0] + tiff] {
+            let png = try PNGBuilder.png(
+                ihdr: PNGBuilder.ihdr(width: 2, height: 2), rows: Self.tinyRows, extraBeforeIDAT: [("eXIf", payload)])
+            #expect(try decoder.decode(png, limits: .default).orientation == .right)
+            #expect(try decoder.info(png)?.orientation == .right)
+        }
     }
 
     @Test func badCRCOnAncillaryChunkIsIgnoredButOnCriticalIsNot() throws {

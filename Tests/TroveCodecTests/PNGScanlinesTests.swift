@@ -6,7 +6,8 @@ import TroveTestSupport
 @testable import TroveCodec
 
 /// A streamed decode's scanlines inflated at once (libdeflate) are the scanlines inflated a row at a time
-/// (zlib): the same bytes, and the same error for a stream that is short, long or corrupt.
+/// (zlib): the same bytes, the same error for a stream that is short or corrupt, and the same rows for one
+/// that is long or lacks its end, as libpng reads them.
 @Suite struct PNGScanlinesTests {
     static let rowBytes = 301
     static let height = 40
@@ -76,7 +77,8 @@ import TroveTestSupport
         #expect(
             whole
                 == .failure(
-                    PNGDecoder.failure("image data is truncated: it inflates to \(expected) of \(total) bytes")))
+                    PNGDecoder.failure(
+                        "image data is truncated: it inflates to \(expected) of the \(total) bytes its IHDR implies")))
     }
 
     @Test func aCutStreamFailsAlikeOnBothRoutes() throws {
@@ -91,12 +93,33 @@ import TroveTestSupport
         #expect("\(error)".contains("image data is truncated: it inflates to"))
     }
 
-    @Test func aLongStreamFailsAlikeOnBothRoutes() throws {
-        let stream = try Self.compressed(Self.rows(count: Self.height + 1))
-        let whole = Self.read(stream, wholeInflateLimit: .max)
-        #expect(whole == Self.read(stream, wholeInflateLimit: 0))
-        let total = Self.height * (Self.rowBytes + 1)
-        #expect(whole == .failure(PNGDecoder.failure("image data is longer than the \(total) bytes its IHDR implies")))
+    /// Data past the last scanline (an encoder that wrote a row too many) is left unread, as libpng, Pillow and
+    /// browsers leave it: the header's rows are the image.
+    @Test func aLongStreamGivesTheHeadersRowsOnBothRoutes() throws {
+        let rows = Self.rows(count: Self.height + 1)
+        let stream = try Self.compressed(rows)
+        let expected = Array(rows.prefix(Self.height * (Self.rowBytes + 1)))
+        #expect(try Self.read(stream, wholeInflateLimit: .max).get() == expected)
+        #expect(try Self.read(stream, wholeInflateLimit: 0).get() == expected)
+    }
+
+    /// A stream cut after its last compressed byte, before its Adler-32 (or that and its final empty block),
+    /// still holds every row: it is read on both routes. A wrong Adler-32 says a byte was damaged: refused.
+    @Test func aStreamWithoutItsEndGivesItsRowsAndAWrongChecksumFails() throws {
+        let rows = Self.rows()
+        let stream = try Self.compressed(rows)
+        let withoutChecksum = Array(stream.dropLast(4))
+        #expect(try Self.read(withoutChecksum, wholeInflateLimit: .max).get() == rows)
+        #expect(try Self.read(withoutChecksum, wholeInflateLimit: 0).get() == rows)
+        var wrongChecksum = stream
+        wrongChecksum[wrongChecksum.count - 1] ^= 0xFF
+        let whole = Self.read(wrongChecksum, wholeInflateLimit: .max)
+        #expect(whole == Self.read(wrongChecksum, wholeInflateLimit: 0))
+        guard case .failure(let error) = whole else {
+            Issue.record("a stream with a wrong Adler-32 was read")
+            return
+        }
+        #expect("\(error)".contains("corrupt image data in IDAT"))
     }
 
     @Test func aCorruptStreamFailsAlikeOnBothRoutes() throws {

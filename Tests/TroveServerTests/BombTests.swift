@@ -10,8 +10,8 @@ import TroveServer
 import TroveTestSupport
 
 /// Decompression bombs and an impostor, each served by a loopback origin: the decoder refuses it from its
-/// header (or, for the PNG, at the header's size) with an error naming what was wrong and the limit, the
-/// server answers 422 saying the same, and nothing is kept as a success.
+/// header with an error naming what was wrong and the limit, the server answers 422 saying the same, and
+/// nothing is kept as a success. A PNG whose data inflates past its header is read to the header's rows only.
 @Suite struct BombTests {
     /// One hostile source: its bytes, what the decoder must throw, and what the server must say.
     struct Bomb: Sendable, CustomStringConvertible {
@@ -28,12 +28,6 @@ import TroveTestSupport
     }
 
     static let bombs: [Bomb] = [
-        Bomb(
-            name: "png-idat", bytes: Bombs.pngInflatingPastItsHeader(), contentType: "image/png",
-            decoderError: .decodingFailed(
-                format: .png,
-                reason: "image data is longer than the \(Bombs.pngHeaderBytes) bytes its IHDR implies"),
-            message: "damaged png image"),
         // Frames past the limit are dropped, not refused (1,000 kept by default, 100 by the server), but
         // even the kept frames of 6000x6000 are far over the 1 GiB of decoded bytes.
         Bomb(
@@ -88,7 +82,7 @@ import TroveTestSupport
         }
         let decoder = try #require(registry.decoder(for: bomb.bytes), "no decoder claims the \(bomb.name) bomb")
         // The default limits are the server's; the error is the header check's (no pixels were decoded: the
-        // bodies are far too short to hold what they declare), or for the PNG the full inflate buffer's end.
+        // bodies are far too short to hold what they declare).
         #expect(throws: expected) { try decoder.decode(bomb.bytes, limits: .default) }
         // The route the server takes for a shrinking resize: a reduced or row-streamed decode.
         let options = DecodingOptions(minimumSize: PixelSize(width: 100, height: 100))
@@ -120,6 +114,38 @@ import TroveTestSupport
         #expect(second.status.code != 200, "\(bomb.name): \(second.status) \(second.text)")
         #expect(second.header(.contentType) == "text/plain; charset=utf-8")
         #expect(try storedEntries(under: harness.cacheDirectory).isEmpty, "\(bomb.name) left a cache entry")
+    }
+
+    /// A 16x16 PNG whose one IDAT inflates to 16 MiB: as libpng and browsers read it, the header's 16 rows are
+    /// the image and inflating stops where they end (the output buffer is the header's size plus one byte), so
+    /// the data it claims never exists. Every decode route gives the 16x16 image, and the server answers it.
+    @Test func aPNGInflatingPastItsHeaderIsReadToItsHeadersRows() async throws {
+        let bytes = Bombs.pngInflatingPastItsHeader()
+        let decoder = try #require(try ServerHarness.registry().decoder(for: bytes))
+        let whole = try decoder.decode(bytes, limits: .default)
+        #expect(whole.width == 16 && whole.height == 16)
+        #expect(whole.pixels == [UInt8](repeating: 0, count: 16 * 16 * 4))
+        // The reduced route (a 2x box reduction for an 8x8 minimum) and the row-streamed one.
+        let options = DecodingOptions(minimumSize: PixelSize(width: 8, height: 8))
+        let reduced = try decoder.decode(bytes, options: options)
+        #expect(reduced.width == 8 && reduced.height == 8)
+        #expect(reduced.pixels == [UInt8](repeating: 0, count: 8 * 8 * 4))
+        let streaming = try #require(decoder as? any RowStreamingImageDecoder)
+        let rows = CollectingRowSink()
+        try streaming.decode(bytes, options: options, into: rows)
+        #expect(rows.rows == rows.header?.height && rows.rows > 0)
+        #expect(rows.pixels.count == rows.rows * (rows.header?.width ?? 0) * 4 && rows.pixels.allSatisfy { $0 == 0 })
+
+        let signer = URLSigner.test
+        let origin = FixtureServer(routes: ["/bomb": .file(bytes, contentType: "image/png")])
+        let harness = try await ServerHarness.start(origin: origin) {
+            $0.keys = [signer.key]
+            $0.salts = [signer.salt]
+        }
+        defer { Task { await harness.stop() } }
+        let answer = try await harness.request(signer.signed("/rs:fit:8:8/plain/\(origin.url("/bomb"))@png"))
+        #expect(answer.status.code == 200, "\(answer.status) \(answer.text)")
+        #expect(answer.header(.contentType) == "image/png")
     }
 
     /// The entry files in a cache directory (none before anything was stored).

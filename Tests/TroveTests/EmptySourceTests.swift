@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+import Trove
+import TroveTestSupport
+
+/// A source with no bytes at all is named as empty, not as a format whose first bytes are nothing, and is
+/// not remembered as an image.
+@Suite struct EmptySourceTests {
+    @Test func anEmptyFileIsNamedEmpty() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("empty.png")
+            try Data().write(to: file)
+            let pipeline = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
+            let error = await #expect(throws: TroveError.self) { try await pipeline.image(for: file) }
+            #expect(error?.description == "\(file.absoluteString) is empty: there is no image to decode; check the source")
+            #expect(pipeline.memoryCache.stats.count == 0)
+            await pipeline.flush()
+        }
+    }
+}
