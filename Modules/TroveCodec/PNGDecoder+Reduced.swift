@@ -71,7 +71,7 @@ extension PNGDecoder {
             }
             previous = UnsafePointer(current + 1)
         }
-        // As in a whole decode, a stream longer than the header implies is an error.
+        // As in a whole decode, a corrupt end of the stream is an error; a missing one or data past the rows is not.
         try scanlines.finish()
     }
 }

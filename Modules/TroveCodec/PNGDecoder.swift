@@ -134,7 +134,8 @@ package struct PNGDecoder: ProgressiveImageDecoder {
     ) throws -> Image {
         let passes = PNGPass.passes(for: file.header)
         let rawCount = try Self.scanlineByteCount(header: file.header, passes: passes, limits: limits)
-        // The spare byte catches a stream longer than the header implies.
+        // The spare byte tells a stream longer than the header implies (read to the header's rows) from one
+        // that fits by chance.
         let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: rawCount + 1, alignment: 16)
         defer { raw.deallocate() }
         try Self.inflateScanlines(bytes, ranges: file.imageData, into: raw, expected: rawCount)
@@ -171,7 +172,7 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         _ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>],
         into raw: UnsafeMutableRawBufferPointer, expected: Int
     ) throws {
-        switch ZlibInflater.inflate(bytes, ranges: ranges, into: raw) {
+        switch ZlibInflater.inflate(bytes, ranges: ranges, into: raw, keepsPrefix: true) {
         case .finished(let produced) where produced >= expected, .truncated(let produced) where produced >= expected:
             return
         case .outputFull:

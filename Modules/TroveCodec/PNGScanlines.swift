@@ -18,8 +18,9 @@ extension PNGDecoder {
 /// reduced decodes), each with its filter-type byte first. Image data of at most `wholeInflateLimit` bytes
 /// is inflated at once by libdeflate, about twice as fast as zlib row by row on a photo's literal-heavy
 /// stream, and the rows are read from that buffer; larger data is inflated a row at a time by zlib into two
-/// scanlines, so memory stays bounded. A truncated, corrupt or overlong stream fails with the same message
-/// either way; on the first route, before any row is handed out.
+/// scanlines, so memory stays bounded. A truncated or corrupt stream fails with the same message either way
+/// (on the first route, before any row is handed out); an overlong one, or one without its Adler-32, gives
+/// its rows either way, as libpng reads it.
 final class PNGScanlines {
     private let rowBytes: Int
     private let height: Int
@@ -40,7 +41,7 @@ final class PNGScanlines {
         let (expected, inflatesWhole) = Self.buffer(
             rowBytes: rowBytes, height: height, wholeInflateLimit: wholeInflateLimit)
         if inflatesWhole {
-            // The spare byte catches a stream longer than the header implies.
+            // The spare byte tells a stream longer than the header implies from one that fits by chance.
             let whole = UnsafeMutableRawBufferPointer.allocate(byteCount: expected + 1, alignment: 16)
             do {
                 try PNGDecoder.inflateScanlines(bytes, ranges: ranges, into: whole, expected: expected)

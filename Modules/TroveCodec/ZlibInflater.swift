@@ -10,7 +10,8 @@ enum ZlibInflater {
         case finished(produced: Int)
         /// The input ran out before the end of the stream.
         case truncated(produced: Int)
-        /// The stream holds more data than fits in the output buffer, which holds its first bytes.
+        /// The stream holds more data than fits in the output buffer (which holds its first bytes only when
+        /// asked for them: `keepsPrefix`).
         case outputFull
         /// The stream is not valid zlib data.
         case corrupt(String)
@@ -18,9 +19,11 @@ enum ZlibInflater {
 
     /// Inflates `input[ranges]` (in order) into `output`. Callers who need exactly N bytes pass a buffer of
     /// N + 1 bytes, so that a stream that is too long shows up as `outputFull` instead of fitting by chance.
+    /// With `keepsPrefix`, an `outputFull` output holds the stream's first bytes (a PNG's scanlines, read as
+    /// libpng reads a stream longer than its header); without, it is undefined and costs no second inflate.
     static func inflate(
         _ input: UnsafeRawBufferPointer, ranges: [Range<Int>],
-        into output: UnsafeMutableRawBufferPointer
+        into output: UnsafeMutableRawBufferPointer, keepsPrefix: Bool = false
     ) -> Outcome {
         guard !output.isEmpty else { return .outputFull }
         let result = withContiguous(input, ranges: ranges) { stream in
@@ -29,7 +32,9 @@ enum ZlibInflater {
         switch result {
         case let .success(produced): return .finished(produced: produced)
         // libdeflate leaves a buffer it ran out of undefined: zlib fills it with the stream's first bytes.
-        case .insufficientSpace, .rejected: return diagnose(input, ranges: ranges, into: output)
+        case .insufficientSpace where keepsPrefix: return diagnose(input, ranges: ranges, into: output)
+        case .insufficientSpace: return .outputFull
+        case .rejected: return diagnose(input, ranges: ranges, into: output)
         }
     }
 

@@ -159,7 +159,8 @@ public struct ResponseMetadata: Sendable, Equatable {
     public var headerFields: [HeaderField]
 
     /// Metadata for a response from `url`; the defaults describe a plain 200 with no headers. What
-    /// `headerFields`' caching headers (Cache-Control, Expires, Date, Age) say is read from them, as received now.
+    /// `headerFields`' caching headers (Cache-Control, Expires, Date, Age) say is read from them, as received now;
+    /// without fields, what `cacheControl` says.
     public init(
         url: URL, statusCode: Int = 200, contentType: String? = nil, validators: Validators = .init(),
         cacheControl: String? = nil, expectedLength: Int64? = nil, headerFields: [HeaderField] = []
@@ -167,8 +168,15 @@ public struct ResponseMetadata: Sendable, Equatable {
         self.init(
             url: url, statusCode: statusCode, contentType: contentType, validators: validators,
             cacheControl: cacheControl, expectedLength: expectedLength,
-            directives: headerFields.isEmpty ? .none : CacheDirectives(fields: headerFields, receivedAt: Date()),
+            directives: Self.directives(headerFields, cacheControl: cacheControl),
             headerFields: headerFields)
+    }
+
+    /// What the fields' caching headers say, as received now; without fields, what `cacheControl` says.
+    private static func directives(_ fields: [HeaderField], cacheControl: String?) -> CacheDirectives {
+        if !fields.isEmpty { return CacheDirectives(fields: fields, receivedAt: Date()) }
+        guard let cacheControl else { return .none }
+        return CacheDirectives(cacheControl: cacheControl, expires: nil, date: nil, age: nil, receivedAt: Date())
     }
 
     /// The same, with the caching headers' meaning given (as the HTTP fetcher reads it, at the time it

@@ -149,4 +149,15 @@ import TroveCore
         #expect(read() == .none)
         #expect(read("public").freshness == nil)
     }
+
+    /// A fetcher plugin describes a response through `ResponseMetadata`'s public initialiser: the caching
+    /// headers among its fields are read, else its `cacheControl`, else there are none.
+    @Test func aFetchersMetadataIsReadForItsCachingHeaders() throws {
+        let url = try #require(URL(string: "https://example.com/a.png"))
+        let fields = [HeaderField(name: "Cache-Control", value: "max-age=60, must-revalidate")]
+        let fromFields = ResponseMetadata(url: url, headerFields: fields).directives
+        #expect(fromFields.freshness == .seconds(60) && fromFields.mustRevalidate)
+        #expect(ResponseMetadata(url: url, cacheControl: "no-store").directives.noStore)
+        #expect(ResponseMetadata(url: url).directives == .none)
+    }
 }

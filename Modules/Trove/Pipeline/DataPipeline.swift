@@ -219,7 +219,7 @@ public final class DataPipeline: Sendable {
     }
 
     /// With a tracer: a memory hit is one `trove.memory` span; past memory the request has a `trove.data` root
-    /// (the memory lookup its first child, then the raw stages') with the URL (redacted), the tier that
+    /// (the memory lookup its first child, then its `originals`' stages) with the URL (redacted), the tier that
     /// answered and the bytes.
     private func tracedLoad(
         _ request: DataRequest, waiter: UInt64, emit: @escaping @Sendable (PipelineEvent<DataResponse>) -> Void

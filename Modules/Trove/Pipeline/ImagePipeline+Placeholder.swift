@@ -73,7 +73,7 @@ extension ImagePipeline {
             customCacheKey: request.customCacheKey, headers: request.headers, maxAge: request.maxAge)
     }
 
-    /// The original's bytes through the raw stages (the placeholder's job waiting on the raw key's), decoded
+    /// The original's bytes through `original` (the placeholder's job waiting on the raw key's), decoded
     /// reduced, hashed, and the string kept.
     private func computePlaceholder(
         _ kind: PlaceholderKind, source: ImageRequest, key: CacheKey, job: JobHandle
