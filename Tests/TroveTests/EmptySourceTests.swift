@@ -12,7 +12,8 @@ import TroveTestSupport
             try Data().write(to: file)
             let pipeline = try ImagePipeline(configuration: PipelineConfiguration(cacheDirectory: directory))
             let error = await #expect(throws: TroveError.self) { try await pipeline.image(for: file) }
-            #expect(error?.description == "\(file.absoluteString) is empty: there is no image to decode; check the source")
+            let expected = "\(file.absoluteString) is empty: there is no image to decode; check the source"
+            #expect(error?.description == expected)
             #expect(pipeline.memoryCache.stats.count == 0)
             await pipeline.flush()
         }
