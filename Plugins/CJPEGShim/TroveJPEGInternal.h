@@ -42,6 +42,6 @@ void trove_install_errors(trove_error_manager *manager);
 int trove_data_missing(const struct trove_jpeg_decoder *decoder);
 
 /// Converts one row of libjpeg's CMYK output to RGBA8 (alpha 255); `inverted` for Adobe's inverted inks.
-void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width, int inverted);
+void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width);
 
 #endif

@@ -187,7 +187,7 @@ static JDIMENSION trove_read_row(trove_jpeg_progressive *decoder, unsigned char 
         decoder->cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, (JDIMENSION)row_bytes, 1);
     }
     JDIMENSION read = jpeg_read_scanlines(cinfo, decoder->cmyk_row, 1);
-    if (read == 1) trove_cmyk_to_rgba(decoder->cmyk_row[0], row, cinfo->output_width, cinfo->saw_Adobe_marker);
+    if (read == 1) trove_cmyk_to_rgba(decoder->cmyk_row[0], row, cinfo->output_width);
     return read;
 }
 

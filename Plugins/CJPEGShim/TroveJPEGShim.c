@@ -123,7 +123,6 @@ int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_heade
     trove_join_icc(decoder);
     header->icc = decoder->icc;
     header->icc_length = decoder->icc ? decoder->icc_size : 0;
-    header->adobe = decoder->cinfo.saw_Adobe_marker ? 1 : 0;
     header->adobe_transform = decoder->cinfo.Adobe_transform;
     for (int ci = 0; ci < decoder->cinfo.num_components && ci < 4; ci++) {
         header->sampling_h[ci] = decoder->cinfo.comp_info[ci].h_samp_factor;
@@ -148,11 +147,12 @@ int trove_jpeg_decoder_set_scale(trove_jpeg_decoder *decoder, int scale_num, int
     return 0;
 }
 
-// Adobe CMYK JPEGs store inverted ink values; either way the result is R = (255 - C)(255 - K) / 255.
-void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width, int inverted) {
+// CMYK JPEGs store Adobe's inverted ink values (255 is no ink), so R = C * K / 255 for the stored C and K.
+// Read so with or without an Adobe APP14 marker: libjpeg writes the marker for every CMYK file whatever its
+// inks, and Pillow, libvips and browsers read a file without one as inverted too.
+void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width) {
     for (JDIMENSION x = 0; x < width; x++) {
         unsigned c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
-        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
         rgba[4 * x] = (unsigned char)((c * k + 127) / 255);
         rgba[4 * x + 1] = (unsigned char)((m * k + 127) / 255);
         rgba[4 * x + 2] = (unsigned char)((y * k + 127) / 255);
@@ -199,7 +199,7 @@ int trove_jpeg_decoder_decode_rows(trove_jpeg_decoder *decoder, trove_jpeg_row_c
     while (cinfo->output_scanline < cinfo->output_height) {
         if (cmyk && !decoder->keep_cmyk) {
             if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
-            trove_cmyk_to_rgba(cmyk_row[0], rgba_row[0], cinfo->output_width, cinfo->saw_Adobe_marker);
+            trove_cmyk_to_rgba(cmyk_row[0], rgba_row[0], cinfo->output_width);
         } else {
             if (jpeg_read_scanlines(cinfo, rgba_row, 1) != 1) break;
         }
@@ -237,7 +237,7 @@ int trove_jpeg_decoder_decode_rgba(trove_jpeg_decoder *decoder, unsigned char *r
         unsigned char *row = rgba + row_bytes * cinfo->output_scanline;
         if (cmyk && !decoder->keep_cmyk) {
             if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
-            trove_cmyk_to_rgba(cmyk_row[0], row, cinfo->output_width, cinfo->saw_Adobe_marker);
+            trove_cmyk_to_rgba(cmyk_row[0], row, cinfo->output_width);
         } else {
             JSAMPROW rows[1] = { row };
             if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;

@@ -125,7 +125,8 @@ package struct JPEGDecoder: ProgressiveImageDecoder, EmbeddedMetadataReading {
         let icc = header.icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: header.icc_length)) }
         let cmyk =
             isCMYK(header)
-            ? ColorDescription.CMYK(isInverted: header.adobe != 0, wasYCCK: header.color_space == 5) : nil
+            // Inverted inks, with or without Adobe's marker (see `trove_cmyk_to_rgba`).
+            ? ColorDescription.CMYK(isInverted: true, wasYCCK: header.color_space == 5) : nil
         let description = ColorDescription(iccProfile: icc, cmyk: cmyk)
         guard !description.isEmpty else { return nil }
         // 1 is JCS_GRAYSCALE: a gray profile is for one component only.

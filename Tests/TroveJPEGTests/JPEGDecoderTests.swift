@@ -22,6 +22,33 @@ import TroveTestSupport
         #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 })
     }
 
+    /// A CMYK file's inks are read as Adobe's inverted ones with or without its APP14 marker, as Pillow,
+    /// libvips and browsers read them (libjpeg writes the marker for every CMYK file, whatever its inks):
+    /// without the marker the picture is the same, not nearly black, whole or reduced.
+    @Test func cmykWithoutItsAdobeMarkerIsReadAsInverted() throws {
+        let withMarker = [UInt8](try JPEGFixtures.jpeg("cmyk"))
+        let withoutMarker = Self.removingSegments(0xEE, from: withMarker)
+        #expect(withoutMarker.count < withMarker.count, "the fixture has an APP14 marker")
+        let expected = try decoder.decode(Data(withMarker), limits: .default).pixels
+        #expect(try decoder.decode(Data(withoutMarker), limits: .default).pixels == expected)
+        let reduced = DecodingOptions(minimumSize: PixelSize(width: 40, height: 27))
+        let expectedReduced = try decoder.decode(Data(withMarker), options: reduced)
+        #expect(expectedReduced.width < 160)
+        #expect(try decoder.decode(Data(withoutMarker), options: reduced).pixels == expectedReduced.pixels)
+    }
+
+    /// The file with every marker segment of type `marker` (before the scan) left out.
+    static func removingSegments(_ marker: UInt8, from jpeg: [UInt8]) -> [UInt8] {
+        var out = Array(jpeg.prefix(2))
+        var offset = 2
+        while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF, jpeg[offset + 1] != 0xDA {
+            let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
+            if jpeg[offset + 1] != marker { out += jpeg[offset..<(offset + 2 + length)] }
+            offset += 2 + length
+        }
+        return out + jpeg[offset...]
+    }
+
     @Test func grayBecomesEqualChannels() throws {
         let image = try decoder.decode(try JPEGFixtures.jpeg("gray"), limits: .default)
         let pixels = image.pixels
