@@ -96,6 +96,25 @@ import TroveWebP
         }
     }
 
+    /// A data pipeline loads through an image pipeline built to stop at the bytes: it sends no `Accept` of
+    /// decodable formats (the origin's default answers), and keeps bytes no decoder claims.
+    @Test func aDataPipelineSendsNoAcceptOfImagesAndKeepsAnyBytes() async throws {
+        let jpeg = try Data(contentsOf: Fixtures.image("rocket.jpg"))
+        let negotiated = FixtureServer.Route.withHeaders(
+            ["Cache-Control": "max-age=3600"],
+            .negotiated(
+                header: "Accept", choices: [(containing: "image/", route: .file(jpeg, contentType: "image/jpeg"))],
+                otherwise: .file(Data("not an image".utf8), contentType: "text/plain")))
+        try await withServerAndCache(["/thing": negotiated]) { server, dir in
+            let first = try await fetchOnce(server.url("/thing"), in: dir)
+            #expect(first.text == "not an image" && first.source == .network)
+            #expect(server.requestLog(for: "/thing").first?.header("accept") == nil)
+            let again = try await fetchOnce(server.url("/thing"), in: dir)
+            #expect(again.text == "not an image" && again.source == .disk)
+            #expect(server.requestCount(for: "/thing") == 1)
+        }
+    }
+
     /// An origin that negotiates the format (`Vary: Accept`), as a CDN serving WebP to those who take it
     /// does: each image pipeline sends the formats its decoders read, and gets and keeps its own variant.
     @Test func aNegotiatingOriginGivesEachPipelineItsOwnFormatFromItsOwnEntry() async throws {
