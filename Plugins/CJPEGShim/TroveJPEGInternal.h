@@ -41,7 +41,7 @@ void trove_install_errors(trove_error_manager *manager);
 /// lacks only its end marker is whole, as libjpeg, browsers and libvips show it.
 int trove_data_missing(const struct trove_jpeg_decoder *decoder);
 
-/// Converts one row of libjpeg's CMYK output to RGBA8 (alpha 255); `inverted` for Adobe's inverted inks.
+/// Converts one row of libjpeg's CMYK output, Adobe's inverted inks, to RGBA8 (alpha 255).
 void trove_cmyk_to_rgba(const JSAMPLE *cmyk, unsigned char *rgba, JDIMENSION width);
 
 #endif

@@ -123,7 +123,6 @@ int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_heade
     trove_join_icc(decoder);
     header->icc = decoder->icc;
     header->icc_length = decoder->icc ? decoder->icc_size : 0;
-    header->adobe_transform = decoder->cinfo.Adobe_transform;
     for (int ci = 0; ci < decoder->cinfo.num_components && ci < 4; ci++) {
         header->sampling_h[ci] = decoder->cinfo.comp_info[ci].h_samp_factor;
         header->sampling_v[ci] = decoder->cinfo.comp_info[ci].v_samp_factor;

@@ -24,8 +24,6 @@ typedef struct {
     /// none or its markers do not add up (a missing, repeated or out-of-range sequence number).
     const unsigned char *icc;
     size_t icc_length;
-    /// The Adobe APP14 marker's transform flag (0 none, 1 YCbCr, 2 YCCK; 0 without the marker).
-    int adobe_transform;
     /// The first four components' sampling factors across and down (0 past `components`).
     int sampling_h[4];
     int sampling_v[4];
