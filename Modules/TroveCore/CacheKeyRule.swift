@@ -27,11 +27,11 @@ public struct CacheKeyRule: Sendable, Hashable, Codable {
     }
 
     /// True when the rule leaves every key as `CacheKey.normalized` makes it (the default).
-    public var isIdentity: Bool { droppedQueryParameters.isEmpty && !sortsQueryParameters }
+    package var isIdentity: Bool { droppedQueryParameters.isEmpty && !sortsQueryParameters }
 
     /// The key source for `url`: its normalised form with the rule's parameters dropped (and the rest sorted
     /// when asked). A URL left with no parameters loses its `?`.
-    public func source(for url: URL) -> String {
+    package func source(for url: URL) -> String {
         let normalized = CacheKey.normalized(url)
         guard !isIdentity, var parts = URLComponents(string: normalized),
             let items = parts.percentEncodedQueryItems

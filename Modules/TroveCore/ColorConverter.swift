@@ -36,7 +36,7 @@ public protocol ColorTransform: Sendable {
 extension ColorTransform {
     /// Converts an RGBA8 image's pixels and its animation frames in place (a gray image is made RGBA8 first),
     /// and clears its colour description: the result is sRGB.
-    public func apply(to image: inout Image) {
+    package func apply(to image: inout Image) {
         if image.pixelFormat != .rgba8 { image = image.convertedToRGBA8() }
         let width = image.width, rowBytes = image.bytesPerRow
         image.pixels.withUnsafeMutableBufferPointer { pixels in

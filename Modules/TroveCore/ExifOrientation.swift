@@ -9,5 +9,5 @@ public enum ExifOrientation: Int, Sendable, Codable {
 
 extension ExifOrientation {
     /// Whether turning the stored pixels upright swaps width and height (orientations 5 to 8).
-    public var swapsAxes: Bool { rawValue >= 5 }
+    package var swapsAxes: Bool { rawValue >= 5 }
 }

@@ -45,7 +45,7 @@ extension ImageDecoder {
 }
 
 /// What a pipeline asks of a decoder beyond the bytes.
-public struct DecodingOptions: Sendable, Equatable {
+public struct DecodingOptions: Sendable {
     /// Bounds checked before allocating.
     public var limits: DecodingLimits
     /// When set, the decoder may return a reduced image no smaller than this in either dimension (of the
@@ -66,12 +66,6 @@ public struct DecodingOptions: Sendable, Equatable {
         self.limits = limits
         self.minimumSize = minimumSize
         self.colorConverter = colorConverter
-    }
-
-    /// Equal limits and minimum size, and converters of the same name (or none on both sides).
-    public static func == (lhs: DecodingOptions, rhs: DecodingOptions) -> Bool {
-        lhs.limits == rhs.limits && lhs.minimumSize == rhs.minimumSize
-            && lhs.colorConverter?.name == rhs.colorConverter?.name
     }
 }
 

@@ -31,7 +31,7 @@ public struct EncodingOptions: Sendable, Hashable, Codable {
     }
 
     /// Every knob in a fixed order, for cache keys: two option values that encode differently never share one.
-    public var identifier: String {
+    package var identifier: String {
         "quality=\(quality),level=\(compressionLevel),lossless=\(lossless),speed=\(speed.map(String.init) ?? "default")"
     }
 }

@@ -20,7 +20,7 @@ public struct TransformerFactory: Sendable {
     }
 
     /// A transformer for these spec parameters; throws `TroveError.invalidTransformParameter` for one it cannot use.
-    public func makeTransformer(parameters: [String: String]) throws -> any ImageTransformer {
+    package func makeTransformer(parameters: [String: String]) throws -> any ImageTransformer {
         try make(parameters)
     }
 }

@@ -1,12 +1,10 @@
 /// The kinds of replaceable part a `PluginRegistry` holds.
-public enum PluginKind: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+public enum PluginKind: String, Sendable, Codable, CaseIterable {
     /// `fetcher`: a `Fetcher`; `decoder`: an `ImageDecoder`; `encoder`: an `ImageEncoder`; `hasher`: a `KeyHasher`;
     /// `evictionPolicy`: an `EvictionPolicyFactory`; `transformer`: a `TransformerFactory`; `compressor`: a
-    /// `Compressor`; `sharedTier`: a `SharedCacheTierFactory`; `colorConverter`: a `ColorConverter`. The raw value is the case name.
+    /// `Compressor`; `sharedTier`: a `SharedCacheTierFactory`; `colorConverter`: a `ColorConverter`. The raw
+    /// value, and what `String(describing:)` gives, is the case name.
     case fetcher, decoder, encoder, hasher, evictionPolicy, transformer, compressor, sharedTier, colorConverter
-
-    /// The case name, e.g. "evictionPolicy".
-    public var description: String { rawValue }
 
     /// The plural used in listings, e.g. `trove plugins --json`.
     package var plural: String {

@@ -13,7 +13,7 @@ public struct PluginName<Plugin>: RawRepresentable, Hashable, Sendable, Codable,
     }
 
     /// The name `rawValue`, unlabelled.
-    public init(_ rawValue: String) {
+    package init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 

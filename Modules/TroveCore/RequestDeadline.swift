@@ -1,9 +1,9 @@
 /// When a whole request must be done by, retries included, and the budget it was set from (for messages).
 public struct RequestDeadline: Sendable, Equatable {
     /// The instant the request gives up.
-    public let end: ContinuousClock.Instant
+    package let end: ContinuousClock.Instant
     /// How long the request was given.
-    public let budget: Duration
+    package let budget: Duration
 
     /// A deadline `budget` from now.
     package init(budget: Duration, from start: ContinuousClock.Instant = .now) {

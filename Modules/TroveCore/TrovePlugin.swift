@@ -17,7 +17,7 @@ public struct PluginInfo: Sendable, Equatable, Codable {
     public let version: String
 
     /// A record of the plugin `name` at `version`.
-    public init(name: String, version: String) {
+    package init(name: String, version: String) {
         self.name = name
         self.version = version
     }

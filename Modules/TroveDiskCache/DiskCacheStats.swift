@@ -21,7 +21,7 @@ public struct DiskCacheStats: Sendable, Equatable, Codable {
     public var failedWrites: Int
 
     /// Counts as given; all zero by default.
-    public init(
+    package init(
         entries: Int = 0, bytes: Int = 0, compressed: Int = 0, hits: Int = 0, misses: Int = 0,
         corrupt: Int = 0, evictions: Int = 0, limitBytes: Int = 0, failedWrites: Int = 0
     ) {

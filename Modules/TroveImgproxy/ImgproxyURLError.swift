@@ -40,7 +40,7 @@ package struct ImgproxyURLError: Error, Sendable, Equatable, CustomStringConvert
 /// A configuration value (key, salt, preset) that cannot be used; the message names it and says what to do.
 public struct ImgproxyConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, naming the setting, and what to give instead.
-    public let message: String
+    package let message: String
 
     /// An error with its message.
     package init(_ message: String) {

@@ -14,5 +14,5 @@ public struct MemoryCacheStats: Sendable, Equatable, Codable {
     public var count = 0
 
     /// Every counter at zero.
-    public init() {}
+    package init() {}
 }

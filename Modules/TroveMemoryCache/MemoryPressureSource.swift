@@ -1,14 +1,14 @@
 /// Why memory is short, as a `MemoryPressureSource` saw it at one poll.
 public struct MemoryPressure: Sendable, Equatable, CustomStringConvertible {
-    /// What was seen, for logs: "memory.events high rose from 3 to 5", "resident 900 MiB of a 1 GiB limit".
-    public var reason: String
+    /// What was seen (`description`).
+    package var reason: String
 
     /// Pressure for `reason`.
     public init(reason: String) {
         self.reason = reason
     }
 
-    /// The reason.
+    /// What was seen, for logs: "memory.events high rose from 3 to 5", "resident 900 MiB of a 1 GiB limit".
     public var description: String { reason }
 }
 

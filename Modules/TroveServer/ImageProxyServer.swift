@@ -191,7 +191,7 @@ public final class ImageProxyServer: Sendable {
     }
 
     /// Whether a drain has begun: `/health` answers 503 from then on.
-    public var isDraining: Bool { draining.isSet }
+    package var isDraining: Bool { draining.isSet }
 
     /// Begins a graceful stop of a running server: `/health` answers 503 at once, requests are served for
     /// `configuration.healthGrace` more (a load balancer's checks see the failure and stop sending), then

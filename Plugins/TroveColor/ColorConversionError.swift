@@ -1,11 +1,11 @@
 /// Why a colour description could not be used. The pipeline does not fail the request for it: it treats the
 /// pixels as sRGB and logs this as a warning.
 public struct ColorConversionError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What was wrong, e.g. "the ICC profile is for 'CMYK' colours but the pixels are RGB".
-    public let reason: String
+    /// What was wrong, e.g. "the ICC profile is for 'CMYK' colours but the pixels are RGB" (`description` says it).
+    package let reason: String
 
     /// An error saying `reason`.
-    public init(reason: String) {
+    package init(reason: String) {
         self.reason = reason
     }
 

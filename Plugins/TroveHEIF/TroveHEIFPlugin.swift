@@ -13,7 +13,7 @@ public struct TroveHEIFPlugin: TrovePlugin {
 
     /// Whether this machine's libheif can write HEVC, so `HEIFEncoder` is registered. Debian's libheif1
     /// links x265; a build without it decodes only, and `trove plugins` says so.
-    public static var canEncode: Bool { Libheif.hasHEVCEncoder }
+    package static var canEncode: Bool { Libheif.hasHEVCEncoder }
 
     /// Registers `HEIFDecoder`, and `HEIFEncoder` when `canEncode`, with their defaults.
     public func register(into registry: inout PluginRegistry) throws {

@@ -118,7 +118,7 @@ public struct PipelineConfiguration: Sendable {
     public var sharedCaches: [URL] = []
     /// The only shared tier, e.g. `redis://host:6379/0` (the first of `sharedCaches`); setting it replaces
     /// `sharedCaches` with it alone, nil with none.
-    public var sharedCache: URL? {
+    package var sharedCache: URL? {
         get { sharedCaches.first }
         set { sharedCaches = newValue.map { [$0] } ?? [] }
     }

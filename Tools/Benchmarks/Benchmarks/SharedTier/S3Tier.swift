@@ -57,8 +57,10 @@ final class S3TierBench: @unchecked Sendable {  // written once in the async set
             // Memory only: a hit must come from the tier, not from a disk the first fetch filled.
             var pipelineConfiguration = PipelineConfiguration.memoryOnly
             pipelineConfiguration.retryPolicy = .none
-            pipelineConfiguration.sharedCache = URL(
-                string: "s3://\(seaweed.bucket)/bench?endpoint=\(seaweed.endpoint.absoluteString)&region=us-east-1")!
+            pipelineConfiguration.sharedCaches = [
+                URL(
+                    string: "s3://\(seaweed.bucket)/bench?endpoint=\(seaweed.endpoint.absoluteString)&region=us-east-1")!
+            ]
             let pipeline = try DataPipeline(registry: registry, configuration: pipelineConfiguration)
             let tier = pipeline.sharedTier!
             try await seaweed.waitUntilReady(tier)

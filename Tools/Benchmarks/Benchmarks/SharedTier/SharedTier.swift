@@ -88,7 +88,7 @@ final class SharedTierBench: @unchecked Sendable {  // written once in the async
             // Memory only: a hit must come from the tier, not from a disk the first fetch filled.
             var configuration = PipelineConfiguration.memoryOnly
             configuration.retryPolicy = .none
-            configuration.sharedCache = redis.url
+            configuration.sharedCaches = [redis.url]
             configuration.sharedTierOptions = SharedTierOptions(connections: 1)
             let sharedPipeline = try DataPipeline(registry: registry, configuration: configuration)
             var plain = PipelineConfiguration.memoryOnly
