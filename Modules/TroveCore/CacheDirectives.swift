@@ -96,8 +96,10 @@ package struct CacheDirectives: Sendable, Equatable {
     }
 
     /// `name` or `name=value` items of a Cache-Control value, names lowercased, a quoted value unquoted.
-    /// Commas inside a quoted string do not split items; an item with whitespace inside its name (such as
-    /// `max-age =5`) keeps it, so it matches no directive.
+    /// Commas inside a quoted string do not split items. The grammar allows no space before `=`: an item
+    /// written so (`max-age =5`) is its directive with an empty value, which no directive can use: a
+    /// `max-age` means stale, as RFC 9111 §4.2.1 encourages for invalid freshness (a space after `=` spoils
+    /// the value the same way), and a request's `max-stale` is not taken as "any staleness".
     package static func directives(in value: String) -> [(name: String, value: String?)] {
         var items: [(String, String?)] = []
         var current = ""
@@ -115,7 +117,9 @@ package struct CacheDirectives: Sendable, Equatable {
             if argument.count >= 2, argument.hasPrefix("\""), argument.hasSuffix("\"") {
                 argument = String(argument.dropFirst().dropLast()).replacingOccurrences(of: "\\", with: "")
             }
-            items.append((item[..<equals].lowercased(), argument))
+            let name = item[..<equals]
+            let spaced = name.last?.isWhitespace == true
+            items.append((name.trimmingCharacters(in: .whitespaces).lowercased(), spaced ? "" : argument))
         }
         for character in value {
             if escaped {

@@ -139,7 +139,14 @@ import TroveCore
         // A quoted argument's text, commas and all, is not a directive of its own.
         #expect(read(#"extension="max-age=3600", max-age=1"#).freshness == .seconds(1))
         #expect(read(#"ext="a, max-age=3600", max-age=2"#).freshness == .seconds(2))
-        #expect(read("max-age =3600").freshness == nil)
+        // No space is allowed before "=" nor after it: either spoils max-age, and a spoilt max-age is stale
+        // (without one, the configuration's default lifetime would apply).
+        #expect(read("max-age =3600").freshness == .zero)
+        #expect(read("max-age= 3600").freshness == .zero)
+        #expect(read("max-age =3600, max-age=60").freshness == .zero)
+        #expect(read("no-store =1").noStore)
+        // An empty value, not none: a request's spaced `max-stale =5` must not read as "any staleness".
+        #expect(CacheDirectives.directives(in: "max-stale =5").map(\.value) == [""])
         #expect(read("max-age='3600'").freshness == .zero)
         #expect(read("max-age=003600").freshness == .seconds(3600))
         #expect(read("public").isPublic)
