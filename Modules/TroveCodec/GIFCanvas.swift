@@ -19,8 +19,9 @@ struct GIFCanvas {
         return (x0..<min(frame.left + frame.width, width), y0..<min(frame.top + frame.height, height))
     }
 
-    /// Draws a frame's indices; transparent pixels leave the canvas as it is.
-    mutating func draw(_ indices: [UInt8], frame: GIFFrameLayout, palette: GIFPalette) {
+    /// Draws a frame's indices; transparent pixels leave the canvas as it is, and so do the pixels past
+    /// `decodedRows[row]` in each row of a frame its data did not fill (nil: it filled every pixel).
+    mutating func draw(_ indices: [UInt8], frame: GIFFrameLayout, palette: GIFPalette, decodedRows: [Int]? = nil) {
         if frame.disposal == .restorePrevious { saved = pixels }
         let (xs, ys) = visibleRect(frame)
         guard !xs.isEmpty && !ys.isEmpty else { return }
@@ -31,7 +32,8 @@ struct GIFCanvas {
                     for y in ys {
                         let sourceRow = (y - frame.top) * frame.width - frame.left
                         let canvasRow = y * canvasWidth
-                        for x in xs {
+                        let rowEnd = decodedRows.map { min(xs.upperBound, frame.left + $0[y - frame.top]) }
+                        for x in xs.lowerBound..<max(xs.lowerBound, rowEnd ?? xs.upperBound) {
                             let color = colors[Int(source[sourceRow + x])]
                             // Alpha is 0 only for the transparent index.
                             if color >> 24 != 0 {

@@ -52,8 +52,8 @@ package struct GIFDecoder: ImageDecoder {
                 let palette = GIFPalette(
                     bytes, range: frame.localPalette ?? layout.globalPalette,
                     transparentIndex: frame.transparentIndex)
-                let indices = try Self.indices(of: frame, number: index + 1, in: bytes)
-                canvas.draw(indices, frame: frame, palette: palette)
+                let (indices, decodedRows) = try Self.indices(of: frame, number: index + 1, in: bytes)
+                canvas.draw(indices, frame: frame, palette: palette, decodedRows: decodedRows)
                 frames.append(
                     AnimationFrame(
                         pixels: canvas.pixels,
@@ -69,9 +69,11 @@ package struct GIFDecoder: ImageDecoder {
         }
     }
 
-    /// The frame's palette indices in display row order (interlaced rows put back in place).
+    /// The frame's palette indices in display row order (interlaced rows put back in place), and when the
+    /// data gave fewer pixels than the frame holds, how many of each display row's pixels it gave (from the
+    /// left; nil when it gave every pixel).
     private static func indices(of frame: GIFFrameLayout, number: Int, in bytes: UnsafeRawBufferPointer) throws
-        -> [UInt8]
+        -> (indices: [UInt8], decodedRows: [Int]?)
     {
         // The sub-blocks are joined so the LZW reader sees one stream; their total is at most the file size.
         var stream = [UInt8]()
@@ -79,32 +81,42 @@ package struct GIFDecoder: ImageDecoder {
         for block in frame.dataBlocks { stream.append(contentsOf: bytes[block]) }
         let count = frame.width * frame.height
         var decoded = [UInt8](repeating: 0, count: count)
-        try stream.withUnsafeBytes { input in
+        let written = try stream.withUnsafeBytes { input in
             try decoded.withUnsafeMutableBufferPointer { output in
                 try GIFLZWDecoder.decode(input, minimumCodeSize: frame.minimumCodeSize, into: output, frame: number)
             }
         }
-        guard frame.interlaced, frame.height > 1 else { return decoded }
+        // Stream row s holds the pixels s * width ..< (s + 1) * width of the data.
+        let rowsGiven = { (s: Int) in min(frame.width, max(0, written - s * frame.width)) }
+        guard frame.interlaced, frame.height > 1 else {
+            return (decoded, written < count ? (0..<frame.height).map(rowsGiven) : nil)
+        }
         var ordered = [UInt8](repeating: 0, count: count)
+        var decodedRows = written < count ? [Int](repeating: 0, count: frame.height) : nil
         var sourceRow = 0
         for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
             for row in stride(from: start, to: frame.height, by: step) {
                 ordered[row * frame.width..<(row + 1) * frame.width] =
                     decoded[sourceRow * frame.width..<(sourceRow + 1) * frame.width]
+                decodedRows?[row] = rowsGiven(sourceRow)
                 sourceRow += 1
             }
         }
-        return ordered
+        return (ordered, decodedRows)
     }
 }
 
 /// A color table expanded to 256 RGBA entries; indices past its end are opaque black, the transparent
-/// index (if any) is fully transparent.
+/// index (if any) is fully transparent. A frame with neither a local nor a global table gets a gray ramp
+/// (index i is gray i), as Pillow shows one: the spec leaves such a table to the decoder.
 struct GIFPalette {
     var entries = [UInt32](repeating: 0, count: 256)
 
     init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>?, transparentIndex: Int?) {
-        for i in 0..<256 { entries[i] = Self.pack(0, 0, 0, 255) }
+        for i in 0..<256 {
+            let gray = range == nil ? UInt8(i) : 0
+            entries[i] = Self.pack(gray, gray, gray, 255)
+        }
         if let range {
             for (i, offset) in stride(from: range.lowerBound, to: range.upperBound - 2, by: 3).enumerated()
             where i < 256 {

@@ -4,12 +4,14 @@ import TroveCore
 enum GIFLZWDecoder {
     private static let maxCodes = 4096
 
-    /// Fills `output` with exactly `output.count` indices from `data`. Data past the last pixel is ignored;
-    /// a stream that ends (or hits its end code) before every pixel is filled is an error.
+    /// Fills `output` with up to `output.count` indices from `data` and returns how many it filled: a stream
+    /// that ends (or hits its end code) first leaves the rest, as browsers leave a cut frame's pixels
+    /// undrawn. Data past the last pixel is ignored; a code the table cannot hold is an error.
+    @discardableResult
     static func decode(
         _ data: UnsafeRawBufferPointer, minimumCodeSize: Int,
         into output: UnsafeMutableBufferPointer<UInt8>, frame: Int
-    ) throws {
+    ) throws -> Int {
         let clearCode = 1 << minimumCodeSize
         let endCode = clearCode + 1
         // Each table entry is a string: the entry it extends, its last byte, its first byte and its length.
@@ -38,11 +40,7 @@ enum GIFLZWDecoder {
                     try length.withUnsafeMutableBufferPointer { length in
                         while written < total {
                             while bitCount < codeSize {
-                                guard inputIndex < data.count else {
-                                    throw GIFLayout.failure(
-                                        "the image data of frame \(frame) ends after \(written) "
-                                            + "of \(total) pixels (it is truncated)")
-                                }
+                                guard inputIndex < data.count else { return }
                                 bitBuffer |= UInt64(data[inputIndex]) << UInt64(bitCount)
                                 inputIndex += 1
                                 bitCount += 8
@@ -57,11 +55,7 @@ enum GIFLZWDecoder {
                                 previous = -1
                                 continue
                             }
-                            if code == endCode {
-                                throw GIFLayout.failure(
-                                    "the image data of frame \(frame) ends after \(written) "
-                                        + "of \(total) pixels (it is truncated)")
-                            }
+                            if code == endCode { return }
                             // The string to emit, and the first byte of the entry to add after it.
                             let emitted: Int
                             if previous < 0 {
@@ -116,5 +110,6 @@ enum GIFLZWDecoder {
                 }
             }
         }
+        return written
     }
 }

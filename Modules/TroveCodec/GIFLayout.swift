@@ -9,6 +9,8 @@ struct GIFFrameLayout {
     var minimumCodeSize = 0
     /// Byte ranges of the LZW data sub-blocks, in order.
     var dataBlocks: [Range<Int>] = []
+    /// False when the file ends inside the data (only a first frame is kept so).
+    var dataComplete = true
     /// From the Graphic Control Extension that preceded the frame.
     var delayCentiseconds = 0
     var disposal = GIFDisposal.none
@@ -58,70 +60,89 @@ struct GIFLayout {
         }
         screenWidth = width
         screenHeight = height
-        globalPalette = flags & 0x80 != 0 ? try reader.palette(sizeBits: flags & 7, owner: "global color table") : nil
+        do {
+            globalPalette =
+                flags & 0x80 != 0 ? try reader.palette(sizeBits: flags & 7, owner: "global color table") : nil
+        } catch let truncation as GIFTruncation {
+            throw Self.failure(truncation.reason)
+        }
 
         var frames: [GIFFrameLayout] = []
         var pending = GIFFrameLayout()
         var loopCount = 1
+        // A file that ends early, or goes on with bytes that are no block, ends after its last whole frame, as
+        // browsers show it; only a file with no frame before that point is an error.
         scan: while true {
-            guard let introducer = reader.byte() else {
-                throw Self.failure(
-                    "the file ends after \(frames.count) frame(s) without the trailer byte 0x3B "
-                        + "(it is truncated)")
-            }
-            switch introducer {
-            case 0x3B:
-                break scan
-            case 0x21:
-                guard let label = reader.byte() else {
-                    throw Self.failure("the file ends inside an extension (it is truncated)")
+            do {
+                guard let introducer = reader.byte() else {
+                    throw GIFTruncation(
+                        "the file ends after \(frames.count) frame(s) without the trailer byte 0x3B (it is truncated)")
                 }
-                if label == 0xF9 {
-                    try Self.readGraphicControl(&reader, into: &pending)
-                } else if label == 0xFF {
-                    loopCount = try Self.readApplication(&reader) ?? loopCount
-                } else {
-                    _ = try reader.subBlocks(owner: "extension 0x\(String(label, radix: 16))")
-                }
-            case 0x2C:
-                var frame = pending
-                pending = GIFFrameLayout()
-                guard let left = reader.uint16(), let top = reader.uint16(), let w = reader.uint16(),
-                    let h = reader.uint16(), let frameFlags = reader.byte()
-                else {
+                switch introducer {
+                case 0x3B:
+                    break scan
+                case 0x21:
+                    guard let label = reader.byte() else {
+                        throw GIFTruncation("the file ends inside an extension (it is truncated)")
+                    }
+                    if label == 0xF9 {
+                        try Self.readGraphicControl(&reader, into: &pending)
+                    } else if label == 0xFF {
+                        loopCount = try Self.readApplication(&reader) ?? loopCount
+                    } else {
+                        _ = try reader.subBlocks(owner: "extension 0x\(String(label, radix: 16))")
+                    }
+                case 0x2C:
+                    let frame = try Self.readFrame(&reader, after: pending, number: frames.count + 1)
+                    pending = GIFFrameLayout()
+                    // A frame the file cuts is shown as far as its data goes when it is the first; an animation
+                    // plays only its whole frames.
+                    if frame.dataComplete || frames.isEmpty { frames.append(frame) }
+                    if !frame.dataComplete { break scan }
+                default:
+                    guard frames.isEmpty else { break scan }
                     throw Self.failure(
-                        "the file ends inside the descriptor of frame \(frames.count + 1) (it is truncated)")
+                        "unknown block type 0x\(String(introducer, radix: 16)) at byte \(reader.offset - 1)")
                 }
-                (frame.left, frame.top, frame.width, frame.height) = (left, top, w, h)
-                frame.interlaced = frameFlags & 0x40 != 0
-                if frameFlags & 0x80 != 0 {
-                    frame.localPalette = try reader.palette(
-                        sizeBits: frameFlags & 7,
-                        owner: "local color table of frame \(frames.count + 1)")
-                }
-                guard frame.localPalette != nil || globalPalette != nil else {
-                    throw Self.failure("frame \(frames.count + 1) has no color table (neither local nor global)")
-                }
-                guard let codeSize = reader.byte() else {
-                    throw Self.failure(
-                        "the file ends before the image data of frame \(frames.count + 1) "
-                            + "(it is truncated)")
-                }
-                guard (2...8).contains(codeSize) else {
-                    throw Self.failure(
-                        "frame \(frames.count + 1) has an LZW minimum code size of \(codeSize); "
-                            + "it must be 2...8")
-                }
-                frame.minimumCodeSize = Int(codeSize)
-                frame.dataBlocks = try reader.subBlocks(owner: "image data of frame \(frames.count + 1)")
-                frames.append(frame)
-            default:
-                throw Self.failure("unknown block type 0x\(String(introducer, radix: 16)) at byte \(reader.offset - 1)")
+            } catch let truncation as GIFTruncation {
+                guard frames.isEmpty else { break scan }
+                throw Self.failure(truncation.reason)
             }
         }
         guard !frames.isEmpty else { throw Self.failure("the file holds no image") }
         self.frames = frames
         self.loopCount = loopCount
+    }
+
+    /// The frame whose image descriptor follows, with what the Graphic Control Extension before it set.
+    private static func readFrame(
+        _ reader: inout GIFByteReader, after control: GIFFrameLayout, number: Int
+    ) throws -> GIFFrameLayout {
+        var frame = control
+        guard let left = reader.uint16(), let top = reader.uint16(), let w = reader.uint16(),
+            let h = reader.uint16(), let frameFlags = reader.byte()
+        else {
+            throw GIFTruncation("the file ends inside the descriptor of frame \(number) (it is truncated)")
+        }
+        (frame.left, frame.top, frame.width, frame.height) = (left, top, w, h)
+        frame.interlaced = frameFlags & 0x40 != 0
+        if frameFlags & 0x80 != 0 {
+            frame.localPalette = try reader.palette(
+                sizeBits: frameFlags & 7, owner: "local color table of frame \(number)")
+        }
+        guard let codeSize = reader.byte() else {
+            throw GIFTruncation("the file ends before the image data of frame \(number) (it is truncated)")
+        }
+        // The spec says 2...8; browsers read up to 11 (the widest that leaves room for a 12-bit code).
+        guard (2...11).contains(codeSize) else {
+            throw Self.failure("frame \(number) has an LZW minimum code size of \(codeSize); it must be 2...11")
+        }
+        frame.minimumCodeSize = Int(codeSize)
+        (frame.dataBlocks, frame.dataComplete) = reader.dataSubBlocks()
+        guard frame.dataComplete || !frame.dataBlocks.isEmpty else {
+            throw GIFTruncation("the file ends inside the image data of frame \(number) (it is truncated)")
+        }
+        return frame
     }
 
     /// The loop count of a NETSCAPE2.0 (or ANIMEXTS1.0) application extension, as `loopCount` counts it; nil
@@ -148,62 +169,10 @@ struct GIFLayout {
     }
 }
 
-/// Bounds-checked reading of a GIF file: every read returns nil instead of running past the end.
-struct GIFByteReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
+/// The file ended inside what was being read: the end of the image once a frame is in, else an error with
+/// this reason.
+struct GIFTruncation: Error {
+    let reason: String
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    mutating func byte() -> UInt8? {
-        guard offset < bytes.count else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func uint16() -> Int? {
-        guard let value = uint16(at: offset) else { return nil }
-        offset += 2
-        return value
-    }
-
-    mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
-        guard count <= bytes.count - offset else { return nil }
-        defer { offset += count }
-        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
-    }
-
-    func byte(at index: Int) -> UInt8? { index >= 0 && index < bytes.count ? bytes[index] : nil }
-
-    /// A little-endian 16-bit value.
-    func uint16(at index: Int) -> Int? {
-        guard let low = byte(at: index), let high = byte(at: index + 1) else { return nil }
-        return Int(low) | Int(high) << 8
-    }
-
-    /// Skips a color table of 2^(sizeBits+1) RGB entries and returns its range.
-    mutating func palette(sizeBits: UInt8, owner: String) throws -> Range<Int> {
-        let count = 3 << (Int(sizeBits) + 1)
-        guard count <= bytes.count - offset else {
-            throw GIFLayout.failure("the file ends inside the \(owner) (it is truncated)")
-        }
-        defer { offset += count }
-        return offset..<offset + count
-    }
-
-    /// Reads a chain of length-prefixed sub-blocks up to its zero terminator and returns their ranges.
-    mutating func subBlocks(owner: String) throws -> [Range<Int>] {
-        var ranges: [Range<Int>] = []
-        while true {
-            guard let length = byte() else {
-                throw GIFLayout.failure("the file ends inside the \(owner) (it is truncated)")
-            }
-            if length == 0 { return ranges }
-            guard Int(length) <= bytes.count - offset else {
-                throw GIFLayout.failure("the file ends inside the \(owner) (it is truncated)")
-            }
-            ranges.append(offset..<offset + Int(length))
-            offset += Int(length)
-        }
-    }
+    init(_ reason: String) { self.reason = reason }
 }

@@ -4,7 +4,8 @@ import TroveCodec
 import TroveCore
 import TroveTestSupport
 
-/// Broken, truncated and oversized GIFs are refused with an error that names the problem.
+/// Broken and oversized GIFs are refused with an error that names the problem; cut ones are read as far as
+/// browsers read them.
 @Suite struct GIFDecoderValidationTests {
     func reason(_ bytes: [UInt8], limits: DecodingLimits = .default) -> String? {
         do {
@@ -18,28 +19,92 @@ import TroveTestSupport
         }
     }
 
-    @Test func everyTruncationIsAnError() throws {
-        let gif = [UInt8](try Fixtures.gif("animated"))
-        for length in 0..<gif.count {
-            let message = try #require(reason(Array(gif[0..<length])), "a prefix of \(length) bytes decoded")
-            #expect(
-                message.contains("truncated") || message.contains("signature"),
-                "prefix of \(length) bytes: \(message)")
+    /// A cut file is read as browsers show it: an error only while no frame's data has begun; after that,
+    /// the frames it holds whole (a first frame as far as its data goes, the rest of it left transparent).
+    @Test func aCutFileIsAnErrorOnlyBeforeItsFirstFramesData() throws {
+        for name in ["animated", "interlaced", "still"] {
+            let gif = [UInt8](try Fixtures.gif(name))
+            let full = try GIFDecoder().decode(Data(gif), limits: .default)
+            let fullFrames = full.frames.isEmpty ? [full.pixels] : full.frames.map(\.pixels)
+            var firstDecoded: Int?
+            // Every prefix of the small files; about 300 spread over the larger one.
+            for length in stride(from: 0, to: gif.count, by: max(1, gif.count / 300)) {
+                let prefix = Data(gif[0..<length])
+                guard let image = try? GIFDecoder().decode(prefix, limits: .default) else {
+                    #expect(firstDecoded == nil, "\(name): \(length) bytes failed after a shorter prefix decoded")
+                    let message = try #require(reason(Array(prefix)))
+                    #expect(
+                        message.contains("truncated") || message.contains("signature"), "\(name) \(length): \(message)")
+                    continue
+                }
+                firstDecoded = firstDecoded ?? length
+                #expect(image.width == full.width && image.height == full.height)
+                if image.frames.isEmpty {
+                    // The first frame, whole or cut: each pixel is the whole decode's or not drawn yet.
+                    for (index, value) in image.pixels.enumerated() where value != fullFrames[0][index] {
+                        #expect(image.pixels[index | 3] == 0, "\(name) \(length): pixel byte \(index) drawn wrong")
+                        break
+                    }
+                } else {
+                    #expect(Array(image.frames.map(\.pixels)) == Array(fullFrames.prefix(image.frames.count)))
+                }
+            }
+            // Without its trailer byte a file is the whole image (many encoders leave it out).
+            let untrailed = try GIFDecoder().decode(Data(gif.dropLast()), limits: .default)
+            #expect(untrailed.pixels == full.pixels && untrailed.frames == full.frames, "\(name)")
+            #expect(try #require(firstDecoded) < gif.count - 1)
         }
+    }
+
+    @Test func bytesAfterTheLastFrameThatAreNoBlockEndTheFile() throws {
+        let gif = [UInt8](try Fixtures.gif("animated"))
+        let full = try GIFDecoder().decode(Data(gif), limits: .default)
+        let trailed = try GIFDecoder().decode(Data(gif.dropLast() + Array("GARBAGE".utf8)), limits: .default)
+        #expect(trailed.frames == full.frames)
+    }
+
+    @Test func aFrameWhoseDataStopsEarlyLeavesItsOtherPixelsUndrawn() throws {
+        // A 2x1 frame whose LZW data (code size 2) is clear, index 1, end: the second pixel is not drawn.
+        let bytes: [UInt8] =
+            Array("GIF89a".utf8) + [
+                2, 0, 1, 0, 0x80, 0, 0, 10, 20, 30, 40, 50, 60,
+                0x2C, 0, 0, 0, 0, 2, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B
+            ]
+        let image = try GIFDecoder().decode(Data(bytes), limits: .default)
+        #expect(image.pixels == [40, 50, 60, 255, 0, 0, 0, 0])
+    }
+
+    @Test func aMinimumCodeSizeUpTo11IsRead() throws {
+        // A 1x1 frame of index 5, its codes 12 bits wide: clear (2048), 5, end (2049).
+        func frame(codeSize: UInt8) -> [UInt8] {
+            let width = Int(codeSize) + 1
+            var bits: UInt64 = 0
+            for (i, code) in [1 << Int(codeSize), 5, (1 << Int(codeSize)) + 1].enumerated() {
+                bits |= UInt64(code) << UInt64(i * width)
+            }
+            let data = (0..<(3 * width + 7) / 8).map { UInt8(truncatingIfNeeded: bits >> UInt64($0 * 8)) }
+            let palette: [UInt8] = (0..<8).flatMap { $0 == 5 ? [10, 20, 30] : [0, 0, 0] as [UInt8] }
+            return Array("GIF89a".utf8) + [1, 0, 1, 0, 0x82, 0, 0] + palette
+                + [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, codeSize, UInt8(data.count)] + data + [0, 0x3B]
+        }
+        for size: UInt8 in [3, 8, 9, 11] {
+            #expect(try GIFDecoder().decode(Data(frame(codeSize: size)), limits: .default).pixels == [10, 20, 30, 255])
+        }
+        #expect(reason(frame(codeSize: 12)) == "frame 1 has an LZW minimum code size of 12; it must be 2...11")
     }
 
     @Test func wrongSignature() {
         #expect(reason(Array("GIF88a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B])?.contains("signature") == true)
     }
 
-    @Test func frameWithoutColorTable() {
-        // 1x1 screen, no global table, one frame without a local table.
+    @Test func aFrameWithoutAnyColorTableIsReadWithAGrayRamp() throws {
+        // 1x1 screen, no global table, one frame without a local table: index 1 is gray 1, as Pillow reads it.
         let bytes: [UInt8] =
             Array("GIF89a".utf8) + [
                 1, 0, 1, 0, 0, 0, 0,
                 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B
             ]
-        #expect(reason(bytes) == "frame 1 has no color table (neither local nor global)")
+        #expect(try GIFDecoder().decode(Data(bytes), limits: .default).pixels == [1, 1, 1, 255])
     }
 
     @Test func invalidLZWCode() {
@@ -52,7 +117,7 @@ import TroveTestSupport
         #expect(reason(bytes) == "invalid LZW code 7 in frame 1")
     }
 
-    @Test func unknownBlock() {
+    @Test func unknownBlockBeforeAnyFrame() {
         let bytes: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x99]
         #expect(reason(bytes) == "unknown block type 0x99 at byte 13")
     }
