@@ -39,6 +39,17 @@ enum HEIFDeclaredSizes {
         return reached.sorted().flatMap { file.sizes(of: $0) }
     }
 
+    /// `reported` (libheif's size for `item`) turned a quarter when libheif 1.15 left it unturned: the item's
+    /// 'irot' turns it an odd number of quarters but `reported` is still its 'ispe' size. libheif reads 'ispe'
+    /// after applying a rotation associated before it (Canon's HIF files list 'irot' first), so it reports the
+    /// stored size while it decodes the turned picture.
+    static func displayedSize(_ reported: PixelSize, item: UInt32, in bytes: UnsafeRawBufferPointer) -> PixelSize {
+        guard reported.width != reported.height, let file = Container(bytes), file.isQuarterTurned(item),
+            file.storedSize(of: item) == reported
+        else { return reported }
+        return PixelSize(width: reported.height, height: reported.width)
+    }
+
     /// The boxes of `meta` the walk needs, parsed.
     private struct Container {
         let bytes: UnsafeRawBufferPointer
@@ -154,6 +165,30 @@ enum HEIFDeclaredSizes {
             }
         }
 
+        /// The bodies of the properties of `type` associated with `item`, in association order.
+        private func properties(_ type: String, of item: UInt32) -> [Range<Int>] {
+            (associations[item] ?? []).compactMap { index in
+                index >= 1 && index <= properties.count && properties[index - 1].type == type
+                    ? properties[index - 1].body : nil
+            }
+        }
+
+        /// Whether the item's 'irot' turns it by 90 or 270 degrees.
+        func isQuarterTurned(_ item: UInt32) -> Bool {
+            guard let irot = properties("irot", of: item).first else { return false }
+            var reader = BoxReader(bytes, irot)
+            guard let angle = reader.int(1) else { return false }
+            return angle & 1 == 1
+        }
+
+        /// The item's 'ispe' size (a full box: version and flags, then 32-bit width and height).
+        func storedSize(of item: UInt32) -> PixelSize? {
+            guard let ispe = properties("ispe", of: item).first else { return nil }
+            var reader = BoxReader(bytes, ispe)
+            guard reader.skip(4), let width = reader.int(4), let height = reader.int(4) else { return nil }
+            return PixelSize(width: width, height: height)
+        }
+
         /// The items `item` refers to with `type`.
         func references(_ type: String, from item: UInt32) -> [UInt32] {
             references[type, default: []].filter { $0.from == item }.map(\.to)
@@ -188,13 +223,7 @@ enum HEIFDeclaredSizes {
                         height: number(at + field))
                 ]
             case "hvc1":
-                let hvcC = (associations[item] ?? []).lazy.compactMap { index -> Range<Int>? in
-                    guard index >= 1, index <= properties.count, properties[index - 1].type == "hvcC" else {
-                        return nil
-                    }
-                    return properties[index - 1].body
-                }.first
-                guard let hvcC else { return [] }
+                guard let hvcC = properties("hvcC", of: item).first else { return [] }
                 return HEVCParameterSets.pictureSizes(hvcC: Array(bytes[hvcC]), data: data(of: item)).map {
                     Declared(item: item, what: HEIFDeclaredSizes.hevcPicture, width: $0.width, height: $0.height)
                 }

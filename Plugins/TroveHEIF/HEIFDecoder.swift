@@ -48,7 +48,7 @@ package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
             let file = try open(bytes, limits: limits)
             // The handle belongs to `file`: it must stay alive until the last use of the handle.
             return try withExtendedLifetime(file) {
-                let size = try checkedSize(of: file.primary, limits: limits)
+                let size = try checkedSize(file.primarySize(in: bytes), limits: limits)
                 try checkDeclaredSizes(bytes, limits: limits, thumbnails: false)
                 let pixels = try HEIFPixels.rgba8(file.primary, expected: size)
                 return Image(
@@ -62,7 +62,7 @@ package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
     package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let file = try open(bytes, limits: .default)
-            let size = withExtendedLifetime(file) { HEIFFile.size(of: file.primary) }
+            let size = withExtendedLifetime(file) { file.primarySize(in: bytes) }
             guard size.width > 0, size.height > 0 else {
                 throw Self.failure("the primary image declares a size of \(size)")
             }
@@ -83,7 +83,7 @@ package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
             let thumbnails = try withExtendedLifetime(file) { try file.thumbnails() }
             defer { for handle in thumbnails { heif_image_handle_release(handle) } }
             guard let largest = thumbnails.first else { return nil }
-            let size = try checkedSize(of: largest, limits: limits)
+            let size = try checkedSize(HEIFFile.size(of: largest), limits: limits)
             try checkDeclaredSizes(bytes, limits: limits, thumbnails: true)
             let pixels = try HEIFPixels.rgba8(largest, expected: size)
             return Image(
@@ -146,9 +146,8 @@ package struct HEIFDecoder: ImageDecoder, EmbeddedMetadataReading {
         }
     }
 
-    /// The handle's size, refused when it is empty or over `limits`.
-    private func checkedSize(of handle: OpaquePointer, limits: DecodingLimits) throws -> PixelSize {
-        let size = HEIFFile.size(of: handle)
+    /// A handle's displayed size, refused when it is empty or over `limits`.
+    private func checkedSize(_ size: PixelSize, limits: DecodingLimits) throws -> PixelSize {
         guard size.width > 0, size.height > 0 else {
             throw Self.failure("the image declares a size of \(size)")
         }

@@ -7,6 +7,8 @@ final class HEIFFile {
     private let context: OpaquePointer
     /// The primary image: the one a viewer shows.
     let primary: OpaquePointer
+    /// The primary image's item id.
+    let primaryID: heif_item_id
 
     /// Reads the container (boxes, item properties, no pixels) of `bytes`.
     /// - Parameter maxSide: libheif's own gate on each side, checked while it reads the 'ispe' boxes.
@@ -18,10 +20,12 @@ final class HEIFFile {
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: maxSide))
         heif_context_set_max_decoding_threads(context, Int32(clamping: max(maxThreads, 0)))
         var primary: OpaquePointer?
+        var primaryID: heif_item_id = 0
         do {
             try Libheif.check(
                 heif_context_read_from_memory_without_copy(context, base, bytes.count, nil), "reading the container")
             try Libheif.check(heif_context_get_primary_image_handle(context, &primary), "finding the primary image")
+            try Libheif.check(heif_context_get_primary_image_ID(context, &primaryID), "finding the primary image")
         } catch {
             heif_context_free(context)
             throw error
@@ -31,6 +35,7 @@ final class HEIFFile {
             throw HEIFDecoder.failure("finding the primary image: libheif returned none")
         }
         self.primary = primary
+        self.primaryID = primaryID
     }
 
     deinit {
@@ -42,6 +47,12 @@ final class HEIFFile {
     static func size(of handle: OpaquePointer) -> PixelSize {
         PixelSize(
             width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+    }
+
+    /// The primary image's size as displayed, turned where libheif reports it unturned
+    /// (`HEIFDeclaredSizes.displayedSize`); `bytes` is the file this was read from.
+    func primarySize(in bytes: UnsafeRawBufferPointer) -> PixelSize {
+        HEIFDeclaredSizes.displayedSize(Self.size(of: primary), item: primaryID, in: bytes)
     }
 
     /// The primary image's embedded thumbnails, largest first; each handle is the caller's to release.

@@ -95,6 +95,68 @@ import TroveTestSupport
         }
     }
 
+    /// Canon's HIF files associate 'irot' before 'ispe'. libheif 1.15 then reports the stored size while it
+    /// decodes the turned picture, and the decode was refused ("decodes to 4672x7008, but the container says
+    /// 7008x4672"): the displayed size is reported, and decoded, turned.
+    @Test(arguments: [ExifOrientation.right, .left, .down])
+    func aRotationAssociatedBeforeTheStoredSizeStillTurnsIt(_ orientation: ExifOrientation) throws {
+        let c = Case(size: PixelSize(width: 170, height: 256), orientation: orientation, alpha: false)
+        var file = [UInt8](try Self.encoded(c))
+        try Self.associateRotationFirst(&file)
+        let want = Self.expected(c)
+        let info = try #require(try HEIFDecoder().info(Data(file)))
+        #expect(PixelSize(width: info.width, height: info.height) == want.size)
+        let image = try HEIFDecoder().decode(Data(file), limits: .default)
+        try #require(PixelSize(width: image.width, height: image.height) == want.size)
+        for (index, (x, y)) in Self.centres(width: image.width, height: image.height).enumerated() {
+            let at = (y * image.width + x) * 4
+            #expect(Self.close(Array(image.pixels[at..<at + 4]), want.centres[index]), "quadrant \(index)")
+        }
+    }
+
+    /// Swaps the primary item's 'irot' and 'ispe' associations in 'ipma' (entries of one size), so the
+    /// rotation comes first.
+    static func associateRotationFirst(_ file: inout [UInt8]) throws {
+        let unreadable = HEIFDecoder.failure("the test file's boxes are not as the encoder writes them")
+        let (positions, entrySize): ([Int], Int) = try file.withUnsafeBytes { bytes in
+            guard let meta = ISOBMFFBoxes.firstChild("meta", in: bytes, within: 0..<bytes.count) else {
+                throw unreadable
+            }
+            let boxes = ISOBMFFBoxes.children(in: bytes, within: (meta.lowerBound + 4)..<meta.upperBound)
+            guard let pitm = boxes.first(where: { $0.type == "pitm" })?.body,
+                let iprp = boxes.first(where: { $0.type == "iprp" })?.body,
+                let ipco = ISOBMFFBoxes.firstChild("ipco", in: bytes, within: iprp),
+                let ipma = ISOBMFFBoxes.firstChild("ipma", in: bytes, within: iprp)
+            else { throw unreadable }
+            let types = ISOBMFFBoxes.children(in: bytes, within: ipco).map(\.type)
+            var reader = BoxReader(bytes, pitm)
+            guard reader.skip(4), let primary = reader.int(2) else { throw unreadable }
+            reader = BoxReader(bytes, ipma)
+            guard let version = reader.int(1), let flags = reader.int(3), let count = reader.int(4) else {
+                throw unreadable
+            }
+            let wide = flags & 1 == 1
+            for _ in 0..<count {
+                guard let id = reader.int(version < 1 ? 2 : 4), let associations = reader.int(1) else {
+                    throw unreadable
+                }
+                var found: [String: Int] = [:]
+                for _ in 0..<associations {
+                    let at = reader.rest.lowerBound
+                    guard let value = reader.int(wide ? 2 : 1) else { throw unreadable }
+                    let index = value & (wide ? 0x7FFF : 0x7F)
+                    if index >= 1, index <= types.count { found[types[index - 1]] = at }
+                }
+                if id == primary, let ispe = found["ispe"], let irot = found["irot"] {
+                    return ([ispe, irot], wide ? 2 : 1)
+                }
+            }
+            throw unreadable
+        }
+        #expect(positions[0] < positions[1], "the encoder associates 'ispe' first")
+        for offset in 0..<entrySize { file.swapAt(positions[0] + offset, positions[1] + offset) }
+    }
+
     @Test func aFileLaidOutOtherwiseIsRefusedNotHalfEdited() throws {
         let file = try Self.encoded(Case(size: PixelSize(width: 170, height: 256), orientation: .up, alpha: false))
         // Cut inside 'mdat': the top-level boxes no longer fill the file.
