@@ -35,7 +35,7 @@ struct GIFByteReader {
     mutating func palette(sizeBits: UInt8, owner: String) throws -> Range<Int> {
         let count = 3 << (Int(sizeBits) + 1)
         guard count <= bytes.count - offset else {
-            throw GIFTruncation("the file ends inside the \(owner) (it is truncated)")
+            throw GIFEarlyEnd("the file ends inside the \(owner) (it is truncated)")
         }
         defer { offset += count }
         return offset..<offset + count
@@ -46,11 +46,11 @@ struct GIFByteReader {
         var ranges: [Range<Int>] = []
         while true {
             guard let length = byte() else {
-                throw GIFTruncation("the file ends inside the \(owner) (it is truncated)")
+                throw GIFEarlyEnd("the file ends inside the \(owner) (it is truncated)")
             }
             if length == 0 { return ranges }
             guard Int(length) <= bytes.count - offset else {
-                throw GIFTruncation("the file ends inside the \(owner) (it is truncated)")
+                throw GIFEarlyEnd("the file ends inside the \(owner) (it is truncated)")
             }
             ranges.append(offset..<offset + Int(length))
             offset += Int(length)

@@ -52,7 +52,12 @@ package struct GIFDecoder: ImageDecoder {
                 let palette = GIFPalette(
                     bytes, range: frame.localPalette ?? layout.globalPalette,
                     transparentIndex: frame.transparentIndex)
-                let (indices, decodedRows) = try Self.indices(of: frame, number: index + 1, in: bytes)
+                let indices: [UInt8], decodedRows: [Int]?
+                do {
+                    (indices, decodedRows) = try Self.indices(of: frame, number: index + 1, in: bytes)
+                } catch  where index > 0 {
+                    break  // an animation plays the frames before one whose data is damaged, as browsers do
+                }
                 canvas.draw(indices, frame: frame, palette: palette, decodedRows: decodedRows)
                 frames.append(
                     AnimationFrame(

@@ -63,19 +63,19 @@ struct GIFLayout {
         do {
             globalPalette =
                 flags & 0x80 != 0 ? try reader.palette(sizeBits: flags & 7, owner: "global color table") : nil
-        } catch let truncation as GIFTruncation {
+        } catch let truncation as GIFEarlyEnd {
             throw Self.failure(truncation.reason)
         }
 
         var frames: [GIFFrameLayout] = []
         var pending = GIFFrameLayout()
         var loopCount = 1
-        // A file that ends early, or goes on with bytes that are no block, ends after its last whole frame, as
-        // browsers show it; only a file with no frame before that point is an error.
+        // A file that ends early, or goes on with bytes that are no block or a frame that cannot be read, ends
+        // after its last whole frame, as browsers show it; only a file with no frame before that is an error.
         scan: while true {
             do {
                 guard let introducer = reader.byte() else {
-                    throw GIFTruncation(
+                    throw GIFEarlyEnd(
                         "the file ends after \(frames.count) frame(s) without the trailer byte 0x3B (it is truncated)")
                 }
                 switch introducer {
@@ -83,7 +83,7 @@ struct GIFLayout {
                     break scan
                 case 0x21:
                     guard let label = reader.byte() else {
-                        throw GIFTruncation("the file ends inside an extension (it is truncated)")
+                        throw GIFEarlyEnd("the file ends inside an extension (it is truncated)")
                     }
                     if label == 0xF9 {
                         try Self.readGraphicControl(&reader, into: &pending)
@@ -104,7 +104,7 @@ struct GIFLayout {
                     throw Self.failure(
                         "unknown block type 0x\(String(introducer, radix: 16)) at byte \(reader.offset - 1)")
                 }
-            } catch let truncation as GIFTruncation {
+            } catch let truncation as GIFEarlyEnd {
                 guard frames.isEmpty else { break scan }
                 throw Self.failure(truncation.reason)
             }
@@ -122,7 +122,7 @@ struct GIFLayout {
         guard let left = reader.uint16(), let top = reader.uint16(), let w = reader.uint16(),
             let h = reader.uint16(), let frameFlags = reader.byte()
         else {
-            throw GIFTruncation("the file ends inside the descriptor of frame \(number) (it is truncated)")
+            throw GIFEarlyEnd("the file ends inside the descriptor of frame \(number) (it is truncated)")
         }
         (frame.left, frame.top, frame.width, frame.height) = (left, top, w, h)
         frame.interlaced = frameFlags & 0x40 != 0
@@ -131,16 +131,16 @@ struct GIFLayout {
                 sizeBits: frameFlags & 7, owner: "local color table of frame \(number)")
         }
         guard let codeSize = reader.byte() else {
-            throw GIFTruncation("the file ends before the image data of frame \(number) (it is truncated)")
+            throw GIFEarlyEnd("the file ends before the image data of frame \(number) (it is truncated)")
         }
         // The spec says 2...8; browsers read up to 11 (the widest that leaves room for a 12-bit code).
         guard (2...11).contains(codeSize) else {
-            throw Self.failure("frame \(number) has an LZW minimum code size of \(codeSize); it must be 2...11")
+            throw GIFEarlyEnd("frame \(number) has an LZW minimum code size of \(codeSize); it must be 2...11")
         }
         frame.minimumCodeSize = Int(codeSize)
         (frame.dataBlocks, frame.dataComplete) = reader.dataSubBlocks()
         guard frame.dataComplete || !frame.dataBlocks.isEmpty else {
-            throw GIFTruncation("the file ends inside the image data of frame \(number) (it is truncated)")
+            throw GIFEarlyEnd("the file ends inside the image data of frame \(number) (it is truncated)")
         }
         return frame
     }
@@ -169,9 +169,9 @@ struct GIFLayout {
     }
 }
 
-/// The file ended inside what was being read: the end of the image once a frame is in, else an error with
-/// this reason.
-struct GIFTruncation: Error {
+/// What stops the reading before the trailer (the file ends inside a block, or a frame cannot be read): the
+/// end of the image once a frame is in, as browsers take it, else an error with this reason.
+struct GIFEarlyEnd: Error {
     let reason: String
 
     init(_ reason: String) { self.reason = reason }

@@ -27,6 +27,13 @@ import TroveTestSupport
             let full = try GIFDecoder().decode(Data(gif), limits: .default)
             let fullFrames = full.frames.isEmpty ? [full.pixels] : full.frames.map(\.pixels)
             var firstDecoded: Int?
+            // Pixels of a first frame shown whole or cut that are the whole decode's; a cut one shows more as
+            // the file grows.
+            var shown = 0
+            var cutFramesSeen = 0
+            var mostShownByACutFrame = 0
+            let transparentInFull = stride(from: 3, to: fullFrames[0].count, by: 4).filter { fullFrames[0][$0] == 0 }
+                .count
             // Every prefix of the small files; about 300 spread over the larger one.
             for length in stride(from: 0, to: gif.count, by: max(1, gif.count / 300)) {
                 let prefix = Data(gif[0..<length])
@@ -40,15 +47,25 @@ import TroveTestSupport
                 firstDecoded = firstDecoded ?? length
                 #expect(image.width == full.width && image.height == full.height)
                 if image.frames.isEmpty {
-                    // The first frame, whole or cut: each pixel is the whole decode's or not drawn yet.
-                    for (index, value) in image.pixels.enumerated() where value != fullFrames[0][index] {
-                        #expect(image.pixels[index | 3] == 0, "\(name) \(length): pixel byte \(index) drawn wrong")
-                        break
+                    // The first frame, whole or cut: every pixel is the whole decode's or not drawn yet.
+                    let pixels = image.pixels.count / 4
+                    let same = (0..<pixels).filter {
+                        image.pixels[$0 * 4..<$0 * 4 + 4] == fullFrames[0][$0 * 4..<$0 * 4 + 4]
+                    }
+                    let undrawn = (0..<pixels).filter { image.pixels[$0 * 4 + 3] == 0 }
+                    #expect(Set(same).union(undrawn).count == pixels, "\(name) \(length): pixels drawn wrong")
+                    #expect(same.count >= shown, "\(name) \(length): a longer prefix shows less")
+                    shown = same.count
+                    if same.count < pixels {
+                        cutFramesSeen += 1
+                        mostShownByACutFrame = max(mostShownByACutFrame, same.count)
                     }
                 } else {
                     #expect(Array(image.frames.map(\.pixels)) == Array(fullFrames.prefix(image.frames.count)))
                 }
             }
+            // Some prefixes cut the first frame and draw part of it, not nothing.
+            #expect(cutFramesSeen > 0 && mostShownByACutFrame > transparentInFull, "\(name)")
             // Without its trailer byte a file is the whole image (many encoders leave it out).
             let untrailed = try GIFDecoder().decode(Data(gif.dropLast()), limits: .default)
             #expect(untrailed.pixels == full.pixels && untrailed.frames == full.frames, "\(name)")
@@ -61,6 +78,20 @@ import TroveTestSupport
         let full = try GIFDecoder().decode(Data(gif), limits: .default)
         let trailed = try GIFDecoder().decode(Data(gif.dropLast() + Array("GARBAGE".utf8)), limits: .default)
         #expect(trailed.frames == full.frames)
+    }
+
+    /// A frame after the first that cannot be read (its code size, or its data) ends the animation there, as
+    /// browsers show it; the frames before it stand.
+    @Test func anUnreadableLaterFrameEndsTheAnimation() throws {
+        let gif = [UInt8](try Fixtures.gif("animated"))
+        let full = try GIFDecoder().decode(Data(gif), limits: .default)
+        // A 1x1 frame with code size 12, then one whose first code (7, 3 bits) is beyond the table.
+        let badCodeSize: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 12, 1, 0, 0]
+        let badCode: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 1, 0x07, 0]
+        for tail in [badCodeSize, badCode] {
+            let image = try GIFDecoder().decode(Data(gif.dropLast() + tail + [0x3B]), limits: .default)
+            #expect(image.frames == full.frames)
+        }
     }
 
     @Test func aFrameWhoseDataStopsEarlyLeavesItsOtherPixelsUndrawn() throws {
