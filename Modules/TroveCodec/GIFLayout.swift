@@ -63,8 +63,8 @@ struct GIFLayout {
         do {
             globalPalette =
                 flags & 0x80 != 0 ? try reader.palette(sizeBits: flags & 7, owner: "global color table") : nil
-        } catch let truncation as GIFEarlyEnd {
-            throw Self.failure(truncation.reason)
+        } catch let end as GIFEarlyEnd {
+            throw Self.failure(end.reason)
         }
 
         var frames: [GIFFrameLayout] = []
@@ -104,9 +104,9 @@ struct GIFLayout {
                     throw Self.failure(
                         "unknown block type 0x\(String(introducer, radix: 16)) at byte \(reader.offset - 1)")
                 }
-            } catch let truncation as GIFEarlyEnd {
+            } catch let end as GIFEarlyEnd {
                 guard frames.isEmpty else { break scan }
-                throw Self.failure(truncation.reason)
+                throw Self.failure(end.reason)
             }
         }
         guard !frames.isEmpty else { throw Self.failure("the file holds no image") }
