@@ -70,10 +70,8 @@ enum HEIFDeclaredSizes {
             let boxes = ISOBMFFBoxes.children(in: bytes, within: (meta.lowerBound + 4)..<meta.upperBound)
             func body(_ type: String) -> Range<Int>? { boxes.first { $0.type == type }?.body }
             guard let pitm = body("pitm"), let iinf = body("iinf"), let iloc = body("iloc") else { return nil }
-            var reader = BoxReader(bytes, pitm)
-            guard let version = reader.int(1), reader.skip(3), let primary = reader.int(version == 0 ? 2 : 4)
-            else { return nil }
-            self.primary = UInt32(truncatingIfNeeded: primary)
+            guard let primary = try? HEIFItemBoxes.primaryItem(bytes, pitm: pitm) else { return nil }
+            self.primary = primary
             guard readItemTypes(iinf), readLocations(iloc, idat: body("idat")) else { return nil }
             if let iref = body("iref") { readReferences(iref) }
             if let iprp = body("iprp"), let ipco = ISOBMFFBoxes.firstChild("ipco", in: bytes, within: iprp) {

@@ -129,9 +129,8 @@ import TroveTestSupport
                 let ipma = ISOBMFFBoxes.firstChild("ipma", in: bytes, within: iprp)
             else { throw unreadable }
             let types = ISOBMFFBoxes.children(in: bytes, within: ipco).map(\.type)
-            var reader = BoxReader(bytes, pitm)
-            guard reader.skip(4), let primary = reader.int(2) else { throw unreadable }
-            reader = BoxReader(bytes, ipma)
+            let primary = Int(try HEIFItemBoxes.primaryItem(bytes, pitm: pitm))
+            var reader = BoxReader(bytes, ipma)
             guard let version = reader.int(1), let flags = reader.int(3), let count = reader.int(4) else {
                 throw unreadable
             }
