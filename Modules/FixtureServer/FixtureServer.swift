@@ -77,14 +77,12 @@ public final class FixtureServer: Sendable {
     /// Starts listening and returns once the port is bound.
     @discardableResult
     public func start() async throws -> Int {
-        let router = Router()
-        router.get("**") { request, _ in await self.respond(to: request) }
+        let router = Router(context: ConnectionContext.self)
+        router.get("**") { request, context in await self.respond(to: request, context) }
         // Other methods reach the same routes, which answer whatever was asked (`.echo` shows it).
-        router.on("**", method: .post) { request, _ in await self.respond(to: request) }
-        router.on("**", method: .put) { request, _ in await self.respond(to: request) }
-        router.on("**", method: .head) { request, _ in await self.respond(to: request) }
-        router.on("**", method: .delete) { request, _ in await self.respond(to: request) }
-        router.on("**", method: .patch) { request, _ in await self.respond(to: request) }
+        for method in [HTTPRequest.Method.post, .put, .head, .delete, .patch] {
+            router.on("**", method: method) { request, context in await self.respond(to: request, context) }
+        }
         var logger = Logger(label: "trove.fixture-server")
         logger.logLevel = .critical
         let (ready, readyContinuation) = AsyncStream<Int>.makeStream()
@@ -123,7 +121,7 @@ public final class FixtureServer: Sendable {
 
     // MARK: - Answering
 
-    private func respond(to request: Request) async -> Response {
+    private func respond(to request: Request, _ context: ConnectionContext) async -> Response {
         var request = request
         let body = (try? await request.collectBody(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
         let path = request.uri.path
@@ -134,7 +132,7 @@ public final class FixtureServer: Sendable {
         }
         let recorded = RecordedRequest(
             method: request.method.rawValue, path: path, query: request.uri.query,
-            headers: headers, body: body)
+            headers: headers, body: body, clientPort: context.clientPort)
         let (route, index) = state.withLock { state -> (Route?, Int) in
             state.log.append(recorded)
             state.inFlight += 1

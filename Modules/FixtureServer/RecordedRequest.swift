@@ -12,14 +12,21 @@ public struct RecordedRequest: Sendable, Equatable {
     public var headers: [String: String]
     /// The request body (up to 1 MiB is read); empty when there was none.
     public var body: Data
+    /// The client's port on the connection the request came on: requests with the same one shared a
+    /// connection.
+    public var clientPort: Int?
 
     /// A request as given.
-    public init(method: String, path: String, query: String?, headers: [String: String], body: Data = Data()) {
+    public init(
+        method: String, path: String, query: String?, headers: [String: String], body: Data = Data(),
+        clientPort: Int? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.clientPort = clientPort
     }
 
     /// The value of a header, by case-insensitive name.

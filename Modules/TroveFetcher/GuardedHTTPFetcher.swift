@@ -14,10 +14,10 @@ import TroveCore
 ///
 /// The connection then goes to exactly the address that was checked. AsyncHTTPClient would otherwise
 /// resolve the name again when it connects, and a name that answers a public address to the check and
-/// 10.0.0.5 to the connect (DNS rebinding) would slip through. So each hop gets its own client whose
+/// 10.0.0.5 to the connect (DNS rebinding) would slip through. So each hop goes out on a client whose
 /// `dnsOverride` maps the host onto the checked address: the URL, the Host header, SNI and certificate
-/// verification keep the name, for https as for http, and the client resolves nothing. (A client per hop
-/// means no connection reuse across fetches, which a proxy that caches its sources can afford.)
+/// verification keep the name, for https as for http, and the client resolves nothing. Such clients are
+/// kept per host and address (`PinnedClientPool`), so fetches from one origin reuse their connections.
 package struct GuardedHTTPFetcher: StreamingFetcher {
     /// Registered as "http", in place of `HTTPFetcher`.
     package let name = "http"
@@ -29,7 +29,7 @@ package struct GuardedHTTPFetcher: StreamingFetcher {
     package let sourcePolicy: SourcePolicy
     private let resolver: any HostResolver
     private let redirectLimit: Int
-    private let eventLoopGroup: any EventLoopGroup
+    private let clients: PinnedClientPool
 
     /// - Parameters:
     ///   - addressPolicy: which addresses any hop may connect to; public ones only by default.
@@ -42,11 +42,21 @@ package struct GuardedHTTPFetcher: StreamingFetcher {
         resolver: any HostResolver = SystemHostResolver(),
         redirectLimit: Int = HTTPFetcher.defaultRedirectLimit
     ) {
+        self.init(
+            addressPolicy: addressPolicy, sourcePolicy: sourcePolicy, resolver: resolver,
+            redirectLimit: redirectLimit, clients: .shared)
+    }
+
+    /// As the other initialiser, with the clients kept in `clients` (a pool of a test's own).
+    package init(
+        addressPolicy: AddressPolicy, sourcePolicy: SourcePolicy, resolver: any HostResolver, redirectLimit: Int,
+        clients: PinnedClientPool
+    ) {
         self.addressPolicy = addressPolicy
         self.sourcePolicy = sourcePolicy
         self.resolver = resolver
         self.redirectLimit = redirectLimit
-        self.eventLoopGroup = HTTPClient.defaultEventLoopGroup
+        self.clients = clients
     }
 
     /// Checks the URL and each hop's address before connecting to exactly that address; refusals throw `sourceNotAllowed`.
@@ -95,13 +105,8 @@ package struct GuardedHTTPFetcher: StreamingFetcher {
                 url: source.absoluteString, reason: "\(isRedirect ? "a redirect's URL" : "it") has no host")
         }
         let address = try await checkedAddress(of: urlHost, source: source, refuse: refuse).unmapped
-        var configuration = HTTPFetcher.defaultClientConfiguration
         let bare = urlHost.hasPrefix("[") && urlHost.hasSuffix("]") ? String(urlHost.dropFirst().dropLast()) : urlHost
-        // AsyncHTTPClient looks the override up by the host as written, bracketed for IPv6 literals.
-        configuration.dnsOverride = [bare: address.description, "[\(bare)]": address.description]
-        configuration.proxy = nil
-        let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
-        return HTTPHop(client: client, finish: { try? await client.shutdown() })
+        return clients.hop(to: PinnedClientPool.Key(host: bare, address: address))
     }
 
     /// The address to connect to for `urlHost`, once every address it stands for is permitted.

@@ -5,7 +5,7 @@ import NIOHTTP1
 import TroveCore
 
 /// The client one hop of an exchange goes out on, and what to do once that hop is over (a client made for
-/// the one hop is shut down there).
+/// the one hop, or kept in a pool, is handed back there).
 struct HTTPHop: Sendable {
     let client: HTTPClient
     let finish: @Sendable () async -> Void
