@@ -104,14 +104,15 @@ package struct GuardedHTTPFetcher: StreamingFetcher {
             throw TroveError.malformedURL(
                 url: source.absoluteString, reason: "\(isRedirect ? "a redirect's URL" : "it") has no host")
         }
-        let address = try await checkedAddress(of: urlHost, source: source, refuse: refuse).unmapped
+        let addresses = try await checkedAddresses(of: urlHost, source: source, refuse: refuse).map(\.unmapped)
         let bare = urlHost.hasPrefix("[") && urlHost.hasSuffix("]") ? String(urlHost.dropFirst().dropLast()) : urlHost
-        return clients.hop(to: PinnedClientPool.Key(host: bare, address: address))
+        return clients.hop(toHost: bare, anyOf: addresses)
     }
 
-    /// The address to connect to for `urlHost`, once every address it stands for is permitted.
-    private func checkedAddress(of urlHost: String, source: URL, refuse: (String) -> TroveError) async throws
-        -> IPAddress
+    /// The addresses `urlHost` stands for (at least one), once every one of them is permitted: any of them
+    /// may be connected to.
+    private func checkedAddresses(of urlHost: String, source: URL, refuse: (String) -> TroveError) async throws
+        -> [IPAddress]
     {
         let host: SourceHost
         do {
@@ -125,13 +126,13 @@ package struct GuardedHTTPFetcher: StreamingFetcher {
                 throw refuse(
                     address.description == urlHost ? refusal : "its host \(urlHost) means \(address); \(refusal)")
             }
-            return address
+            return [address]
         case .localhost:
             let loopback = IPAddress.v4(0x7F00_0001)
             if let refusal = addressPolicy.refusal(of: loopback) {
                 throw refuse("its host \(urlHost) is this machine; \(refusal)")
             }
-            return loopback
+            return [loopback]
         case let .name(name):
             let addresses: [IPAddress]
             do {
@@ -151,10 +152,10 @@ package struct GuardedHTTPFetcher: StreamingFetcher {
                     throw refuse("its host \(name) resolves to \(address); \(refusal)")
                 }
             }
-            guard let first = addresses.first else {
+            guard !addresses.isEmpty else {
                 throw TroveError.connectionFailed(url: source.absoluteString, reason: "\(name) has no addresses")
             }
-            return first
+            return addresses
         }
     }
 }

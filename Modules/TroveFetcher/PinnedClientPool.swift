@@ -6,9 +6,9 @@ import Synchronization
 /// TLS session, for every source: the handshake was about 30% of a cold `trove serve` request's CPU.
 ///
 /// Reuse keeps `GuardedHTTPFetcher`'s guard whole: a client connects only where its `dnsOverride` points, and
-/// it is handed out again only for the same host and the same checked address, so a name that resolves
-/// elsewhere later gets another client. At most `capacity` clients are kept; past that the least recently
-/// used one is shut down as soon as no hop is using it.
+/// it is handed out again only for the same host when its address is among those just checked for it, so a
+/// name that resolves elsewhere later gets another client. At most `capacity` clients are kept; past that the
+/// least recently used one is shut down as soon as no hop is using it.
 package final class PinnedClientPool: Sendable {
     /// Which host a client serves and where it connects for that host.
     struct Key: Hashable, Sendable {
@@ -49,19 +49,23 @@ package final class PinnedClientPool: Sendable {
     /// How many clients are kept now, in use or idle.
     package var count: Int { state.withLock { $0.entries.count } }
 
-    /// The client for `key`, kept or new, and what to call once the hop on it is over.
-    func hop(to key: Key) -> HTTPHop {
-        let (client, evicted) = state.withLock { state -> (HTTPClient, HTTPClient?) in
+    /// A client for `host` pinned to one of `addresses` (every one of them checked; at least one), kept or
+    /// new, and what to call once the hop on it is over. A kept client for any of them is preferred: a name
+    /// whose answers come in a different order each time stays on one client.
+    func hop(toHost host: String, anyOf addresses: [IPAddress]) -> HTTPHop {
+        let (key, client, evicted) = state.withLock { state -> (Key, HTTPClient, HTTPClient?) in
             state.clock += 1
-            if var entry = state.entries[key] {
+            let kept = addresses.lazy.map { Key(host: host, address: $0) }.first { state.entries[$0] != nil }
+            if let key = kept, var entry = state.entries[key] {
                 entry.hops += 1
                 entry.lastUse = state.clock
                 state.entries[key] = entry
-                return (entry.client, nil)
+                return (key, entry.client, nil)
             }
+            let key = Key(host: host, address: addresses[0])
             let client = Self.pinnedClient(key)
             state.entries[key] = Entry(client: client, hops: 1, lastUse: state.clock)
-            return (client, state.entries.count > capacity ? Self.removeLeastRecentIdle(from: &state) : nil)
+            return (key, client, state.entries.count > capacity ? Self.removeLeastRecentIdle(from: &state) : nil)
         }
         evicted?.shutdown { _ in }
         return HTTPHop(client: client, finish: { [self] in finished(key) })
@@ -69,7 +73,10 @@ package final class PinnedClientPool: Sendable {
 
     private func finished(_ key: Key) {
         let evicted = state.withLock { state -> HTTPClient? in
+            state.clock += 1
             state.entries[key]?.hops -= 1
+            // Used until now: a long download is not the first to go when it ends.
+            state.entries[key]?.lastUse = state.clock
             return state.entries.count > capacity ? Self.removeLeastRecentIdle(from: &state) : nil
         }
         evicted?.shutdown { _ in }
@@ -93,6 +100,9 @@ package final class PinnedClientPool: Sendable {
         // would queue fetches the scheduler let through (`trove serve` allows 16 per host); the scheduler's
         // per-host limit is the one that bounds them.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        // Closed after 4 s idle, before the 5 s after which Apache and Node close theirs: a request written to a
+        // connection the origin is closing at that moment fails, and kept sockets stay few.
+        configuration.connectionPool.idleTimeout = .seconds(4)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 }

@@ -48,12 +48,32 @@ import TroveFetcher
             let first = try await fetchData(url, fetcher: guarded)
             #expect(first == Self.body)
             let error = await caughtError { _ = try await fetchData(url, timeout: .seconds(5), fetcher: guarded) }
-            guard case .connectionFailed? = error as? TroveError else {
-                Issue.record("expected a failed connection to 127.0.0.2, got \(String(describing: error))")
+            // Refused at 127.0.0.2: an unpinned client would have failed to resolve the made-up name instead.
+            guard case let .connectionFailed(_, reason)? = error as? TroveError, reason.contains("refused") else {
+                Issue.record("expected a refused connection to 127.0.0.2, got \(String(describing: error))")
                 return
             }
             #expect(server.requestCount(for: "/blob") == 1)
             #expect(pool.count == 2)
+        }
+    }
+
+    /// A name whose answers come in another order each time stays on the client it has: the second fetch's
+    /// first answer, 127.0.0.2, has no server, so only the kept client pinned to 127.0.0.1 can fetch it.
+    @Test func shuffledAnswersStayOnTheKeptClient() async throws {
+        try await withServer(["/blob": .file(Self.body, contentType: "application/octet-stream")]) { server in
+            let pool = PinnedClientPool(capacity: 4)
+            let resolver = StubResolver(turns: ["origin.test": [["127.0.0.1", "127.0.0.2"], ["127.0.0.2", "127.0.0.1"]]]
+            )
+            let guarded = fetcher(resolver, pool: pool)
+            let url = URL(string: "http://origin.test:\(server.port ?? 0)/blob")!
+            for _ in 0..<2 {
+                let data = try await fetchData(url, fetcher: guarded)
+                #expect(data == Self.body)
+            }
+            let ports = clientPorts(server)
+            #expect(ports.count == 2 && Set(ports).count == 1, "client ports \(ports)")
+            #expect(pool.count == 1)
         }
     }
 
@@ -79,21 +99,28 @@ import TroveFetcher
 
     /// Hops in flight keep their clients past the capacity; once they are over, the pool is back within it.
     @Test func clientsInUseOutlastTheCapacityUntilTheirHopsEnd() async throws {
-        let route = FixtureServer.Route.delayed(
-            Self.body, contentType: "application/octet-stream", delay: .milliseconds(100))
-        try await withServer(["/slow": route]) { server in
+        let gate = FixtureGate()
+        try await withServer(["/held": .gated(Self.body, contentType: "application/octet-stream", gate: gate)]) {
+            server in
             let pool = PinnedClientPool(capacity: 2)
             let guarded = fetcher(StubResolver([:]), pool: pool)
             let port = server.port ?? 0
             let hosts = ["127.0.0.1", "127.1", "2130706433", "0x7f.1", "0177.0.0.1", "localhost"]
-            let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
-                for host in hosts {
-                    group.addTask { try await fetchData(URL(string: "http://\(host):\(port)/slow")!, fetcher: guarded) }
+            let fetches = Task {
+                try await withThrowingTaskGroup(of: Data.self) { group in
+                    for host in hosts {
+                        group.addTask {
+                            try await fetchData(URL(string: "http://\(host):\(port)/held")!, fetcher: guarded)
+                        }
+                    }
+                    return try await group.reduce(into: [Data]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [Data]()) { $0.append($1) }
             }
+            await gate.waitForArrivals(hosts.count)
+            #expect(pool.count == hosts.count)
+            gate.open()
+            let bodies = try await fetches.value
             #expect(bodies.count == hosts.count && bodies.allSatisfy { $0 == Self.body })
-            #expect(server.peakInFlight > 2, "the fetches did not overlap: \(server.peakInFlight)")
             #expect(pool.count == 2)
         }
     }
