@@ -20,7 +20,8 @@ package final class PlanarResizer: PlaneRowSink {
     /// side, whose last chroma sample covers one pixel (libjpeg repeats the edge), not the two a half-sized
     /// grid would place it over.
     private var averaging = false
-    private var header: PlanarStreamHeader?
+    /// Whether `begin` has planned the planes (a flag, not the header: `consume` checks it for every row).
+    private var began = false
 
     /// A sink for `resize` of an image stored at `storedSize`, delivered at that size or reduced.
     package init(resize: any PlanarResize, storedSize: PixelSize, averagesChroma: Bool = false) {
@@ -32,7 +33,7 @@ package final class PlanarResizer: PlaneRowSink {
     /// Plans each plane's resample from the resize's geometry on the delivered size; throws when the resize
     /// has none there, or the planes are not three.
     package func begin(_ header: PlanarStreamHeader) throws {
-        guard self.header == nil else { throw Self.misuse("begin was called twice") }
+        guard !began else { throw Self.misuse("begin was called twice") }
         guard header.planes.count == 3, header.width > 0, header.height > 0,
             let geometry = resize.planarGeometry(
                 storedSize: storedSize, deliveredSize: PixelSize(width: header.width, height: header.height)),
@@ -76,11 +77,11 @@ package final class PlanarResizer: PlaneRowSink {
             return resampler
         }
         self.halvers = halvers
-        self.header = header
+        began = true
     }
 
     package func consume(plane: Int, row: UnsafePointer<UInt8>) throws {
-        guard header != nil, resamplers.indices.contains(plane) else {
+        guard began, resamplers.indices.contains(plane) else {
             throw Self.misuse("a row of plane \(plane) came before begin")
         }
         if let halver = halvers[plane] {
@@ -92,7 +93,7 @@ package final class PlanarResizer: PlaneRowSink {
 
     /// The resized planes, once every row of every plane has arrived.
     package func result() throws -> YCbCrPlanes {
-        guard header != nil, resamplers.count == 3,
+        guard began, resamplers.count == 3,
             resamplers.allSatisfy({ $0.isComplete && $0.rowsConsumed == $0.inputHeight })
         else { throw Self.misuse("the decoder stopped before the planes' last rows") }
         let width = resamplers[0].outputWidth, height = resamplers[0].outputHeight

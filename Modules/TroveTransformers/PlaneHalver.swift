@@ -6,14 +6,15 @@
 final class PlaneHalver {
     let target: PlaneResampler
     private let width: Int
+    private let height: Int
     private let halvesAcross: Bool
     private let halvesDown: Bool
-    /// Sums of the pending row pair, one per output column (or the row itself when not halving down).
-    private var sums: [UInt16]
-    private var row: [UInt8]
+    /// The first row of a pair, held until the second arrives.
+    private let held: UnsafeMutablePointer<UInt8>
+    private let row: UnsafeMutablePointer<UInt8>
+    private let outputWidth: Int
     private var pending = false
     private var rowsIn = 0
-    private let height: Int
 
     /// Feeds `target` a `width x height` plane halved across when `across`, down when `down`.
     init(into target: PlaneResampler, width: Int, height: Int, across: Bool, down: Bool) {
@@ -22,44 +23,60 @@ final class PlaneHalver {
         self.height = height
         halvesAcross = across
         halvesDown = down
-        let outputWidth = across ? (width + 1) / 2 : width
-        sums = [UInt16](repeating: 0, count: outputWidth)
-        row = [UInt8](repeating: 0, count: outputWidth)
+        outputWidth = across ? (width + 1) / 2 : width
+        held = .allocate(capacity: max(width, 1))
+        held.initialize(repeating: 0, count: max(width, 1))
+        row = .allocate(capacity: max(outputWidth, 1))
+        row.initialize(repeating: 0, count: max(outputWidth, 1))
+    }
+
+    deinit {
+        held.deallocate()
+        row.deallocate()
     }
 
     /// The next row of the full plane (`width` samples).
     func consume(_ samples: UnsafePointer<UInt8>) throws {
         rowsIn += 1
-        let last = width - 1
-        sums.withUnsafeMutableBufferPointer { sums in
-            for x in 0..<sums.count {
-                let value =
-                    halvesAcross
-                    ? UInt16(samples[2 &* x]) &+ UInt16(samples[min(2 &* x &+ 1, last)]) : UInt16(samples[x])
-                sums[x] = pending ? sums[x] &+ value : value
-            }
-        }
         // The last row of an odd height pairs with itself.
-        let completesPair = !halvesDown || pending || rowsIn == height
-        if halvesDown && !pending && rowsIn == height {
-            for x in 0..<sums.count { sums[x] &*= 2 }
-        }
-        guard completesPair else {
+        if halvesDown && !pending && rowsIn < height {
+            held.update(from: samples, count: width)
             pending = true
             return
         }
+        let top = pending ? UnsafePointer(held) : samples
         pending = false
-        let shift: UInt16 = (halvesAcross ? 1 : 0) + (halvesDown ? 1 : 0)
-        let count = sums.count
-        try row.withUnsafeMutableBufferPointer { row in
-            try sums.withUnsafeBufferPointer { sums in
-                for x in 0..<count {
-                    let bias: UInt16 = shift == 2 ? 1 &+ UInt16(x & 1) : (shift == 1 ? UInt16(x & 1) : 0)
-                    row[x] = UInt8(truncatingIfNeeded: (sums[x] &+ bias) &>> shift)
-                }
-                guard let base = row.baseAddress else { return }
-                try target.consume(base)
+        let pairs = halvesAcross ? width / 2 : 0
+        // Loops without a branch or a clamp inside, so they vectorise; the odd last column after them.
+        switch (halvesAcross, halvesDown) {
+        case (true, true):
+            for x in 0..<pairs {
+                let sum =
+                    UInt16(top[2 &* x]) &+ UInt16(top[2 &* x &+ 1]) &+ UInt16(samples[2 &* x])
+                    &+ UInt16(samples[2 &* x &+ 1])
+                row[x] = UInt8(truncatingIfNeeded: (sum &+ 1 &+ UInt16(x & 1)) &>> 2)
             }
+            if pairs < outputWidth {
+                let sum = 2 &* (UInt16(top[width &- 1]) &+ UInt16(samples[width &- 1]))
+                row[pairs] = UInt8(truncatingIfNeeded: (sum &+ 1 &+ UInt16(pairs & 1)) &>> 2)
+            }
+        case (true, false):
+            for x in 0..<pairs {
+                let sum = UInt16(samples[2 &* x]) &+ UInt16(samples[2 &* x &+ 1])
+                row[x] = UInt8(truncatingIfNeeded: (sum &+ UInt16(x & 1)) &>> 1)
+            }
+            if pairs < outputWidth {
+                let sum = 2 &* UInt16(samples[width &- 1])
+                row[pairs] = UInt8(truncatingIfNeeded: (sum &+ UInt16(pairs & 1)) &>> 1)
+            }
+        case (false, true):
+            for x in 0..<width {
+                let sum = UInt16(top[x]) &+ UInt16(samples[x])
+                row[x] = UInt8(truncatingIfNeeded: (sum &+ UInt16(x & 1)) &>> 1)
+            }
+        case (false, false):
+            row.update(from: samples, count: width)
         }
+        try target.consume(row)
     }
 }

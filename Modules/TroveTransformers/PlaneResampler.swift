@@ -3,8 +3,9 @@ import TroveCore
 /// A separable resample of one 8-bit plane fed row by row. Rows are taken four at a time into the lanes of
 /// one line of `SIMD4<Float>`, so the horizontal pass filters four rows in the work the RGBA resize spends
 /// on one pixel's four channels; the filtered rows go into a ring, and each output row is written once the
-/// rows its vertical filter reads are in. The weight tables are `Resampler`'s own (`WeightTable`, shared
-/// through `WeightTableCache`), so a luma plane gets the taps the RGBA path gives each channel.
+/// rows its vertical filter reads are in, sixteen samples at a time summed over every row in registers. The
+/// weight tables are `Resampler`'s own (`WeightTable`, shared through `WeightTableCache`), so a luma plane
+/// gets the taps the RGBA path gives each channel.
 final class PlaneResampler {
     let inputWidth: Int
     let inputHeight: Int
@@ -12,6 +13,8 @@ final class PlaneResampler {
     let outputHeight: Int
     private let columns: WeightTable
     private let rows: WeightTable
+    /// The horizontal weights spread across the four lanes (one per batched row).
+    private let columnSplats: BroadcastWeights
     private let firstColumn: Int
     private let columnCount: Int
     /// The most taps an output column reads, rounded up to a pair (never past the table's stride).
@@ -21,14 +24,19 @@ final class PlaneResampler {
     /// One past the last source row any output reads.
     private let rowsEnd: Int
     private let capacity: Int
-    /// Filtered rows, source row y in slot y % capacity, `outputWidth` Floats each, then one scratch row.
+    /// Floats between filtered rows in the ring: `outputWidth` rounded up to the vertical pass's sixteen, the
+    /// padding zero, so a row's last block reads no further than its own slot.
+    private let rowStride: Int
+    /// Filtered rows, source row y in slot y % capacity, `rowStride` Floats each, then one scratch row.
     private let ring: UnsafeMutablePointer<Float>
     /// Up to four source rows as Floats, row r of the batch in lane r, then `taps` zero columns the last
     /// outputs' zero-weighted taps may read.
     private let batch: UnsafeMutablePointer<SIMD4<Float>>
     private var batchStart = 0
     private var batchRows = 0
-    private let sums: UnsafeMutablePointer<Float>
+    /// The vertical pass's rows and weights for the output row being written, one more for an odd count.
+    private let tapLines: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let tapWeights: UnsafeMutablePointer<SIMD4<Float>>
     private(set) var output: [UInt8]
     private var nextSourceRow = 0
     private var nextOutputRow = 0
@@ -61,6 +69,7 @@ final class PlaneResampler {
         firstColumn = sourceColumns.lowerBound
         columnCount = sourceColumns.count
         taps = min((columns.widestTapCount + 1) & ~1, columns.stride)
+        columnSplats = try BroadcastWeights(columns, taps: taps)
         let window = rows.slidingWindow
         // A batch may filter up to three rows past what the oldest pending output still needs.
         let capacity = window.mostAtOnce + 4
@@ -68,19 +77,24 @@ final class PlaneResampler {
         lowestRowStillNeeded = window.lowestStillNeeded
         rowsEnd = window.end
         self.capacity = capacity
-        ring = .allocate(capacity: (capacity + 1) * outputWidth)
-        ring.initialize(repeating: 0, count: (capacity + 1) * outputWidth)
+        rowStride = (outputWidth + 15) & ~15
+        ring = .allocate(capacity: (capacity + 1) * rowStride)
+        ring.initialize(repeating: 0, count: (capacity + 1) * rowStride)
         batch = .allocate(capacity: columnCount + taps)
         batch.initialize(repeating: .zero, count: columnCount + taps)
-        sums = .allocate(capacity: outputWidth)
-        sums.initialize(repeating: 0, count: outputWidth)
+        let mostRows = rows.widestTapCount + 1
+        tapLines = .allocate(capacity: mostRows)
+        tapLines.initialize(repeating: UnsafePointer(ring), count: mostRows)
+        tapWeights = .allocate(capacity: mostRows)
+        tapWeights.initialize(repeating: .zero, count: mostRows)
         output = [UInt8](repeating: 0, count: outputWidth * outputHeight)
     }
 
     deinit {
         ring.deallocate()
         batch.deallocate()
-        sums.deallocate()
+        tapLines.deallocate()
+        tapWeights.deallocate()
     }
 
     /// Whether every output row has been written.
@@ -131,11 +145,11 @@ final class PlaneResampler {
     /// row's sums stored in its ring slot. Every output reads the same number of taps, so the loop unrolls.
     @inline(__always)
     private func filterAcross(taps: Int) {
-        let starts = columns.starts, stride = columns.stride, outW = outputWidth, first = firstColumn
-        var weights = UnsafePointer(columns.weights)
+        let starts = columns.starts, outW = outputWidth, rowStride = rowStride, first = firstColumn
+        var weights = UnsafePointer(columnSplats.splats)
         // Lanes past the batch's rows go to the scratch row after the ring.
         func slot(_ lane: Int) -> UnsafeMutablePointer<Float> {
-            lane < batchRows ? ring + ((batchStart + lane) % capacity) * outW : ring + capacity * outW
+            lane < batchRows ? ring + ((batchStart + lane) % capacity) * rowStride : ring + capacity * rowStride
         }
         let slot0 = slot(0), slot1 = slot(1), slot2 = slot(2), slot3 = slot(3)
         for j in 0..<outW {
@@ -153,44 +167,64 @@ final class PlaneResampler {
             slot1[j] = sum[1]
             slot2[j] = sum[2]
             slot3[j] = sum[3]
-            weights += stride
+            weights += taps
         }
     }
 
-    /// The vertical pass for output row `i`, whose source rows are all in the ring: two rows a sweep, which
-    /// halves the traffic on the sums (an odd last row pairs with itself at the table's padding weight, 0).
+    /// The vertical pass for output row `i`, whose source rows are all in the ring: sixteen samples at a time,
+    /// summed over every row in registers and stored as bytes. Rows go in pairs, so the next pair's sum does
+    /// not wait on this one's; an odd last row pairs with itself at weight 0.
     private func emitRow(_ i: Int) {
         let start = rows.starts[i], count = rows.tapCounts[i]
         let weights = rows.weights + i * rows.stride
-        let outW = outputWidth, sums = self.sums
-        var k = 0
-        while k < count {
-            let w0 = weights[k], w1 = k + 1 < count ? weights[k + 1] : 0
-            let line0 = UnsafePointer(ring + ((start + k) % capacity) * outW)
-            let line1 = k + 1 < count ? UnsafePointer(ring + ((start + k + 1) % capacity) * outW) : line0
-            if k == 0 {
-                for j in 0..<outW { sums[j] = line0[j] * w0 + line1[j] * w1 }
-            } else {
-                for j in 0..<outW { sums[j] += line0[j] * w0 + line1[j] * w1 }
-            }
-            k += 2
+        let lines = tapLines, splats = tapWeights
+        for k in 0..<count {
+            lines[k] = UnsafePointer(ring + ((start + k) % capacity) * rowStride)
+            splats[k] = SIMD4(repeating: weights[k])
         }
+        let paired = (count + 1) & ~1
+        if paired > count {
+            lines[count] = lines[count - 1]
+            splats[count] = .zero
+        }
+        let outW = outputWidth
         output.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let row = base + i * outW
-            for j in 0..<outW { row[j] = Self.roundedByte(sums[j]) }
+            var j = 0
+            while j < outW {
+                var sum = Self.pairSum(lines, splats, pair: 0, at: j)
+                var k = 2
+                while k < paired {
+                    sum += Self.pairSum(lines, splats, pair: k, at: j)
+                    k &+= 2
+                }
+                let bytes = Resampler.roundedBytes(sum)
+                if j &+ 16 <= outW {
+                    UnsafeMutableRawPointer(row + j).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+                } else {
+                    // The row's last samples: the ring's padding columns gave the rest of the block.
+                    for lane in 0..<(outW &- j) { row[j &+ lane] = bytes[lane] }
+                }
+                j &+= 16
+            }
         }
     }
 
-    /// floor(clamped + 0.5) by float arithmetic alone, so the loop that calls it vectorises (a conversion that
-    /// can trap does not): adding 2^23 rounds to the nearest integer, a compare makes that the floor, and the
-    /// integer is the low byte of the sum's bits. Filters with negative lobes overshoot, hence the clamp.
+    /// Rows `pair` and `pair + 1`, weighted, summed for the sixteen samples from `j`.
     @inline(__always)
-    private static func roundedByte(_ value: Float) -> UInt8 {
-        let magic: Float = 8_388_608
-        let shifted = min(max(value, 0), 255) + 0.5
-        let nearest = (shifted + magic) - magic
-        let floor = nearest > shifted ? nearest - 1 : nearest
-        return UInt8(truncatingIfNeeded: (floor + magic).bitPattern)
+    private static func pairSum(
+        _ lines: UnsafePointer<UnsafePointer<Float>>, _ splats: UnsafePointer<SIMD4<Float>>, pair k: Int, at j: Int
+    ) -> SIMD16<Float> {
+        let first = UnsafeRawPointer(lines[k] + j).loadUnaligned(as: SIMD16<Float>.self)
+        let second = UnsafeRawPointer(lines[k &+ 1] + j).loadUnaligned(as: SIMD16<Float>.self)
+        return first * spread(splats[k]) + second * spread(splats[k &+ 1])
+    }
+
+    /// A weight across sixteen lanes, from its four-lane splat (register moves, not a shuffle per lane).
+    @inline(__always)
+    private static func spread(_ splat: SIMD4<Float>) -> SIMD16<Float> {
+        let half = SIMD8(lowHalf: splat, highHalf: splat)
+        return SIMD16(lowHalf: half, highHalf: half)
     }
 }

@@ -107,4 +107,27 @@ import TroveCore
                 PlanarStreamHeader(width: 40, height: 20, planes: [layout, layout], sourceFormat: .jpeg))
         }
     }
+
+    /// Halving rounds as libjpeg's h2v2 downsampler (`PlanarResizer.averaged`), odd last column and row
+    /// repeated, and the halved plane goes through a resample at its own size (lanczos3's taps at whole
+    /// offsets are dropped) unchanged; and a width past the vertical pass's blocks of sixteen keeps its tail.
+    @Test(arguments: [(7, 5), (2, 2), (1, 3), (37, 9), (66, 4)])
+    func halverRoundsAsLibjpegDownsamples(width: Int, height: Int) throws {
+        var seed: UInt32 = 7
+        let plane: [UInt8] = (0..<(width * height)).map { _ in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        let halfWidth = (width + 1) / 2, halfHeight = (height + 1) / 2
+        let resampler = try PlaneResampler(
+            inputWidth: halfWidth, inputHeight: halfHeight, boxX: 0, boxY: 0, boxWidth: Double(halfWidth),
+            boxHeight: Double(halfHeight), outputWidth: halfWidth, outputHeight: halfHeight, filter: .lanczos3)
+        let halver = PlaneHalver(into: resampler, width: width, height: height, across: true, down: true)
+        for y in 0..<height {
+            let row = Array(plane[(y * width)..<((y + 1) * width)])
+            try row.withUnsafeBufferPointer { try halver.consume($0.baseAddress!) }
+        }
+        #expect(resampler.isComplete)
+        #expect(resampler.output == PlanarResizer.averaged(plane, width: width, height: height))
+    }
 }
