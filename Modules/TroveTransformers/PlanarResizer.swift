@@ -11,15 +11,20 @@ package final class PlanarResizer: PlaneRowSink {
     /// Whether chroma is resampled to the full output size and then averaged over 2x2 blocks, as libjpeg's
     /// encoder downsamples RGBA input. Otherwise (the default) chroma delivered at the luma's resolution is
     /// halved first (`PlaneHalver`) and every chroma plane resampled straight to the half-sized grid: a
-    /// quarter of the work, as close to the RGBA path (`PlanarPathTests`).
+    /// quarter of the work, as close to the RGBA path (`PlanarPathTests`). An output with a side under
+    /// `smallSide` is always averaged.
     let averagesChroma: Bool
+    /// Below this many pixels on a side the half-sized grid's kernel, twice as wide, spans so much of the
+    /// image that its chroma strays from libjpeg's average of full-sized samples: from the RGBA path's, a 5x3
+    /// thumbnail at 43 dB and 77x51 ones at 45.4-47.4, where 45 is the bar (averaged: 48.7-49.2); from 128
+    /// on 46.4-48.3, odd sides or even, the last sample of an odd one reaching a pixel past the edge where
+    /// libjpeg repeats the edge. Averaging costs little at such sizes.
+    static let smallSide = 128
+    /// Whether this resize averages its chroma after resampling: when asked, or for a small output.
+    private(set) var averaging = false
     private var resamplers: [PlaneResampler] = []
     /// For each plane, the halver its rows go through first, if any.
     private var halvers: [PlaneHalver?] = []
-    /// Whether this resize averages its chroma after resampling: when asked, or when the output has an odd
-    /// side, whose last chroma sample covers one pixel (libjpeg repeats the edge), not the two a half-sized
-    /// grid would place it over.
-    private var averaging = false
     /// Whether `begin` has planned the planes (a flag, not the header: `consume` checks it for every row).
     private var began = false
 
@@ -44,7 +49,7 @@ package final class PlanarResizer: PlaneRowSink {
         let scaleX = geometry.width / Double(geometry.outputWidth)
         let scaleY = geometry.height / Double(geometry.outputHeight)
         let luma = (width: geometry.outputWidth, height: geometry.outputHeight, span: 1.0)
-        averaging = averagesChroma || geometry.outputWidth % 2 == 1 || geometry.outputHeight % 2 == 1
+        averaging = averagesChroma || min(geometry.outputWidth, geometry.outputHeight) < Self.smallSide
         let chroma =
             averaging
             ? luma : (width: (geometry.outputWidth + 1) / 2, height: (geometry.outputHeight + 1) / 2, span: 2.0)
@@ -62,7 +67,8 @@ package final class PlanarResizer: PlaneRowSink {
             if across { (plane.width, plane.spanX) = ((plane.width + 1) / 2, 2) }
             if down { (plane.height, plane.spanY) = ((plane.height + 1) / 2, 2) }
             // Output sample j covers output pixels [j * span, (j + 1) * span): the region's pixels
-            // [x + j * span * scale, ...), which are the plane's samples divided by its span.
+            // [x + j * span * scale, ...), which are the plane's samples divided by its span. An odd side's
+            // last half-sized sample reaches a pixel past the region, where taps are dropped.
             let resampler = try PlaneResampler(
                 inputWidth: plane.width, inputHeight: plane.height,
                 boxX: geometry.x / plane.spanX, boxY: geometry.y / plane.spanY,

@@ -130,4 +130,42 @@ import TroveCore
         #expect(resampler.isComplete)
         #expect(resampler.output == PlanarResizer.averaged(plane, width: width, height: height))
     }
+
+    /// On an odd side the half-sized chroma grid's last sample covers the one last pixel, as libjpeg's
+    /// encoder (which repeats the edge before averaging) has it: the last chroma row and column agree within
+    /// 1 with chroma resampled at full size and averaged (a last sample over two pixels, one past the edge,
+    /// is 2 off here). Rows a kernel's width from the edge may differ by a few levels either way, even or
+    /// odd: the half grid's kernel is twice as wide, so more of it falls past the edge. A small output is
+    /// averaged outright.
+    @Test(arguments: [(600, 393, 200), (393, 600, 200), (900, 291, 399), (1001, 667, 333), (30, 30, 5), (200, 131, 66)])
+    func oddSidesCoverTheLastPixelAlone(width: Int, height: Int, box: Int) throws {
+        let size = PixelSize(width: width, height: height)
+        let resize = ResizeTransformer(width: box, height: box, mode: .fit, filter: .lanczos3)
+        // Ramps that steepen towards the last row and column, where a last sample centred half a pixel off,
+        // or reaching past the edge, shows.
+        let chroma: [UInt8] = (0..<(width * height)).map { (i: Int) -> UInt8 in
+            let x = Double(i % width) / Double(width), y = Double(i / width) / Double(height)
+            return UInt8(20 + 150 * y * y * y * y + 80 * x * x * x * x)
+        }
+        let luma = [UInt8](repeating: 100, count: width * height)
+        let layout = PlaneLayout(width: width, height: height, spanX: 1, spanY: 1)
+        let halved = PlanarResizer(resize: resize, storedSize: size)
+        try Self.deliver([luma, chroma, chroma], layouts: [layout, layout, layout], size: size, to: halved)
+        let averaged = PlanarResizer(resize: resize, storedSize: size, averagesChroma: true)
+        try Self.deliver([luma, chroma, chroma], layouts: [layout, layout, layout], size: size, to: averaged)
+        let a = try halved.result(), b = try averaged.result()
+        #expect(a.width % 2 == 1 || a.height % 2 == 1)
+        try #require(a.cb.count == b.cb.count)
+        if min(a.width, a.height) < PlanarResizer.smallSide {
+            #expect(a.cb == b.cb && a.cr == b.cr)
+            return
+        }
+        let width = a.chromaWidth, height = a.chromaHeight
+        var edge: [Int] = []
+        if a.height % 2 == 1 { edge += ((height - 1) * width)..<(height * width) }
+        if a.width % 2 == 1 { edge += stride(from: width - 1, to: width * height, by: width) }
+        var worst = 0
+        for i in edge { worst = max(worst, abs(Int(a.cb[i]) - Int(b.cb[i]))) }
+        #expect(worst <= 1, "\(a.width)x\(a.height): the last chroma samples differ by up to \(worst)")
+    }
 }
