@@ -12,13 +12,13 @@ package final class PlanarResizer: PlaneRowSink {
     /// encoder downsamples RGBA input. Otherwise (the default) chroma delivered at the luma's resolution is
     /// halved first (`PlaneHalver`) and every chroma plane resampled straight to the half-sized grid: a
     /// quarter of the work, as close to the RGBA path (`PlanarPathTests`). An output with a side under
-    /// `smallSide` is always averaged.
+    /// `smallSide` is always averaged, and so is one with an odd side that ends inside the image (a crop).
     let averagesChroma: Bool
     /// Below this many pixels on a side the half-sized grid's kernel, twice as wide, spans so much of the
     /// image that its chroma strays from libjpeg's average of full-sized samples: from the RGBA path's, a 5x3
     /// thumbnail at 43 dB and 77x51 ones at 45.4-47.4, where 45 is the bar (averaged: 48.7-49.2); from 128
-    /// on 46.4-48.3, odd sides or even, the last sample of an odd one reaching a pixel past the edge where
-    /// libjpeg repeats the edge. Averaging costs little at such sizes.
+    /// on 46.4-48.3, odd sides or even, the last sample of an odd one reaching a pixel past the image's edge
+    /// where libjpeg repeats the edge. Averaging costs little at such sizes.
     static let smallSide = 128
     /// Whether this resize averages its chroma after resampling: when asked, or for a small output.
     private(set) var averaging = false
@@ -49,7 +49,13 @@ package final class PlanarResizer: PlaneRowSink {
         let scaleX = geometry.width / Double(geometry.outputWidth)
         let scaleY = geometry.height / Double(geometry.outputHeight)
         let luma = (width: geometry.outputWidth, height: geometry.outputHeight, span: 1.0)
-        averaging = averagesChroma || min(geometry.outputWidth, geometry.outputHeight) < Self.smallSide
+        // An odd side's last half-sized sample reaches a pixel past the region: past the image's edge its
+        // taps are dropped, but short of it (a crop) it would blend in what the crop left out.
+        let cropsAcross = geometry.x + geometry.width < Double(header.width) - 0.5
+        let cropsDown = geometry.y + geometry.height < Double(header.height) - 0.5
+        averaging =
+            averagesChroma || min(geometry.outputWidth, geometry.outputHeight) < Self.smallSide
+            || (geometry.outputWidth % 2 == 1 && cropsAcross) || (geometry.outputHeight % 2 == 1 && cropsDown)
         let chroma =
             averaging
             ? luma : (width: (geometry.outputWidth + 1) / 2, height: (geometry.outputHeight + 1) / 2, span: 2.0)
@@ -67,8 +73,7 @@ package final class PlanarResizer: PlaneRowSink {
             if across { (plane.width, plane.spanX) = ((plane.width + 1) / 2, 2) }
             if down { (plane.height, plane.spanY) = ((plane.height + 1) / 2, 2) }
             // Output sample j covers output pixels [j * span, (j + 1) * span): the region's pixels
-            // [x + j * span * scale, ...), which are the plane's samples divided by its span. An odd side's
-            // last half-sized sample reaches a pixel past the region, where taps are dropped.
+            // [x + j * span * scale, ...), which are the plane's samples divided by its span.
             let resampler = try PlaneResampler(
                 inputWidth: plane.width, inputHeight: plane.height,
                 boxX: geometry.x / plane.spanX, boxY: geometry.y / plane.spanY,

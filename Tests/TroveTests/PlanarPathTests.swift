@@ -221,11 +221,14 @@ import TroveWebP
             kept == [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/srgb.icc"))))
     }
 
-    /// 4:2:0 sources at odd sizes, to odd outputs: planes give the RGBA path's result (at quality 100, as
-    /// `photosMatchTheRGBAPath` compares).
+    /// 4:2:0 sources at odd sizes, to odd outputs, small (chroma averaged), cropped (averaged) and not (chroma
+    /// halved): planes give the RGBA path's result (at quality 100, as `photosMatchTheRGBAPath` compares).
     @Test(arguments: [
         ("planar/tiny-17x9.jpg", "resize:w=5,h=5,mode=fit"), ("planar/tiny-17x9.jpg", "resize:w=16,h=3,mode=stretch"),
         ("planar/large-1001x667.jpg", "resize:w=333,h=333,mode=fit,filter=lanczos3"),
+        ("planar/rocket-420.jpg", "resize:w=511,h=511,mode=fit,filter=lanczos3"),
+        ("planar/large-1001x667.jpg", "resize:w=301,h=151,mode=fill,filter=lanczos3"),
+        ("planar/coffee-420.jpg", "resize:w=77,h=77,mode=fit,filter=lanczos3"),
         ("planar/chelsea-420-progressive.jpg", "resize:w=1,h=1,mode=stretch")
     ])
     func oddSizes(_ fixture: String, spec: String) async throws {

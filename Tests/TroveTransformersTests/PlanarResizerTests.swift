@@ -24,7 +24,9 @@ import TroveCore
     @Test(arguments: [
         (PixelSize(width: 97, height: 61), ResizeTransformer(width: 40, height: 40, mode: .fit, filter: .bilinear)),
         (PixelSize(width: 300, height: 200), ResizeTransformer(width: 120, height: 50, mode: .fill, filter: .lanczos3)),
-        (PixelSize(width: 17, height: 9), ResizeTransformer(width: 5, height: 3, mode: .stretch, filter: .bicubic))
+        (PixelSize(width: 17, height: 9), ResizeTransformer(width: 5, height: 3, mode: .stretch, filter: .bicubic)),
+        // The width kept: each row goes into the ring as it is, with no horizontal pass.
+        (PixelSize(width: 301, height: 203), ResizeTransformer(width: 301, height: 150, mode: .stretch, filter: .lanczos3))
     ])
     func lumaIsTheRGBAResizeOfGray(size: PixelSize, resize: ResizeTransformer) throws {
         let luma: [UInt8] = (0..<(size.width * size.height)).map { (i: Int) -> UInt8 in
@@ -52,23 +54,26 @@ import TroveCore
     }
 
     /// Half-sized chroma is sited at the centres of the pixels it covers: a chroma plane that is a ramp across
-    /// the image gives the same ramp at the output's chroma positions as a full-sized one does.
+    /// the image gives the same ramp at the output's chroma positions as a full-sized one does. The output is
+    /// `smallSide` each way, so without `averaging` the half grid is what is tested.
     @Test(arguments: [false, true])
     func chromaIsCentreSited(averaging: Bool) throws {
-        let size = PixelSize(width: 64, height: 32)
-        let resize = ResizeTransformer(width: 32, height: 16, mode: .stretch, filter: .bilinear)
-        // Full size: value = 2 * x + 40 at pixel x's centre (x + 0.5), so 2 * (centre) + 39.
-        let full: [UInt8] = (0..<(64 * 32)).map { (i: Int) -> UInt8 in UInt8(2 * (i % 64) + 40) }
-        // At centre 2i + 1: 2 * (2i + 1) + 39.
-        let half: [UInt8] = (0..<(32 * 16)).map { (i: Int) -> UInt8 in UInt8(4 * (i % 32) + 41) }
-        let luma = [UInt8](repeating: 100, count: 64 * 32)
-        let fullLayout = PlaneLayout(width: 64, height: 32, spanX: 1, spanY: 1)
-        let halfLayout = PlaneLayout(width: 32, height: 16, spanX: 2, spanY: 2)
+        let size = PixelSize(width: 256, height: 256)
+        let side = PlanarResizer.smallSide
+        let resize = ResizeTransformer(width: side, height: side, mode: .stretch, filter: .bilinear)
+        // Full size: value x at pixel x's centre (x + 0.5), so centre - 0.5.
+        let full: [UInt8] = (0..<(256 * 256)).map { (i: Int) -> UInt8 in UInt8(i % 256) }
+        // At centre 2i + 1 that is 2i + 0.5: 2i + 1 is within the comparison's rounding.
+        let half: [UInt8] = (0..<(128 * 128)).map { (i: Int) -> UInt8 in UInt8(2 * (i % 128) + 1) }
+        let luma = [UInt8](repeating: 100, count: 256 * 256)
+        let fullLayout = PlaneLayout(width: 256, height: 256, spanX: 1, spanY: 1)
+        let halfLayout = PlaneLayout(width: 128, height: 128, spanX: 2, spanY: 2)
         let fromFull = PlanarResizer(resize: resize, storedSize: size, averagesChroma: averaging)
         try Self.deliver([luma, full, full], layouts: [fullLayout, fullLayout, fullLayout], size: size, to: fromFull)
         let fromHalf = PlanarResizer(resize: resize, storedSize: size, averagesChroma: averaging)
         try Self.deliver([luma, half, half], layouts: [fullLayout, halfLayout, halfLayout], size: size, to: fromHalf)
         let a = try fromFull.result(), b = try fromHalf.result()
+        #expect(fromFull.averaging == averaging && fromHalf.averaging == averaging)
         // Away from the edges, where taps are dropped, the two agree.
         for y in 0..<a.chromaHeight {
             for x in 2..<(a.chromaWidth - 2) {
@@ -131,41 +136,62 @@ import TroveCore
         #expect(resampler.output == PlanarResizer.averaged(plane, width: width, height: height))
     }
 
-    /// On an odd side the half-sized chroma grid's last sample covers the one last pixel, as libjpeg's
-    /// encoder (which repeats the edge before averaging) has it: the last chroma row and column agree within
-    /// 1 with chroma resampled at full size and averaged (a last sample over two pixels, one past the edge,
-    /// is 2 off here). Rows a kernel's width from the edge may differ by a few levels either way, even or
-    /// odd: the half grid's kernel is twice as wide, so more of it falls past the edge. A small output is
-    /// averaged outright.
-    @Test(arguments: [(600, 393, 200), (393, 600, 200), (900, 291, 399), (1001, 667, 333), (30, 30, 5), (200, 131, 66)])
-    func oddSidesCoverTheLastPixelAlone(width: Int, height: Int, box: Int) throws {
+    /// Chroma is resampled to the half-sized grid from `smallSide` pixels on a side, odd sides too (their last
+    /// sample reaching a pixel past the image's edge, where libjpeg's encoder repeats the edge), within a few
+    /// levels of chroma resampled at full size and averaged even on ramps that steepen towards that edge. A
+    /// smaller output, even or odd, is averaged outright.
+    @Test(arguments: [
+        (600, 393, 200), (393, 600, 200), (900, 291, 399), (1001, 667, 333), (300, 200, 100), (30, 30, 5),
+        (200, 131, 66)
+    ])
+    func smallOutputsAverageChromaAndLargerOnesHalveIt(width: Int, height: Int, box: Int) throws {
         let size = PixelSize(width: width, height: height)
         let resize = ResizeTransformer(width: box, height: box, mode: .fit, filter: .lanczos3)
-        // Ramps that steepen towards the last row and column, where a last sample centred half a pixel off,
-        // or reaching past the edge, shows.
         let chroma: [UInt8] = (0..<(width * height)).map { (i: Int) -> UInt8 in
             let x = Double(i % width) / Double(width), y = Double(i / width) / Double(height)
             return UInt8(20 + 150 * y * y * y * y + 80 * x * x * x * x)
         }
-        let luma = [UInt8](repeating: 100, count: width * height)
-        let layout = PlaneLayout(width: width, height: height, spanX: 1, spanY: 1)
-        let halved = PlanarResizer(resize: resize, storedSize: size)
-        try Self.deliver([luma, chroma, chroma], layouts: [layout, layout, layout], size: size, to: halved)
-        let averaged = PlanarResizer(resize: resize, storedSize: size, averagesChroma: true)
-        try Self.deliver([luma, chroma, chroma], layouts: [layout, layout, layout], size: size, to: averaged)
-        let a = try halved.result(), b = try averaged.result()
-        #expect(a.width % 2 == 1 || a.height % 2 == 1)
+        let (chosen, averaged) = try Self.resized(chroma, size: size, resize: resize)
+        let a = try chosen.result(), b = try averaged.result()
         try #require(a.cb.count == b.cb.count)
-        if min(a.width, a.height) < PlanarResizer.smallSide {
-            #expect(a.cb == b.cb && a.cr == b.cr)
-            return
-        }
-        let width = a.chromaWidth, height = a.chromaHeight
-        var edge: [Int] = []
-        if a.height % 2 == 1 { edge += ((height - 1) * width)..<(height * width) }
-        if a.width % 2 == 1 { edge += stride(from: width - 1, to: width * height, by: width) }
+        let small = min(a.width, a.height) < PlanarResizer.smallSide
+        #expect(chosen.averaging == small)
         var worst = 0
-        for i in edge { worst = max(worst, abs(Int(a.cb[i]) - Int(b.cb[i]))) }
-        #expect(worst <= 1, "\(a.width)x\(a.height): the last chroma samples differ by up to \(worst)")
+        for i in 0..<a.cb.count { worst = max(worst, abs(Int(a.cb[i]) - Int(b.cb[i]))) }
+        #expect(worst <= (small ? 0 : 2), "\(a.width)x\(a.height): chroma differs by up to \(worst)")
+    }
+
+    /// A crop (`fill`) to an odd side averages its chroma: the half grid's last sample would reach a pixel
+    /// past the crop and blend in the colour it cut away. Here the crop keeps exactly a 20 band between two 220 ones.
+    @Test func anOddSideOfACropAveragesChroma() throws {
+        let size = PixelSize(width: 400, height: 300)
+        let chroma: [UInt8] = (0..<(400 * 300)).map { (i: Int) -> UInt8 in (49..<351).contains(i % 400) ? 20 : 220 }
+        let odd = ResizeTransformer(width: 151, height: 150, mode: .fill, filter: .lanczos3)
+        let (chosen, averaged) = try Self.resized(chroma, size: size, resize: odd)
+        let a = try chosen.result(), b = try averaged.result()
+        #expect(a.width == 151 && chosen.averaging)
+        #expect(zip(a.cb, b.cb).allSatisfy { $0 == $1 })
+        let lastColumn = stride(from: a.chromaWidth - 1, to: a.cb.count, by: a.chromaWidth).map { Int(a.cb[$0]) }
+        #expect(lastColumn.allSatisfy { $0 < 40 }, "the crop's last chroma column: \(lastColumn.max() ?? 0)")
+        // The same crop to an even width takes the half grid, which stays inside the crop.
+        let even = ResizeTransformer(width: 150, height: 150, mode: .fill, filter: .lanczos3)
+        let (halved, _) = try Self.resized(chroma, size: size, resize: even)
+        let c = try halved.result()
+        #expect(!halved.averaging)
+        let evenLastColumn = stride(from: c.chromaWidth - 1, to: c.cb.count, by: c.chromaWidth).map { Int(c.cb[$0]) }
+        #expect(evenLastColumn.allSatisfy { $0 < 40 })
+    }
+
+    /// `resize` of gray luma and `chroma` in both chroma planes, all at the image's size: as chosen, and averaged.
+    static func resized(
+        _ chroma: [UInt8], size: PixelSize, resize: ResizeTransformer
+    ) throws -> (chosen: PlanarResizer, averaged: PlanarResizer) {
+        let luma = [UInt8](repeating: 100, count: size.width * size.height)
+        let layout = PlaneLayout(width: size.width, height: size.height, spanX: 1, spanY: 1)
+        let chosen = PlanarResizer(resize: resize, storedSize: size)
+        try deliver([luma, chroma, chroma], layouts: [layout, layout, layout], size: size, to: chosen)
+        let averaged = PlanarResizer(resize: resize, storedSize: size, averagesChroma: true)
+        try deliver([luma, chroma, chroma], layouts: [layout, layout, layout], size: size, to: averaged)
+        return (chosen, averaged)
     }
 }
