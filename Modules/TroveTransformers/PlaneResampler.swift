@@ -17,6 +17,9 @@ final class PlaneResampler {
     private let columnSplats: BroadcastWeights
     private let firstColumn: Int
     private let columnCount: Int
+    /// Whether output column j is source column `firstColumn + j` at weight 1 (a reduced decode whose width
+    /// is already the output's): rows then go straight into the ring as Floats, with no horizontal pass.
+    private let copiesAcross: Bool
     /// The most taps an output column reads, rounded up to a pair (never past the table's stride).
     private let taps: Int
     /// For each output row, the lowest source row it or any later output row reads.
@@ -42,8 +45,8 @@ final class PlaneResampler {
     private var nextOutputRow = 0
 
     /// Resamples the region starting at `boxX, boxY` and spanning `boxWidth x boxHeight` of an
-    /// `inputWidth x inputHeight` plane (in its own samples; the region may pass its edges by a fraction,
-    /// where taps are dropped) to `outputWidth x outputHeight`. Throws when the sizes are empty or over the
+    /// `inputWidth x inputHeight` plane (in its own samples; the region may pass its edges, where taps are
+    /// dropped: by a fraction, or by an odd side's last half-sized chroma sample) to `outputWidth x outputHeight`. Throws when the sizes are empty or over the
     /// limits.
     init(
         inputWidth: Int, inputHeight: Int, boxX: Double, boxY: Double, boxWidth: Double, boxHeight: Double,
@@ -69,11 +72,12 @@ final class PlaneResampler {
         firstColumn = sourceColumns.lowerBound
         columnCount = sourceColumns.count
         taps = min((columns.widestTapCount + 1) & ~1, columns.stride)
+        copiesAcross = columnCount == outputWidth && Self.isCopy(columns)
         columnSplats = try BroadcastWeights(columns, taps: taps)
         let window = rows.slidingWindow
         // A batch may filter up to three rows past what the oldest pending output still needs.
         let capacity = window.mostAtOnce + 4
-        try DecodingLimits.default.check(width: outputWidth, height: capacity + 1, bytesPerPixel: 4)
+        try DecodingLimits.default.check(width: (outputWidth + 15) & ~15, height: capacity + 1, bytesPerPixel: 4)
         lowestRowStillNeeded = window.lowestStillNeeded
         rowsEnd = window.end
         self.capacity = capacity
@@ -111,6 +115,12 @@ final class PlaneResampler {
         let y = nextSourceRow
         nextSourceRow += 1
         guard nextOutputRow < outputHeight, y >= lowestRowStillNeeded[nextOutputRow], y < rowsEnd else { return }
+        if copiesAcross {
+            let slot = ring + (y % capacity) * rowStride, samples = row + firstColumn
+            for x in 0..<outputWidth { slot[x] = Float(samples[x]) }
+            emitRows(filteredThrough: y + 1)
+            return
+        }
         // A batch holds consecutive rows; one that is not the next (a row no output reads was skipped) starts
         // a batch of its own.
         if batchRows > 0 && y != batchStart + batchRows { flush() }
@@ -135,10 +145,25 @@ final class PlaneResampler {
         }
         let filteredEnd = batchStart + batchRows
         batchRows = 0
+        emitRows(filteredThrough: filteredEnd)
+    }
+
+    /// Writes every output row whose source rows are all filtered, those before `filteredEnd` being in.
+    private func emitRows(filteredThrough filteredEnd: Int) {
         while nextOutputRow < outputHeight, rows.starts[nextOutputRow] + rows.tapCounts[nextOutputRow] <= filteredEnd {
             emitRow(nextOutputRow)
             nextOutputRow += 1
         }
+    }
+
+    /// Whether each output of `table` reads one source pixel, the next one along, at weight 1.
+    private static func isCopy(_ table: WeightTable) -> Bool {
+        for j in 0..<table.count {
+            guard table.tapCounts[j] == 1, table.weights[j * table.stride] == 1,
+                table.starts[j] == table.starts[0] + j
+            else { return false }
+        }
+        return true
     }
 
     /// The horizontal pass over the batch: `taps` (even) weighted columns per output, four rows at once, each
