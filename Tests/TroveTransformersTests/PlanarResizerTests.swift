@@ -26,7 +26,10 @@ import TroveCore
         (PixelSize(width: 300, height: 200), ResizeTransformer(width: 120, height: 50, mode: .fill, filter: .lanczos3)),
         (PixelSize(width: 17, height: 9), ResizeTransformer(width: 5, height: 3, mode: .stretch, filter: .bicubic)),
         // The width kept: each row goes into the ring as it is, with no horizontal pass.
-        (PixelSize(width: 301, height: 203), ResizeTransformer(width: 301, height: 150, mode: .stretch, filter: .lanczos3))
+        (
+            PixelSize(width: 301, height: 203),
+            ResizeTransformer(width: 301, height: 150, mode: .stretch, filter: .lanczos3)
+        )
     ])
     func lumaIsTheRGBAResizeOfGray(size: PixelSize, resize: ResizeTransformer) throws {
         let luma: [UInt8] = (0..<(size.width * size.height)).map { (i: Int) -> UInt8 in
