@@ -6,7 +6,7 @@ struct PNGRowExpander {
     /// RGBA (bytes r, g, b, a in memory) for every sample value of a palette or gray image of up to 8 bits,
     /// so those images expand with one table look-up per pixel. Indices past the palette give opaque black.
     private let lookup: [UInt32]
-    /// The tRNS color key of a gray or RGB image, as stored (at the image's bit depth).
+    /// The tRNS color key of a gray or RGB image, at the image's bit depth (see `init`).
     private let transparentKey: (Int, Int, Int)?
     /// For 16-bit samples: the conversion to sRGB that takes them before they are rounded (`PNGColorPlan`).
     private let wideTransform: (any ColorTransform)?
@@ -20,7 +20,12 @@ struct PNGRowExpander {
         self.wideTransform = header.bitDepth == 16 ? wideTransform : nil
         var key: (Int, Int, Int)?
         if let t = transparency {
-            func sample(_ i: Int) -> Int { Int(t.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self).bigEndian) }
+            // A key sample past the bit depth keeps only its low bits, as libpng (and so browsers) reads it: a
+            // 1-bit image keyed 0x00FF has its white pixels transparent.
+            let depthMask = (1 << header.bitDepth) - 1
+            func sample(_ i: Int) -> Int {
+                Int(t.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self).bigEndian) & depthMask
+            }
             if header.colorType == .gray && t.count >= 2 {
                 key = (sample(0), sample(0), sample(0))
             } else if header.colorType == .rgb && t.count >= 6 {
