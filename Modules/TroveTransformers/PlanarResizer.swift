@@ -20,7 +20,8 @@ package final class PlanarResizer: PlaneRowSink {
     /// on 46.4-48.3, odd sides or even, the last sample of an odd one reaching a pixel past the image's edge
     /// where libjpeg repeats the edge. Averaging costs little at such sizes.
     static let smallSide = 128
-    /// Whether this resize averages its chroma after resampling: when asked, or for a small output.
+    /// Whether this resize averages its chroma after resampling: when asked, for a small output, or for a
+    /// crop to an odd side.
     private(set) var averaging = false
     private var resamplers: [PlaneResampler] = []
     /// For each plane, the halver its rows go through first, if any.

@@ -1,9 +1,8 @@
 /// Halves a plane's resolution on the way into a resample: each output sample the mean of the 2 (or 2x2)
 /// samples it covers, the last column and row repeated to an even size, rounded with a bias of 1 and 2 (of
 /// 0 and 1 when halving one way) in turn across a row as libjpeg-turbo's downsampler rounds (so the rounding
-/// does not drift one way). Chroma
-/// that libjpeg's scaled IDCT delivers at the luma's resolution is brought back to 4:2:0 this way before it
-/// is resampled, which costs a quarter of resampling it at full size.
+/// does not drift one way). Chroma that libjpeg's scaled IDCT delivers at the luma's resolution is brought
+/// back to 4:2:0 this way before it is resampled, which costs a quarter of resampling it at full size.
 final class PlaneHalver {
     let target: PlaneResampler
     private let width: Int

@@ -46,8 +46,8 @@ final class PlaneResampler {
 
     /// Resamples the region starting at `boxX, boxY` and spanning `boxWidth x boxHeight` of an
     /// `inputWidth x inputHeight` plane (in its own samples; the region may pass its edges, where taps are
-    /// dropped: by a fraction, or by an odd side's last half-sized chroma sample) to `outputWidth x outputHeight`. Throws when the sizes are empty or over the
-    /// limits.
+    /// dropped: by a fraction, or by an odd side's last half-sized chroma sample) to
+    /// `outputWidth x outputHeight`. Throws when the sizes are empty or over the limits.
     init(
         inputWidth: Int, inputHeight: Int, boxX: Double, boxY: Double, boxWidth: Double, boxHeight: Double,
         outputWidth: Int, outputHeight: Int, filter: ResizeTransformer.Filter
