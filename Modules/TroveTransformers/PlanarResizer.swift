@@ -109,36 +109,30 @@ package final class PlanarResizer: PlaneRowSink {
             resamplers.allSatisfy({ $0.isComplete && $0.rowsConsumed == $0.inputHeight })
         else { throw Self.misuse("the decoder stopped before the planes' last rows") }
         let width = resamplers[0].outputWidth, height = resamplers[0].outputHeight
-        func chroma(_ plane: Int) -> [UInt8] {
+        func chroma(_ plane: Int) throws -> [UInt8] {
             averaging
-                ? Self.averaged(resamplers[plane].output, width: width, height: height) : resamplers[plane].output
+                ? try Self.averaged(resamplers[plane].output, width: width, height: height)
+                : resamplers[plane].output
         }
         guard
             let planes = YCbCrPlanes(
-                width: width, height: height, y: resamplers[0].output, cb: chroma(1), cr: chroma(2))
+                width: width, height: height, y: resamplers[0].output, cb: try chroma(1), cr: try chroma(2))
         else { throw Self.misuse("the planes' sizes do not agree") }
         return planes
     }
 
-    /// A full-sized plane averaged over 2x2 blocks as libjpeg-turbo's h2v2 downsampler does: the last column
-    /// and row repeated to even sizes, and a bias of 1 and 2 in turn across each row so the rounding does not
-    /// drift one way.
-    static func averaged(_ plane: [UInt8], width: Int, height: Int) -> [UInt8] {
-        let halfWidth = (width + 1) / 2, halfHeight = (height + 1) / 2
-        var output = [UInt8](repeating: 0, count: halfWidth * halfHeight)
-        plane.withUnsafeBufferPointer { plane in
-            output.withUnsafeMutableBufferPointer { output in
-                for y in 0..<halfHeight {
-                    let top = 2 * y * width, bottom = min(2 * y + 1, height - 1) * width
-                    for x in 0..<halfWidth {
-                        let left = 2 * x, right = min(2 * x + 1, width - 1)
-                        let sum =
-                            Int(plane[top + left]) + Int(plane[top + right]) + Int(plane[bottom + left])
-                            + Int(plane[bottom + right])
-                        output[y * halfWidth + x] = UInt8(truncatingIfNeeded: (sum + 1 + (x & 1)) >> 2)
-                    }
-                }
-            }
+    /// A full-sized plane averaged over 2x2 blocks as libjpeg-turbo's h2v2 downsampler does (`PlaneHalver`:
+    /// the last column and row repeated to even sizes, a bias of 1 and 2 in turn across each row).
+    static func averaged(_ plane: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+        let halfWidth = (width + 1) / 2
+        var output: [UInt8] = []
+        output.reserveCapacity(halfWidth * ((height + 1) / 2))
+        let halver = PlaneHalver(width: width, height: height, across: true, down: true) { row in
+            output.append(contentsOf: UnsafeBufferPointer(start: row, count: halfWidth))
+        }
+        try plane.withUnsafeBufferPointer { plane in
+            guard let base = plane.baseAddress, plane.count >= width * height else { return }
+            for y in 0..<height { try halver.consume(base + y * width) }
         }
         return output
     }

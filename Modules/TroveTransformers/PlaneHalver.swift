@@ -2,9 +2,11 @@
 /// samples it covers, the last column and row repeated to an even size, rounded with a bias of 1 and 2 (of
 /// 0 and 1 when halving one way) in turn across a row as libjpeg-turbo's downsampler rounds (so the rounding
 /// does not drift one way). Chroma that libjpeg's scaled IDCT delivers at the luma's resolution is brought
-/// back to 4:2:0 this way before it is resampled, which costs a quarter of resampling it at full size.
+/// back to 4:2:0 this way before it is resampled, which costs a quarter of resampling it at full size; and a
+/// resampled full-sized chroma plane is averaged to 4:2:0 the same way (`PlanarResizer.averaged`).
 final class PlaneHalver {
-    let target: PlaneResampler
+    /// Where each halved row goes (valid during the call).
+    private let emit: (UnsafePointer<UInt8>) throws -> Void
     private let width: Int
     private let height: Int
     private let halvesAcross: Bool
@@ -17,8 +19,15 @@ final class PlaneHalver {
     private var rowsIn = 0
 
     /// Feeds `target` a `width x height` plane halved across when `across`, down when `down`.
-    init(into target: PlaneResampler, width: Int, height: Int, across: Bool, down: Bool) {
-        self.target = target
+    convenience init(into target: PlaneResampler, width: Int, height: Int, across: Bool, down: Bool) {
+        self.init(width: width, height: height, across: across, down: down) { try target.consume($0) }
+    }
+
+    /// Hands `emit` each row of a `width x height` plane halved across when `across`, down when `down`.
+    init(
+        width: Int, height: Int, across: Bool, down: Bool, emit: @escaping (UnsafePointer<UInt8>) throws -> Void
+    ) {
+        self.emit = emit
         self.width = width
         self.height = height
         halvesAcross = across
@@ -77,6 +86,6 @@ final class PlaneHalver {
         case (false, false):
             row.update(from: samples, count: width)
         }
-        try target.consume(row)
+        try emit(row)
     }
 }

@@ -72,16 +72,17 @@ final class PlaneResampler {
         firstColumn = sourceColumns.lowerBound
         columnCount = sourceColumns.count
         taps = min((columns.widestTapCount + 1) & ~1, columns.stride)
-        copiesAcross = columnCount == outputWidth && Self.isCopy(columns)
+        copiesAcross = columns.isCopy
         columnSplats = try BroadcastWeights(columns, taps: taps)
         let window = rows.slidingWindow
         // A batch may filter up to three rows past what the oldest pending output still needs.
         let capacity = window.mostAtOnce + 4
-        try DecodingLimits.default.check(width: (outputWidth + 15) & ~15, height: capacity + 1, bytesPerPixel: 4)
+        let rowStride = (outputWidth + 15) & ~15
+        try DecodingLimits.default.check(width: rowStride, height: capacity + 1, bytesPerPixel: 4)
         lowestRowStillNeeded = window.lowestStillNeeded
         rowsEnd = window.end
         self.capacity = capacity
-        rowStride = (outputWidth + 15) & ~15
+        self.rowStride = rowStride
         ring = .allocate(capacity: (capacity + 1) * rowStride)
         ring.initialize(repeating: 0, count: (capacity + 1) * rowStride)
         batch = .allocate(capacity: columnCount + taps)
@@ -154,16 +155,6 @@ final class PlaneResampler {
             emitRow(nextOutputRow)
             nextOutputRow += 1
         }
-    }
-
-    /// Whether each output of `table` reads one source pixel, the next one along, at weight 1.
-    private static func isCopy(_ table: WeightTable) -> Bool {
-        for j in 0..<table.count {
-            guard table.tapCounts[j] == 1, table.weights[j * table.stride] == 1,
-                table.starts[j] == table.starts[0] + j
-            else { return false }
-        }
-        return true
     }
 
     /// The horizontal pass over the batch: `taps` (even) weighted columns per output, four rows at once, each

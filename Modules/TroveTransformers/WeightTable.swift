@@ -125,6 +125,15 @@ final class WeightTable: @unchecked Sendable {
         return (lowest, mostAtOnce, end)
     }
 
+    /// Whether each output reads one source pixel, the one after the previous output's, at weight 1: the
+    /// axis is copied (a reduced decode already at the output's size).
+    var isCopy: Bool {
+        for i in 0..<count {
+            guard tapCounts[i] == 1, weights[i * stride] == 1, starts[i] == starts[0] + i else { return false }
+        }
+        return true
+    }
+
     /// The source range all outputs together read.
     var sourceRange: Range<Int> {
         var lower = Int.max, upper = Int.min

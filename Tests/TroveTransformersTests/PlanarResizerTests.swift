@@ -116,8 +116,8 @@ import TroveCore
         }
     }
 
-    /// Halving rounds as libjpeg's h2v2 downsampler (`PlanarResizer.averaged`), odd last column and row
-    /// repeated, and the halved plane goes through a resample at its own size (lanczos3's taps at whole
+    /// Halving rounds as libjpeg's h2v2 downsampler (`h2v2`, and `PlanarResizer.averaged`, which halves the
+    /// same way), odd last column and row repeated, and the halved plane goes through a resample at its own size (lanczos3's taps at whole
     /// offsets are dropped) unchanged; and a width past the vertical pass's blocks of sixteen keeps its tail.
     @Test(arguments: [(7, 5), (2, 2), (1, 3), (37, 9), (66, 4)])
     func halverRoundsAsLibjpegDownsamples(width: Int, height: Int) throws {
@@ -136,7 +136,28 @@ import TroveCore
             try row.withUnsafeBufferPointer { try halver.consume($0.baseAddress!) }
         }
         #expect(resampler.isComplete)
-        #expect(resampler.output == PlanarResizer.averaged(plane, width: width, height: height))
+        #expect(resampler.output == Self.h2v2(plane, width: width, height: height))
+        #expect(
+            try PlanarResizer.averaged(plane, width: width, height: height)
+                == Self.h2v2(plane, width: width, height: height))
+    }
+
+    /// libjpeg-turbo's h2v2 downsample written out plainly: each 2x2 block's mean, the last column and row
+    /// repeated to even sizes, a bias of 1 and 2 in turn across each row.
+    static func h2v2(_ plane: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let halfWidth = (width + 1) / 2, halfHeight = (height + 1) / 2
+        var output = [UInt8](repeating: 0, count: halfWidth * halfHeight)
+        for y in 0..<halfHeight {
+            let top = 2 * y * width, bottom = min(2 * y + 1, height - 1) * width
+            for x in 0..<halfWidth {
+                let left = 2 * x, right = min(2 * x + 1, width - 1)
+                let sum =
+                    Int(plane[top + left]) + Int(plane[top + right]) + Int(plane[bottom + left])
+                    + Int(plane[bottom + right])
+                output[y * halfWidth + x] = UInt8((sum + 1 + (x & 1)) >> 2)
+            }
+        }
+        return output
     }
 
     /// Chroma is resampled to the half-sized grid from `smallSide` pixels on a side, odd sides too (their last
