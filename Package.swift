@@ -62,6 +62,8 @@ let package = Package(
             providers: [.apt(["libdeflate-dev"])]),
         // Small C: zlib's CRC-32 by carry-less multiplication, and reads that never wait for the disk.
         .target(name: "CTroveSupport", dependencies: ["CZlib"], path: "Modules/CTroveSupport"),
+        // The resampler's hottest loops for CPUs with AVX2, picked at run time: byte for byte the Swift loops' results.
+        .target(name: "CResample", path: "Modules/CResample"),
         .target(name: "TroveCore", path: "Modules/TroveCore", swiftSettings: swift6),
         // CRC-32 and hex in Swift over CTroveSupport, for Codec and DiskCache: its own module so TroveCore (what plugins link) stays free of C and zlib.
         .target(
@@ -165,7 +167,7 @@ let package = Package(
         // imports nothing: Trove computes placeholders with it, and the server renders them.
         .target(name: "TrovePlaceholders", path: "Modules/TrovePlaceholders", swiftSettings: swift6),
         .target(
-            name: "TroveTransformers", dependencies: ["TroveCore"],
+            name: "TroveTransformers", dependencies: ["TroveCore", "CResample"],
             path: "Modules/TroveTransformers", swiftSettings: swift6),
         .target(
             name: "Trove",

@@ -17,17 +17,22 @@ final class PlaneHalver {
     private let outputWidth: Int
     private var pending = false
     private var rowsIn = 0
+    /// Whether 2x2 halving runs `ResampleKernels`' AVX2 kernel (the same bytes as the Swift loop).
+    private let usesKernels: Bool
 
     /// Feeds `target` a `width x height` plane halved across when `across`, down when `down`.
     convenience init(into target: PlaneResampler, width: Int, height: Int, across: Bool, down: Bool) {
         self.init(width: width, height: height, across: across, down: down) { try target.consume($0) }
     }
 
-    /// Hands `emit` each row of a `width x height` plane halved across when `across`, down when `down`.
+    /// Hands `emit` each row of a `width x height` plane halved across when `across`, down when `down`;
+    /// `kernels` as in `PlaneResampler`.
     init(
-        width: Int, height: Int, across: Bool, down: Bool, emit: @escaping (UnsafePointer<UInt8>) throws -> Void
+        width: Int, height: Int, across: Bool, down: Bool, kernels: Bool = ResampleKernels.available,
+        emit: @escaping (UnsafePointer<UInt8>) throws -> Void
     ) {
         self.emit = emit
+        usesKernels = kernels && ResampleKernels.available
         self.width = width
         self.height = height
         halvesAcross = across
@@ -59,11 +64,15 @@ final class PlaneHalver {
         // Loops without a branch or a clamp inside, so they vectorise; the odd last column after them.
         switch (halvesAcross, halvesDown) {
         case (true, true):
-            for x in 0..<pairs {
-                let sum =
-                    UInt16(top[2 &* x]) &+ UInt16(top[2 &* x &+ 1]) &+ UInt16(samples[2 &* x])
-                    &+ UInt16(samples[2 &* x &+ 1])
-                row[x] = UInt8(truncatingIfNeeded: (sum &+ 1 &+ UInt16(x & 1)) &>> 2)
+            if usesKernels {
+                ResampleKernels.halve(top: top, bottom: samples, pairs: pairs, into: row)
+            } else {
+                for x in 0..<pairs {
+                    let sum =
+                        UInt16(top[2 &* x]) &+ UInt16(top[2 &* x &+ 1]) &+ UInt16(samples[2 &* x])
+                        &+ UInt16(samples[2 &* x &+ 1])
+                    row[x] = UInt8(truncatingIfNeeded: (sum &+ 1 &+ UInt16(x & 1)) &>> 2)
+                }
             }
             if pairs < outputWidth {
                 let sum = 2 &* (UInt16(top[width &- 1]) &+ UInt16(samples[width &- 1]))

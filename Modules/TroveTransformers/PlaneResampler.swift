@@ -40,6 +40,8 @@ final class PlaneResampler {
     /// The vertical pass's rows and weights for the output row being written, one more for an odd count.
     private let tapLines: UnsafeMutablePointer<UnsafePointer<Float>>
     private let tapWeights: UnsafeMutablePointer<SIMD4<Float>>
+    /// Whether the vertical pass runs `ResampleKernels`' AVX2 kernel (the same bytes as the Swift loop).
+    private let usesKernels: Bool
     private(set) var output: [UInt8]
     private var nextSourceRow = 0
     private var nextOutputRow = 0
@@ -47,10 +49,12 @@ final class PlaneResampler {
     /// Resamples the region starting at `boxX, boxY` and spanning `boxWidth x boxHeight` of an
     /// `inputWidth x inputHeight` plane (in its own samples; the region may pass its edges, where taps are
     /// dropped: by a fraction, or by an odd side's last half-sized chroma sample) to
-    /// `outputWidth x outputHeight`. Throws when the sizes are empty or over the limits.
+    /// `outputWidth x outputHeight`. Throws when the sizes are empty or over the limits. `kernels`: whether
+    /// the vertical pass may use `ResampleKernels` (tests turn it off to compare).
     init(
         inputWidth: Int, inputHeight: Int, boxX: Double, boxY: Double, boxWidth: Double, boxHeight: Double,
-        outputWidth: Int, outputHeight: Int, filter: ResizeTransformer.Filter
+        outputWidth: Int, outputHeight: Int, filter: ResizeTransformer.Filter,
+        kernels: Bool = ResampleKernels.available
     ) throws {
         guard inputWidth > 0, inputHeight > 0, outputWidth > 0, outputHeight > 0, boxWidth > 0, boxHeight > 0,
             boxX.isFinite, boxY.isFinite, boxWidth.isFinite, boxHeight.isFinite
@@ -64,6 +68,7 @@ final class PlaneResampler {
         self.inputHeight = inputHeight
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
+        usesKernels = kernels && ResampleKernels.available
         columns = try WeightTableCache.shared.table(
             inputSize: inputWidth, boxStart: boxX, boxLength: boxWidth, count: outputWidth, filter: filter)
         rows = try WeightTableCache.shared.table(
@@ -207,6 +212,11 @@ final class PlaneResampler {
         output.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let row = base + i * outW
+            if usesKernels {
+                // The table's weight past an odd count is 0, as the splat above is.
+                ResampleKernels.weightedRows(lines, weights: weights, paired: paired, floats: outW, into: row)
+                return
+            }
             var j = 0
             while j < outW {
                 var sum = Self.pairSum(lines, splats, pair: 0, at: j)

@@ -31,6 +31,11 @@ extension Resampler {
             allOpaque = false
             break
         }
+        if allOpaque && usesKernels {
+            // Nothing to un-premultiply: a weighted sum of floats, as the plane resample's.
+            ResampleKernels.weightedRows(lines, weights: weights, paired: paired, floats: outW * 4, into: destination)
+            return
+        }
         let bytes = UnsafeMutableRawPointer(destination)
         var j = 0
         while j &+ 4 <= outW {

@@ -22,8 +22,15 @@ final class Resampler {
     private let lowestRowStillNeeded: [Int]
     /// Rows the ring of horizontally filtered rows holds: the most ever needed at once.
     private let ringCapacity: Int
+    /// Whether the vertical pass over opaque rows runs `ResampleKernels`' AVX2 kernel (the same bytes).
+    let usesKernels: Bool
 
-    init(sourceWidth: Int, sourceHeight: Int, plan: ResizePlan, filter: ResizeTransformer.Filter) throws {
+    /// `kernels`: whether the vertical pass may use `ResampleKernels` (tests turn it off to compare).
+    init(
+        sourceWidth: Int, sourceHeight: Int, plan: ResizePlan, filter: ResizeTransformer.Filter,
+        kernels: Bool = ResampleKernels.available
+    ) throws {
+        usesKernels = kernels && ResampleKernels.available
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.plan = plan

@@ -57,8 +57,10 @@ let package = Package(
         .target(
             name: "TroveColor", dependencies: ["TroveCore", "CLCMS2"], path: "Trove/Plugins/TroveColor",
             swiftSettings: swift6),
+        .target(name: "CResample", path: "Trove/Modules/CResample"),
         .target(
-            name: "TroveTransformers", dependencies: ["TroveCore"], path: "Trove/Modules/TroveTransformers",
+            name: "TroveTransformers", dependencies: ["TroveCore", "CResample"],
+            path: "Trove/Modules/TroveTransformers",
             swiftSettings: swift6),
         // The whole Trove module and what it wires, for FuzzPipeline: the request as `ImagePipeline` runs it.
         .target(
