@@ -1,5 +1,5 @@
-// The resampler's two hottest loops (its vertical pass and the 4:2:0 chroma halving) for x86-64 CPUs with
-// AVX2: Swift's SIMD types compile to the baseline's SSE2 (four floats to an instruction), these to eight.
+// The resampler's hottest loops (its vertical pass, a plane's horizontal pass and the 4:2:0 chroma halving)
+// for x86-64 CPUs with AVX2: Swift's SIMD types compile to the baseline's SSE2 (four floats to an instruction), these to eight.
 // Each output is computed with exactly the operations of the portable Swift loops, in the same order and with
 // no fused multiply-add (the target is AVX2 without FMA), so a machine's kernel never changes a byte.
 
@@ -61,6 +61,50 @@ AVX2_TARGET void trove_resample_rows_avx2(
     }
 }
 
+/// Column `x`'s eight rows (the low eight bytes of `column`) as floats, at batch[x * 8].
+AVX2_TARGET static inline void store_column(__m128i column, float *batch, size_t x) {
+    _mm256_storeu_ps(batch + x * 8, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(column)));
+}
+
+AVX2_TARGET void trove_transpose_rows_avx2(const uint8_t *staged, size_t stride, size_t columns, float *batch) {
+    for (size_t x = 0; x < columns; x += 8) {
+        __m128i rows[8];
+        for (int r = 0; r < 8; r++) rows[r] = _mm_loadl_epi64((const __m128i *)(staged + r * stride + x));
+        // An 8x8 byte transposition by interleaving: pairs of rows, then fours, then all eight.
+        __m128i pairs01 = _mm_unpacklo_epi8(rows[0], rows[1]), pairs23 = _mm_unpacklo_epi8(rows[2], rows[3]);
+        __m128i pairs45 = _mm_unpacklo_epi8(rows[4], rows[5]), pairs67 = _mm_unpacklo_epi8(rows[6], rows[7]);
+        __m128i low0123 = _mm_unpacklo_epi16(pairs01, pairs23), high0123 = _mm_unpackhi_epi16(pairs01, pairs23);
+        __m128i low4567 = _mm_unpacklo_epi16(pairs45, pairs67), high4567 = _mm_unpackhi_epi16(pairs45, pairs67);
+        // Each holds two columns' eight rows: x and x + 1, x + 2 and x + 3, and so on.
+        __m128i columns01 = _mm_unpacklo_epi32(low0123, low4567), columns23 = _mm_unpackhi_epi32(low0123, low4567);
+        __m128i columns45 = _mm_unpacklo_epi32(high0123, high4567);
+        __m128i columns67 = _mm_unpackhi_epi32(high0123, high4567);
+        __m128i pairs[4] = {columns01, columns23, columns45, columns67};
+        for (size_t c = 0; c < 4; c++) {
+            if (x + 2 * c < columns) store_column(pairs[c], batch, x + 2 * c);
+            if (x + 2 * c + 1 < columns) store_column(_mm_srli_si128(pairs[c], 8), batch, x + 2 * c + 1);
+        }
+    }
+}
+
+AVX2_TARGET void trove_filter_across_avx2(
+    const float *batch, const ptrdiff_t *starts, ptrdiff_t first_column, const float *weight_splats, int taps,
+    size_t outputs, float *const *slots) {
+    for (size_t j = 0; j < outputs; j++) {
+        const float *line = batch + (starts[j] - first_column) * 8;
+        const float *weights = weight_splats + j * (size_t)taps * 4;
+        __m256 even = _mm256_setzero_ps(), odd = _mm256_setzero_ps();
+        for (int k = 0; k < taps; k += 2) {
+            even = _mm256_add_ps(even, _mm256_mul_ps(_mm256_loadu_ps(line + k * 8), _mm256_set1_ps(weights[k * 4])));
+            odd = _mm256_add_ps(
+                odd, _mm256_mul_ps(_mm256_loadu_ps(line + (k + 1) * 8), _mm256_set1_ps(weights[(k + 1) * 4])));
+        }
+        float sum[8];
+        _mm256_storeu_ps(sum, _mm256_add_ps(even, odd));
+        for (int lane = 0; lane < 8; lane++) slots[lane][j] = sum[lane];
+    }
+}
+
 AVX2_TARGET void trove_halve_rows_avx2(const uint8_t *top, const uint8_t *bottom, size_t pairs, uint8_t *out) {
     const __m256i ones = _mm256_set1_epi8(1);
     // Output x gets 1 + (x & 1); every block starts at an even x.
@@ -87,6 +131,18 @@ int trove_resample_has_avx2(void) { return 0; }
 void trove_resample_rows_avx2(
     const float *const *rows, const float *weights, int paired, size_t count, uint8_t *out) {
     (void)rows, (void)weights, (void)paired, (void)count, (void)out;
+    __builtin_trap();
+}
+
+void trove_transpose_rows_avx2(const uint8_t *staged, size_t stride, size_t columns, float *batch) {
+    (void)staged, (void)stride, (void)columns, (void)batch;
+    __builtin_trap();
+}
+
+void trove_filter_across_avx2(
+    const float *batch, const ptrdiff_t *starts, ptrdiff_t first_column, const float *weight_splats, int taps,
+    size_t outputs, float *const *slots) {
+    (void)batch, (void)starts, (void)first_column, (void)weight_splats, (void)taps, (void)outputs, (void)slots;
     __builtin_trap();
 }
 

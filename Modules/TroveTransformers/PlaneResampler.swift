@@ -1,8 +1,8 @@
 import TroveCore
 
-/// A separable resample of one 8-bit plane fed row by row. Rows are taken four at a time into the lanes of
-/// one line of `SIMD4<Float>`, so the horizontal pass filters four rows in the work the RGBA resize spends
-/// on one pixel's four channels; the filtered rows go into a ring, and each output row is written once the
+/// A separable resample of one 8-bit plane fed row by row. Rows are taken eight at a time into the lanes of
+/// one line of `SIMD8<Float>`, so the horizontal pass filters eight rows with each tap's weight (one AVX2
+/// register, or two SSE2 ones); the filtered rows go into a ring, and each output row is written once the
 /// rows its vertical filter reads are in, sixteen samples at a time summed over every row in registers. The
 /// weight tables are `Resampler`'s own (`WeightTable`, shared through `WeightTableCache`), so a luma plane
 /// gets the taps the RGBA path gives each channel.
@@ -13,7 +13,7 @@ final class PlaneResampler {
     let outputHeight: Int
     private let columns: WeightTable
     private let rows: WeightTable
-    /// The horizontal weights spread across the four lanes (one per batched row).
+    /// The horizontal weights spread across four lanes (the RGBA resize's), each taken twice for the eight rows.
     private let columnSplats: BroadcastWeights
     private let firstColumn: Int
     private let columnCount: Int
@@ -32,9 +32,17 @@ final class PlaneResampler {
     private let rowStride: Int
     /// Filtered rows, source row y in slot y % capacity, `rowStride` Floats each, then one scratch row.
     private let ring: UnsafeMutablePointer<Float>
-    /// Up to four source rows as Floats, row r of the batch in lane r, then `taps` zero columns the last
-    /// outputs' zero-weighted taps may read.
-    private let batch: UnsafeMutablePointer<SIMD4<Float>>
+    /// Up to `batchSize` source rows as they came (the columns read), `stagedStride` bytes apart, turned into
+    /// `batch`'s lanes when the batch is full: a transposition of whole blocks instead of a lane a sample.
+    private let staged: UnsafeMutablePointer<UInt8>
+    /// `columnCount` rounded up to eight, the transposition's block.
+    private let stagedStride: Int
+    /// The batch's rows as Floats, row r in lane r, then `taps` zero columns the last outputs' zero-weighted
+    /// taps may read.
+    private let batch: UnsafeMutablePointer<SIMD8<Float>>
+    /// Where each lane's filtered row goes: its ring slot, or the scratch row past the ring for lanes the
+    /// batch does not fill.
+    private let laneSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     private var batchStart = 0
     private var batchRows = 0
     /// The vertical pass's rows and weights for the output row being written, one more for an odd count.
@@ -80,8 +88,8 @@ final class PlaneResampler {
         copiesAcross = columns.isCopy
         columnSplats = try BroadcastWeights(columns, taps: taps)
         let window = rows.slidingWindow
-        // A batch may filter up to three rows past what the oldest pending output still needs.
-        let capacity = window.mostAtOnce + 4
+        // A batch may filter up to seven rows past what the oldest pending output still needs.
+        let capacity = window.mostAtOnce + Self.batchSize
         let rowStride = (outputWidth + 15) & ~15
         try DecodingLimits.default.check(width: rowStride, height: capacity + 1, bytesPerPixel: 4)
         lowestRowStillNeeded = window.lowestStillNeeded
@@ -92,6 +100,11 @@ final class PlaneResampler {
         ring.initialize(repeating: 0, count: (capacity + 1) * rowStride)
         batch = .allocate(capacity: columnCount + taps)
         batch.initialize(repeating: .zero, count: columnCount + taps)
+        stagedStride = (columnCount + 7) & ~7
+        staged = .allocate(capacity: Self.batchSize * stagedStride)
+        staged.initialize(repeating: 0, count: Self.batchSize * stagedStride)
+        laneSlots = .allocate(capacity: Self.batchSize)
+        laneSlots.initialize(repeating: ring, count: Self.batchSize)
         let mostRows = rows.widestTapCount + 1
         tapLines = .allocate(capacity: mostRows)
         tapLines.initialize(repeating: UnsafePointer(ring), count: mostRows)
@@ -103,6 +116,8 @@ final class PlaneResampler {
     deinit {
         ring.deallocate()
         batch.deallocate()
+        staged.deallocate()
+        laneSlots.deallocate()
         tapLines.deallocate()
         tapWeights.deallocate()
     }
@@ -131,15 +146,48 @@ final class PlaneResampler {
         // a batch of its own.
         if batchRows > 0 && y != batchStart + batchRows { flush() }
         if batchRows == 0 { batchStart = y }
-        let lane = batchRows
-        let samples = row + firstColumn
-        for x in 0..<columnCount { batch[x][lane] = Float(samples[x]) }
+        (staged + batchRows * stagedStride).update(from: row + firstColumn, count: columnCount)
         batchRows += 1
-        if batchRows == 4 || y + 1 == rowsEnd || y + 1 == inputHeight { flush() }
+        if batchRows == Self.batchSize || y + 1 == rowsEnd || y + 1 == inputHeight { flush() }
     }
+
+    /// Source rows filtered across at once, one to a lane.
+    static let batchSize = 8
 
     /// Filters the batch's rows across into the ring, then writes every output row whose rows are all in.
     private func flush() {
+        for lane in 0..<Self.batchSize {
+            // Lanes past the batch's rows go to the scratch row after the ring.
+            laneSlots[lane] =
+                lane < batchRows ? ring + ((batchStart + lane) % capacity) * rowStride : ring + capacity * rowStride
+        }
+        if usesKernels {
+            ResampleKernels.transpose(staged, stride: stagedStride, columns: columnCount, into: batch)
+            ResampleKernels.filterAcross(
+                batch, starts: columns.starts, firstColumn: firstColumn, weights: columnSplats.splats, taps: taps,
+                outputs: outputWidth, into: laneSlots)
+        } else {
+            transposeStaged()
+            filterAcross()
+        }
+        let filteredEnd = batchStart + batchRows
+        batchRows = 0
+        emitRows(filteredThrough: filteredEnd)
+    }
+
+    /// The staged rows into the batch's lanes (lanes past the batch's rows get what was staged there before).
+    private func transposeStaged() {
+        let rows = (0..<Self.batchSize).map { UnsafePointer(staged + $0 * stagedStride) }
+        let (r0, r1, r2, r3, r4, r5, r6, r7) = (rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6], rows[7])
+        for x in 0..<columnCount {
+            batch[x] = SIMD8(
+                Float(r0[x]), Float(r1[x]), Float(r2[x]), Float(r3[x]), Float(r4[x]), Float(r5[x]), Float(r6[x]),
+                Float(r7[x]))
+        }
+    }
+
+    /// `filterAcross(taps:)` with the tap count a constant where it is a common one, so its loop unrolls.
+    private func filterAcross() {
         switch taps {
         case 2: filterAcross(taps: 2)
         case 4: filterAcross(taps: 4)
@@ -149,9 +197,6 @@ final class PlaneResampler {
         case 12: filterAcross(taps: 12)
         default: filterAcross(taps: taps)
         }
-        let filteredEnd = batchStart + batchRows
-        batchRows = 0
-        emitRows(filteredThrough: filteredEnd)
     }
 
     /// Writes every output row whose source rows are all filtered, those before `filteredEnd` being in.
@@ -162,32 +207,24 @@ final class PlaneResampler {
         }
     }
 
-    /// The horizontal pass over the batch: `taps` (even) weighted columns per output, four rows at once, each
-    /// row's sums stored in its ring slot. Every output reads the same number of taps, so the loop unrolls.
+    /// The horizontal pass over the batch: `taps` (even) weighted columns per output, eight rows at once, each
+    /// row's sums stored in its lane's slot. Every output reads the same number of taps, so the loop unrolls.
     @inline(__always)
     private func filterAcross(taps: Int) {
-        let starts = columns.starts, outW = outputWidth, rowStride = rowStride, first = firstColumn
+        let starts = columns.starts, outW = outputWidth, first = firstColumn, slots = laneSlots
         var weights = UnsafePointer(columnSplats.splats)
-        // Lanes past the batch's rows go to the scratch row after the ring.
-        func slot(_ lane: Int) -> UnsafeMutablePointer<Float> {
-            lane < batchRows ? ring + ((batchStart + lane) % capacity) * rowStride : ring + capacity * rowStride
-        }
-        let slot0 = slot(0), slot1 = slot(1), slot2 = slot(2), slot3 = slot(3)
         for j in 0..<outW {
             let line = UnsafePointer(batch) + (starts[j] &- first)
             // Two accumulators so consecutive taps do not wait on each other's addition.
-            var even = SIMD4<Float>.zero, odd = SIMD4<Float>.zero
+            var even = SIMD8<Float>.zero, odd = SIMD8<Float>.zero
             var k = 0
             while k < taps {
-                even += line[k] * weights[k]
-                odd += line[k &+ 1] * weights[k &+ 1]
+                even += line[k] * SIMD8(lowHalf: weights[k], highHalf: weights[k])
+                odd += line[k &+ 1] * SIMD8(lowHalf: weights[k &+ 1], highHalf: weights[k &+ 1])
                 k &+= 2
             }
             let sum = even + odd
-            slot0[j] = sum[0]
-            slot1[j] = sum[1]
-            slot2[j] = sum[2]
-            slot3[j] = sum[3]
+            for lane in 0..<Self.batchSize { slots[lane][j] = sum[lane] }
             weights += taps
         }
     }
