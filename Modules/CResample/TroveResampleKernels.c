@@ -13,9 +13,12 @@
 
 int trove_resample_has_avx2(void) { return __builtin_cpu_supports("avx2") ? 1 : 0; }
 
+// AVX2 without FMA; the pragma keeps clang from fusing (a build with -ffp-contract=fast would override it,
+// and ResampleKernelsTests.weightedRowsKeepTheSwiftPassLastBits would then fail).
 #define AVX2_TARGET __attribute__((target("avx2")))
 
-/// floor(clamp(v, 0, 255) + 0.5), the portable pass's rounding; NaN stays NaN as it does there (and ends as 0).
+/// floor(clamp(v, 0, 255) + 0.5), the portable pass's rounding. (A NaN, which byte samples and finite weights
+/// cannot make, ends as 0 here and as its bits' low byte there.)
 AVX2_TARGET static inline __m256 rounded(__m256 v) {
     const __m256 zero = _mm256_setzero_ps(), top = _mm256_set1_ps(255.0f);
     v = _mm256_blendv_ps(v, zero, _mm256_cmp_ps(v, zero, _CMP_LT_OQ));

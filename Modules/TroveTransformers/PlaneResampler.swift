@@ -251,6 +251,7 @@ final class PlaneResampler {
             let row = base + i * outW
             if usesKernels {
                 // The table's weight past an odd count is 0, as the splat above is.
+                assert(count % 2 == 0 || weights[count] == 0, "an odd row count pairs with a zero padding weight")
                 ResampleKernels.weightedRows(lines, weights: weights, paired: paired, floats: outW, into: row)
                 return
             }

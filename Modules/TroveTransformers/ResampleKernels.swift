@@ -1,10 +1,10 @@
 import CResample
 
-/// The C kernels (`CResample`) for the resampler's vertical pass, a plane's horizontal pass and the chroma
-/// halving on CPUs with AVX2: eight
-/// floats to an instruction where Swift's SIMD types, compiled for the x86-64 baseline, give four. They do the
-/// portable Swift loops' arithmetic in the same order, so the bytes never depend on the machine; the passes
-/// take a flag (defaulting to `available`) so tests can run both ways.
+/// The C kernels (`CResample`) for the resampler's vertical pass, a plane's horizontal pass and its rows'
+/// transposition into lanes, and the 2x2 chroma halving, on CPUs with AVX2: eight floats to an instruction
+/// where Swift's SIMD types, compiled for the x86-64 baseline, give four. They do the portable Swift loops'
+/// arithmetic in the same order, so the bytes never depend on the machine; the passes take a flag (defaulting
+/// to `available`) so tests can run both ways.
 enum ResampleKernels {
     /// Whether this CPU runs the AVX2 kernels.
     static let available = trove_resample_has_avx2() != 0

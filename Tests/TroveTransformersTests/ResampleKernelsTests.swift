@@ -93,6 +93,112 @@ struct ResampleKernelsTests {
         }
     }
 
+    /// The vertical kernel against the Swift rounding on sums that land exactly on a half (weights of a few
+    /// binary places: 0.5, 0.25, -0.125, ...), at the edges of the range and just past them, every count of
+    /// floats up to three blocks: a kernel that rounded halves to even, or fused a multiply into its add, or
+    /// rounded its last few lanes otherwise, differs here.
+    @Test func weightedRowsRoundAsTheSwiftPassOnExactHalves() {
+        let weightSets: [[Float]] = [[0.5, 0.5], [0.25, 0.75], [0.625, 0.5, -0.125, 0], [1.5, -0.25, -0.375, 0.125]]
+        var state: UInt32 = 3
+        var checked = 0, ties = 0
+        for weights in weightSets {
+            for count in 1...48 {
+                let rows: [[Float]] = weights.indices.map { _ in
+                    (0..<count).map { _ in
+                        state = state &* 1_664_525 &+ 1_013_904_223
+                        return Float(Int(state >> 24) - 2)  // -2 ... 253, and the odd ones make halves
+                    }
+                }
+                var made = [UInt8](repeating: 7, count: count)
+                rows.withUnsafeBufferPointer { rows in
+                    let pointers = rows.map { $0.withUnsafeBufferPointer { $0.baseAddress! } }
+                    pointers.withUnsafeBufferPointer { lines in
+                        made.withUnsafeMutableBufferPointer { out in
+                            ResampleKernels.weightedRows(
+                                lines.baseAddress!, weights: weights, paired: weights.count, floats: count,
+                                into: out.baseAddress!)
+                        }
+                    }
+                }
+                for x in 0..<count {
+                    var sum = rows[0][x] * weights[0] + rows[1][x] * weights[1]
+                    for k in stride(from: 2, to: weights.count, by: 2) {
+                        sum += rows[k][x] * weights[k] + rows[k + 1][x] * weights[k + 1]
+                    }
+                    if sum.rounded(.down) + 0.5 == sum { ties += 1 }
+                    #expect(made[x] == Resampler.roundedByte(sum), "sum \(sum) at \(x) of \(count)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 4 * 48 * 49 / 2)
+        #expect(ties > 1000, "exact halves are what this test is for")
+    }
+
+    /// Sums whose exact value is a half (0.1 × (n + 5) + 0.9 × n = n + 0.5) but whose float arithmetic lands
+    /// just above or below it, so the byte follows the last bits: a kernel that fused a multiply into its add,
+    /// or grouped the additions otherwise, differs here.
+    @Test func weightedRowsKeepTheSwiftPassLastBits() {
+        let weights: [Float] = [0.1, 0.9, 0.3, -0.3]
+        let count = 261
+        let rows: [[Float]] = [
+            (0..<count).map { Float($0 - 5) + 5 }, (0..<count).map { Float($0 - 5) },
+            (0..<count).map { Float($0 % 7) * 1.1 }, (0..<count).map { Float($0 % 7) * 1.1 }
+        ]
+        var made = [UInt8](repeating: 7, count: count)
+        rows.withUnsafeBufferPointer { rows in
+            let pointers = rows.map { $0.withUnsafeBufferPointer { $0.baseAddress! } }
+            pointers.withUnsafeBufferPointer { lines in
+                made.withUnsafeMutableBufferPointer { out in
+                    ResampleKernels.weightedRows(
+                        lines.baseAddress!, weights: weights, paired: 4, floats: count, into: out.baseAddress!)
+                }
+            }
+        }
+        var roundedUp = 0
+        for x in 0..<count {
+            let sum =
+                rows[0][x] * weights[0] + rows[1][x] * weights[1] + (rows[2][x] * weights[2] + rows[3][x] * weights[3])
+            #expect(made[x] == Resampler.roundedByte(sum), "sum \(sum) at \(x)")
+            if sum >= Float(x - 5) + 0.5 { roundedUp += 1 }
+        }
+        #expect(roundedUp > 10 && roundedUp < count - 10, "the sums fall on both sides of their halves")
+    }
+
+    /// Resizes of uniform noise in random geometries, planes and RGBA, both ways: sums anywhere in the range,
+    /// so a last-bit difference in the arithmetic (another grouping of the additions, a fused multiply-add)
+    /// shows as a byte.
+    @Test func randomResizesMatchTheSwiftPasses() throws {
+        var state: UInt32 = 11
+        func next(_ range: ClosedRange<Int>) -> Int {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return range.lowerBound + Int(state >> 8) % (range.count)
+        }
+        let filters: [ResizeTransformer.Filter] = [.lanczos3, .bicubic, .bilinear]
+        var bytes = 0
+        for round in 0..<60 {
+            let width = next(1...220), height = next(1...90)
+            let outputWidth = next(1...width), outputHeight = next(1...height)
+            let filter = filters[round % 3]
+            let plane = (0..<(width * height)).map { _ in UInt8(truncatingIfNeeded: next(0...255)) }
+            let fast = try Self.planeResample(
+                plane, width: width, height: height, to: outputWidth, outputHeight, filter: filter, kernels: true)
+            let portable = try Self.planeResample(
+                plane, width: width, height: height, to: outputWidth, outputHeight, filter: filter, kernels: false)
+            #expect(Self.differing(fast, portable) == 0, "\(width)x\(height) to \(outputWidth)x\(outputHeight)")
+            var pixels = (0..<(width * height * 4)).map { _ in UInt8(truncatingIfNeeded: next(0...255)) }
+            for pixel in 0..<(width * height) { pixels[pixel * 4 + 3] = 255 }
+            let plan = ResizePlan.whole(
+                width: width, height: height, outputWidth: outputWidth, outputHeight: outputHeight)
+            let rgba = try Resampler(sourceWidth: width, sourceHeight: height, plan: plan, filter: filter)
+            let rgbaPortable = try Resampler(
+                sourceWidth: width, sourceHeight: height, plan: plan, filter: filter, kernels: false)
+            #expect(Self.differing(rgba.resample(pixels), rgbaPortable.resample(pixels)) == 0)
+            bytes += fast.count
+        }
+        #expect(bytes > 10_000)
+    }
+
     /// The halving kernel against libjpeg-turbo's h2v2 rule written out plainly, across widths that end in and
     /// past its blocks of sixteen pairs, odd ones (the last column repeated) among them.
     @Test(arguments: [1, 2, 31, 32, 33, 34, 63, 64, 65, 97, 130, 131])
