@@ -1,7 +1,8 @@
-// The resampler's hottest loops (its vertical pass, a plane's horizontal pass and the 4:2:0 chroma halving)
-// for x86-64 CPUs with AVX2: Swift's SIMD types compile to the baseline's SSE2 (four floats to an instruction), these to eight.
-// Each output is computed with exactly the operations of the portable Swift loops, in the same order and with
-// no fused multiply-add (the target is AVX2 without FMA), so a machine's kernel never changes a byte.
+// The resampler's hottest loops (its vertical pass, a plane's horizontal pass and the turning of its rows into
+// lanes, and the 2x2 chroma halving) for x86-64 CPUs with AVX2: Swift's SIMD types compile to the baseline's
+// SSE2 (four floats to an instruction), these to eight. Each output is computed with exactly the operations of
+// the portable Swift loops, in the same order and with no fused multiply-add (the target is AVX2 without FMA),
+// so a machine's kernel never changes a byte.
 
 #include "TroveResampleKernels.h"
 

@@ -48,7 +48,7 @@ final class PlaneResampler {
     /// The vertical pass's rows and weights for the output row being written, one more for an odd count.
     private let tapLines: UnsafeMutablePointer<UnsafePointer<Float>>
     private let tapWeights: UnsafeMutablePointer<SIMD4<Float>>
-    /// Whether the vertical pass runs `ResampleKernels`' AVX2 kernel (the same bytes as the Swift loop).
+    /// Whether the passes run `ResampleKernels`' AVX2 kernels (the same bytes as the Swift loops).
     private let usesKernels: Bool
     private(set) var output: [UInt8]
     private var nextSourceRow = 0
@@ -58,7 +58,7 @@ final class PlaneResampler {
     /// `inputWidth x inputHeight` plane (in its own samples; the region may pass its edges, where taps are
     /// dropped: by a fraction, or by an odd side's last half-sized chroma sample) to
     /// `outputWidth x outputHeight`. Throws when the sizes are empty or over the limits. `kernels`: whether
-    /// the vertical pass may use `ResampleKernels` (tests turn it off to compare).
+    /// the passes may use `ResampleKernels` (tests turn it off to compare).
     init(
         inputWidth: Int, inputHeight: Int, boxX: Double, boxY: Double, boxWidth: Double, boxHeight: Double,
         outputWidth: Int, outputHeight: Int, filter: ResizeTransformer.Filter,
