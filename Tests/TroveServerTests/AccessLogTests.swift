@@ -52,6 +52,38 @@ import Testing
         #expect(log.droppedCount == 1)
     }
 
+    /// An interval that brings nothing puts the writer to sleep (an idle server's log does not wake it every
+    /// interval); the next record wakes it and is written an interval later.
+    @Test func anIdleLogSleepsUntilTheNextRecord() async throws {
+        let written = Mutex<[UInt8]>([])
+        let log = AccessLog(interval: .milliseconds(20), write: { bytes in written.withLock { $0 += bytes } })
+        func lines() -> Int { written.withLock { $0 }.filter { $0 == UInt8(ascii: "\n") }.count }
+        log.append(Self.record("/first"))
+        for _ in 0..<200 where lines() < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(lines() == 1)
+        let looksWhenWritten = log.looks
+        // Twenty intervals with nothing to write: one look finds nothing, then the writer sleeps.
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(log.looks - looksWhenWritten <= 2)
+        log.append(Self.record("/second"))
+        for _ in 0..<200 where lines() < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(lines() == 2)
+        log.stop()
+        #expect(String(decoding: written.withLock { $0 }, as: UTF8.self).contains(" GET /second 200 "))
+    }
+
+    /// `stop()` ends a sleeping writer at once, with what was appended written.
+    @Test func stopWakesASleepingWriter() async throws {
+        let written = Mutex<Int>(0)
+        let log = AccessLog(interval: .milliseconds(20), write: { bytes in written.withLock { $0 += bytes.count } })
+        log.append(Self.record("/only"))
+        try await Task.sleep(for: .milliseconds(200))
+        let start = ContinuousClock.now
+        log.stop()
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(written.withLock { $0 } > 0)
+    }
+
     @Test func aFullBufferDropsAndCountsInsteadOfWaiting() {
         let written = Mutex<Int>(0)
         let drops = Atomic<Int>(0)

@@ -3,8 +3,9 @@ import Synchronization
 
 /// The access log, off the request path: a request appends a record to a bounded buffer under a lock (no
 /// formatting, no system call) and a thread of the log's own formats and writes what has gathered, many
-/// lines to one write, every `interval`. When the buffer is full a record is dropped and counted, never
-/// waited for: a slow disk or a paused terminal must not slow the answers.
+/// lines to one write, every `interval`. An interval that brings nothing puts the thread to sleep until the
+/// next record, so an idle server's log does not wake it. When the buffer is full a record is dropped and
+/// counted, never waited for: a slow disk or a paused terminal must not slow the answers.
 final class AccessLog: Sendable {
     /// One answered request.
     struct Record: Sendable {
@@ -25,6 +26,10 @@ final class AccessLog: Sendable {
         var stopped = false
         /// The writer thread starts with the first record, so a server that never answers has none.
         var writing = false
+        /// The writer found nothing for a whole interval and waits for a record to wake it.
+        var sleeping = false
+        /// Times the writer has looked at the buffer (tests: an idle log stops looking).
+        var looks = 0
     }
 
     private let state = Mutex(State())
@@ -34,7 +39,8 @@ final class AccessLog: Sendable {
     private let onDrop: @Sendable () -> Void
     /// Signalled by the writer thread when it has written its last lines after `stop()`.
     private let finished = DispatchSemaphore(value: 0)
-    /// Signalled by `stop()`, so the writer need not sleep out its interval.
+    /// Signalled by `stop()`, so the writer need not sleep out its interval, and by the record that ends the
+    /// writer's sleep.
     private let wake = DispatchSemaphore(value: 0)
 
     /// A log of at most `capacity` unwritten records, written by `write` every `interval`; `onDrop` is
@@ -52,16 +58,20 @@ final class AccessLog: Sendable {
 
     /// Adds a record, or drops it when `capacity` records wait to be written.
     func append(_ record: Record) {
-        let (kept, startWriter) = state.withLock { state -> (Bool, Bool) in
+        let (kept, startWriter, wakeWriter) = state.withLock { state -> (Bool, Bool, Bool) in
             guard state.records.count < capacity, !state.stopped else {
                 state.dropped += 1
-                return (false, false)
+                return (false, false, false)
             }
             state.records.append(record)
-            defer { state.writing = true }
-            return (true, !state.writing)
+            defer {
+                state.writing = true
+                state.sleeping = false
+            }
+            return (true, !state.writing, state.sleeping)
         }
         if !kept { onDrop() }
+        if wakeWriter { wake.signal() }
         if startWriter {
             let thread = Thread { [self] in drainUntilStopped() }
             thread.name = "trove-access-log"
@@ -72,6 +82,9 @@ final class AccessLog: Sendable {
     /// Records dropped so far because the buffer was full.
     var droppedCount: Int { state.withLock { $0.dropped } }
 
+    /// Times the writer thread has looked for records so far.
+    var looks: Int { state.withLock { $0.looks } }
+
     /// Writes what is buffered and ends the writer thread; later records are dropped.
     func stop() {
         let writerRunning = state.withLock { state -> Bool in
@@ -79,6 +92,9 @@ final class AccessLog: Sendable {
             return !state.stopped && state.writing
         }
         if writerRunning {
+            // Twice: a sleeping writer wakes from its sleep and then from its interval at once. A signal it
+            // does not take is left in a semaphore nothing waits on again.
+            wake.signal()
             wake.signal()
             finished.wait()
         }
@@ -89,17 +105,21 @@ final class AccessLog: Sendable {
             let nanoseconds =
                 interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
-            let (records, stopped) = state.withLock { state -> ([Record], Bool) in
+            let (records, stopped, sleeps) = state.withLock { state -> ([Record], Bool, Bool) in
+                state.looks += 1
                 var taken: [Record] = []
                 taken.reserveCapacity(state.records.count)
                 swap(&taken, &state.records)
-                return (taken, state.stopped)
+                // Nothing came for a whole interval: sleep until a record comes (`append` signals).
+                state.sleeping = taken.isEmpty && !state.stopped
+                return (taken, state.stopped, state.sleeping)
             }
             if !records.isEmpty { write(Self.format(records)) }
             if stopped {
                 finished.signal()
                 return
             }
+            if sleeps { wake.wait() }
         }
     }
 
