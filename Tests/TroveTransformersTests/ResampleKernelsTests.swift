@@ -93,6 +93,23 @@ struct ResampleKernelsTests {
         }
     }
 
+    /// The vertical kernel's bytes for `rows` (all one length, an even number of them) and their weights.
+    static func kernelSums(_ rows: [[Float]], weights: [Float]) -> [UInt8] {
+        let count = rows[0].count
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: rows.count * count)
+        defer { storage.deallocate() }
+        for (index, row) in rows.enumerated() { (storage + index * count).initialize(from: row, count: count) }
+        let lines = (0..<rows.count).map { UnsafePointer(storage + $0 * count) }
+        var made = [UInt8](repeating: 7, count: count)
+        lines.withUnsafeBufferPointer { lines in
+            made.withUnsafeMutableBufferPointer { out in
+                ResampleKernels.weightedRows(
+                    lines.baseAddress!, weights: weights, paired: rows.count, floats: count, into: out.baseAddress!)
+            }
+        }
+        return made
+    }
+
     /// The vertical kernel against the Swift rounding on sums that land exactly on a half (weights of a few
     /// binary places: 0.5, 0.25, -0.125, ...), at the edges of the range and just past them, every count of
     /// floats up to three blocks: a kernel that rounded halves to even, or fused a multiply into its add, or
@@ -109,17 +126,7 @@ struct ResampleKernelsTests {
                         return Float(Int(state >> 24) - 2)  // -2 ... 253, and the odd ones make halves
                     }
                 }
-                var made = [UInt8](repeating: 7, count: count)
-                rows.withUnsafeBufferPointer { rows in
-                    let pointers = rows.map { $0.withUnsafeBufferPointer { $0.baseAddress! } }
-                    pointers.withUnsafeBufferPointer { lines in
-                        made.withUnsafeMutableBufferPointer { out in
-                            ResampleKernels.weightedRows(
-                                lines.baseAddress!, weights: weights, paired: weights.count, floats: count,
-                                into: out.baseAddress!)
-                        }
-                    }
-                }
+                let made = Self.kernelSums(rows, weights: weights)
                 for x in 0..<count {
                     var sum = rows[0][x] * weights[0] + rows[1][x] * weights[1]
                     for k in stride(from: 2, to: weights.count, by: 2) {
@@ -145,16 +152,7 @@ struct ResampleKernelsTests {
             (0..<count).map { Float($0 - 5) + 5 }, (0..<count).map { Float($0 - 5) },
             (0..<count).map { Float($0 % 7) * 1.1 }, (0..<count).map { Float($0 % 7) * 1.1 }
         ]
-        var made = [UInt8](repeating: 7, count: count)
-        rows.withUnsafeBufferPointer { rows in
-            let pointers = rows.map { $0.withUnsafeBufferPointer { $0.baseAddress! } }
-            pointers.withUnsafeBufferPointer { lines in
-                made.withUnsafeMutableBufferPointer { out in
-                    ResampleKernels.weightedRows(
-                        lines.baseAddress!, weights: weights, paired: 4, floats: count, into: out.baseAddress!)
-                }
-            }
-        }
+        let made = Self.kernelSums(rows, weights: weights)
         var roundedUp = 0
         for x in 0..<count {
             let sum =
