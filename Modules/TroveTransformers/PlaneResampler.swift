@@ -177,8 +177,9 @@ final class PlaneResampler {
 
     /// The staged rows into the batch's lanes (lanes past the batch's rows get what was staged there before).
     private func transposeStaged() {
-        let rows = (0..<Self.batchSize).map { UnsafePointer(staged + $0 * stagedStride) }
-        let (r0, r1, r2, r3, r4, r5, r6, r7) = (rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6], rows[7])
+        let r0 = UnsafePointer(staged), stride = stagedStride
+        let (r1, r2, r3, r4) = (r0 + stride, r0 + 2 * stride, r0 + 3 * stride, r0 + 4 * stride)
+        let (r5, r6, r7) = (r0 + 5 * stride, r0 + 6 * stride, r0 + 7 * stride)
         for x in 0..<columnCount {
             batch[x] = SIMD8(
                 Float(r0[x]), Float(r1[x]), Float(r2[x]), Float(r3[x]), Float(r4[x]), Float(r5[x]), Float(r6[x]),
@@ -238,23 +239,21 @@ final class PlaneResampler {
         let lines = tapLines, splats = tapWeights
         for k in 0..<count {
             lines[k] = UnsafePointer(ring + ((start + k) % capacity) * rowStride)
-            splats[k] = SIMD4(repeating: weights[k])
         }
         let paired = (count + 1) & ~1
-        if paired > count {
-            lines[count] = lines[count - 1]
-            splats[count] = .zero
-        }
+        if paired > count { lines[count] = lines[count - 1] }
         let outW = outputWidth
         output.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let row = base + i * outW
             if usesKernels {
-                // The table's weight past an odd count is 0, as the splat above is.
+                // The kernel reads the table's weights; the one past an odd count is 0.
                 assert(count % 2 == 0 || weights[count] == 0, "an odd row count pairs with a zero padding weight")
                 ResampleKernels.weightedRows(lines, weights: weights, paired: paired, floats: outW, into: row)
                 return
             }
+            for k in 0..<count { splats[k] = SIMD4(repeating: weights[k]) }
+            if paired > count { splats[count] = .zero }
             var j = 0
             while j < outW {
                 var sum = Self.pairSum(lines, splats, pair: 0, at: j)
