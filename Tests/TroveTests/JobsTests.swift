@@ -3,7 +3,7 @@ import Testing
 
 @testable import Trove
 
-@Suite struct JobsTests {
+@Suite(.timeLimit(.minutes(1))) struct JobsTests {
     @Test func concurrentCallersShareOneRun() async throws {
         let coalescer = Jobs<String, Int>()
         let runs = Counter()
@@ -76,6 +76,78 @@ import Testing
         #expect(try await coalescer.value(forKey: "k") { _ in 7 } == 7)
     }
 
+    @Test func aWaitPastItsDeadlineEndsWithItsErrorWhileTheOthersWait() async throws {
+        let coalescer = Jobs<String, String>()
+        let gate = Gate()
+        let runs = Counter()
+        let joins = Counter()
+        let work: @Sendable (JobHandle) async throws -> String = { _ in
+            runs.increment()
+            await gate.wait()
+            return "done"
+        }
+        let patient = Task { try await coalescer.value(forKey: "k", work: work) }
+        while runs.value == 0 { await Task.yield() }
+        let started = ContinuousClock.now
+        let hurried = Task {
+            try await coalescer.value(
+                forKey: "k", deadline: JobDeadline(at: started + .milliseconds(150), error: Late()),
+                onJoin: { joins.increment() }, work: work)
+        }
+        // Answered at its deadline while the work is still blocked, not before it.
+        await #expect(throws: Late()) { try await hurried.value }
+        #expect(ContinuousClock.now - started >= .milliseconds(150))
+        #expect(joins.value == 1)
+        await gate.open()
+        #expect(try await patient.value == "done")
+        #expect(runs.value == 1)
+    }
+
+    @Test func theLastWaitPastItsDeadlineCancelsTheWork() async throws {
+        let coalescer = Jobs<String, Int>()
+        let sawCancellation = Counter()
+        let work: @Sendable (JobHandle) async throws -> Int = { _ in
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                sawCancellation.increment()
+                throw error
+            }
+            return 1
+        }
+        await #expect(throws: Late()) {
+            try await coalescer.value(
+                forKey: "k", deadline: JobDeadline(at: .now + .milliseconds(50), error: Late()),
+                work: work)
+        }
+        while sawCancellation.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(coalescer.inFlightCount == 0)
+    }
+
+    @Test func aWaitAnsweredBeforeItsDeadlineKeepsItsValueAndLeavesNoDeadlinePending() async throws {
+        let timer = DeadlineTimer()
+        let coalescer = Jobs<String, Int>(deadlines: timer)
+        let gate = Gate()
+        let runs = Counter()
+        let deadline = JobDeadline(at: .now + .seconds(30), error: Late())
+        let waits = (0..<3).map { _ in
+            Task {
+                try await coalescer.value(forKey: "k", deadline: deadline) { _ in
+                    runs.increment()
+                    await gate.wait()
+                    return 5
+                }
+            }
+        }
+        while timer.pendingCount < 3 { await Task.yield() }
+        await gate.open()
+        for wait in waits { #expect(try await wait.value == 5) }
+        #expect(runs.value == 1)
+        // Each wait took its deadline back when it was answered: nothing is left to fire.
+        #expect(timer.pendingCount == 0)
+        #expect(coalescer.inFlightCount == 0)
+    }
+
     @Test func errorsReachEveryWaiter() async {
         let coalescer = Jobs<String, Int>()
         await #expect(throws: TroveError.notCached(key: "x")) {
@@ -83,6 +155,9 @@ import Testing
         }
     }
 }
+
+/// The error a deadline answers with in these tests.
+private struct Late: Error, Equatable {}
 
 /// An async latch: `wait` suspends until `open` has been called.
 actor Gate {

@@ -143,13 +143,8 @@ package final class DecodeMemoryBudget: Sendable {
         case let .refuse(cause, waiting): throw refused(cause, bytes: bytes, waiting: waiting, since: start)
         case .wait: break
         }
-        // The deadline's timer: it takes the waiter out of the queue and fails it.
-        let timer = Task { [weak self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            self?.remove(id, from: key, failing: .deadline, bytes: bytes, since: start)
-        }
-        defer { timer.cancel() }
+        var timer: DeadlineTimer.Ticket?
+        defer { if let timer { DeadlineTimer.shared.cancel(timer) } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Decided again under the lock that queues the waiter, so a release cannot slip between.
@@ -169,7 +164,14 @@ package final class DecodeMemoryBudget: Sendable {
                         return nil
                     }
                 }
-                if let outcome { continuation.resume(with: outcome) }
+                if let outcome {
+                    continuation.resume(with: outcome)
+                } else {
+                    // Set once queued, so it always finds the waiter: it takes it out and fails it.
+                    timer = DeadlineTimer.shared.schedule(at: deadline) { [weak self] in
+                        self?.remove(id, from: key, failing: .deadline, bytes: bytes, since: start)
+                    }
+                }
             }
         } onCancel: {
             remove(id, from: key, failing: nil, bytes: bytes, since: start)

@@ -37,13 +37,20 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private let jobs = Mutex<[Key: Job]>([:])
     private let startsImmediately: Bool
+    private let deadlines: DeadlineTimer
 
     /// With `startsImmediately`, the work begins on the first caller's thread and runs there until it first
     /// suspends, instead of waiting for the pool to pick up a new task: for work that quickly hands off to
     /// I/O (a network fetch), this saves a thread wake per miss. Leave it off for work that computes before
     /// it suspends (decoding), which must not run on a caller's thread.
-    package init(startsImmediately: Bool = false) {
+    package convenience init(startsImmediately: Bool = false) {
+        self.init(startsImmediately: startsImmediately, deadlines: .shared)
+    }
+
+    /// As `init(startsImmediately:)`, keeping waits' deadlines in `deadlines` (a test's own timer).
+    init(startsImmediately: Bool = false, deadlines: DeadlineTimer) {
         self.startsImmediately = startsImmediately
+        self.deadlines = deadlines
     }
 
     /// Number of keys with work in flight (for tests and stats).
@@ -53,11 +60,15 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// when the caller joined a job another caller started. A waiter that is itself a job (`asWaiter()`)
     /// has this job follow its priority from then on (`JobHandle.add`). When tracing, new work runs under
     /// the waiter's span (`JobHandle.span`), and a waiter that joins links its span to the work's.
+    /// With a `deadline`, a wait still going at its instant ends with its error, as a cancelled one does.
     package func value(
-        forKey key: Key, as waiter: JobWaiter = JobWaiter(), onJoin: @Sendable () -> Void = {},
-        work: @escaping @Sendable (JobHandle) async throws -> Value
+        forKey key: Key, as waiter: JobWaiter = JobWaiter(), deadline: JobDeadline? = nil,
+        onJoin: @Sendable () -> Void = {}, work: @escaping @Sendable (JobHandle) async throws -> Value
     ) async throws -> Value {
         let waitID = JobWaiter.nextID()
+        // Set only while the continuation is being registered, before this task suspends.
+        var ticket: DeadlineTimer.Ticket?
+        defer { if let ticket { deadlines.cancel(ticket) } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 // Decided under the lock, so a cancellation can never slip between the check and the registration.
@@ -75,6 +86,12 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         id: id, handle: handle,
                         waits: [waitID: Wait(waiter: waiter, continuation: continuation, registered: true)])
                     return .started(id, handle)
+                }
+                if let deadline, !arrival.isCancelled {
+                    // After the wait is registered, so the deadline always finds it (or finds it answered).
+                    ticket = deadlines.schedule(at: deadline.instant) { [self] in
+                        leave(key, picking: { id, _ in id == waitID }, answering: deadline.error)
+                    }
                 }
                 switch arrival {
                 case .cancelled:
@@ -110,10 +127,13 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return count
     }
 
-    /// Ends the waits of `key`'s job that `picks` chooses, answering them with `TroveError.cancelled`, and
-    /// cancels the job if none is left.
+    /// Ends the waits of `key`'s job that `picks` chooses, answering them with `error`, and cancels the job
+    /// if none is left.
     @discardableResult
-    private func leave(_ key: Key, picking picks: (_ waitID: UInt64, Wait) -> Bool) -> Int {
+    private func leave(
+        _ key: Key, picking picks: (_ waitID: UInt64, Wait) -> Bool,
+        answering error: any Error = TroveError.cancelled
+    ) -> Int {
         let (left, orphaned, handle) = jobs.withLock { jobs -> ([Wait], Task<Void, Never>?, JobHandle?) in
             guard var job = jobs[key] else { return ([], nil, nil) }
             let chosen = job.waits.filter { picks($0.key, $0.value) }
@@ -128,7 +148,7 @@ package final class Jobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         for wait in left {
             if wait.registered { handle?.remove(wait.waiter.id) }
-            wait.continuation.resume(throwing: TroveError.cancelled)
+            wait.continuation.resume(throwing: error)
         }
         orphaned?.cancel()
         if orphaned != nil { handle?.finish() }
@@ -183,6 +203,25 @@ private enum Arrival {
     case cancelled
     case joined(JobHandle)
     case started(UInt64, JobHandle)
+
+    var isCancelled: Bool {
+        if case .cancelled = self { true } else { false }
+    }
+}
+
+/// When a wait for a job gives up, and what it is answered with then (a 504's error, say). The job goes on
+/// while other waiters remain, and is cancelled when the last has gone.
+package struct JobDeadline: Sendable {
+    /// The instant the wait ends.
+    package let instant: ContinuousClock.Instant
+    /// What the wait throws then.
+    package let error: any Error
+
+    /// A deadline at `instant`, answering `error`.
+    package init(at instant: ContinuousClock.Instant, error: any Error) {
+        self.instant = instant
+        self.error = error
+    }
 }
 
 extension Jobs {

@@ -30,10 +30,11 @@ extension ProxyResponder {
         let served: ServedResult
         do {
             served = try await requestLimit.withRequest {
-                try await WholeRequestDeadline.run(within: configuration.pipeline.requestDeadline) { [self] in
-                    try await productions.value(forKey: workKey, onJoin: metrics.sharedResult) { _ in
-                        try await gate.withAdmission(for: workKey) { try await sourceInfo(plan) }
-                    }
+                let deadline = WholeRequestDeadline.starting(within: configuration.pipeline.requestDeadline)
+                return try await productions.value(
+                    forKey: workKey, deadline: deadline, onJoin: metrics.sharedResult
+                ) { [self] _ in
+                    try await gate.withAdmission(for: workKey) { try await sourceInfo(plan) }
                 }
             }
         } catch {

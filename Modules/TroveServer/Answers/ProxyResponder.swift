@@ -94,16 +94,17 @@ struct ProxyResponder: Sendable {
             let raw = plan.url.options.raw
             let productionKey = raw ? "raw\u{0}" + plan.resultKey : workKey
             served = try await requestLimit.withRequest {
-                let deadline = configuration.pipeline.requestDeadline
+                let limit = configuration.pipeline.requestDeadline, start = ContinuousClock.now
                 return try await DecodeMemoryBudget.$waitDeadline.withValue(
-                    WholeRequestDeadline.decodeMemoryWaitEnd(within: deadline)
+                    WholeRequestDeadline.decodeMemoryWaitEnd(within: limit, from: start)
                 ) {
-                    try await WholeRequestDeadline.run(within: deadline) { [self] in
-                        try await productions.value(forKey: productionKey, onJoin: metrics.sharedResult) { _ in
-                            if raw { return try await sourceBytes(plan) }
-                            return try await gate.withAdmission(for: workKey) {
-                                try await produce(plan, format: format)
-                            }
+                    try await productions.value(
+                        forKey: productionKey, deadline: WholeRequestDeadline.starting(within: limit, from: start),
+                        onJoin: metrics.sharedResult
+                    ) { [self] _ in
+                        if raw { return try await sourceBytes(plan) }
+                        return try await gate.withAdmission(for: workKey) {
+                            try await produce(plan, format: format)
                         }
                     }
                 }
