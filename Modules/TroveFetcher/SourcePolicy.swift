@@ -124,7 +124,7 @@ package struct SourcePolicy: Sendable, Hashable {
             if let port = url.port, port != defaultPort { authority += ":\(port)" }
         }
         let rawPath = url.path(percentEncoded: true)
-        guard let decodedPath = rawPath.removingPercentEncoding else {
+        guard let decodedPath = rawPath.percentDecoded else {
             throw SourceHostError(reason: "its path has invalid percent-encoding")
         }
         var path = Self.removingDotSegments(decodedPath)

@@ -1,5 +1,6 @@
 import Foundation
 import Trove
+import TroveCore
 
 /// One request in imgproxy's URL language, checked and parsed:
 ///
@@ -89,7 +90,7 @@ package struct ImgproxyURL: Sendable {
             // Options hold a ':'; the first segment without one starts the source.
             while sourceStart < segments.count, segments[sourceStart].contains(":") {
                 let option = RawOption(
-                    segment: segments[sourceStart].removingPercentEncoding
+                    segment: segments[sourceStart].percentDecoded
                         ?? String(segments[sourceStart]))
                 try options.apply(option, presets: presets, expanding: &expanding, availableFormats: availableFormats)
                 sourceStart += 1
@@ -129,7 +130,7 @@ package struct ImgproxyURL: Sendable {
                 fileExtension = String(encoded[encoded.index(after: at)...])
                 encoded = String(encoded[..<at])
             }
-            guard let decoded = encoded.removingPercentEncoding, !decoded.isEmpty else {
+            guard let decoded = encoded.percentDecoded, !decoded.isEmpty else {
                 throw .badRequest("the plain source is not valid percent-encoding: escape '%' as %25")
             }
             text = repairingCollapsedSlashes(decoded)
