@@ -12,24 +12,25 @@ import Testing
         func time(of name: String) -> ContinuousClock.Instant? { entries.withLock { $0.first { $0.0 == name }?.1 } }
     }
 
-    @Test func aSoonerDeadlineWakesTheThreadAndCancelledActionsNeverRun() async throws {
+    @Test func aSoonerDeadlineWakesTheSleepingThreadAndACancelledActionNeverRuns() async throws {
         let timer = DeadlineTimer()
         let log = Log()
+        let late = timer.schedule(at: .now + .seconds(5)) { log.record("late") }
+        // Let the thread go to sleep until the 5 s deadline: the next ones must wake it.
+        try await Task.sleep(for: .milliseconds(50))
         let start = ContinuousClock.now
-        let late = timer.schedule(at: start + .seconds(3)) { log.record("late") }
-        let cancelled = timer.schedule(at: start + .milliseconds(100)) { log.record("cancelled") }
-        // Sooner than the time the thread sleeps until: it must wake for it, not at the 3 s one.
-        _ = timer.schedule(at: start + .milliseconds(150)) { log.record("soon") }
+        let cancelled = timer.schedule(at: start + .milliseconds(400)) { log.record("cancelled") }
         timer.cancel(cancelled)
-        #expect(timer.pendingCount == 2)
+        _ = timer.schedule(at: start + .milliseconds(150)) { log.record("soon") }
         try await waitUntil { log.names.count == 1 }
         let soon = try #require(log.time(of: "soon"))
-        #expect(soon - start >= .milliseconds(150) && soon - start < .seconds(2))
+        #expect(soon - start >= .milliseconds(150) && soon - start < .seconds(3))
         #expect(timer.pendingCount == 1)
+        // Past the cancelled one's deadline: it did not run.
+        try await Task.sleep(until: start + .milliseconds(600))
+        #expect(log.names == ["soon"])
         timer.cancel(late)
         #expect(timer.pendingCount == 0)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(log.names == ["soon"])
     }
 
     @Test func aDeadlineAfterAnIdleSpellStillWakesTheThread() async throws {
@@ -44,11 +45,16 @@ import Testing
         #expect(try #require(log.time(of: "second")) - start >= .milliseconds(50))
     }
 
-    @Test func aDeadlineAlreadyPastRunsAtOnce() async throws {
+    @Test func aDeadlineAlreadyPastRunsAtOnceThoughTheThreadSleeps() async throws {
         let timer = DeadlineTimer()
         let log = Log()
-        _ = timer.schedule(at: .now - .seconds(1)) { log.record("past") }
+        let late = timer.schedule(at: .now + .seconds(5)) { log.record("late") }
+        try await Task.sleep(for: .milliseconds(50))
+        let start = ContinuousClock.now
+        _ = timer.schedule(at: start - .seconds(1)) { log.record("past") }
         try await waitUntil { log.names == ["past"] }
+        #expect(try #require(log.time(of: "past")) - start < .seconds(3))
+        timer.cancel(late)
     }
 
     /// Polls `condition` for up to 10 s.

@@ -33,7 +33,8 @@ final class DeadlineTimer: Sendable {
     private let wake = DispatchSemaphore(value: 0)
 
     /// Runs `action` on the timer's thread once `instant` has passed, unless cancelled first. Actions run one
-    /// after another: each must be quick (resume a continuation, cancel a task).
+    /// after another, so each must be quick (resume a continuation, cancel a task): a slow one delays the
+    /// rest.
     func schedule(at instant: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Ticket {
         let (ticket, start, signal) = state.withLock { state -> (Ticket, Bool, Bool) in
             state.nextID += 1
@@ -53,7 +54,9 @@ final class DeadlineTimer: Sendable {
         return ticket
     }
 
-    /// Forgets a ticket's action; it will not run. Cancelling one that ran or was cancelled does nothing.
+    /// Forgets a ticket's action. One the thread has already taken to run may still run once after this
+    /// returns, so an action must do nothing harmful late (find its waiter gone, say). Cancelling one that
+    /// ran or was cancelled does nothing.
     func cancel(_ ticket: Ticket) {
         _ = state.withLock { $0.entries.removeValue(forKey: ticket.id) }
     }
@@ -65,18 +68,19 @@ final class DeadlineTimer: Sendable {
         while true {
             let (due, next) = state.withLock { state -> ([@Sendable () -> Void], ContinuousClock.Instant?) in
                 let now = ContinuousClock.now
-                var due: [@Sendable () -> Void] = []
+                var due: [UInt64] = []
                 var next: ContinuousClock.Instant?
                 for (id, entry) in state.entries {
                     if entry.instant <= now {
-                        due.append(entry.action)
-                        state.entries.removeValue(forKey: id)
+                        due.append(id)
                     } else if next.map({ entry.instant < $0 }) ?? true {
                         next = entry.instant
                     }
                 }
                 state.wakeAt = next
-                return (due, next)
+                // Removed after the walk, so the dictionary is not copied while it is being read.
+                let actions = due.compactMap { state.entries.removeValue(forKey: $0)?.action }
+                return (actions, next)
             }
             for action in due { action() }
             if let next {
@@ -89,8 +93,8 @@ final class DeadlineTimer: Sendable {
 
     /// `duration` as Dispatch's interval: at least zero, at most a day (waking early only makes it look again).
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        if duration <= .zero { return .nanoseconds(0) }
         let (seconds, attoseconds) = duration.components
-        if seconds < 0 { return .nanoseconds(0) }
         if seconds >= 86_400 { return .seconds(86_400) }
         return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
