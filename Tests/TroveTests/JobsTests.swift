@@ -53,16 +53,7 @@ import Testing
         let sawCancellation = Counter()
         let started = Gate()
         let joins = Counter()
-        let work: @Sendable (JobHandle) async throws -> Int = { _ in
-            await started.open()
-            do {
-                try await Task.sleep(for: .seconds(30))
-            } catch {
-                sawCancellation.increment()
-                throw error
-            }
-            return 1
-        }
+        let work = sleepingWork(countingCancellationsIn: sawCancellation, started: started)
         let waiters = (0..<5).map { _ in
             Task { try await coalescer.value(forKey: "k", onJoin: { joins.increment() }, work: work) }
         }
@@ -106,15 +97,7 @@ import Testing
     @Test func theLastWaitPastItsDeadlineCancelsTheWork() async throws {
         let coalescer = Jobs<String, Int>()
         let sawCancellation = Counter()
-        let work: @Sendable (JobHandle) async throws -> Int = { _ in
-            do {
-                try await Task.sleep(for: .seconds(30))
-            } catch {
-                sawCancellation.increment()
-                throw error
-            }
-            return 1
-        }
+        let work = sleepingWork(countingCancellationsIn: sawCancellation)
         await #expect(throws: Late()) {
             try await coalescer.value(
                 forKey: "k", deadline: JobDeadline(at: .now + .milliseconds(50), error: Late()),
@@ -153,6 +136,22 @@ import Testing
         await #expect(throws: TroveError.notCached(key: "x")) {
             try await coalescer.value(forKey: "x") { _ in throw TroveError.notCached(key: "x") }
         }
+    }
+}
+
+/// Work that sleeps 30 s unless cancelled, counting its cancellations; `started` opens when it begins.
+private func sleepingWork(
+    countingCancellationsIn cancellations: Counter, started: Gate? = nil
+) -> @Sendable (JobHandle) async throws -> Int {
+    { _ in
+        await started?.open()
+        do {
+            try await Task.sleep(for: .seconds(30))
+        } catch {
+            cancellations.increment()
+            throw error
+        }
+        return 1
     }
 }
 
