@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import TroveCore
 
 /// The client one hop of an exchange goes out on, and what to do once that hop is over (a client made for
@@ -121,14 +122,24 @@ struct HTTPExchange: Sendable {
         let collector = ResponseCollector(
             request: request, hopURL: hopURL, cookieStore: cookieStore, sink: sink, progress: progress)
         // One loop for every call on this collector, so it is only ever called from one thread.
-        let task = client.execute(
-            request: outgoing, delegate: collector, eventLoop: .delegate(on: client.eventLoopGroup.any()),
-            deadline: deadline)
+        let loop = client.eventLoopGroup.any()
+        let sent = outgoing
+        let started = StartedRequest()
         do {
             return try await withTaskCancellationHandler {
-                try await task.futureResult.get()
+                try await withCheckedThrowingContinuation { continuation in
+                    // Started on its loop, the client's work to start a request (its deadline's timer, the
+                    // pool's choice of a connection, the callback on its future) runs on the loop's thread;
+                    // called from here, each of those calls woke that thread on its own.
+                    loop.execute {
+                        let task = client.execute(
+                            request: sent, delegate: collector, eventLoop: .delegate(on: loop), deadline: deadline)
+                        started.set(task)
+                        task.futureResult.whenComplete { continuation.resume(with: $0) }
+                    }
+                }
             } onCancel: {
-                task.cancel()
+                started.cancel()
             }
         } catch let error as TroveError {
             throw error
@@ -208,5 +219,28 @@ struct HTTPExchange: Sendable {
             url: url,
             reason: "the connection was lost after \(received) bytes of the body, "
                 + "before it ended; the server cut it short (\(error))")
+    }
+}
+
+/// A request started on its event loop, for a cancellation that may come before the loop has started it.
+private final class StartedRequest: Sendable {
+    private let state = Mutex<(task: HTTPClient.Task<ResponseCollector.Result>?, cancelled: Bool)>((nil, false))
+
+    /// The request has started: cancelled at once if its caller already was.
+    func set(_ task: HTTPClient.Task<ResponseCollector.Result>) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// Cancels the request, now or as soon as it has started.
+    func cancel() {
+        let task = state.withLock { state -> HTTPClient.Task<ResponseCollector.Result>? in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 }
