@@ -121,7 +121,8 @@ struct HTTPExchange: Sendable {
         if Task.isCancelled { throw TroveError.cancelled }
         let collector = ResponseCollector(
             request: request, hopURL: hopURL, cookieStore: cookieStore, sink: sink, progress: progress)
-        // One loop for every call on this collector, so it is only ever called from one thread.
+        // One loop for every call on this collector, so it is only ever called from one thread. The clients'
+        // loops are AsyncHTTPClient's shared group, which never shuts down, so the start below always runs.
         let loop = client.eventLoopGroup.any()
         let sent = outgoing
         let started = StartedRequest()
@@ -132,6 +133,11 @@ struct HTTPExchange: Sendable {
                     // pool's choice of a connection, the callback on its future) runs on the loop's thread;
                     // called from here, each of those calls woke that thread on its own.
                     loop.execute {
+                        // Cancelled while this waited for the loop: no request, not one started and cancelled.
+                        if started.isCancelled {
+                            continuation.resume(throwing: TroveError.cancelled)
+                            return
+                        }
                         let task = client.execute(
                             request: sent, delegate: collector, eventLoop: .delegate(on: loop), deadline: deadline)
                         started.set(task)
@@ -234,6 +240,9 @@ private final class StartedRequest: Sendable {
         }
         if cancelled { task.cancel() }
     }
+
+    /// Whether the caller has cancelled.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Cancels the request, now or as soon as it has started.
     func cancel() {
