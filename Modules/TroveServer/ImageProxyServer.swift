@@ -137,18 +137,14 @@ public final class ImageProxyServer: Sendable {
                     tracing: tracer.map { HitTracing(tracer: $0) }),
             metrics: metrics,
             timeouts: ConnectionState.Timeouts(
-                head: Self.amount(configuration.headerReadTimeout),
-                keepAlive: Self.amount(configuration.keepAliveTimeout),
-                write: Self.amount(configuration.writeTimeout)))
+                head: TimeAmount(configuration.headerReadTimeout),
+                keepAlive: TimeAmount(configuration.keepAliveTimeout),
+                write: TimeAmount(configuration.writeTimeout)))
         let draining = draining
         self.responder = ProxyRouter.make(
             responder: responder, recorder: recorder, tracer: tracer,
             isDraining: { draining.isSet }
         ).buildResponder()
-    }
-
-    private static func amount(_ duration: Duration) -> TimeAmount {
-        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// The result cache's counts (its lookups' hits and misses among them); nil with `--no-result-cache`.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TroveCore
 
 /// Calls actions at their deadlines from one thread the process shares, so a wait with a deadline costs a
 /// registration under a lock, not a sleeping task and a timer of its own (a task and a thread wake per
@@ -94,8 +95,7 @@ final class DeadlineTimer: Sendable {
     /// `duration` as Dispatch's interval: at least zero, at most a day (waking early only makes it look again).
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
         if duration <= .zero { return .nanoseconds(0) }
-        let (seconds, attoseconds) = duration.components
-        if seconds >= 86_400 { return .seconds(86_400) }
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        if duration >= .seconds(86_400) { return .seconds(86_400) }
+        return .nanoseconds(Int(duration.nanoseconds))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TroveCore
 
 /// The access log, off the request path: a request appends a record to a bounded buffer under a lock (no
 /// formatting, no system call) and a thread of the log's own formats and writes what has gathered, many
@@ -102,9 +103,7 @@ final class AccessLog: Sendable {
 
     private func drainUntilStopped() {
         while true {
-            let nanoseconds =
-                interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
-            _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(interval.nanoseconds)))
             let (records, stopped, sleeps) = state.withLock { state -> ([Record], Bool, Bool) in
                 state.looks += 1
                 var taken: [Record] = []

@@ -1,4 +1,5 @@
 import Tracing
+import TroveCore
 
 /// The server span of a result-cache hit answered on the event loop (`CachedResultAnswers`), which never
 /// reaches the router and its `RequestTracingMiddleware`: made only when the process has a tracer, after
@@ -15,8 +16,7 @@ struct HitTracing: Sendable {
             tracer.extract(traceparent, into: &parent, using: TraceparentExtractor())
         }
         let ended = DefaultTracerClock.now
-        let (seconds, attoseconds) = (ContinuousClock.now - started).components
-        let elapsed = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds)) / 1_000_000_000
+        let elapsed = UInt64(max(0, (ContinuousClock.now - started).nanoseconds))
         let start = DefaultTracerClock.Timestamp(
             nanosecondsSinceEpoch: ended.nanosecondsSinceEpoch - min(elapsed, ended.nanosecondsSinceEpoch))
         let route = ServerSpan.route(path)

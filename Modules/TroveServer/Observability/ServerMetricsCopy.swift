@@ -1,4 +1,5 @@
 import CoreMetrics
+import TroveCore
 
 /// What `ServerMetrics` counts, counted again through a swift-metrics factory other than the Prometheus
 /// registry behind `/metrics`: swift-otel's, bootstrapped into `MetricsSystem` by `--otel-metrics`, so
@@ -49,8 +50,7 @@ struct ServerMetricsCopy: Sendable {
 
     func answered(status: Int, after elapsed: Duration) {
         (byStatus[status] ?? Self.requests(status: status, factory: factory)).increment()
-        let (seconds, attoseconds) = elapsed.components
-        duration.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        duration.recordNanoseconds(elapsed.nanoseconds)
         if status == 429 { rejected.increment() }
     }
 
