@@ -108,15 +108,16 @@ struct ServeCommand: AsyncParsableCommand {
     /// Every request allocates and frees buffers of a few hundred KB (source, pixels, result). By default
     /// glibc maps such blocks fresh and returns freed heap tops at once, so each request pays page faults
     /// and, with many threads, TLB shootdowns for memory it just gave back: about a tenth of the transform
-    /// workload's time here. A server reuses instead: blocks under 32 MiB come from the heap, and up to
-    /// 256 MiB of free heap is kept.
+    /// workload's time here. A server reuses instead: blocks under 32 MiB come from the heap, and each arena
+    /// keeps up to 16 MiB free at its heap's top.
     static func keepFreedBuffersForReuse() {
         _ = trove_keep_freed_buffers_for_reuse()
     }
 
     /// What the heap keeps for reuse would otherwise stay resident for good after a burst of large decodes,
     /// and resident memory would not follow what the caches hold: every `seconds` (10 unless
-    /// `TROVE_FREE_MEMORY_INTERVAL` says otherwise; 0 turns it off) the free memory goes back to the system.
+    /// `TROVE_FREE_MEMORY_INTERVAL` says otherwise; 0 turns it off) the free memory goes back to the system,
+    /// but for what a thread's arena keeps at its heap's top (glibc does not trim it; at most 16 MiB each).
     /// The first decode after it pays its buffers' page faults again, once an interval, not once a request.
     static func returnFreeMemory(every seconds: String?) -> Task<Void, Never>? {
         let interval = seconds.flatMap(Double.init) ?? 10
