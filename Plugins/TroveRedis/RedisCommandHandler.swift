@@ -99,12 +99,3 @@ final class RedisCommandHandler: ChannelDuplexHandler {
         }
     }
 }
-
-extension TimeAmount {
-    /// `Duration` → `TimeAmount`, saturating (NIO counts nanoseconds in an Int64).
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = .nanoseconds(overflow ? (seconds < 0 ? .min : .max) : scaled &+ attoseconds / 1_000_000_000)
-    }
-}

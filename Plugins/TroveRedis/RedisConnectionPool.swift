@@ -52,8 +52,8 @@ final class RedisConnectionPool: Sendable {
         group: any EventLoopGroup
     ) {
         self.configuration = configuration
-        self.connectTimeout = TimeAmount(connectTimeout)
-        self.commandTimeout = TimeAmount(commandTimeout)
+        self.connectTimeout = .nanoseconds(connectTimeout.nanoseconds)
+        self.commandTimeout = .nanoseconds(commandTimeout.nanoseconds)
         self.group = group
         let count = max(1, connections)
         state = Mutex(

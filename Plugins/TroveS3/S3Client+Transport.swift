@@ -126,9 +126,6 @@ extension S3Client {
 
     /// `instant` on NIO's clock.
     static func nioDeadline(_ instant: ContinuousClock.Instant) -> NIODeadline {
-        let remaining = instant - .now
-        let nanoseconds =
-            remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
-        return .now() + .nanoseconds(max(0, nanoseconds))
+        .now() + .nanoseconds(max(0, (instant - .now).nanoseconds))
     }
 }

@@ -174,7 +174,7 @@ extension PipelineConfiguration: Codable {
     public func encode(to encoder: any Encoder) throws {
         var json = encoder.container(keyedBy: ConfigurationKey.self)
         func put<T: Encodable>(_ value: T, _ key: String) throws { try json.encode(value, forKey: .init(key)) }
-        func seconds(_ value: Duration?) -> Double? { value.map(\.seconds) }
+        func seconds(_ value: Duration?) -> Double? { value.map(\.timeInterval) }
         try put(cacheDirectory?.path, "cacheDirectory")
         try put(keepsOriginalsOnDisk, "keepsOriginalsOnDisk")
         try put(hasher, "hasher")
@@ -189,16 +189,16 @@ extension PipelineConfiguration: Codable {
         var diskJSON = json.nestedContainer(keyedBy: ConfigurationKey.self, forKey: .init("disk"))
         try diskJSON.encode(disk.byteLimit, forKey: .init("byteLimit"))
         try diskJSON.encode(disk.countLimit, forKey: .init("countLimit"))
-        try diskJSON.encode(disk.maxAge.seconds, forKey: .init("maxAge"))
+        try diskJSON.encode(disk.maxAge.timeInterval, forKey: .init("maxAge"))
         try diskJSON.encode(disk.compressionLevel, forKey: .init("compressionLevel"))
         try diskJSON.encode(disk.lowWaterFraction, forKey: .init("lowWaterFraction"))
         try diskJSON.encode(disk.fsync, forKey: .init("fsync"))
         try diskJSON.encode(disk.payloadVerification.rawValue, forKey: .init("payloadVerification"))
         try diskJSON.encode(disk.writeQueueByteLimit, forKey: .init("writeQueueByteLimit"))
-        try diskJSON.encode(disk.staleRetention.seconds, forKey: .init("staleRetention"))
+        try diskJSON.encode(disk.staleRetention.timeInterval, forKey: .init("staleRetention"))
         var pressureJSON = json.nestedContainer(keyedBy: ConfigurationKey.self, forKey: .init("memoryPressure"))
         try pressureJSON.encode(memoryPressure.isEnabled, forKey: .init("isEnabled"))
-        try pressureJSON.encode(memoryPressure.pollInterval.seconds, forKey: .init("pollInterval"))
+        try pressureJSON.encode(memoryPressure.pollInterval.timeInterval, forKey: .init("pollInterval"))
         try pressureJSON.encode(memoryPressure.lowWaterFraction, forKey: .init("lowWaterFraction"))
         try pressureJSON.encode(memoryPressure.residentFraction, forKey: .init("residentFraction"))
         try pressureJSON.encode(memoryPressure.stallThreshold, forKey: .init("stallThreshold"))
@@ -228,8 +228,8 @@ extension PipelineConfiguration: Codable {
             "scheduler")
         try put(
             [
-                "maxRetries": Double(retryPolicy.maxRetries), "baseDelay": retryPolicy.baseDelay.seconds,
-                "maxDelay": retryPolicy.maxDelay.seconds, "jitter": retryPolicy.jitter
+                "maxRetries": Double(retryPolicy.maxRetries), "baseDelay": retryPolicy.baseDelay.timeInterval,
+                "maxDelay": retryPolicy.maxDelay.timeInterval, "jitter": retryPolicy.jitter
             ], "retryPolicy")
         try put(seconds(failedURLTTL), "failedURLTTL")
         try put(seconds(crashGuard), "crashGuard")
@@ -241,19 +241,19 @@ extension PipelineConfiguration: Codable {
         try put(
             ConfigurationObject.TierOptions(
                 maxValueBytes: sharedTierOptions.maxValueBytes,
-                connectTimeout: sharedTierOptions.connectTimeout.seconds,
-                commandTimeout: sharedTierOptions.commandTimeout.seconds,
+                connectTimeout: sharedTierOptions.connectTimeout.timeInterval,
+                commandTimeout: sharedTierOptions.commandTimeout.timeInterval,
                 connections: sharedTierOptions.connections, keyPrefix: sharedTierOptions.keyPrefix),
             "sharedTierOptions")
         try put(
             ConfigurationObject.TierPolicy(
                 leaseTTL: seconds(sharedTierPolicy.leaseTTL),
-                firstPollInterval: sharedTierPolicy.firstPollInterval.seconds,
-                maxPollInterval: sharedTierPolicy.maxPollInterval.seconds,
-                failureThreshold: sharedTierPolicy.failureThreshold, cooldown: sharedTierPolicy.cooldown.seconds,
-                warningInterval: sharedTierPolicy.warningInterval.seconds,
+                firstPollInterval: sharedTierPolicy.firstPollInterval.timeInterval,
+                maxPollInterval: sharedTierPolicy.maxPollInterval.timeInterval,
+                failureThreshold: sharedTierPolicy.failureThreshold, cooldown: sharedTierPolicy.cooldown.timeInterval,
+                warningInterval: sharedTierPolicy.warningInterval.timeInterval,
                 sharesResults: sharedTierPolicy.sharesResults,
-                resultLeaseTTL: sharedTierPolicy.resultLeaseTTL.seconds),
+                resultLeaseTTL: sharedTierPolicy.resultLeaseTTL.timeInterval),
             "sharedTierPolicy")
         try put(shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
         try put(seconds(previewInterval), "previewInterval")
@@ -323,14 +323,6 @@ extension PipelineConfiguration: Codable {
         } catch {
             throw TroveError.invalidConfiguration("\(file.path) is not a JSON object: \(error.localizedDescription)")
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a configuration file writes it.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
 
