@@ -1,5 +1,4 @@
 import CTroveSupport
-import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -16,7 +15,9 @@ import Testing
         }
 
         /// A freed 8 MiB block stays resident for the next request (by default glibc maps a block that large on
-        /// its own and unmaps it on free), and `trove_return_free_memory` gives its pages back.
+        /// its own and unmaps it on free), and `trove_return_free_memory` gives its pages back. The block's own
+        /// pages are asked about (`mincore`), not the process's resident memory, which other threads and glibc's
+        /// trimming of other blocks move meanwhile.
         @Test func aFreedBlockIsKeptUntilFreeMemoryIsReturned() throws {
             #expect(trove_keep_freed_buffers_for_reuse() == 1)
             let size = 8 << 20
@@ -26,22 +27,28 @@ import Testing
             let (freed, kept) = UInt(bitPattern: one) < UInt(bitPattern: other) ? (one, other) : (other, one)
             defer { free(kept) }
             memset(freed, 1, size)
-            let touched = try Self.residentBytes()
+            let touched = Self.residentPages(inside: freed, size: size)
             free(freed)
-            let afterFree = try Self.residentBytes()
+            let afterFree = Self.residentPages(inside: freed, size: size)
             #expect(trove_return_free_memory() == 1)
-            let afterReturn = try Self.residentBytes()
-            // Other threads of the test process may move a little meanwhile; the block moves 8 MiB.
-            #expect(afterFree > touched - (2 << 20), "freed: \(touched) -> \(afterFree) bytes resident")
-            #expect(afterReturn < afterFree - (6 << 20), "returned: \(afterFree) -> \(afterReturn) bytes resident")
+            let afterReturn = Self.residentPages(inside: freed, size: size)
+            #expect(touched > 2000, "touched: \(touched) pages resident")
+            #expect(afterFree == touched, "freed: \(touched) -> \(afterFree) pages resident")
+            #expect(afterReturn == 0, "returned: \(afterFree) -> \(afterReturn) pages resident")
         }
 
-        /// The process's resident bytes, from /proc/self/statm's second field (pages).
-        private static func residentBytes() throws -> Int {
-            let fields = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8).split(separator: " ")
-            let pages = try #require(fields.count > 1 ? Int(fields[1]) : nil)
-            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        /// How many of the whole pages inside a block, past its first (where glibc keeps a free block's links),
+        /// are resident; an unmapped range counts none.
+        private static func residentPages(inside block: UnsafeMutableRawPointer, size: Int) -> Int {
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let start = (Int(bitPattern: block) + page - 1) / page * page + page
+            let end = (Int(bitPattern: block) + size) / page * page
+            guard end > start, let base = UnsafeMutableRawPointer(bitPattern: start) else { return 0 }
+            var states = [UInt8](repeating: 0, count: (end - start) / page)
+            guard mincore(base, end - start, &states) == 0 else { return 0 }
+            return states.filter { $0 & 1 == 1 }.count
         }
+
     #else
         @Test func doesNothingWithoutGlibc() {
             #expect(trove_keep_freed_buffers_for_reuse() == 0)
