@@ -11,7 +11,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         try await CLIScenarios.refreshWithTheOriginStopped(
             server, path: "/badge.png", cli: CLIRunner(cacheDirectory: work))
         await server.stop()
@@ -21,7 +21,7 @@ import TroveTestSupport
         let server = FixtureServer()
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         try await CLIScenarios.aRememberedFailureNamesItsCause(
             server, path: "/missing.png", cli: CLIRunner(cacheDirectory: work))
         await server.stop()
@@ -31,7 +31,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         try await CLIScenarios.changingTheHasherKeepsEveryEntry(
             server, paths: ("/badge.png", "/tiles.png"), cli: CLIRunner(cacheDirectory: work))
         await server.stop()
@@ -45,7 +45,7 @@ import TroveTestSupport
         server.setRoute("/hung.png", .gated(Data(), contentType: "image/png", gate: gate))
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let url = server.url("/hung.png").absoluteString
         let deadline = try await CLIRunner(cacheDirectory: work).run([
             "get", url, "--timeout", "30", "--deadline", "0.5"

@@ -7,7 +7,7 @@ import TroveTestSupport
 @Suite struct ConfigFileCommandTests {
     @Test func theLimitsOfAConfigFileAreTheOnesCacheStatsReports() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let config = work.appendingPathComponent("trove.json")
         try Data(#"{"disk": {"byteLimit": 2097152}, "hasher": "md5", "compressor": "zlib"}"#.utf8).write(to: config)
         let input = work.appendingPathComponent("text.txt")
@@ -41,7 +41,7 @@ import TroveTestSupport
 
     @Test func decodeAndConvertTakeTheirLimitsAndEncodingFromTheFile() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let small = work.appendingPathComponent("small.json")
         try Data(#"{"decodingLimits": {"maxPixels": 1000}}"#.utf8).write(to: small)
         let image = Fixtures.image("chelsea.png").path  // 451x300
@@ -58,7 +58,7 @@ import TroveTestSupport
 
     @Test func theFilesSharedCacheStandsWithoutAFlagOrTheEnvironment() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let config = work.appendingPathComponent("fleet.json")
         // A scheme no shared tier serves: the pipeline refuses it by name, which shows the file's value is used.
         try Data(#"{"sharedCache": "nosuch://127.0.0.1:1/"}"#.utf8).write(to: config)
@@ -73,7 +73,7 @@ import TroveTestSupport
 
     @Test func aBadConfigFileIsBadUsageNamingTheField() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let config = work.appendingPathComponent("bad.json")
         try Data(#"{"diskBytelimit": 1}"#.utf8).write(to: config)
         let result = try await CLIRunner(cacheDirectory: work).run(["cache", "stats", "--config", config.path])

@@ -7,7 +7,7 @@ import TroveTestSupport
 @Suite struct ConvertRepeatTests {
     @Test func repeatingWritesTheSameResultAndReportsTheRounds() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let source = Fixtures.images.appendingPathComponent("rocket.jpg").path
         let once = work.appendingPathComponent("once.jpg").path, thrice = work.appendingPathComponent("thrice.jpg").path

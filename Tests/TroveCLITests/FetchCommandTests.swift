@@ -11,7 +11,7 @@ import TroveTestSupport
         server.setRoute("/feed.json", .file(json, contentType: "application/json"))
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let url = server.url("/feed.json").absoluteString
         let saved = work.appendingPathComponent("feed.json")
@@ -40,7 +40,7 @@ import TroveTestSupport
         server.setRoute("/shop/cart", .echo)
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let origin = server.url("/").absoluteString
         let seed = ["--cookies", "\(origin) theme=dark; Path=/"]
@@ -74,7 +74,7 @@ import TroveTestSupport
         server.setRoute("/search", .echo)
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let url = server.url("/search").absoluteString
         let cats = work.appendingPathComponent("cats.json"), dogs = work.appendingPathComponent("dogs.json")
@@ -107,7 +107,7 @@ import TroveTestSupport
 
     @Test func badUsageExitsTwo() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let header = try await cli.run(["fetch", "http://127.0.0.1:1/x", "--header", "no colon"])
         #expect(header.status == 2 && header.stderr.contains("--header must be 'Name: value'"))

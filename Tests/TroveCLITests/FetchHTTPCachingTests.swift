@@ -18,7 +18,7 @@ import TroveTestSupport
         let server = FixtureServer(routes: routes)
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         do {
             try await body(server, CLIRunner(cacheDirectory: work.appendingPathComponent("cache")))
         } catch {
@@ -103,7 +103,7 @@ import TroveTestSupport
         try await withOrigin(["/r": .withHeaders(["Cache-Control": "max-age=3600"], .echo)]) { server, cli in
             let url = server.url("/r").absoluteString
             let folder = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: folder) }
+            defer { removeTemporaryDirectory(folder) }
             let body = folder.appendingPathComponent("body")
             try Data("abc".utf8).write(to: body)
             _ = try await cli.run(["fetch", url])
@@ -165,7 +165,7 @@ import TroveTestSupport
             #expect(include.stdout.hasPrefix("HTTP/1.1 304 Not Modified\r\n"), "\(include.stdout)")
             // A 304 leaves the copy the condition named as it was.
             let folder = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: folder) }
+            defer { removeTemporaryDirectory(folder) }
             let copy = folder.appendingPathComponent("r")
             try Data("mine".utf8).write(to: copy)
             _ = try await cli.run(["fetch", url, "-o", copy.path, "--header", "If-None-Match: \"v1\""])

@@ -11,7 +11,7 @@ import TroveTestSupport
         server.setRoute("/late.png", .sequence([.status(404), .file(badge, contentType: "image/png")]))
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let list = work.appendingPathComponent("urls.txt")
         try server.url("/late.png").absoluteString.write(to: list, atomically: true, encoding: .utf8)
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
@@ -34,7 +34,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let url = server.url("/badge.png").absoluteString
         let get = ["get", url, "--transform", "resize:w=32,h=32", "--json"]
@@ -61,7 +61,7 @@ import TroveTestSupport
         let server = FixtureServer()
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let url = server.url("/missing.png").absoluteString
 
@@ -82,7 +82,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cache = work.appendingPathComponent("cache")
         let cli = CLIRunner(cacheDirectory: cache)
         let found = server.url("/badge.png").absoluteString, missing = server.url("/nope.png").absoluteString

@@ -7,7 +7,7 @@ import TroveTestSupport
 @Suite struct FormatCommandTests {
     @Test func convertWritesWebPThatDecodeReadsBack() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let source = Fixtures.images.appendingPathComponent("chelsea.png").path
         let lossy = work.appendingPathComponent("c.webp").path, lossless = work.appendingPathComponent("l.webp").path
@@ -30,7 +30,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let out = work.appendingPathComponent("t.webp")
         let result = try await CLIRunner(cacheDirectory: work).run([
             "get", server.url("/tiles.png").absoluteString, "--transform", "grayscale", "--format", "webp",
@@ -44,7 +44,7 @@ import TroveTestSupport
 
     @Test func aFormatNoEncoderWritesIsAUsageErrorListingTheOnesThatExist() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let source = Fixtures.images.appendingPathComponent("badge.png").path
         let result = try await CLIRunner(cacheDirectory: work).run(
             ["convert", source, work.appendingPathComponent("x.bmp").path, "--format", "bmp"])
@@ -59,7 +59,7 @@ import TroveTestSupport
 @Suite struct AVIFCommandTests {
     @Test func convertWritesAVIFThatDecodeReadsBack() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let out = work.appendingPathComponent("c.avif").path
         let converted = try await cli.run([
@@ -77,7 +77,7 @@ import TroveTestSupport
     /// different files that both decode; a speed out of range is refused, naming the range.
     @Test func theSpeedIsAnOptionOfConvertAndASettingOfServe() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let source = Fixtures.images.appendingPathComponent("chelsea.png").path
         var converted: [Data] = []

@@ -12,7 +12,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let url = server.url("/badge.png").absoluteString
 
@@ -29,7 +29,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let signed = ["aaa", "bbb"].map { server.url("/badge.png?sig=\($0)").absoluteString }
 
@@ -51,7 +51,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let config = work.appendingPathComponent("trove.json")
         try Data(#"{"disk": {"fsync": true}}"#.utf8).write(to: config)
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
@@ -71,7 +71,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let url = server.url("/chelsea.png").absoluteString
         let arguments = [
@@ -106,7 +106,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let result = try await cli.run([
             "get", server.url("/tiles.png").absoluteString, "-o", work.appendingPathComponent("t.png").path
@@ -122,7 +122,7 @@ import TroveTestSupport
         let server = FixtureServer()
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let url = server.url("/missing.png").absoluteString
         let result = try await CLIRunner(cacheDirectory: work).run(["get", url, "--json"])
         await server.stop()
@@ -140,7 +140,7 @@ import TroveTestSupport
     ])
     func badUsageExitsTwo(arguments: [String]) async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let result = try await CLIRunner(cacheDirectory: work).run(arguments)
         #expect(result.status == 2, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(!result.stderr.isEmpty)

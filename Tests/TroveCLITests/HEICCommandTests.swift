@@ -6,7 +6,7 @@ import TroveTestSupport
     /// A 12 MP phone-sized HEIC (512x512 grid tiles) becomes a 320 px thumbnail through `trove convert`.
     @Test func convertMakesAThumbnailOfA12MegapixelHEIC() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let source = Fixtures.url("heic/large.heic").path  // 4032 x 3024
         let out = work.appendingPathComponent("thumbnail.png").path
@@ -35,7 +35,7 @@ import TroveTestSupport
     /// The plugin is installed, and on Debian's libheif (x265 linked) HEIC is written as well as read.
     @Test func pluginsListsHEICBothWays() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let result = try await CLIRunner(cacheDirectory: work).run(["plugins", "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let listing = try #require(result.jsonLines.first)

@@ -7,7 +7,7 @@ import TroveTestSupport
 @Suite struct HelpTextTests {
     @Test func everyOptionFlagAndArgumentHasHelpText() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let dump = try await CLIRunner(cacheDirectory: work).run(["--experimental-dump-help"])
         #expect(dump.status == 0, "\(dump.stderr)")
         let root = try #require(try JSONSerialization.jsonObject(with: dump.output) as? [String: Any])

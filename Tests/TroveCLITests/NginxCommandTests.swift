@@ -17,7 +17,7 @@ import TroveTestSupport
     /// Runs `body` with nginx serving the fixture images and a CLI on a fresh cache directory.
     func withOrigin(_ body: (NginxTestServer, CLIRunner, URL) async throws -> Void) async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         try await withNginxServer(serving: Fixtures.images, locations: Self.locations) { nginx in
             try await body(nginx, cli, work)
@@ -145,7 +145,7 @@ import TroveTestSupport
 
     @Test func httpsFromAnUnknownCAFailsUntilTheCABundleOrAnInsecureHostIsGiven() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         try await withNginxServer(
             serving: Fixtures.images, locations: ["/plain/": [:]], certificate: .localhost
         ) { nginx in

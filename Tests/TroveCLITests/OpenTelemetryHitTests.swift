@@ -16,7 +16,7 @@ import TroveTestSupport
 
     @Test func aResultCacheHitOnTheEventLoopExportsOneServerSpanUnderTheClientsSpan() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = try FixtureServer(serving: Fixtures.images, under: "/")
         try await origin.start()
         let output = work.appendingPathComponent("spans.jsonl")
@@ -55,7 +55,7 @@ import TroveTestSupport
     @Test func aSharedTierHitExportsTheLookupsAndTheDecode() async throws {
         try await withRedisServer { redis in
             let work = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: work) }
+            defer { removeTemporaryDirectory(work) }
             let origin = try FixtureServer(serving: Fixtures.images, under: "/")
             try await origin.start()
             let output = work.appendingPathComponent("spans.jsonl")

@@ -9,7 +9,7 @@ import TroveTestSupport
 @Suite(.serialized) struct OpenTelemetryMetricsTests {
     @Test func theServersAndThePipelinesCountersGoOverOTLPAndStayOnMetrics() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = try FixtureServer(serving: Fixtures.images, under: "/")
         try await origin.start()
         let output = work.appendingPathComponent("export.jsonl")

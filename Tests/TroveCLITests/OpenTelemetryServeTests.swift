@@ -22,7 +22,7 @@ import TroveTestSupport
 
     @Test func aColdTransformExportsOneTreeUnderTheClientsSpan() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = try FixtureServer(serving: Fixtures.images, under: "/")
         try await origin.start()
         let output = work.appendingPathComponent("spans.jsonl")
@@ -74,7 +74,7 @@ import TroveTestSupport
 
     @Test func aClosedCollectorNeitherFailsNorSlowsARequest() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = try FixtureServer(serving: Fixtures.images, under: "/")
         try await origin.start()
         // Nothing listens there: every export fails to connect.

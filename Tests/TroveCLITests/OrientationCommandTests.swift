@@ -49,7 +49,7 @@ import TroveTestSupport
 
     @Test func convertWritesEveryOrientationUpright() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         for name in Self.files {
             let source = Self.directory.appendingPathComponent(name).path
@@ -72,7 +72,7 @@ import TroveTestSupport
     @Test(arguments: ["jpeg", "png", "webp"])
     func convertKeepingTheOrientationWritesItForExiftool(_ format: String) async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         for orientation in 1...8 {
             let name = "exif-jpeg-o\(orientation).jpg"
@@ -106,7 +106,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Self.directory, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let box = ["--transform", "resize:w=120,h=120,mode=fit,filter=lanczos3"]
         let url = server.url("/portrait-o6.jpg").absoluteString

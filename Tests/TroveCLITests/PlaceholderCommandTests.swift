@@ -17,7 +17,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let url = server.url("/coffee.png").absoluteString
 
@@ -46,7 +46,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
         let run = try await cli.run([
             "get", server.url("/chelsea.png").absoluteString, "--transform", "resize:w=40,h=40,mode=fit",
@@ -69,7 +69,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let names = ["badge.png", "tiles.png"]
         let list = work.appendingPathComponent("urls.txt")
         try names.map { server.url("/\($0)").absoluteString }.joined(separator: "\n")

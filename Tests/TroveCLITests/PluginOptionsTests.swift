@@ -18,7 +18,7 @@ import TroveTestSupport
     ])
     func anUnknownNameIsBadUsageThatListsTheKnownOnes(arguments: [String], message: String) async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let result = try await CLIRunner(cacheDirectory: work).run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.contains("Error: \(message)"), "\(result.stderr)")
@@ -31,7 +31,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let url = server.url("/badge.png").absoluteString
         let list = work.appendingPathComponent("urls.txt")
         try url.write(to: list, atomically: true, encoding: .utf8)

@@ -5,7 +5,7 @@ import TroveTestSupport
 @Suite struct PluginsCommandTests {
     @Test func jsonListsEveryKindWithItsNames() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let result = try await CLIRunner(cacheDirectory: work).run(["plugins", "--json"])
         #expect(result.status == 0)
         let listing = try #require(result.jsonLines.first)

@@ -13,7 +13,7 @@ import TroveTestSupport
 
     @Test func aSourceThatKillsOneServerIsRefusedByTheFleetUntilForgotten() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let image = try Data(contentsOf: Fixtures.image("badge.png"))
         var routes: [String: FixtureServer.Route] = ["/poison.img": .file(Self.trap, contentType: "image/png")]
         for index in 0..<8 { routes["/good-\(index).png"] = .file(image, contentType: "image/png") }

@@ -8,7 +8,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let list = work.appendingPathComponent("urls.txt")
         let present = ["badge.png", "tiles.png", "chelsea.png"].map { server.url("/\($0)").absoluteString }
         let missing = ["nope.png", "gone/also-missing.png"].map { server.url("/\($0)").absoluteString }
@@ -43,7 +43,7 @@ import TroveTestSupport
         let server = try FixtureServer(serving: Fixtures.images, under: "/")
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let list = work.appendingPathComponent("urls.txt")
         let urls = ["badge.png", "tiles.png", "nope.png"].map { server.url("/\($0)").absoluteString }
         try urls.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
@@ -73,7 +73,7 @@ import TroveTestSupport
 
     @Test func readsStandardInputAndRejectsBadConcurrency() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let cli = CLIRunner(cacheDirectory: work)
         let bad = try await cli.run(["prefetch", "-", "--concurrency", "0"])
         #expect(bad.status == 2)
@@ -89,7 +89,7 @@ import TroveTestSupport
         server.setRoute("/feed.json", .file(Data("{\"items\": [1, 2, 3]}".utf8), contentType: "application/json"))
         try await server.start()
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let list = work.appendingPathComponent("urls.txt")
         try server.url("/feed.json").absoluteString.write(to: list, atomically: true, encoding: .utf8)
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))

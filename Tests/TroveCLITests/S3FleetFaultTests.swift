@@ -87,7 +87,7 @@ import TroveTestSupport
 
     @Test func aServerKilledAndSeaweedRestartedUnderLoadFailNoRequest() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         var routes: [String: FixtureServer.Route] = [:]
         for (index, source) in (Self.sources + Self.outageSources + Self.lateSources).enumerated() {
             routes[source] = .file(index % 2 == 0 ? Self.badge : Self.tiles, contentType: "image/png")

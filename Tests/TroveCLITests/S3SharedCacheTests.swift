@@ -48,7 +48,7 @@ struct SuiteSeaweed: SuiteTrait, TestScoping {
 
     @Test func aFreshProcessIsAnsweredFromS3WithoutTheOrigin() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = FixtureServer(routes: ["/s3/get.png": .file(Self.image, contentType: "image/png")])
         try await origin.start()
         let url = origin.url("/s3/get.png").absoluteString
@@ -72,7 +72,7 @@ struct SuiteSeaweed: SuiteTrait, TestScoping {
 
     @Test func aSecondServerOnAnEmptyDiskIsAnsweredFromS3() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = FixtureServer(routes: ["/s3/serve.png": .file(Self.image, contentType: "image/png")])
         try await origin.start()
         let source = origin.url("/s3/serve.png").absoluteString
@@ -109,7 +109,7 @@ struct SuiteSeaweed: SuiteTrait, TestScoping {
 
     @Test func cacheForgetRemovesTheS3CopyAndCacheStatsAsksTheBucket() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = FixtureServer(routes: ["/s3/forget.png": .file(Self.image, contentType: "image/png")])
         try await origin.start()
         let url = origin.url("/s3/forget.png").absoluteString
@@ -158,7 +158,7 @@ struct SuiteSeaweed: SuiteTrait, TestScoping {
     /// `trove serve` with these settings, expected to refuse to start; its result.
     func refusedServe(tier: String, secret: String? = nil) async throws -> CLIRunner.Result {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         return try await CLIRunner(cacheDirectory: work).run(
             ["serve", "--port", String(try freeLoopbackPort()), "--cache-dir", work.path, "--shared-cache", tier],
             environment: credentials(secret: secret))
@@ -187,7 +187,7 @@ struct SuiteSeaweed: SuiteTrait, TestScoping {
     /// endpoint, and serves from the origin.
     @Test func anUnreachableServerAtStartUpIsWarnedAboutAndServingGoesOn() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = FixtureServer(routes: ["/s3/down.png": .file(Self.image, contentType: "image/png")])
         try await origin.start()
         let nowhere = URL(string: "http://127.0.0.1:\(try freeLoopbackPort())")!

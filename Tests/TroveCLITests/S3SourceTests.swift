@@ -40,7 +40,7 @@ import TroveTestSupport
 
     @Test func getWritesAnS3ObjectAndNamesWhatWentWrong() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let url = try await stored(Self.tiles, key: "cli/get/tiles.png")
         let output = work.appendingPathComponent("tiles.png")
         let cli = CLIRunner(cacheDirectory: work.appendingPathComponent("cache"))
@@ -101,7 +101,7 @@ import TroveTestSupport
 
     @Test func serveAnswersAnS3SourceWithUseS3() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let url = try await stored(Self.tiles, key: "serve/tiles.png")
         let server = try await server(work, environment: ["IMGPROXY_USE_S3": "1"])
         let answer = await get(
@@ -120,7 +120,7 @@ import TroveTestSupport
 
     @Test func serveRefusesS3SourcesUntilUseS3IsSet() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let url = try await stored(Self.tiles, key: "off/tiles.png")
         let server = try await server(work)
         let answer = await get(port: server.port, path: "/insecure/rs:fit:50:50/plain/\(url)@png", keepingBody: true)
@@ -131,7 +131,7 @@ import TroveTestSupport
 
     @Test func serveHoldsS3SourcesToTheAllowedSourcesAndTheSizeLimit() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let allowed = try await stored(Self.tiles, key: "public/tiles.png")
         let other = try await stored(Self.tiles, key: "private/tiles.png")
         let large = try await stored(Self.tiles + Data(count: 4096), key: "public/large.png")

@@ -47,7 +47,7 @@ import TroveTestSupport
     /// Starts the origin, Redis, three servers on fixed ports and the balancer; runs `body`; stops them all.
     func withFleet(_ body: (Fleet) async throws -> Void) async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let files = work.appendingPathComponent("origin")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         for (index, source) in Self.sources.enumerated() {

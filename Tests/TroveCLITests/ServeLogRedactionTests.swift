@@ -8,7 +8,7 @@ import TroveTestSupport
 @Suite struct ServeLogRedactionTests {
     @Test func aFailingRequestsLogLinesHoldNoQueryToken() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = try FixtureServer(serving: Fixtures.images, under: "/")
         try await origin.start()
         let log = work.appendingPathComponent("serve.log")

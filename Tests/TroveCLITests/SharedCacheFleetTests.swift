@@ -54,7 +54,7 @@ import TroveTestSupport
     @Test func fourProcessesFetchEachURLOnceAndAFifthIsServedFromTheTier() async throws {
         try await withRedisServer { redis in
             let work = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: work) }
+            defer { removeTemporaryDirectory(work) }
             let (origin, list) = try await Self.origin(in: work)
 
             let fleet = try await Self.prefetch(0..<4, list: list, redis: redis.url(), work: work)
@@ -102,7 +102,7 @@ import TroveTestSupport
     @Test func aLeaseHolderKilledMidFetchHoldsTheOthersNoLongerThanItsLease() async throws {
         try await withRedisServer { redis in
             let work = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: work) }
+            defer { removeTemporaryDirectory(work) }
             let gate = FixtureGate()
             let origin = FixtureServer(routes: [
                 // The first request hangs until the test ends; the next answers after a second.
@@ -158,7 +158,7 @@ import TroveTestSupport
     @Test func redisKilledMidRunThenRestartedIsSurvivedAndUsedAgain() async throws {
         try await withRedisServer { redis in
             let work = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: work) }
+            defer { removeTemporaryDirectory(work) }
             let (origin, list) = try await Self.origin(delay: .milliseconds(80), in: work)
 
             async let fleet = Self.prefetch(
@@ -205,7 +205,7 @@ import TroveTestSupport
     @Test func aWrongPasswordFailsNamingAuthentication() async throws {
         try await withRedisServer(password: "fleet-secret") { redis in
             let work = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: work) }
+            defer { removeTemporaryDirectory(work) }
             let (origin, _) = try await Self.origin(in: work)
             let result = try await CLIRunner(cacheDirectory: work).run(
                 [
@@ -222,7 +222,7 @@ import TroveTestSupport
 
     @Test func theEnvironmentVariableNamesTheTierAndABadOneIsAUsageError() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         var environment = ProcessInfo.processInfo.environment
         environment["TROVE_CACHE_DIR"] = work.path
         environment["TROVE_SHARED_CACHE"] = "memcached://127.0.0.1:11211"

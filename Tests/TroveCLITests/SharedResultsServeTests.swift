@@ -12,7 +12,7 @@ import TroveTestSupport
 
     @Test func aRotatedKeyStillFindsTheResultsTheOldKeyMade() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = FixtureServer(routes: ["/rotate/badge.png": .file(Self.image, contentType: "image/png")])
         try await origin.start()
         let keys = [

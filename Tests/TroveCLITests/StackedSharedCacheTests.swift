@@ -32,7 +32,7 @@ import TroveTestSupport
     @Test func serveOnAStackAnswersAFreshServerWithoutTheOrigin() async throws {
         try await withRedisServer { redis in
             let work = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: work) }
+            defer { removeTemporaryDirectory(work) }
             let origin = FixtureServer(routes: ["/stack/serve.png": .file(Self.image, contentType: "image/png")])
             try await origin.start()
             let stack = ["--shared-cache", redis.url().absoluteString, "--shared-cache", s3("serve")]
@@ -84,7 +84,7 @@ import TroveTestSupport
 
     @Test func twoProcessesOnS3AloneFetchTheOriginOnce() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let origin = FixtureServer(routes: [
             "/stack/slow.png": .delayed(Self.image, contentType: "image/png", delay: .seconds(1))
         ])
@@ -108,7 +108,7 @@ import TroveTestSupport
     @Test func statsAndForgetReachEveryTier() async throws {
         try await withRedisServer { redis in
             let work = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: work) }
+            defer { removeTemporaryDirectory(work) }
             let origin = FixtureServer(routes: ["/stack/forget.png": .file(Self.image, contentType: "image/png")])
             try await origin.start()
             let url = origin.url("/stack/forget.png").absoluteString

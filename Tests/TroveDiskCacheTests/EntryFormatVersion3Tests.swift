@@ -57,7 +57,7 @@ import TroveTestSupport
 
     @Test func onDiskA304sUpdateReplacesTheFieldsAndKeepsThePayload() async throws {
         let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { removeTemporaryDirectory(dir) }
         let cache = try DiskCache(directory: dir)
         try await cache.storeNow(EntryFormatVersionTests.payload, forKey: "k", metadata: Self.metadata)
         var updated = Self.metadata

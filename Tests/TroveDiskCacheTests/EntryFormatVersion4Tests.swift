@@ -52,7 +52,7 @@ import TroveTestSupport
 
     @Test func metadataIsReadWithoutThePayload() async throws {
         let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { removeTemporaryDirectory(dir) }
         let cache = try DiskCache(directory: dir)
         try await cache.storeNow(EntryFormatVersionTests.payload, forKey: "k", metadata: Self.metadata)
         // Both caches' open-time scans are over before the reads: on a loaded machine the first one's ran late
@@ -74,7 +74,7 @@ import TroveTestSupport
 
     @Test func addingPlaceholdersRewritesTheHeaderAndKeepsThePayload() async throws {
         let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { removeTemporaryDirectory(dir) }
         let cache = try DiskCache(directory: dir)
         try await cache.storeNow(
             EntryFormatVersionTests.payload, forKey: "k", metadata: EntryFormatVersion3Tests.metadata)

@@ -37,7 +37,7 @@ import TroveTestSupport
 
     @Test func aVersion1FileOnDiskReadsAndIsRewrittenAsTheCurrentVersion() async throws {
         let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { removeTemporaryDirectory(dir) }
         let key = "https://example.com/old.png"
         let path = try await Self.fileOfAnEntry(key: key, in: dir)
         try Self.version1Entry(key: key, payload: Self.payload, metadata: Self.metadata).write(
@@ -72,7 +72,7 @@ import TroveTestSupport
         }
         // On disk such a file is deleted and counted, never served.
         let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { removeTemporaryDirectory(dir) }
         let path = try await Self.fileOfAnEntry(key: "k", in: dir)
         try flagged.write(to: path, options: .atomic)
         let cache = try DiskCache(directory: dir)

@@ -69,7 +69,7 @@ import TroveTestSupport
     @Test func pillowHeifOpensTroveHEIC() async throws {
         let source = try HEIFFixtures.png("photo-source.png")
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         let file = work.appendingPathComponent("trove.heic")
         try encoder.encode(source, options: EncodingOptions(quality: 0.85)).write(to: file)
         let script = """

@@ -169,7 +169,7 @@ import TroveTestSupport
     // libheif refused them, so this is the half that catches that.
     @Test func pillowHeifDecodesTheDisplayedPicture() async throws {
         let work = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { removeTemporaryDirectory(work) }
         for c in Self.cases { try Self.encoded(c).write(to: work.appendingPathComponent("\(c.name).heic")) }
         // One line per file: its size and the RGBA at each quadrant centre, or the error libheif gave.
         let script = """

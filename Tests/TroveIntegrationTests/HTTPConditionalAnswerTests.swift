@@ -96,7 +96,7 @@ import TroveTestSupport
             // The origin's own tag, learnt from a pipeline with no cache.
             let tag = try #require(try await fetchOnce(url, in: dir, policy: .reloadIgnoringCache).field("etag"))
             let other = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: other) }
+            defer { removeTemporaryDirectory(other) }
             let notModified = try await fetchOnce(url, in: other, headers: ["If-None-Match": tag])
             #expect(notModified.status == 304 && notModified.data.isEmpty && notModified.source == .network)
             #expect(server.requestLog(for: "/r").last?.headers["if-none-match"] == tag)
@@ -144,7 +144,7 @@ import TroveTestSupport
         try await withServerAndCache(["/r.png": route]) { server, dir in
             let url = server.url("/r.png")
             let elsewhere = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: elsewhere) }
+            defer { removeTemporaryDirectory(elsewhere) }
             let tag = try #require(try await fetchOnce(url, in: elsewhere).field("etag"))
             let pipeline = try makePipeline(dir)
             await #expect(throws: TroveError.self) {

@@ -18,7 +18,7 @@ import TroveTestSupport
 
     func withDirectory(_ body: (URL) throws -> Void) throws {
         let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { removeTemporaryDirectory(directory) }
         try body(directory)
     }
 

@@ -109,7 +109,7 @@ import TroveTestSupport
 
     @Test func credentialsThatCannotBeFoundAreNamed() async throws {
         let home = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { removeTemporaryDirectory(home) }
         let fetcher = S3Fetcher(
             settings: S3SourceSettings(endpoint: try server.endpoint), environment: ["HOME": home.path])
         let error = await #expect(throws: TroveError.self) {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A fresh empty directory under the system's temporary folder; the caller removes it. The one place
-/// tests make temporary directories: `withTemporaryDirectory` and `TemporaryDirectory` remove theirs.
+/// A fresh empty directory under the system's temporary folder; the caller removes it with
+/// `removeTemporaryDirectory`. The one place tests make temporary directories: `withTemporaryDirectory` and
+/// `TemporaryDirectory` remove theirs.
 public func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
         "trove-test-\(UUID().uuidString)", isDirectory: true)
@@ -12,8 +13,19 @@ public func temporaryDirectory() throws -> URL {
 /// Runs `body` with a fresh empty directory, removed when `body` returns or throws.
 public func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
     let url = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: url) }
+    defer { removeTemporaryDirectory(url) }
     return try await body(url)
+}
+
+/// Removes a test's temporary directory and everything in it. A disk cache's write-behind store may still
+/// be landing when a test ends, and a shard folder it makes while the removal runs makes the last `rmdir`
+/// fail and leaves the directory behind; so the removal is tried again, a moment later, up to five times.
+public func removeTemporaryDirectory(_ url: URL) {
+    for attempt in 0..<5 {
+        try? FileManager.default.removeItem(at: url)
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        Thread.sleep(forTimeInterval: 0.01 * Double(1 << attempt))
+    }
 }
 
 /// Regular files under a directory, recursively (what a disk cache wrote there).
@@ -38,7 +50,7 @@ public final class TemporaryDirectory {
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: url)
+        removeTemporaryDirectory(url)
     }
 
     /// `url`'s path.
