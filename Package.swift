@@ -9,7 +9,7 @@ let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 // The `trove` tool on Linux is linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the
 // Swift metadata's 147,000 relocations take 29 KB instead of a 3.5 MB table that every process maps and reads
-// at start-up (5 MB less resident memory for each `trove` process, still position-independent). Only this
+// at start-up (about 4 MB less resident memory for each `trove` process, still position-independent). Only this
 // executable carries the flags, so the library products stay usable by other packages.
 let packedRelocations: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
