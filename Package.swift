@@ -271,8 +271,13 @@ let package = Package(
             name: "TroveEvictionTests", dependencies: ["TroveEviction", "TroveTestSupport"],
             path: "Tests/TroveEvictionTests", swiftSettings: swift6),
         .testTarget(
-            name: "TroveFetcherTests", dependencies: ["TroveFetcher", "FixtureServer"], path: "Tests/TroveFetcherTests",
-            swiftSettings: swift6),
+            name: "TroveFetcherTests",
+            dependencies: [
+                "TroveFetcher", "FixtureServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio")
+            ],
+            path: "Tests/TroveFetcherTests", swiftSettings: swift6),
         .testTarget(
             name: "TroveMemoryCacheTests", dependencies: ["TroveMemoryCache", "TroveEviction", "TroveTestSupport"],
             path: "Tests/TroveMemoryCacheTests", swiftSettings: swift6),
