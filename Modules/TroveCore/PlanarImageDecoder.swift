@@ -102,11 +102,31 @@ package protocol PlaneRowSink: AnyObject {
 /// A decoder that can hand an image over as its stored YCbCr planes (JPEG's raw data: no chroma upsampling,
 /// no colour conversion), reduced as `decode(_:options:)` reduces.
 package protocol PlanarImageDecoder: ImageDecoder {
-    /// Reads the header and asks `accepts` whether to go on with these facts. When it says no, returns false
-    /// having decoded nothing. Otherwise decodes into `sink` (checking `options.limits` first, reducing for
-    /// `options.minimumSize`) and returns true. Throws for a damaged file or what the sink threw. A file whose
-    /// facts `accepts` took must be YCbCr at sampling the decoder can deliver, or this throws.
-    func decodePlanes(
+    /// A planar decode of one body into `sink`, fed as the body arrives (`PlanarStream.advance`). Once the
+    /// header has arrived it asks `accepts` whether to go on with its facts; if so it decodes into `sink`,
+    /// checking `options.limits` first and reducing for `options.minimumSize`. A file whose facts `accepts`
+    /// took must be YCbCr at sampling the decoder can deliver, or the decode throws.
+    func makePlanarStream(
+        options: DecodingOptions, accepts: @escaping (PlanarSourceFacts) -> Bool, into sink: any PlaneRowSink
+    ) -> any PlanarStream
+}
+
+extension PlanarImageDecoder {
+    /// Decodes a whole file as `makePlanarStream` decodes a body: false, having decoded nothing, when
+    /// `accepts` declines the header's facts; true once every row has reached `sink`. Throws as the stream
+    /// throws.
+    package func decodePlanes(
         _ data: Data, options: DecodingOptions, accepts: (PlanarSourceFacts) -> Bool, into sink: any PlaneRowSink
-    ) throws -> Bool
+    ) throws -> Bool {
+        try withoutActuallyEscaping(accepts) { accepts in
+            let stream = makePlanarStream(options: options, accepts: accepts, into: sink)
+            switch try stream.advance(data, isComplete: true) {
+            case .finished: return true
+            case .declined: return false
+            case .needsMore:
+                throw TroveError.decodingFailed(
+                    format: format, reason: "the planar decode stopped before the file's end")
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
-// What the shim's C files share: libjpeg's error manager made to longjmp back to the shim, the one-shot
-// decoder, and the conversion of CMYK output rows. Not part of the module's public header.
+// What the shim's C files share: libjpeg's error manager made to longjmp back to the shim, the data source
+// for a body that arrives in pieces, the decoder, and the conversion of CMYK output rows. Not part of the
+// module's public header.
 #ifndef TROVE_JPEG_INTERNAL_H
 #define TROVE_JPEG_INTERNAL_H
 
@@ -17,7 +18,31 @@ typedef struct {
     char message[JMSG_LENGTH_MAX];
 } trove_error_manager;
 
-// A one-shot decoder over a whole file in memory (TroveJPEGShim.c; TroveJPEGPlanar.c reads it as planes).
+// A data source over the body so far (TroveJPEGSuspendingSource.c).
+typedef struct {
+    struct jpeg_source_mgr base;
+    const unsigned char *data;
+    size_t size;
+    /// Where libjpeg resumes, as an offset into the body (pointers into the last call's data go stale).
+    size_t offset;
+    /// Bytes skip_input_data was asked to skip beyond what had arrived.
+    size_t pending_skip;
+    /// The body has ended: running out of data inserts an end marker instead of suspending.
+    int complete;
+    /// libjpeg is reading the inserted end marker.
+    int past_end;
+} trove_suspending_source;
+
+/// Makes `source` (zeroed, or already attached) the decompressor's data source.
+void trove_source_install(j_decompress_ptr cinfo, trove_suspending_source *source);
+/// Points the source at the body so far (`size` bytes, which include every byte of the last attach's),
+/// resuming where libjpeg left off. `complete` says no more bytes will come.
+void trove_source_attach(trove_suspending_source *source, const unsigned char *data, size_t size, int complete);
+/// Remembers where libjpeg stopped, before the caller's data may move.
+void trove_source_detach(trove_suspending_source *source);
+
+// A decoder over a whole file in memory, or over a body fed as it arrives (`streaming`). TroveJPEGShim.c reads
+// its header and decodes RGBA; TroveJPEGPlanar.c reads it as planes.
 struct trove_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     trove_error_manager errors;
@@ -30,7 +55,15 @@ struct trove_jpeg_decoder {
     int keep_cmyk;
     unsigned char *icc;
     size_t icc_size;
+    /// Fed through `source` (trove_jpeg_decoder_attach): libjpeg suspends where the body so far ends.
+    int streaming;
+    trove_suspending_source source;
+    /// The planar decode's iMCU row buffers (libjpeg's pool), kept across calls that suspend.
+    JSAMPARRAY plane_rows[3];
 };
+
+/// Whether the last libjpeg call stopped because a streaming decoder's body so far ran out.
+int trove_decoder_suspended(const struct trove_jpeg_decoder *decoder);
 
 /// Sets up `manager` so that libjpeg's fatal errors longjmp to `manager->escape` with the message kept,
 /// and warnings are counted, not printed.

@@ -33,7 +33,8 @@ int trove_jpeg_decoder_start_planes(trove_jpeg_decoder *decoder, trove_jpeg_plan
     }
     cinfo->raw_data_out = TRUE;
     cinfo->out_color_space = JCS_YCbCr;
-    jpeg_start_decompress(cinfo);
+    // A file of several scans is read whole here; a streaming decoder's call comes back for the rest.
+    if (!jpeg_start_decompress(cinfo)) return 2;
     layout->width = (int)cinfo->output_width;
     layout->height = (int)cinfo->output_height;
     layout->group_rows = cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size;
@@ -63,11 +64,13 @@ int trove_jpeg_decoder_start_planes(trove_jpeg_decoder *decoder, trove_jpeg_plan
 
 int trove_jpeg_decoder_read_planes(trove_jpeg_decoder *decoder, trove_jpeg_planes_callback callback, void *context) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
-    // Row buffers from libjpeg's pool, so a longjmp cannot leak them.
-    JSAMPARRAY rows[3];
+    JSAMPARRAY *rows = decoder->plane_rows;
     int stopped = 0;
     if (setjmp(decoder->errors.escape)) return -1;
+    // Row buffers from libjpeg's pool, so a longjmp cannot leak them; made once, as a streaming decoder's
+    // call that suspended mid-row comes back to finish it in the same buffers.
     for (int ci = 0; ci < 3; ci++) {
+        if (rows[ci]) continue;
         const jpeg_component_info *component = &cinfo->comp_info[ci];
         rows[ci] = (*cinfo->mem->alloc_sarray)(
             (j_common_ptr)cinfo, JPOOL_IMAGE, component->width_in_blocks * (JDIMENSION)component->DCT_scaled_size,
@@ -75,7 +78,9 @@ int trove_jpeg_decoder_read_planes(trove_jpeg_decoder *decoder, trove_jpeg_plane
     }
     JDIMENSION group_rows = (JDIMENSION)(cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size);
     while (cinfo->output_scanline < cinfo->output_height) {
-        if (jpeg_read_raw_data(cinfo, rows, group_rows) != group_rows) break;
+        JDIMENSION read = jpeg_read_raw_data(cinfo, rows, group_rows);
+        if (read == 0 && trove_decoder_suspended(decoder)) return 2;
+        if (read != group_rows) break;
         if (trove_data_missing(decoder)) break;
         if (callback(context, (const unsigned char *const *const *)rows) != 0) {
             stopped = 1;
@@ -89,7 +94,8 @@ int trove_jpeg_decoder_read_planes(trove_jpeg_decoder *decoder, trove_jpeg_plane
                  "the file ends before the image data does (it is truncated)");
         return -1;
     }
-    jpeg_finish_decompress(cinfo);
+    // Reads on to the end marker, which may not have arrived yet.
+    if (!jpeg_finish_decompress(cinfo)) return 2;
     return 0;
 }
 

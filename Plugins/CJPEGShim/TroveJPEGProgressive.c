@@ -1,8 +1,7 @@
 // Incremental decoding for previews: libjpeg's buffered-image mode over a suspending data source for a
-// file of several scans, a plain output pass read row by row as data arrives for a file of one. The
-// source never copies: each call points it at the caller's bytes so far, resuming at the offset libjpeg
-// had consumed (it backs up to the start of a marker or MCU when it suspends, and those bytes are still
-// in the caller's data).
+// file of several scans, a plain output pass read row by row as data arrives for a file of one. Each call
+// points the source (TroveJPEGSuspendingSource.c) at the caller's bytes so far; the body is never complete
+// for it, so running out of data always suspends.
 #include "TroveJPEGShim.h"
 #include "TroveJPEGInternal.h"
 
@@ -10,14 +9,6 @@
 #include <string.h>
 #include <jerror.h>
 
-typedef struct {
-    struct jpeg_source_mgr base;
-    const unsigned char *data;
-    /// Where libjpeg resumes, as an offset into the body (pointers into the last call's data go stale).
-    size_t offset;
-    /// Bytes skip_input_data was asked to skip beyond what had arrived.
-    size_t pending_skip;
-} trove_suspending_source;
 
 enum trove_progressive_state { reading_header, header_read, decoding, failed };
 
@@ -38,45 +29,6 @@ struct trove_jpeg_progressive {
     /// The last output pass ended before the next scan's start had arrived; it is finished before the next.
     int finish_pending;
 };
-
-static void trove_source_init(j_decompress_ptr cinfo) { (void)cinfo; }
-
-// No more data now: suspend, and the caller comes back with more.
-static boolean trove_source_fill(j_decompress_ptr cinfo) {
-    (void)cinfo;
-    return FALSE;
-}
-
-static void trove_source_skip(j_decompress_ptr cinfo, long count) {
-    trove_suspending_source *source = (trove_suspending_source *)cinfo->src;
-    if (count <= 0) return;
-    if ((size_t)count <= source->base.bytes_in_buffer) {
-        source->base.next_input_byte += count;
-        source->base.bytes_in_buffer -= (size_t)count;
-    } else {
-        source->pending_skip += (size_t)count - source->base.bytes_in_buffer;
-        source->base.next_input_byte += source->base.bytes_in_buffer;
-        source->base.bytes_in_buffer = 0;
-    }
-}
-
-static void trove_source_term(j_decompress_ptr cinfo) { (void)cinfo; }
-
-// Points the source at this call's data, where the last call left off.
-static void trove_source_attach(trove_suspending_source *source, const unsigned char *data, size_t size) {
-    if (source->offset > size) source->offset = size;
-    size_t skip = source->pending_skip < size - source->offset ? source->pending_skip : size - source->offset;
-    source->offset += skip;
-    source->pending_skip -= skip;
-    source->data = data;
-    source->base.next_input_byte = data + source->offset;
-    source->base.bytes_in_buffer = size - source->offset;
-}
-
-static void trove_source_detach(trove_suspending_source *source) {
-    source->offset = (size_t)(source->base.next_input_byte - source->data);
-    source->data = NULL;
-}
 
 trove_jpeg_progressive *trove_jpeg_progressive_create(long max_memory, int max_scans) {
     trove_jpeg_progressive *decoder = calloc(1, sizeof *decoder);
@@ -153,15 +105,10 @@ int trove_jpeg_progressive_consume(trove_jpeg_progressive *decoder, const unsign
             jpeg_create_decompress(&decoder->cinfo);
             decoder->created = 1;
             decoder->cinfo.mem->max_memory_to_use = decoder->max_memory;
-            decoder->source.base.init_source = trove_source_init;
-            decoder->source.base.fill_input_buffer = trove_source_fill;
-            decoder->source.base.skip_input_data = trove_source_skip;
-            decoder->source.base.resync_to_restart = jpeg_resync_to_restart;
-            decoder->source.base.term_source = trove_source_term;
-            decoder->cinfo.src = &decoder->source.base;
+            trove_source_install(&decoder->cinfo, &decoder->source);
             jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
         }
-        trove_source_attach(&decoder->source, data, size);
+        trove_source_attach(&decoder->source, data, size, 0);
         int status = jpeg_read_header(&decoder->cinfo, TRUE);
         trove_source_detach(&decoder->source);
         if (status != JPEG_HEADER_OK) return 0;
@@ -170,7 +117,7 @@ int trove_jpeg_progressive_consume(trove_jpeg_progressive *decoder, const unsign
         *header_ready = 1;
         return 0;
     }
-    trove_source_attach(&decoder->source, data, size);
+    trove_source_attach(&decoder->source, data, size, 0);
     trove_absorb(decoder);
     trove_source_detach(&decoder->source);
     return trove_showable_scans(decoder);
@@ -223,7 +170,7 @@ int trove_jpeg_progressive_render(trove_jpeg_progressive *decoder, const unsigne
         return -1;
     }
     if (!trove_output_fits(decoder, capacity)) return -1;
-    trove_source_attach(&decoder->source, data, size);
+    trove_source_attach(&decoder->source, data, size, 0);
     // A scan has become showable since, so the input is past the last pass's scan: this does not suspend.
     if (decoder->finish_pending && !jpeg_finish_output(cinfo)) {
         trove_source_detach(&decoder->source);
@@ -263,7 +210,7 @@ int trove_jpeg_progressive_read_rows(trove_jpeg_progressive *decoder, const unsi
         return -1;
     }
     if (!trove_output_fits(decoder, capacity)) return -1;
-    trove_source_attach(&decoder->source, data, size);
+    trove_source_attach(&decoder->source, data, size, 0);
     // jpeg_read_scanlines returns 0 when the data runs out (the source suspends); the next call goes on.
     trove_read_rows(decoder, rgba);
     trove_source_detach(&decoder->source);

@@ -61,6 +61,22 @@ trove_jpeg_decoder *trove_jpeg_decoder_create(const unsigned char *data, size_t 
     return decoder;
 }
 
+trove_jpeg_decoder *trove_jpeg_decoder_create_streaming(long max_memory, int max_scans) {
+    trove_jpeg_decoder *decoder = trove_jpeg_decoder_create(NULL, 0, max_memory, max_scans);
+    if (decoder) decoder->streaming = 1;
+    return decoder;
+}
+
+void trove_jpeg_decoder_attach(trove_jpeg_decoder *decoder, const unsigned char *data, size_t size, int complete) {
+    trove_source_attach(&decoder->source, data, size, complete);
+}
+
+void trove_jpeg_decoder_detach(trove_jpeg_decoder *decoder) { trove_source_detach(&decoder->source); }
+
+int trove_decoder_suspended(const trove_jpeg_decoder *decoder) {
+    return decoder->streaming && !decoder->source.complete;
+}
+
 // Joins the APP2 "ICC_PROFILE" markers (12-byte tag, 1-based sequence number, marker count, data) in
 // sequence order into decoder->icc; leaves it NULL when the set is incomplete or inconsistent.
 static void trove_join_icc(trove_jpeg_decoder *decoder) {
@@ -90,19 +106,28 @@ static void trove_join_icc(trove_jpeg_decoder *decoder) {
 }
 
 int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_header *header) {
-    trove_install_errors(&decoder->errors);
-    decoder->cinfo.err = &decoder->errors.base;
+    // A streaming decoder comes back here after a suspension: libjpeg is set up once.
+    if (!decoder->created) {
+        trove_install_errors(&decoder->errors);
+        decoder->cinfo.err = &decoder->errors.base;
+    }
     if (setjmp(decoder->errors.escape)) return -1;
-    jpeg_create_decompress(&decoder->cinfo);
-    decoder->created = 1;
-    decoder->cinfo.client_data = decoder;
-    decoder->cinfo.mem->max_memory_to_use = decoder->max_memory;
-    decoder->progress.progress_monitor = trove_check_scans;
-    decoder->cinfo.progress = &decoder->progress;
-    jpeg_mem_src(&decoder->cinfo, decoder->data, (unsigned long)decoder->size);
-    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
-    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
-    jpeg_read_header(&decoder->cinfo, TRUE);
+    if (!decoder->created) {
+        jpeg_create_decompress(&decoder->cinfo);
+        decoder->created = 1;
+        decoder->cinfo.client_data = decoder;
+        decoder->cinfo.mem->max_memory_to_use = decoder->max_memory;
+        decoder->progress.progress_monitor = trove_check_scans;
+        decoder->cinfo.progress = &decoder->progress;
+        if (decoder->streaming) {
+            trove_source_install(&decoder->cinfo, &decoder->source);
+        } else {
+            jpeg_mem_src(&decoder->cinfo, decoder->data, (unsigned long)decoder->size);
+        }
+        jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+        jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    }
+    if (jpeg_read_header(&decoder->cinfo, TRUE) == JPEG_SUSPENDED) return 2;
     if (decoder->errors.hit_end_of_file) {
         snprintf(decoder->errors.message, sizeof decoder->errors.message, "the file ends inside its header");
         return -1;

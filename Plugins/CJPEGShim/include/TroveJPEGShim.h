@@ -32,7 +32,19 @@ typedef struct {
 /// Starts a decoder over `data` (which must outlive it). `max_memory` bounds libjpeg's working memory;
 /// `max_scans` bounds the number of progressive scans (a CPU-exhaustion guard). NULL when out of memory.
 trove_jpeg_decoder *trove_jpeg_decoder_create(const unsigned char *data, size_t size, long max_memory, int max_scans);
-/// Reads the header. Returns 0 on success, -1 on failure (see trove_jpeg_decoder_error).
+/// Starts a decoder that is fed its body as the body arrives: before each call below, point it at the body
+/// so far with trove_jpeg_decoder_attach, and detach it after. Where the bytes run out, a call returns 2
+/// (suspended) and is made again once more have arrived; the header and the planar calls are read this way.
+/// Bounded as trove_jpeg_decoder_create bounds. NULL when out of memory.
+trove_jpeg_decoder *trove_jpeg_decoder_create_streaming(long max_memory, int max_scans);
+/// Points a streaming decoder at the body so far: `size` bytes that start with every byte of the last
+/// attach's, valid until the detach. `complete` (nonzero) says no more will come: a call then finishes or
+/// fails as a decoder over the whole file would.
+void trove_jpeg_decoder_attach(trove_jpeg_decoder *decoder, const unsigned char *data, size_t size, int complete);
+/// Remembers where a streaming decoder stopped in the attached body, which may then move or be freed.
+void trove_jpeg_decoder_detach(trove_jpeg_decoder *decoder);
+/// Reads the header. Returns 0 on success, 2 when a streaming decoder needs more of the body, -1 on failure
+/// (see trove_jpeg_decoder_error).
 int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_header *header);
 /// Asks libjpeg-turbo's scaled IDCT to decode at `scale_num`/8 of the stored size (1...8; 8 is full size),
 /// and reports the output size that gives (libjpeg rounds each side up). Call after the header is read and
@@ -79,13 +91,16 @@ typedef struct {
 /// Starts a planar decode (libjpeg's raw data: no upsampling, no colour conversion) at the scale set, and
 /// fills `layout`. Only YCbCr files with luma at 1 or 2 each way and both chroma components at 1x1 (4:4:4,
 /// 4:2:2, 4:4:0, 4:2:0); anything else fails. Call after the header (and any scale) and before any other
-/// decode. Returns 0 on success, -1 on failure (see trove_jpeg_decoder_error).
+/// decode. Returns 0 on success, 2 when a streaming decoder needs more of a file of several scans (all of
+/// whose scans are read here), -1 on failure (see trove_jpeg_decoder_error).
 int trove_jpeg_decoder_start_planes(trove_jpeg_decoder *decoder, trove_jpeg_planar_layout *layout);
 /// Receives one iMCU row: for each plane, its `rows_per_group` rows of `buffer_width` samples (those past the
 /// plane's height are padding), valid only during the call. Returns 0 to go on, anything else to stop.
 typedef int (*trove_jpeg_planes_callback)(void *context, const unsigned char *const *const *rows);
 /// Decodes every iMCU row of a started planar decode into `callback`. A file that ends early is an error.
-/// Returns 0 on success, 1 when the callback stopped it, -1 on failure.
+/// Returns 0 on success, 1 when the callback stopped it, 2 when a streaming decoder needs more of the body
+/// (the next call goes on in the row it stopped in; rows handed over are not handed over again), -1 on
+/// failure.
 int trove_jpeg_decoder_read_planes(trove_jpeg_decoder *decoder, trove_jpeg_planes_callback callback, void *context);
 /// The last error's message (empty when there was none); valid until the decoder is destroyed.
 const char *trove_jpeg_decoder_error(const trove_jpeg_decoder *decoder);

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+import TroveCore
+import TroveTestSupport
+
+@testable import TroveJPEG
+
+/// A planar decode fed its body in pieces (`JPEGDecoder.makePlanarStream`): what it delivers is the whole
+/// file's decode, rows arrive while the body does, and a body that ends early or badly fails as a whole file would.
+@Suite struct JPEGPlanarStreamTests {
+    typealias Collector = JPEGPlanarTests.PlaneCollector
+
+    static let files = [
+        "coffee-444", "coffee-422", "coffee-420", "chelsea-420-progressive", "chelsea-420-restart", "tiny-17x9",
+        "one-1x1", "large-1001x667"
+    ]
+
+    /// Feeds `data` to `stream` `piece` bytes at a time, then once more as complete; every call's answer.
+    static func feed(_ data: Data, in piece: Int, to stream: any PlanarStream) throws -> [PlanarStreamProgress] {
+        var answers: [PlanarStreamProgress] = []
+        for end in stride(from: piece, to: data.count, by: piece) {
+            answers.append(try stream.advance(data.prefix(end), isComplete: false))
+        }
+        answers.append(try stream.advance(data, isComplete: true))
+        return answers
+    }
+
+    static func wholeDecode(_ data: Data, options: DecodingOptions = DecodingOptions()) throws -> Collector {
+        let whole = Collector()
+        #expect(try JPEGDecoder().decodePlanes(data, options: options, accepts: { _ in true }, into: whole))
+        return whole
+    }
+
+    /// Each sampling, a progressive file, a restart marker every MCU row and odd sizes: piece by piece, from a
+    /// byte at a time up, the same header and the same samples as the whole file.
+    @Test(arguments: files, [1, 251, 4096])
+    func piecesDecodeAsTheWholeFile(_ name: String, piece: Int) throws {
+        let data = try JPEGPlanarTests.fixture(name)
+        let whole = try Self.wholeDecode(data)
+        let streamed = Collector()
+        let stream = JPEGDecoder().makePlanarStream(options: DecodingOptions(), accepts: { _ in true }, into: streamed)
+        let answers = try Self.feed(data, in: piece, to: stream)
+        #expect(answers.last == .finished)
+        #expect(answers.dropLast().allSatisfy { $0 == .needsMore || $0 == .finished })
+        #expect(streamed.header != nil && streamed.header == whole.header)
+        #expect(!streamed.planes[0].isEmpty && streamed.planes == whole.planes)
+    }
+
+    /// Reduced as the whole decode reduces.
+    @Test(arguments: ["coffee-420", "chelsea-420-progressive"])
+    func reducedPiecesDecodeAsTheWholeFile(_ name: String) throws {
+        let data = try JPEGPlanarTests.fixture(name)
+        let options = DecodingOptions(minimumSize: PixelSize(width: 120, height: 80))
+        let whole = try Self.wholeDecode(data, options: options)
+        let streamed = Collector()
+        let stream = JPEGDecoder().makePlanarStream(options: options, accepts: { _ in true }, into: streamed)
+        #expect(try Self.feed(data, in: 997, to: stream).last == .finished)
+        #expect(try #require(whole.header).width < 600)
+        #expect(streamed.header == whole.header && streamed.planes == whole.planes)
+    }
+
+    /// A baseline file's rows reach the sink while its body is still arriving; a progressive file's only once
+    /// its last scan has.
+    @Test func baselineRowsArriveWithTheirData() throws {
+        let data = try JPEGPlanarTests.fixture("large-1001x667")
+        let sink = Collector()
+        let stream = JPEGDecoder().makePlanarStream(options: DecodingOptions(), accepts: { _ in true }, into: sink)
+        #expect(try stream.advance(data.prefix(data.count * 6 / 10), isComplete: false) == .needsMore)
+        let rowsSoFar = sink.planes[0].count / 1001
+        #expect(rowsSoFar > 200 && rowsSoFar < 667)
+        #expect(try stream.advance(data, isComplete: false) == .finished)
+        #expect(sink.planes == (try Self.wholeDecode(data)).planes)
+
+        let progressive = try JPEGPlanarTests.fixture("chelsea-420-progressive")
+        let waiting = Collector()
+        let scans = JPEGDecoder().makePlanarStream(options: DecodingOptions(), accepts: { _ in true }, into: waiting)
+        #expect(try scans.advance(progressive.prefix(progressive.count * 9 / 10), isComplete: false) == .needsMore)
+        #expect(waiting.header == nil && waiting.planes[0].isEmpty)
+        #expect(try scans.advance(progressive, isComplete: true) == .finished)
+        #expect(waiting.planes == (try Self.wholeDecode(progressive)).planes)
+    }
+
+    /// A body that ends mid-scan fails when it is complete, as the whole file fails, and keeps failing.
+    @Test(arguments: ["coffee-420", "chelsea-420-progressive"])
+    func aTruncatedBodyFailsOnceComplete(_ name: String) throws {
+        let cut = try JPEGPlanarTests.fixture(name).prefix(20_000)
+        let stream = JPEGDecoder().makePlanarStream(
+            options: DecodingOptions(), accepts: { _ in true }, into: Collector())
+        for end in stride(from: 1000, to: cut.count, by: 1000) {
+            #expect(try stream.advance(cut.prefix(end), isComplete: false) == .needsMore)
+        }
+        var reason = ""
+        do {
+            _ = try stream.advance(cut, isComplete: true)
+        } catch let TroveError.decodingFailed(format, message) {
+            #expect(format == .jpeg)
+            reason = message
+        }
+        #expect(reason.contains("truncated"))
+        #expect(throws: TroveError.decodingFailed(format: .jpeg, reason: reason)) {
+            _ = try stream.advance(cut, isComplete: true)
+        }
+    }
+
+    /// A sequential file missing only its end marker waits for the body's end, then is whole.
+    @Test func aMissingEndMarkerWaitsForTheBodysEnd() throws {
+        let data = try JPEGPlanarTests.fixture("coffee-420")
+        let headless = Data(data.dropLast(2))
+        let sink = Collector()
+        let stream = JPEGDecoder().makePlanarStream(options: DecodingOptions(), accepts: { _ in true }, into: sink)
+        #expect(try stream.advance(headless, isComplete: false) == .needsMore)
+        #expect(try stream.advance(headless, isComplete: true) == .finished)
+        #expect(sink.planes == (try Self.wholeDecode(data)).planes)
+    }
+
+    /// A segment longer than the pieces is skipped across them (libjpeg asks to skip bytes not yet here).
+    @Test func aLongSegmentIsSkippedAcrossPieces() throws {
+        let data = try JPEGPlanarTests.fixture("coffee-420")
+        let app15 = Data([0xFF, 0xEF, 0xEA, 0x62]) + Data(repeating: 0x5A, count: 0xEA62 - 2)
+        let padded = data.prefix(2) + app15 + data.dropFirst(2)
+        let sink = Collector()
+        let stream = JPEGDecoder().makePlanarStream(options: DecodingOptions(), accepts: { _ in true }, into: sink)
+        #expect(try Self.feed(Data(padded), in: 1000, to: stream).last == .finished)
+        #expect(sink.planes == (try Self.wholeDecode(data)).planes)
+    }
+
+    /// Declined facts decode nothing, asked once; an empty body waits, or fails once complete.
+    @Test func declinedAndEmptyBodies() throws {
+        let data = try JPEGPlanarTests.fixture("coffee-420")
+        let sink = Collector()
+        var asked = 0
+        let declining = JPEGDecoder().makePlanarStream(
+            options: DecodingOptions(),
+            accepts: { _ in
+                asked += 1
+                return false
+            }, into: sink)
+        #expect(try declining.advance(data.prefix(2), isComplete: false) == .needsMore)
+        #expect(try declining.advance(data.prefix(4000), isComplete: false) == .declined)
+        #expect(try declining.advance(data, isComplete: true) == .declined)
+        #expect(asked == 1 && sink.header == nil)
+
+        let empty = JPEGDecoder().makePlanarStream(
+            options: DecodingOptions(), accepts: { _ in true }, into: Collector())
+        #expect(try empty.advance(Data(), isComplete: false) == .needsMore)
+        #expect(throws: TroveError.decodingFailed(format: .jpeg, reason: "the file is empty")) {
+            _ = try empty.advance(Data(), isComplete: true)
+        }
+    }
+
+    /// The limits are checked on the header, before anything reaches the sink.
+    @Test func limitsAreCheckedOnTheHeader() throws {
+        let data = try JPEGPlanarTests.fixture("large-1001x667")
+        let sink = Collector()
+        let stream = JPEGDecoder().makePlanarStream(
+            options: DecodingOptions(limits: DecodingLimits(maxPixels: 500_000)), accepts: { _ in true }, into: sink)
+        #expect(throws: TroveError.imageTooLarge(width: 1001, height: 667, limit: 500_000)) {
+            _ = try stream.advance(data.prefix(5000), isComplete: false)
+        }
+        #expect(sink.header == nil)
+    }
+
+    /// What the sink throws ends the decode, and every later call throws it again.
+    @Test func theSinksErrorEndsTheDecode() throws {
+        final class Refusing: PlaneRowSink {
+            func begin(_ header: PlanarStreamHeader) throws {}
+            func consume(plane: Int, row: UnsafePointer<UInt8>) throws { throw TroveError.cancelled }
+        }
+        let data = try JPEGPlanarTests.fixture("coffee-420")
+        let stream = JPEGDecoder().makePlanarStream(
+            options: DecodingOptions(), accepts: { _ in true }, into: Refusing())
+        #expect(throws: TroveError.cancelled) { _ = try stream.advance(data.prefix(30_000), isComplete: false) }
+        #expect(throws: TroveError.cancelled) { _ = try stream.advance(data, isComplete: true) }
+    }
+}
