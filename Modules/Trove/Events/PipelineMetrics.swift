@@ -19,6 +19,8 @@ struct PipelineMetrics: Sendable {
         case resultProcessed
         /// Of those, one made from YCbCr planes (`PlanarRoute`) rather than RGBA.
         case resultPlanar
+        /// Of those, one whose decode ran while its source arrived (`StreamedPlanarDecode`).
+        case resultStreamedPlanar
         case sharedUnavailable, sharedBypassed, sharedRejected, sharedLeaseWait
         /// A source a crash was traced to was marked; a request for a marked source was refused.
         case poisonedSourceMarked, poisonedSourceRefused
@@ -26,7 +28,7 @@ struct PipelineMetrics: Sendable {
 
     private let memoryHits, memoryMisses, diskHits, diskMisses, fetches, bytes, joins, staleDeliveries: Counter
     private let sharedHits, sharedMisses, sharedUnavailable, sharedBypassed, sharedRejected, sharedLeaseWaits: Counter
-    private let poisonedMarked, poisonedRefused, resultsProcessed, resultsPlanar: Counter
+    private let poisonedMarked, poisonedRefused, resultsProcessed, resultsPlanar, resultsStreamedPlanar: Counter
     private let factory: any MetricsFactory
 
     init(factory: any MetricsFactory) {
@@ -49,6 +51,7 @@ struct PipelineMetrics: Sendable {
         poisonedRefused = Counter(label: "trove_poisoned_sources_refused_total", factory: factory)
         resultsProcessed = Counter(label: "trove_results_processed_total", factory: factory)
         resultsPlanar = Counter(label: "trove_results_planar_total", factory: factory)
+        resultsStreamedPlanar = Counter(label: "trove_results_streamed_decode_total", factory: factory)
     }
 
     func record(_ event: Event) {
@@ -71,6 +74,7 @@ struct PipelineMetrics: Sendable {
         case .poisonedSourceRefused: poisonedRefused.increment()
         case .resultProcessed: resultsProcessed.increment()
         case .resultPlanar: resultsPlanar.increment()
+        case .resultStreamedPlanar: resultsStreamedPlanar.increment()
         case let .failure(kind):
             Counter(label: "trove_failures_total", dimensions: [("kind", kind.rawValue)], factory: factory).increment()
         }

@@ -12,6 +12,8 @@ package final class JobHandle: Sendable {
         var waiters: [UInt64: JobWaiter] = [:]
         /// Deeper jobs this one waits on, told when its priority changes.
         var followers: [@Sendable (RequestPriority) -> Void] = []
+        /// The decode this job's work runs while the source it waits on arrives, when it has one.
+        var streamedDecode: StreamedPlanarDecode?
     }
 
     /// The job's identity as a waiter of deeper work.
@@ -105,23 +107,38 @@ package final class JobHandle: Sendable {
         for waiter in waiters { waiter.deliver(image) }
     }
 
-    /// Runs one fetch attempt; when a waiter wants previews as it starts, the body's pieces go to a new
-    /// producer (a retry starts over), finished before this returns so that no preview follows the fetch.
-    /// Waiters that join later and asked get the previews from then on; an attempt that started with no
-    /// waiter asking makes none (keeping the pieces costs a copy of the body).
-    func observingPreviews<Value: Sendable>(
+    /// The decode this job's work runs while its source arrives: the fetch it waits on feeds it the body.
+    var streamedDecode: StreamedPlanarDecode? {
+        get { state.withLock { $0.streamedDecode } }
+        set { state.withLock { $0.streamedDecode = newValue } }
+    }
+
+    /// Runs one fetch attempt, handing the body's pieces to whoever watches it as it arrives: a new preview
+    /// producer when a waiter wants previews as it starts (a retry starts over), finished before this returns
+    /// so that no preview follows the fetch, and the streamed decodes of the waiting jobs (each told the
+    /// attempt began). Waiters that join later and asked get the previews from then on, and no piece for
+    /// their decode; an attempt nobody watches hands over no pieces (keeping them costs a copy of the body).
+    func observingBody<Value: Sendable>(
         _ request: FetchRequest, _ fetch: (FetchRequest) async throws -> Value
     ) async throws -> Value {
-        guard let wish = previewWish else { return try await fetch(request) }
-        let producer = PreviewProducer(interval: wish.interval, makeDecoder: wish.makeDecoder, deliver: wish.deliver)
+        let decodes = waiters.compactMap { $0.job?.streamedDecode }
+        let wish = previewWish
+        guard wish != nil || !decodes.isEmpty else { return try await fetch(request) }
+        let producer = wish.map {
+            PreviewProducer(interval: $0.interval, makeDecoder: $0.makeDecoder, deliver: $0.deliver)
+        }
+        for decode in decodes { decode.beginAttempt() }
         var request = request
-        request.bodyObserver = { producer.receive($0) }
+        request.bodyObserver = { piece in
+            producer?.receive(piece)
+            for decode in decodes { decode.receive(piece) }
+        }
         do {
             let value = try await fetch(request)
-            await producer.finish()
+            await producer?.finish()
             return value
         } catch {
-            await producer.finish()
+            await producer?.finish()
             throw error
         }
     }

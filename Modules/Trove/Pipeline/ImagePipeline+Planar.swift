@@ -4,21 +4,25 @@ import TroveCore
 extension ImagePipeline {
     /// The result made from planes when `PlanarRoute` allows it: decoded (span `trove.decode`), resized and
     /// encoded (span `trove.transform`) without leaving YCbCr. Nil when the rule sends it the RGBA way, with
-    /// nothing decoded.
+    /// nothing decoded. A decode that ran while the source arrived (`streamed`) is used when it was fed this
+    /// very source.
     func planarResult(
-        _ request: ImageRequest, key: CacheKey, _ raw: RawResult, probe: SourceProbe, threads: DecodeThreads?
+        _ request: ImageRequest, key: CacheKey, _ raw: RawResult, probe: SourceProbe, threads: DecodeThreads?,
+        streamed: StreamedPlanarDecode? = nil
     ) async throws -> (image: Image, data: Data, format: ImageFormat)? {
-        guard key.processed != key.raw else { return nil }
+        guard let route = planarRoute(for: request, key: key, probe: probe) else { return nil }
         let format = transform.outputFormat(for: request, source: probe.header?.format ?? .jpeg)
         let options = request.encodingOptions ?? configuration.encodingOptions
-        let candidate = PlanarRoute.candidate(
-            transforms: request.transformsAsRun, decoder: probe.decoder, encoder: try? registry.encoder(for: format),
-            options: options, hasDelegate: configuration.delegate != nil, header: probe.header)
-        guard case let .success(route) = candidate else { return nil }
         let tracing = parts.tracing
         let decoded = try await tracing.span("trove.decode") { span in
-            let decoded = try await decode.runPlanar(
-                (raw: raw, request: request, key: key, route: route, threads: threads))
+            let decoded: PlanarDecode
+            if let streamed = await streamed?.result(for: raw) {
+                decoded = streamed
+                parts.metrics.record(.resultStreamedPlanar)
+            } else {
+                decoded = try await decode.runPlanar(
+                    (raw: raw, request: request, key: key, route: route, threads: threads))
+            }
             if case let .planes(planes, _) = decoded {
                 span?.recordPlanarInput(probe, raw: raw, decodedWidth: planes.width, decodedHeight: planes.height)
             }
@@ -52,5 +56,18 @@ extension ImagePipeline {
         }
         parts.metrics.record(.resultPlanar)
         return result
+    }
+
+    /// The route planes would take for this request and source, or nil when the rule sends it the RGBA way.
+    func planarRoute(for request: ImageRequest, key: CacheKey, probe: SourceProbe) -> PlanarRoute? {
+        guard key.processed != key.raw else { return nil }
+        let format = transform.outputFormat(for: request, source: probe.header?.format ?? .jpeg)
+        let candidate = PlanarRoute.candidate(
+            transforms: request.transformsAsRun, decoder: probe.decoder, encoder: try? registry.encoder(for: format),
+            options: request.encodingOptions ?? configuration.encodingOptions,
+            hasDelegate: configuration.delegate != nil,
+            header: probe.header)
+        guard case let .success(route) = candidate else { return nil }
+        return route
     }
 }

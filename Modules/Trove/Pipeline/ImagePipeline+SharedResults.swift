@@ -13,9 +13,11 @@ extension ImagePipeline {
     /// The result from the shared tier (copied to the local disk on the way), else made from the original
     /// under the fleet's lease on its key, so one process in the fleet makes it while the others wait for its
     /// value; it is stored there behind the answer and the lease given back after (`StoreStage.Sharing`).
-    func sharedOrMade(_ request: ImageRequest, key: CacheKey, raw: RawRequest) async throws -> ImageResponse {
+    func sharedOrMade(
+        _ request: ImageRequest, key: CacheKey, raw: RawRequest, streamed: StreamedPlanarDecode? = nil
+    ) async throws -> ImageResponse {
         guard let sharedTier = self.sharedTierStage, sharesResult(request, key: key) else {
-            return try await process(request, key: key, try await self.original(raw))
+            return try await process(request, key: key, try await self.original(raw), streamed: streamed)
         }
         // The result's own key: the signature of a proxy URL is never part of it, the pipeline's settings are.
         var lookup = RawRequest(
@@ -33,7 +35,8 @@ extension ImagePipeline {
         case let .miss(lease):
             do {
                 return try await process(
-                    request, key: key, try await self.original(raw), sharing: StoreStage.Sharing(lease: lease))
+                    request, key: key, try await self.original(raw), sharing: StoreStage.Sharing(lease: lease),
+                    streamed: streamed)
             } catch {
                 await sharedTier.release(lease)
                 throw error

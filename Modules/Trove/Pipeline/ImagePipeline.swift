@@ -272,6 +272,10 @@ public final class ImagePipeline: Sendable {
         let response = try await processedLoads.value(
             forKey: Self.jobKey(for: request, key: key, waiter: waiter.id), as: waiter, onJoin: parts.recordJoin
         ) { job in
+            // Decoded while the source arrives, when a fetch brings it and planes make the result.
+            let streamed = self.streamedPlanarDecode(for: request, key: key)
+            job.streamedDecode = streamed
+            defer { streamed?.close() }
             let raw = RawRequest(
                 url: request.url, key: key.raw, policy: request.cachePolicy,
                 retryFailed: request.options.contains(.retryFailed), headers: request.headers,
@@ -281,7 +285,7 @@ public final class ImagePipeline: Sendable {
                 // Its own job: the events are its caller's.
                 return try await self.refresh(request, key: key, raw: raw, emit: emit)
             case .reloadIgnoringCache:
-                return try await self.process(request, key: key, try await self.fetch(raw))
+                return try await self.process(request, key: key, try await self.fetch(raw), streamed: streamed)
             case .useCache, .cacheOnly, .memoryOnly:
                 // The processed result on disk answers early: a later process decodes the small result.
                 let stored = try await self.parts.tracing.span("trove.processed_disk") { span in
@@ -294,7 +298,7 @@ public final class ImagePipeline: Sendable {
                 }
                 if let stored { return try await self.answer(RawResult(stored), for: request, key: key) }
                 // Then the fleet's copy, else made here (under the fleet's lease when results are shared).
-                return try await self.sharedOrMade(request, key: key, raw: raw)
+                return try await self.sharedOrMade(request, key: key, raw: raw, streamed: streamed)
             }
         }
         // After the shared work: the response kept in memory never carries a placeholder.
@@ -319,7 +323,8 @@ public final class ImagePipeline: Sendable {
 
     /// The original made into the result: decode, transform, store (and share, when made for the fleet).
     func process(
-        _ request: ImageRequest, key: CacheKey, _ raw: RawResult, sharing: StoreStage.Sharing? = nil
+        _ request: ImageRequest, key: CacheKey, _ raw: RawResult, sharing: StoreStage.Sharing? = nil,
+        streamed: StreamedPlanarDecode? = nil
     ) async throws -> ImageResponse {
         // A source a crash was traced to is refused before anything decodes it.
         try await parts.sourceGuard.refusePoisoned(request.url)
@@ -333,7 +338,9 @@ public final class ImagePipeline: Sendable {
         let threads = probe.isLarge ? DecodeThreads.shared : nil
         // Planes when `PlanarRoute` allows (a JPEG shrunk to a JPEG), else RGBA.
         let result: (image: Image, data: Data, format: ImageFormat)
-        if let planar = try await planarResult(request, key: key, raw, probe: probe, threads: threads) {
+        if let planar = try await planarResult(
+            request, key: key, raw, probe: probe, threads: threads, streamed: streamed)
+        {
             result = planar
         } else {
             result = try await rgbaResult(request, key: key, raw, probe: probe, threads: threads)

@@ -9,10 +9,48 @@ enum PlanarDecode {
     case fallback(PlanarRoute.Fallback)
 }
 
+/// One planar decode of one source along a route, fed its bytes whole or as they arrive: the decoder's stream
+/// into the route's resize (`PlanarResizer`), and the fallback the header called for, if it did. Not
+/// `Sendable`: one caller feeds it, in order.
+final class PlanarDecodeRun {
+    private let stream: any PlanarStream
+    private let sink: PlanarResizer
+    private let note: FallbackNote
+    private let request: ImageRequest
+    private let route: PlanarRoute
+
+    fileprivate init(
+        stream: any PlanarStream, sink: PlanarResizer, note: FallbackNote, request: ImageRequest, route: PlanarRoute
+    ) {
+        self.stream = stream
+        self.sink = sink
+        self.note = note
+        self.request = request
+        self.route = route
+    }
+
+    /// Decodes as far as `body` goes (see `PlanarStream.advance`).
+    func advance(_ body: Data, isComplete: Bool) throws -> PlanarStreamProgress {
+        try stream.advance(body, isComplete: isComplete)
+    }
+
+    /// What a decode that ended with `progress` made of the whole file `data`.
+    func decoded(_ progress: PlanarStreamProgress, data: Data) throws -> PlanarDecode {
+        guard progress == .finished else { return .fallback(note.fallback ?? .headerUnread) }
+        let copyright = request.options.contains(.dropsCopyright) ? nil : route.decoder.copyrightNotice(data)
+        return .planes(try sink.result(), copyright: copyright)
+    }
+}
+
+/// Where the header's facts leave the fallback they called for.
+private final class FallbackNote {
+    var fallback: PlanarRoute.Fallback?
+}
+
 extension DecodeStage {
     /// Decodes the source's planes along `route`, reduced as shrink-on-load would reduce its RGBA, straight
-    /// into the route's resize (`PlanarResizer`): the result's planes, or the fallback the header called for.
-    /// Bytes fetched just now that do not decode are forgotten as `run` forgets them.
+    /// into the route's resize: the result's planes, or the fallback the header called for. Bytes fetched just
+    /// now that do not decode are forgotten as `run` forgets them.
     func runPlanar(
         _ input: (raw: RawResult, request: ImageRequest, key: CacheKey, route: PlanarRoute, threads: DecodeThreads?)
     ) async throws -> PlanarDecode {
@@ -24,25 +62,32 @@ extension DecodeStage {
         }
     }
 
-    private func decodePlanes(_ data: Data, for request: ImageRequest, route: PlanarRoute) throws -> PlanarDecode {
+    /// A planar decode of the source behind `request` along `route`, not yet fed.
+    func planarDecodeRun(for request: ImageRequest, route: PlanarRoute) -> PlanarDecodeRun {
         let plan = ShrinkOnLoad(
             transforms: request.transformsAsRun, storedSize: route.storedSize, orientation: .up,
             reducingGap: configuration.shrinkOnLoadReducingGap)
         let options = DecodingOptions(limits: configuration.decodingLimits, minimumSize: plan?.minimumSize)
         let sink = PlanarResizer(resize: route.resize, storedSize: route.storedSize)
-        var fallback: PlanarRoute.Fallback?
+        let note = FallbackNote()
         // Without a converter the RGBA way leaves a profile on the image, and an encoder may embed it.
         let keepsProfile = request.options.contains(.keepsColorProfile) || colorStage == nil
-        let decoded = try sourceGuard.journaling(request.url) {
-            try route.decoder.decodePlanes(
-                data, options: options,
-                accepts: { facts in
-                    fallback = route.fallback(for: facts, keepsProfile: keepsProfile)
-                    return fallback == nil
-                }, into: sink)
-        }
-        guard decoded else { return .fallback(fallback ?? .headerUnread) }
-        let copyright = request.options.contains(.dropsCopyright) ? nil : route.decoder.copyrightNotice(data)
-        return .planes(try sink.result(), copyright: copyright)
+        let stream = route.decoder.makePlanarStream(
+            options: options,
+            accepts: { facts in
+                note.fallback = route.fallback(for: facts, keepsProfile: keepsProfile)
+                return note.fallback == nil
+            }, into: sink)
+        return PlanarDecodeRun(stream: stream, sink: sink, note: note, request: request, route: route)
+    }
+
+    /// Feeds `run` the body so far under the crash guard's journal, as every decode of a source is fed.
+    func advance(_ run: PlanarDecodeRun, _ body: Data, isComplete: Bool, url: URL) throws -> PlanarStreamProgress {
+        try sourceGuard.journaling(url) { try run.advance(body, isComplete: isComplete) }
+    }
+
+    private func decodePlanes(_ data: Data, for request: ImageRequest, route: PlanarRoute) throws -> PlanarDecode {
+        let run = planarDecodeRun(for: request, route: route)
+        return try run.decoded(try advance(run, data, isComplete: true, url: request.url), data: data)
     }
 }

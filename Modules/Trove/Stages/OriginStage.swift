@@ -206,7 +206,7 @@ struct OriginStage: PipelineStage {
                 }
                 metrics.record(.fetch)
                 return try await scheduler.run(host: host, ticket: job.ticket) {
-                    try await job.observingPreviews(finalRequest) { prepared in
+                    try await job.observingBody(finalRequest) { prepared in
                         try await attempt(fetcher, prepared) { progress in job.report(progress) }
                     }
                 }

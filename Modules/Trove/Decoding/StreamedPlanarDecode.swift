@@ -1,0 +1,173 @@
+import Foundation
+import Synchronization
+import TroveCore
+
+/// A planar decode that keeps pace with its source's download: what a request's job gives the fetch it waits
+/// on (`JobHandle.streamedDecode`), so the fetch's pieces are decoded as they arrive instead of after the last.
+/// Speculative: the result is used only when the body it was fed is byte for byte the original the request
+/// then gets (`result(for:)`); any other outcome (a retry, a redirect's body, a header that sends the result the
+/// RGBA way, a damaged file, a disk or shared-tier hit) leaves the ordinary decode to run, and to report errors.
+/// Only a fetch's first attempt is followed, and only a source under `DecodeThreads`' size, whose pieces are
+/// small work for the cooperative pool.
+final class StreamedPlanarDecode: Sendable {
+    /// How the decode starts, once enough of the body is here to say.
+    enum Start {
+        /// More of the body is needed to read the header.
+        case wait
+        /// Not a planar result, or not one to decode while it arrives.
+        case giveUp
+        /// Decode along this run, holding this reservation of the decode memory budget (nil without one).
+        case begin(PlanarDecodeRun, DecodeReservation?)
+    }
+
+    private struct State {
+        var body = Data()
+        var attempts = 0
+        var pump: Task<Void, Never>?
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let worker: StreamedPlanarWorker
+
+    /// A decode that `start` begins from the body so far (called again with more until it answers other than
+    /// `.wait`), and whose pieces `advance` feeds.
+    init(
+        start: @escaping @Sendable (Data) async -> Start,
+        advance: @escaping @Sendable (PlanarDecodeRun, Data, Bool) throws -> PlanarStreamProgress
+    ) {
+        worker = StreamedPlanarWorker(start: start, advance: advance)
+    }
+
+    /// A fetch attempt begins: the first is followed; a second means the first's pieces were not the body.
+    func beginAttempt() {
+        let spoiled = state.withLock { state in
+            state.attempts += 1
+            guard state.attempts > 1, !state.closed else { return false }
+            state.closed = true
+            state.body = Data()
+            return true
+        }
+        if spoiled { close() }
+    }
+
+    /// Takes the next piece of the body. Cheap: an append, and at most the start of a task.
+    func receive(_ piece: Data) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.body.append(piece)
+            guard state.pump == nil else { return }
+            state.pump = Task { await self.pump() }
+        }
+    }
+
+    /// Decodes the body so far, again while more has arrived meanwhile.
+    private func pump() async {
+        var fed = 0
+        while true {
+            let body: Data? = state.withLock { state in
+                guard !state.closed, state.body.count > fed else {
+                    state.pump = nil
+                    return nil
+                }
+                return state.body
+            }
+            guard let body else { return }
+            fed = body.count
+            await worker.advance(body)
+        }
+    }
+
+    /// The decode's result when `raw` is the body it was fed, finished with the body's end; nil otherwise,
+    /// and the ordinary decode runs. Ends the decode either way.
+    func result(for raw: RawResult) async -> PlanarDecode? {
+        let (body, pump) = state.withLock { state in
+            state.closed = true
+            defer { state.body = Data() }
+            return (state.body, state.pump)
+        }
+        await pump?.value
+        guard raw.source == .network, body.count == raw.data.count, body == raw.data else {
+            await worker.close()
+            return nil
+        }
+        return await worker.finish(raw.data)
+    }
+
+    /// Stops following the body and frees what the decode holds (its reservation included).
+    func close() {
+        let pump = state.withLock { state in
+            state.closed = true
+            state.body = Data()
+            return state.pump
+        }
+        Task {
+            await pump?.value
+            await worker.close()
+        }
+    }
+}
+
+/// Owns the decode, which is not shared between tasks: the actor runs one call at a time.
+private actor StreamedPlanarWorker {
+    private enum Phase {
+        case waiting
+        case decoding(PlanarDecodeRun)
+        case ended
+    }
+
+    private let start: @Sendable (Data) async -> StreamedPlanarDecode.Start
+    private let feed: @Sendable (PlanarDecodeRun, Data, Bool) throws -> PlanarStreamProgress
+    private var phase = Phase.waiting
+    private var reservation: DecodeReservation?
+
+    init(
+        start: @escaping @Sendable (Data) async -> StreamedPlanarDecode.Start,
+        advance: @escaping @Sendable (PlanarDecodeRun, Data, Bool) throws -> PlanarStreamProgress
+    ) {
+        self.start = start
+        feed = advance
+    }
+
+    func advance(_ body: Data) async {
+        if case .waiting = phase {
+            switch await start(body) {
+            case .wait: return
+            case .giveUp:
+                phase = .ended
+                return
+            case let .begin(run, reservation):
+                // Closed while the reservation waited: give it straight back.
+                guard case .waiting = phase else {
+                    reservation?.release()
+                    return
+                }
+                self.reservation = reservation
+                phase = .decoding(run)
+            }
+        }
+        guard case let .decoding(run) = phase else { return }
+        do {
+            if try feed(run, body, false) == .declined { close() }
+        } catch {
+            close()
+        }
+    }
+
+    /// Finishes the decode with the whole body.
+    func finish(_ data: Data) -> PlanarDecode? {
+        defer { close() }
+        guard case let .decoding(run) = phase else { return nil }
+        do {
+            let decoded = try run.decoded(try feed(run, data, true), data: data)
+            if case .planes = decoded { return decoded }
+        } catch {}
+        return nil
+    }
+
+    func close() {
+        phase = .ended
+        reservation?.release()
+        reservation = nil
+    }
+}
