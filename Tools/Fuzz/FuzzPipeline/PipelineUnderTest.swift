@@ -31,13 +31,20 @@ final class FuzzInputFetcher: Fetcher {
         -> FetchOutcome
     {
         let data = input.withLock { $0 }
+        // In pieces to whoever watches the body, as an HTTP fetch hands them over: a streamed planar decode
+        // then runs on the input as it would on a download.
+        if let observer = request.bodyObserver {
+            let cuts = [0, data.count / 7, data.count / 3, data.count * 5 / 6, data.count]
+            for (start, end) in zip(cuts, cuts.dropFirst()) where end > start { observer(data[start..<end]) }
+        }
         progress(FetchProgress(received: Int64(data.count), expected: Int64(data.count)))
         return .data(data, ResponseMetadata(url: request.url, expectedLength: Int64(data.count)))
     }
 }
 
-/// Counts the results the pipeline made and, of them, those made from YCbCr planes (its own metrics, read
-/// through swift-metrics): the proof that inputs reach `ImagePipeline.planarResult`.
+/// Counts the results the pipeline made, those of them made from YCbCr planes and those decoded as the input's
+/// pieces came (its own metrics, read through swift-metrics): the proof that inputs reach
+/// `ImagePipeline.planarResult` and `StreamedPlanarDecode`.
 final class ResultCounts: MetricsFactory {
     final class Count: CounterHandler {
         let value = Atomic<Int64>(0)
@@ -47,11 +54,13 @@ final class ResultCounts: MetricsFactory {
 
     let processed = Count()
     let planar = Count()
+    let streamed = Count()
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
         switch label {
         case "trove_results_processed_total": processed
         case "trove_results_planar_total": planar
+        case "trove_results_streamed_decode_total": streamed
         default: NOOPMetricsHandler.instance
         }
     }

@@ -99,7 +99,8 @@ if ProcessInfo.processInfo.environment["TROVE_FUZZ_STATS"] != nil {
     atexit {
         let processed = resultCounts.processed.value.load(ordering: .relaxed)
         let planar = resultCounts.planar.value.load(ordering: .relaxed)
-        var lines = ["pipeline stats: results processed \(processed), planar \(planar)\n"]
+        let streamed = resultCounts.streamed.value.load(ordering: .relaxed)
+        var lines = ["pipeline stats: results processed \(processed), planar \(planar), streamed \(streamed)\n"]
         for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) {
             lines.append("pipeline stats: \(outcome): \(count)\n")
         }
