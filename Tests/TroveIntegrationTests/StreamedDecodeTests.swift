@@ -15,8 +15,10 @@ import TroveTestSupport
     static let spec = "resize:w=300,h=300,mode=fit"
     static let budget = 256 << 20
 
+    /// A pipeline whose decode follows every body from its first piece (`streamedDecodeGate` zero), unless
+    /// told otherwise.
     static func pipeline(
-        _ directory: URL, metrics: TestMetrics, retries: RetryPolicy = .none
+        _ directory: URL, metrics: TestMetrics, retries: RetryPolicy = .none, gate: Duration? = .zero
     ) throws -> (ImagePipeline, PluginRegistry) {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
@@ -24,6 +26,7 @@ import TroveTestSupport
         configuration.metricsFactory = metrics
         configuration.retryPolicy = retries
         configuration.decodeMemoryBudget = budget
+        configuration.streamedDecodeGate = gate
         return (try ImagePipeline(registry: registry, configuration: configuration), registry)
     }
 
@@ -43,11 +46,15 @@ import TroveTestSupport
         let metrics = TestMetrics()
         let (pipeline, registry) = try pipeline(directory.appendingPathComponent("cache"), metrics: metrics)
         defer { #expect(metrics.total("trove_results_streamed_decode_total") == 0) }
+        let result: Result<Data, TroveError>
         do {
-            return .success(try await pipeline.image(for: request(file, registry: registry)).data)
+            result = .success(try await pipeline.image(for: request(file, registry: registry)).data)
         } catch let error as TroveError {
-            return .failure(error)
+            result = .failure(error)
         }
+        // The stores behind the answer, before the folder goes.
+        await pipeline.flush()
+        return result
     }
 
     static func source(_ name: String = "large-1001x667") throws -> Data {
@@ -75,6 +82,25 @@ import TroveTestSupport
             #expect(response.data == (try await Self.reference(source).get()))
             #expect(response.image.width == 300 && response.source == .network)
             #expect(await eventually { pipeline.decodeBudget?.snapshot.reserved == 0 })
+        }
+    }
+
+    /// With `streamedDecodeGate` nil nothing is decoded before the body has ended.
+    @Test func noGateMeansNoStreamedDecode() async throws {
+        let source = try Self.source()
+        let gate = FixtureGate()
+        let route = FixtureServer.Route.pausedBody(source, pauseAfter: source.count / 2, gate: gate)
+        try await withServerAndCache(["/photo.jpg": route]) { server, directory in
+            let metrics = TestMetrics()
+            let (pipeline, registry) = try Self.pipeline(directory, metrics: metrics, gate: nil)
+            let task = Task { try await pipeline.image(for: Self.request(server.url("/photo.jpg"), registry: registry)) }
+            #expect(await eventually { server.requestCount(for: "/photo.jpg") == 1 })
+            #expect(pipeline.decodeBudget?.snapshot.reserved == 0)
+            gate.open()
+            let response = try await task.value
+            #expect(metrics.total("trove_results_streamed_decode_total") == 0)
+            #expect(metrics.total("trove_results_planar_total") == 1)
+            #expect(response.data == (try await Self.reference(source).get()))
         }
     }
 
@@ -114,10 +140,12 @@ import TroveTestSupport
         }
     }
 
-    /// A file cut short fails with the ordinary decode's own error, and is not kept.
+    /// A file cut short fails with the ordinary decode's own error, and its decode lets go of its budget.
     @Test func aDamagedSourceFailsAsAWholeDecodeDoes() async throws {
         let damaged = Data(try Self.source().prefix(40_000))
-        try await withServerAndCache(["/photo.jpg": .file(damaged, contentType: "image/jpeg")]) { server, directory in
+        // Slowly enough that the decode follows the body (it is still arriving past `StreamedPlanarDecode.gate`).
+        let route = FixtureServer.Route.slowBody(damaged, chunkSize: 4000, interval: .milliseconds(2))
+        try await withServerAndCache(["/photo.jpg": route]) { server, directory in
             let metrics = TestMetrics()
             let (pipeline, registry) = try Self.pipeline(directory, metrics: metrics)
             let expected = try await Self.reference(damaged)

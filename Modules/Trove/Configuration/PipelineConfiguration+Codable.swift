@@ -164,6 +164,7 @@ extension PipelineConfiguration: Codable {
         // Below 1 a decoder would reduce under the output size, and the result would be upscaled.
         try json.set(&shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap", atLeast: 1)
         try json.setSeconds(&previewInterval, "previewInterval")
+        try json.setSeconds(&streamedDecodeGate, "streamedDecodeGate")
         if let tls = try json.object("tls", known: ["caBundle", "insecureHosts"]) {
             try tls.set(&self.tls.caBundle, "caBundle")
             try tls.set(&self.tls.insecureHosts, "insecureHosts")
@@ -257,6 +258,7 @@ extension PipelineConfiguration: Codable {
             "sharedTierPolicy")
         try put(shrinkOnLoadReducingGap, "shrinkOnLoadReducingGap")
         try put(seconds(previewInterval), "previewInterval")
+        try put(seconds(streamedDecodeGate), "streamedDecodeGate")
         try put(tls, "tls")
     }
 
@@ -269,7 +271,7 @@ extension PipelineConfiguration: Codable {
         "maxBytes", "decodingLimits", "decodeMemoryBudget", "headers", "cookies", "cacheKeyRule", "encodingOptions",
         "scheduler", "retryPolicy", "failedURLTTL", "crashGuard",
         "sharedCache", "sharedTierOptions", "sharedTierPolicy", "shrinkOnLoadReducingGap", "previewInterval",
-        "tls"
+        "streamedDecodeGate", "tls"
     ]
 
     /// The keys of the `memory` object: `MemoryCacheConfiguration`'s properties.

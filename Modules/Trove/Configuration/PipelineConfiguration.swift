@@ -90,6 +90,11 @@ public struct PipelineConfiguration: Sendable {
     /// The least time between two previews of one download, for requests with `.deliversPreviews`; default
     /// 100 ms. Each preview is an image decode, so this bounds their cost.
     public var previewInterval: Duration = .milliseconds(100)
+    /// How long a source's body must still be arriving after its first piece for a planar result's decode to
+    /// follow it as it comes, rather than start after its last byte; default 2 ms, nil never. A slow origin's
+    /// answer then comes about a decode sooner; a body that arrives within it (a loopback or LAN origin's) is
+    /// decoded whole, as following it would cost a few percent more CPU for no gain.
+    public var streamedDecodeGate: Duration? = .milliseconds(2)
     /// How URLs become cache keys beyond the standard normalisation: query parameters to drop by name (a CDN's
     /// expiring signature) and whether to sort the rest. Every tier and `forget(url:)` use it; the default
     /// changes nothing. See `CacheKeyRule`.

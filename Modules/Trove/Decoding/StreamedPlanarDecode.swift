@@ -8,7 +8,9 @@ import TroveCore
 /// then gets (`result(for:)`); any other outcome (a retry, a redirect's body, a header that sends the result the
 /// RGBA way, a damaged file, a disk or shared-tier hit) leaves the ordinary decode to run, and to report errors.
 /// Only a fetch's first attempt is followed, and only a source under `DecodeThreads`' size, whose pieces are
-/// small work for the cooperative pool.
+/// small work for the cooperative pool. Until a piece arrives `gate` or more after the first one, it only keeps
+/// the pieces: a body that arrives within the gate is left whole to the ordinary decode, as following it would
+/// save at most that long for a few percent more CPU a request (docs/BENCHMARKS.md).
 final class StreamedPlanarDecode: Sendable {
     /// How the decode starts, once enough of the body is here to say.
     enum Start {
@@ -21,21 +23,36 @@ final class StreamedPlanarDecode: Sendable {
     }
 
     private struct State {
+        /// The pieces the pump has taken, joined.
         var body = Data()
+        /// Pieces not joined yet: until the gate opens, receiving a piece copies nothing.
+        var pieces: [Data] = []
+        var firstPiece: ContinuousClock.Instant?
+        /// The gate opened and the decode began to follow the body.
+        var started = false
         var attempts = 0
         var pump: Task<Void, Never>?
         var closed = false
+
+        /// The body so far, joined.
+        mutating func joined() -> Data {
+            for piece in pieces { body.append(piece) }
+            pieces = []
+            return body
+        }
     }
 
     private let state = Mutex(State())
     private let worker: StreamedPlanarWorker
+    private let gate: Duration
 
     /// A decode that `start` begins from the body so far (called again with more until it answers other than
-    /// `.wait`), and whose pieces `advance` feeds.
+    /// `.wait`), and whose pieces `advance` feeds, once a piece arrives `gate` or more after the first.
     init(
-        start: @escaping @Sendable (Data) async -> Start,
+        gate: Duration, start: @escaping @Sendable (Data) async -> Start,
         advance: @escaping @Sendable (PlanarDecodeRun, Data, Bool) throws -> PlanarStreamProgress
     ) {
+        self.gate = gate
         worker = StreamedPlanarWorker(start: start, advance: advance)
     }
 
@@ -46,34 +63,37 @@ final class StreamedPlanarDecode: Sendable {
             guard state.attempts > 1, !state.closed else { return false }
             state.closed = true
             state.body = Data()
+            state.pieces = []
             return true
         }
         if spoiled { close() }
     }
 
-    /// Takes the next piece of the body. Cheap: an append, and at most the start of a task.
+    /// Takes the next piece of the body. Cheap: it keeps the piece, and at most starts a task.
     func receive(_ piece: Data) {
+        let now = ContinuousClock.now
         state.withLock { state in
             guard !state.closed else { return }
-            state.body.append(piece)
-            guard state.pump == nil else { return }
+            state.pieces.append(piece)
+            let first = state.firstPiece ?? now
+            state.firstPiece = first
+            guard state.pump == nil, state.started || now - first >= gate else { return }
+            state.started = true
             state.pump = Task { await self.pump() }
         }
     }
 
     /// Decodes the body so far, again while more has arrived meanwhile.
     private func pump() async {
-        var fed = 0
         while true {
             let body: Data? = state.withLock { state in
-                guard !state.closed, state.body.count > fed else {
+                guard !state.closed, !state.pieces.isEmpty else {
                     state.pump = nil
                     return nil
                 }
-                return state.body
+                return state.joined()
             }
             guard let body else { return }
-            fed = body.count
             await worker.advance(body)
         }
     }
@@ -81,11 +101,16 @@ final class StreamedPlanarDecode: Sendable {
     /// The decode's result when `raw` is the body it was fed, finished with the body's end; nil otherwise,
     /// and the ordinary decode runs. Ends the decode either way.
     func result(for raw: RawResult) async -> PlanarDecode? {
-        let (body, pump) = state.withLock { state in
+        let (started, body, pump) = state.withLock { state in
             state.closed = true
-            defer { state.body = Data() }
-            return (state.body, state.pump)
+            defer {
+                state.body = Data()
+                state.pieces = []
+            }
+            return (state.started, state.started ? state.joined() : Data(), state.pump)
         }
+        // The body ended within the gate: nothing was decoded, and it is left whole to the ordinary decode.
+        guard started else { return nil }
         await pump?.value
         guard raw.source == .network, body.count == raw.data.count, body == raw.data else {
             await worker.close()
@@ -96,11 +121,13 @@ final class StreamedPlanarDecode: Sendable {
 
     /// Stops following the body and frees what the decode holds (its reservation included).
     func close() {
-        let pump = state.withLock { state in
+        let (started, pump) = state.withLock { state in
             state.closed = true
             state.body = Data()
-            return state.pump
+            state.pieces = []
+            return (state.started, state.pump)
         }
+        guard started else { return }
         Task {
             await pump?.value
             await worker.close()

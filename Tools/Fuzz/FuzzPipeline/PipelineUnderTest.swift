@@ -102,6 +102,8 @@ let fuzzPipeline: ImagePipeline = {
     configuration.decodingLimits = fuzzLimits
     configuration.memory = MemoryCacheConfiguration(costLimit: 16 << 20, countLimit: 64)
     configuration.failedURLTTL = .zero
+    // The input's pieces come at once: with no gate the decode follows them as it would a slow download's.
+    configuration.streamedDecodeGate = .zero
     configuration.metricsFactory = resultCounts
     // The colour stage's warnings (every damaged profile makes one) would flood the fuzzer's output.
     configuration.logger = Logger(label: "trove.fuzz", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+import Testing
+import TroveCore
+import TroveTestSupport
+
+@testable import Trove
+
+/// When a streamed decode starts, and what it hands back when it cannot use what it was fed
+/// (`StreamedPlanarDecode`; the decode itself is tested through a pipeline in StreamedDecodeTests).
+@Suite struct StreamedPlanarDecodeTests {
+    /// The lengths of the bodies a decode's start was shown.
+    final class Shown: Sendable {
+        private let lengths = Mutex<[Int]>([])
+        func add(_ length: Int) { lengths.withLock { $0.append(length) } }
+        var all: [Int] { lengths.withLock { $0 } }
+    }
+
+    /// A decode whose start only notes the bodies it is shown, and waits for more or gives up.
+    static func decode(gate: Duration, waits: Bool, shown: Shown) -> StreamedPlanarDecode {
+        StreamedPlanarDecode(
+            gate: gate,
+            start: { body in
+                shown.add(body.count)
+                return waits ? .wait : .giveUp
+            },
+            advance: { _, _, _ in .needsMore })
+    }
+
+    static let body = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0) })
+
+    static func raw(_ data: Data = body, source: ResultSource = .network) -> RawResult {
+        RawResult(data: data, source: source, contentType: "image/jpeg")
+    }
+
+    /// A body whose pieces all come before the gate opens is never looked at: the ordinary decode takes it.
+    @Test func aBodyFasterThanTheGateIsLeftToTheOrdinaryDecode() async {
+        let shown = Shown()
+        let decode = Self.decode(gate: .seconds(3600), waits: false, shown: shown)
+        decode.beginAttempt()
+        for start in stride(from: 0, to: 3000, by: 1000) { decode.receive(Self.body[start..<start + 1000]) }
+        #expect(await decode.result(for: Self.raw()) == nil)
+        #expect(shown.all.isEmpty)
+    }
+
+    /// Past the gate the body so far is shown to `start`, growing, until it answers other than `.wait`.
+    @Test func pastTheGateTheBodySoFarIsShownUntilTheStartDecides() async {
+        let shown = Shown()
+        let decode = Self.decode(gate: .zero, waits: true, shown: shown)
+        decode.beginAttempt()
+        decode.receive(Self.body[0..<1000])
+        #expect(await eventually { shown.all == [1000] })
+        decode.receive(Self.body[1000..<3000])
+        #expect(await eventually { shown.all.last == 3000 })
+        #expect(await decode.result(for: Self.raw()) == nil)
+        #expect(shown.all.allSatisfy { $0 == 1000 || $0 == 3000 })
+    }
+
+    /// A second attempt means the first one's pieces were not the body: nothing more is shown.
+    @Test func aSecondAttemptEndsTheDecode() async {
+        let shown = Shown()
+        let decode = Self.decode(gate: .zero, waits: true, shown: shown)
+        decode.beginAttempt()
+        decode.receive(Self.body[0..<1000])
+        #expect(await eventually { shown.all.count == 1 })
+        decode.beginAttempt()
+        decode.receive(Self.body[1000..<3000])
+        #expect(await decode.result(for: Self.raw()) == nil)
+        #expect(shown.all == [1000])
+    }
+}
