@@ -93,7 +93,9 @@ import TroveTestSupport
         try await withServerAndCache(["/photo.jpg": route]) { server, directory in
             let metrics = TestMetrics()
             let (pipeline, registry) = try Self.pipeline(directory, metrics: metrics, gate: nil)
-            let task = Task { try await pipeline.image(for: Self.request(server.url("/photo.jpg"), registry: registry)) }
+            let task = Task {
+                try await pipeline.image(for: Self.request(server.url("/photo.jpg"), registry: registry))
+            }
             #expect(await eventually { server.requestCount(for: "/photo.jpg") == 1 })
             #expect(pipeline.decodeBudget?.snapshot.reserved == 0)
             gate.open()
