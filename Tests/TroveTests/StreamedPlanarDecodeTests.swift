@@ -68,4 +68,29 @@ import TroveTestSupport
         #expect(await decode.result(for: Self.raw()) == nil)
         #expect(shown.all == [1000])
     }
+
+    /// A decode that gave up (another format, a large source) is not started again by later pieces.
+    @Test func aDecodeThatGivesUpIsNotStartedAgain() async {
+        let shown = Shown()
+        let decode = Self.decode(gate: .zero, waits: false, shown: shown)
+        decode.beginAttempt()
+        decode.receive(Self.body[0..<1000])
+        #expect(await eventually { shown.all == [1000] })
+        decode.receive(Self.body[1000..<3000])
+        #expect(await decode.result(for: Self.raw()) == nil)
+        #expect(shown.all == [1000])
+    }
+
+    /// A body past `maxKeptBytes` before the gate opens is not followed: it would be held twice.
+    @Test func aLargeBodyIsNotKeptWhileTheGateIsShut() async throws {
+        let shown = Shown()
+        let decode = Self.decode(gate: .milliseconds(50), waits: true, shown: shown)
+        decode.beginAttempt()
+        let large = Data(count: StreamedPlanarDecode.maxKeptBytes + 1)
+        decode.receive(large)
+        try await Task.sleep(for: .milliseconds(60))
+        decode.receive(Self.body)
+        #expect(await decode.result(for: Self.raw(large + Self.body)) == nil)
+        #expect(shown.all.isEmpty)
+    }
 }

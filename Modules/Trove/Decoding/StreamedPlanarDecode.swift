@@ -12,6 +12,10 @@ import TroveCore
 /// the pieces: a body that arrives within the gate is left whole to the ordinary decode, as following it would
 /// save at most that long for a few percent more CPU a request (docs/BENCHMARKS.md).
 final class StreamedPlanarDecode: Sendable {
+    /// The most of a body kept before the gate opens: past it the source is too large to follow (a JPEG of 4 MP
+    /// or more is decoded after its last byte anyway), and keeping its pieces would hold it twice.
+    static let maxKeptBytes = 16 << 20
+
     /// How the decode starts, once enough of the body is here to say.
     enum Start {
         /// More of the body is needed to read the header.
@@ -27,6 +31,8 @@ final class StreamedPlanarDecode: Sendable {
         var body = Data()
         /// Pieces not joined yet: until the gate opens, receiving a piece copies nothing.
         var pieces: [Data] = []
+        /// The bytes of `pieces`.
+        var keptBytes = 0
         var firstPiece: ContinuousClock.Instant?
         /// The gate opened and the decode began to follow the body.
         var started = false
@@ -38,7 +44,16 @@ final class StreamedPlanarDecode: Sendable {
         mutating func joined() -> Data {
             for piece in pieces { body.append(piece) }
             pieces = []
+            keptBytes = 0
             return body
+        }
+
+        /// Stops following the body, letting go of it.
+        mutating func close() {
+            closed = true
+            body = Data()
+            pieces = []
+            keptBytes = 0
         }
     }
 
@@ -61,9 +76,7 @@ final class StreamedPlanarDecode: Sendable {
         let spoiled = state.withLock { state in
             state.attempts += 1
             guard state.attempts > 1, !state.closed else { return false }
-            state.closed = true
-            state.body = Data()
-            state.pieces = []
+            state.close()
             return true
         }
         if spoiled { close() }
@@ -75,6 +88,11 @@ final class StreamedPlanarDecode: Sendable {
         state.withLock { state in
             guard !state.closed else { return }
             state.pieces.append(piece)
+            state.keptBytes += piece.count
+            if !state.started && state.keptBytes > Self.maxKeptBytes {
+                state.close()
+                return
+            }
             let first = state.firstPiece ?? now
             state.firstPiece = first
             guard state.pump == nil, state.started || now - first >= gate else { return }
@@ -94,7 +112,14 @@ final class StreamedPlanarDecode: Sendable {
                 return state.joined()
             }
             guard let body else { return }
-            await worker.advance(body)
+            // A decode that gave up (another format, a large source, a damaged header) needs no more pieces.
+            guard await worker.advance(body) else {
+                state.withLock { state in
+                    state.close()
+                    state.pump = nil
+                }
+                return
+            }
         }
     }
 
@@ -102,12 +127,10 @@ final class StreamedPlanarDecode: Sendable {
     /// and the ordinary decode runs. Ends the decode either way.
     func result(for raw: RawResult) async -> PlanarDecode? {
         let (started, body, pump) = state.withLock { state in
-            state.closed = true
-            defer {
-                state.body = Data()
-                state.pieces = []
-            }
-            return (state.started, state.started ? state.joined() : Data(), state.pump)
+            // Joined before the close, unless the decode stopped following the body (then `body` is empty).
+            let body = state.started && !state.closed ? state.joined() : Data()
+            defer { state.close() }
+            return (state.started, body, state.pump)
         }
         // The body ended within the gate: nothing was decoded, and it is left whole to the ordinary decode.
         guard started else { return nil }
@@ -122,9 +145,7 @@ final class StreamedPlanarDecode: Sendable {
     /// Stops following the body and frees what the decode holds (its reservation included).
     func close() {
         let (started, pump) = state.withLock { state in
-            state.closed = true
-            state.body = Data()
-            state.pieces = []
+            state.close()
             return (state.started, state.pump)
         }
         guard started else { return }
@@ -156,29 +177,32 @@ private actor StreamedPlanarWorker {
         feed = advance
     }
 
-    func advance(_ body: Data) async {
+    /// Decodes as far as `body` goes; false once the decode has ended (given up, declined, failed or closed).
+    func advance(_ body: Data) async -> Bool {
         if case .waiting = phase {
             switch await start(body) {
-            case .wait: return
+            case .wait: return true
             case .giveUp:
                 phase = .ended
-                return
+                return false
             case let .begin(run, reservation):
                 // Closed while the reservation waited: give it straight back.
                 guard case .waiting = phase else {
                     reservation?.release()
-                    return
+                    return false
                 }
                 self.reservation = reservation
                 phase = .decoding(run)
             }
         }
-        guard case let .decoding(run) = phase else { return }
+        guard case let .decoding(run) = phase else { return false }
         do {
             if try feed(run, body, false) == .declined { close() }
         } catch {
             close()
         }
+        if case .decoding = phase { return true }
+        return false
     }
 
     /// Finishes the decode with the whole body.
