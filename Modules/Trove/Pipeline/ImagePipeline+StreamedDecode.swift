@@ -8,9 +8,9 @@ extension ImagePipeline {
 
     /// A decode to run while the request's source arrives (`PipelineConfiguration.streamedDecodeGate`), when
     /// its result may be made from planes (its transforms open with a planar resize, after any `orient`; no
-    /// delegate sees the decode) and a fetch
-    /// may bring the source to `process`; nil otherwise. What the source is and whether its route is planar are found
-    /// from its first bytes, as `process` finds them from the whole (`StreamedPlanarDecode`).
+    /// delegate sees the decode) and a fetch may bring the source to `process`; nil otherwise. What the source
+    /// is and whether its route is planar are found from its first bytes, as `process` finds them from the
+    /// whole (`StreamedPlanarDecode`).
     func streamedPlanarDecode(for request: ImageRequest, key: CacheKey) -> StreamedPlanarDecode? {
         let transforms = request.transformsAsRun
         let steps = transforms.first is OrientTransformer ? transforms.dropFirst() : transforms[...]
