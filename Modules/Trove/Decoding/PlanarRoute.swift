@@ -45,11 +45,7 @@ struct PlanarRoute {
         guard encoder.takesPlanes(options) else { return .failure(.losslessOutput) }
         guard let decoder = decoder as? any PlanarImageDecoder else { return .failure(.noPlanarDecoder) }
         guard !hasDelegate else { return .failure(.delegateSeesDecode) }
-        let steps = transforms.first is OrientTransformer ? Array(transforms.dropFirst()) : transforms
-        // After the resize only what leaves an opaque image alone (imgproxy's flatten onto its background).
-        guard let first = steps.first, let resize = first as? any PlanarResize,
-            steps.dropFirst().allSatisfy({ $0 is any OpaqueInvariantTransformer })
-        else { return .failure(.transformsBeyondResize) }
+        guard let resize = planarResize(in: transforms) else { return .failure(.transformsBeyondResize) }
         guard let header else { return .failure(.headerUnread) }
         guard header.frameCount == 1 else { return .failure(.animated) }
         // An upright source is displayed as stored, so the resize is planned on the stored size.
@@ -57,6 +53,16 @@ struct PlanarRoute {
         guard resize.streamsRows(from: stored), resize.planarGeometry(storedSize: stored, deliveredSize: stored) != nil
         else { return .failure(.resizeNotPlanar) }
         return .success(PlanarRoute(decoder: decoder, encoder: encoder, resize: resize, storedSize: stored))
+    }
+
+    /// The resize of transforms (as run) that planes can make: a leading `orient`, then a `PlanarResize`, then
+    /// only what leaves an opaque image alone (imgproxy's flatten onto its background). Nil for any others.
+    static func planarResize(in transforms: [any ImageTransformer]) -> (any PlanarResize)? {
+        let steps = transforms.first is OrientTransformer ? transforms.dropFirst() : transforms[...]
+        guard let resize = steps.first as? any PlanarResize,
+            steps.dropFirst().allSatisfy({ $0 is any OpaqueInvariantTransformer })
+        else { return nil }
+        return resize
     }
 
     /// The source-level half, from the header the decoder read: nil when planes give what RGBA would.

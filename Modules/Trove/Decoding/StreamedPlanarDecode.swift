@@ -73,13 +73,11 @@ final class StreamedPlanarDecode: Sendable {
 
     /// A fetch attempt begins: the first is followed; a second means the first's pieces were not the body.
     func beginAttempt() {
-        let spoiled = state.withLock { state in
+        let retried = state.withLock { state in
             state.attempts += 1
-            guard state.attempts > 1, !state.closed else { return false }
-            state.close()
-            return true
+            return state.attempts > 1
         }
-        if spoiled { close() }
+        if retried { close() }
     }
 
     /// Takes the next piece of the body. Cheap: it keeps the piece, and at most starts a task.
@@ -135,7 +133,7 @@ final class StreamedPlanarDecode: Sendable {
         // The body ended within the gate: nothing was decoded, and it is left whole to the ordinary decode.
         guard started else { return nil }
         await pump?.value
-        guard raw.source == .network, body.count == raw.data.count, body == raw.data else {
+        guard raw.source == .network, body == raw.data else {
             await worker.close()
             return nil
         }

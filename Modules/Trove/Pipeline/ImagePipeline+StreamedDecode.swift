@@ -1,23 +1,21 @@
 import Foundation
 import TroveCore
-import TroveTransformers
 
 extension ImagePipeline {
     /// Most of a body read for a header before a streamed decode gives up and leaves it to the ordinary one.
     static let streamedHeaderBytes = 1 << 20
 
     /// A decode to run while the request's source arrives (`PipelineConfiguration.streamedDecodeGate`), when
-    /// its result may be made from planes (its transforms open with a planar resize, after any `orient`; no
+    /// its result may be made from planes (its transforms are those `PlanarRoute.planarResize(in:)` takes; no
     /// delegate sees the decode) and a fetch may bring the source to `process`; nil otherwise. What the source
     /// is and whether its route is planar are found from its first bytes, as `process` finds them from the
     /// whole (`StreamedPlanarDecode`).
     func streamedPlanarDecode(for request: ImageRequest, key: CacheKey) -> StreamedPlanarDecode? {
         let transforms = request.transformsAsRun
-        let steps = transforms.first is OrientTransformer ? transforms.dropFirst() : transforms[...]
         // A cache-only load never fetches; a refresh makes its result on a path of its own.
         guard let gate = configuration.streamedDecodeGate, key.processed != key.raw, configuration.delegate == nil,
-            request.cachePolicy != .cacheOnly,
-            request.cachePolicy != .refresh, steps.first is any PlanarResize
+            request.cachePolicy != .cacheOnly, request.cachePolicy != .refresh,
+            PlanarRoute.planarResize(in: transforms) != nil
         else { return nil }
         let decode = decode, url = request.url
         return StreamedPlanarDecode(
