@@ -115,9 +115,21 @@ public final class DiskCache: Sendable {
         let policy = evictionPolicy.make(capacity: configuration.byteLimit, keyType: String.self)
         var initial = CacheState(index: DiskIndex(policy: policy))
         let manifest = CacheManifest(formatVersion: Int(EntryHeader.version), hasher: hasher.name)
-        let previous = CacheManifest.read(in: layout)
-        initial.refiling = previous.map { $0.hasher != manifest.hasher } ?? false
+        var pending: CacheManifest? = manifest
+        if let previous = CacheManifest.read(in: layout) {
+            initial.refiling = previous.hasher != manifest.hasher
+            if previous == manifest { pending = nil }
+        } else if ((try? FileManager.default.contentsOfDirectory(atPath: layout.entries)) ?? []).isEmpty {
+            // A new directory: written now, not after the scan, so that a process ending first (a quick
+            // `trove get`) still tells the next opener which hasher named its entries.
+            manifest.write(in: layout)
+            pending = nil
+        } else {
+            // Entries but no manifest (lost, or its opener ended before writing it): their hasher is
+            // unknown, so lookups wait for the scan to re-file whatever this hasher would not find.
+            initial.refiling = true
+        }
         state = Mutex(initial)
-        startOpening(writing: previous == manifest ? nil : manifest)
+        startOpening(writing: pending)
     }
 }

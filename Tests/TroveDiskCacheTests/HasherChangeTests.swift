@@ -79,6 +79,31 @@ struct HasherChangeTests {
         #expect(await reopened.stats().corrupt == 0)
     }
 
+    @Test func aNewDirectoryHasItsManifestBeforeTheOpenerReturns() throws {
+        // A process may end before the opening scan does (a quick `trove get`); the next opener, with
+        // another hasher, must still learn which one named the entries.
+        let dir = try TemporaryDirectory()
+        _ = try DiskCache(directory: dir.url, hasher: MD5Hasher())
+        let manifest = CacheManifest.read(in: CacheLayout(directory: dir.url))
+        #expect(manifest == CacheManifest(formatVersion: Int(EntryHeader.version), hasher: "md5"))
+    }
+
+    @Test func entriesWithoutAManifestAreFoundUnderAnotherHasher() async throws {
+        let dir = try TemporaryDirectory()
+        do {
+            let md5 = try DiskCache(directory: dir.url, hasher: MD5Hasher())
+            try await md5.store(Data("kept".utf8), forKey: "k")
+            await md5.flush()
+            await md5.waitForIndex()
+        }
+        try FileManager.default.removeItem(atPath: CacheManifest.path(in: CacheLayout(directory: dir.url)))
+        // The hasher that wrote the entry is unknown: the lookup waits for the scan to re-file it.
+        let sha = try DiskCache(directory: dir.url, hasher: SHA256Hasher())
+        #expect(try await sha.data(forKey: "k") == Data("kept".utf8))
+        #expect(fileExists(sha.fileURL(forKey: "k")))
+        #expect(CacheManifest.read(in: CacheLayout(directory: dir.url))?.hasher == "sha256")
+    }
+
     @Test func theManifestRecordsTheFormatVersionAndHasher() async throws {
         let dir = try TemporaryDirectory()
         let cache = try DiskCache(directory: dir.url, hasher: MD5Hasher())
