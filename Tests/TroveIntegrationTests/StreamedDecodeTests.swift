@@ -61,11 +61,42 @@ import TroveTestSupport
         try Data(contentsOf: Fixtures.url("planar/\(name).jpg"))
     }
 
+    /// A JPEG of 2600×1734 (4.5 MP, `DecodeThreads`' size) made by Pillow from a fixture photo.
+    static func largeSource(_ kind: String) async throws -> Data {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-large-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("large.jpg")
+        let result = try await runSubprocess(
+            root.appendingPathComponent("scripts/pillow/python.sh"),
+            [
+                root.appendingPathComponent("scripts/pillow/make_large_jpeg.py").path,
+                Fixtures.url("planar/large-1001x667.jpg").path, out.path, "2600", "1734", kind
+            ])
+        try #require(result.status == 0, "make_large_jpeg.py failed: \(result.stderr)")
+        return try Data(contentsOf: out)
+    }
+
     /// Paused at 60% of its body, the source's decode has begun (it holds its budget); opened, the result is
     /// the whole file's, made once, and the budget is given back.
     @Test(arguments: ["large-1001x667", "chelsea-420-progressive"])
     func aSourceIsDecodedWhileItArrives(_ name: String) async throws {
-        let source = try Self.source(name)
+        try await Self.expectDecodedWhileArriving(try Self.source(name))
+    }
+
+    /// A source of 4 MP or more is followed too, its steps on `DecodeThreads` as its whole decode would run:
+    /// a baseline file's rows and a progressive file's scans as they come, the last pass when the body ends.
+    @Test(arguments: ["baseline", "progressive"])
+    func aLargeSourceIsDecodedWhileItArrives(_ kind: String) async throws {
+        let source = try await Self.largeSource(kind)
+        let header = try #require(try JPEGDecoder().info(source))
+        #expect(header.width * header.height >= DecodeThreads.largeSourcePixels)
+        try await Self.expectDecodedWhileArriving(source)
+    }
+
+    static func expectDecodedWhileArriving(_ source: Data) async throws {
         let gate = FixtureGate()
         try await withServerAndCache(["/photo.jpg": .pausedBody(source, pauseAfter: source.count * 6 / 10, gate: gate)])
         { server, directory in
@@ -75,6 +106,7 @@ import TroveTestSupport
                 try await pipeline.image(for: Self.request(server.url("/photo.jpg"), registry: registry))
             }
             #expect(await eventually { (pipeline.decodeBudget?.snapshot.reserved ?? 0) > 0 })
+            #expect(metrics.total("trove_results_planar_total") == 0)
             gate.open()
             let response = try await task.value
             #expect(metrics.total("trove_results_streamed_decode_total") == 1)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TroveCore
+import TroveJPEG
 import TroveTestSupport
 
 @testable import Trove
@@ -54,6 +55,56 @@ import TroveTestSupport
         #expect(await eventually { shown.all.last == 3000 })
         #expect(await decode.result(for: Self.raw()) == nil)
         #expect(shown.all.allSatisfy { $0 == 1000 || $0 == 3000 })
+    }
+
+    /// A large source's decode runs its steps on `DecodeThreads`, the last one too, as its whole decode would.
+    @Test func aLargeSourcesStepsRunOnTheDecodeThreads() async throws {
+        var registry = PluginRegistry.standard
+        try registry.install(TroveJPEGPlugin())
+        let directory = try TemporaryDirectory()
+        let pipeline = try ImagePipeline(
+            registry: registry, configuration: PipelineConfiguration(cacheDirectory: directory.url))
+        let (width, height) = (2048, 2048)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                pixels[i] = UInt8(truncatingIfNeeded: x ^ y)
+                pixels[i + 1] = UInt8(truncatingIfNeeded: x &* 3)
+                pixels[i + 2] = UInt8(truncatingIfNeeded: y)
+            }
+        }
+        let source = try JPEGEncoder().encode(
+            Image(width: width, height: height, pixels: pixels), options: EncodingOptions(quality: 0.8))
+        var request = ImageRequest(
+            url: URL(string: "https://example.com/large.jpg")!,
+            transforms: try registry.transformers(forSpec: "resize:w=300,h=300,mode=fit"))
+        request.outputFormat = .jpeg
+        let probe = SourceProbe(source, decoder: JPEGDecoder())
+        #expect(probe.isLarge)
+        let route = try #require(pipeline.planarRoute(for: request, key: pipeline.cacheKey(for: request), probe: probe))
+        let run = pipeline.decode.planarDecodeRun(for: request, route: route)
+        let steps = Mutex<[Bool]>([])
+        let decode = StreamedPlanarDecode(
+            gate: .zero, start: { _ in .begin(run, nil, .shared) },
+            advance: { run, body, isComplete in
+                steps.withLock { $0.append(DecodeThreads.isCurrent) }
+                return try run.advance(body, isComplete: isComplete)
+            })
+        decode.beginAttempt()
+        let half = source.count / 2
+        decode.receive(source[0..<half])
+        #expect(await eventually { steps.withLock { !$0.isEmpty } })
+        decode.receive(source[half...])
+        let planes = await decode.result(for: Self.raw(source))
+        guard case let .planes(planes, _) = planes else {
+            Issue.record("no planes")
+            return
+        }
+        #expect(planes.width == 300 && planes.height == 300)
+        let onDecodeThreads = steps.withLock { $0 }
+        #expect(onDecodeThreads.count >= 2 && onDecodeThreads.allSatisfy { $0 }, "\(onDecodeThreads)")
+        #expect(!DecodeThreads.isCurrent)
     }
 
     /// A second attempt means the first one's pieces were not the body: nothing more is shown.

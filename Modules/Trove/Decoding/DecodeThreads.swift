@@ -18,6 +18,14 @@ package final class DecodeThreads: Sendable {
     /// A concurrent queue on Dispatch's global threads (not the cooperative pool's), as many at once as cores.
     private let queue = DispatchQueue(label: "trove.decode", qos: .userInitiated, attributes: .concurrent)
     private let abandonedCount = Atomic<Int>(0)
+    private static let marker = DispatchSpecificKey<Bool>()
+
+    private init() {
+        queue.setSpecific(key: Self.marker, value: true)
+    }
+
+    /// Whether the caller runs on one of these threads.
+    package static var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
 
     /// Work whose caller was cancelled before it finished.
     package var abandoned: Int { abandonedCount.load(ordering: .relaxed) }

@@ -7,13 +7,14 @@ import TroveCore
 /// Speculative: the result is used only when the body it was fed is byte for byte the original the request
 /// then gets (`result(for:)`); any other outcome (a retry, a redirect's body, a header that sends the result the
 /// RGBA way, a damaged file, a disk or shared-tier hit) leaves the ordinary decode to run, and to report errors.
-/// Only a fetch's first attempt is followed, and only a source under `DecodeThreads`' size, whose pieces are
-/// small work for the cooperative pool. Until a piece arrives `gate` or more after the first one, it only keeps
-/// the pieces: a body that arrives within the gate is left whole to the ordinary decode, as following it would
-/// save at most that long for a few percent more CPU a request (docs/BENCHMARKS.md).
+/// Only a fetch's first attempt is followed. A source of `DecodeThreads`' size is decoded on those threads, as
+/// `process` would decode it, so its steps never hold the cooperative pool; a smaller one's steps are small
+/// work for the pool. Until a piece arrives `gate` or more after the first one, it only keeps the pieces: a
+/// body that arrives within the gate is left whole to the ordinary decode, as following it would save at most
+/// that long for a few percent more CPU a request (docs/BENCHMARKS.md).
 final class StreamedPlanarDecode: Sendable {
-    /// The most of a body kept before the gate opens: past it the source is too large to follow (a JPEG of 4 MP
-    /// or more is decoded after its last byte anyway), and keeping its pieces would hold it twice.
+    /// The most of a body kept before the gate opens: a body that brings this much within the gate arrives too
+    /// fast for following it to gain much, and keeping its pieces would hold it twice.
     static let maxKeptBytes = 16 << 20
 
     /// How the decode starts, once enough of the body is here to say.
@@ -22,8 +23,9 @@ final class StreamedPlanarDecode: Sendable {
         case wait
         /// Not a planar result, or not one to decode while it arrives.
         case giveUp
-        /// Decode along this run, holding this reservation of the decode memory budget (nil without one).
-        case begin(PlanarDecodeRun, DecodeReservation?)
+        /// Decode along this run, holding this reservation of the decode memory budget (nil without one), on
+        /// these threads (nil: on the caller's, the cooperative pool).
+        case begin(PlanarDecodeRun, DecodeReservation?, DecodeThreads?)
     }
 
     private struct State {
@@ -166,6 +168,7 @@ private actor StreamedPlanarWorker {
     private let feed: @Sendable (PlanarDecodeRun, Data, Bool) throws -> PlanarStreamProgress
     private var phase = Phase.waiting
     private var reservation: DecodeReservation?
+    private var threads: DecodeThreads?
 
     init(
         start: @escaping @Sendable (Data) async -> StreamedPlanarDecode.Start,
@@ -183,19 +186,20 @@ private actor StreamedPlanarWorker {
             case .giveUp:
                 phase = .ended
                 return false
-            case let .begin(run, reservation):
+            case let .begin(run, reservation, threads):
                 // Closed while the reservation waited: give it straight back.
                 guard case .waiting = phase else {
                     reservation?.release()
                     return false
                 }
                 self.reservation = reservation
+                self.threads = threads
                 phase = .decoding(run)
             }
         }
         guard case let .decoding(run) = phase else { return false }
         do {
-            if try feed(run, body, false) == .declined { close() }
+            if try await step(run, body, isComplete: false) == .declined { close() }
         } catch {
             close()
         }
@@ -204,14 +208,29 @@ private actor StreamedPlanarWorker {
     }
 
     /// Finishes the decode with the whole body.
-    func finish(_ data: Data) -> PlanarDecode? {
+    func finish(_ data: Data) async -> PlanarDecode? {
         defer { close() }
         guard case let .decoding(run) = phase else { return nil }
         do {
-            let decoded = try run.decoded(try feed(run, data, true), data: data)
+            let decoded = try await step(run, data, isComplete: true) { try run.decoded($0, data: data) }
             if case .planes = decoded { return decoded }
         } catch {}
         return nil
+    }
+
+    /// Feeds `run` the body so far, then hands what it made to `then`: on the decode's threads when it has
+    /// them. The actor waits meanwhile; only the pump and then `finish`, one after the other, call it.
+    private func step<T: Sendable>(
+        _ run: PlanarDecodeRun, _ body: Data, isComplete: Bool,
+        then: @escaping @Sendable (PlanarStreamProgress) throws -> T
+    ) async throws -> T {
+        let feed = feed
+        guard let threads else { return try then(feed(run, body, isComplete)) }
+        return try await threads.run { try then(feed(run, body, isComplete)) }
+    }
+
+    private func step(_ run: PlanarDecodeRun, _ body: Data, isComplete: Bool) async throws -> PlanarStreamProgress {
+        try await step(run, body, isComplete: isComplete) { $0 }
     }
 
     func close() {

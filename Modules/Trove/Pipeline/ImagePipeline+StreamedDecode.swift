@@ -33,16 +33,16 @@ extension ImagePipeline {
                 guard probe.readsHeader, probe.header != nil else {
                     return body.count < Self.streamedHeaderBytes ? .wait : .giveUp
                 }
-                guard !probe.isLarge, let route = planarRoute(for: request, key: key, probe: probe) else {
-                    return .giveUp
-                }
+                guard let route = planarRoute(for: request, key: key, probe: probe) else { return .giveUp }
                 do {
                     // As `process`: a source a crash was traced to is never decoded, and the decode waits
                     // for room in the budget (which `process` then shares, under the same key).
                     try await parts.sourceGuard.refusePoisoned(url)
                     let reservation = try await reserveDecodeMemory(
                         for: probe, key: key.processed, transforms: transforms)
-                    return .begin(decode.planarDecodeRun(for: request, route: route), reservation)
+                    // A large source's steps run where `process` would run its decode.
+                    let threads = probe.isLarge ? DecodeThreads.shared : nil
+                    return .begin(decode.planarDecodeRun(for: request, route: route), reservation, threads)
                 } catch {
                     return .giveUp
                 }

@@ -10,9 +10,9 @@ enum PlanarDecode {
 }
 
 /// One planar decode of one source along a route, fed its bytes whole or as they arrive: the decoder's stream
-/// into the route's resize (`PlanarResizer`), and the fallback the header called for, if it did. Not
-/// `Sendable`: one caller feeds it, in order.
-final class PlanarDecodeRun {
+/// into the route's resize (`PlanarResizer`), and the fallback the header called for, if it did. Unchecked
+/// `Sendable`: one caller feeds it, in order (a streamed decode's actor, or a decode thread the actor waits on).
+final class PlanarDecodeRun: @unchecked Sendable {
     private let stream: any PlanarStream
     private let sink: PlanarResizer
     private let note: FallbackNote
