@@ -132,6 +132,21 @@ import TroveTestSupport
         #expect(shown.all == [1000])
     }
 
+    /// A body that grows past `maxKeptBytes` while it is followed is let go: no more of it is decoded or kept,
+    /// and the ordinary decode takes it.
+    @Test func aBodyThatGrowsPastTheLimitIsLetGo() async throws {
+        let shown = Shown()
+        let decode = Self.decode(gate: .zero, waits: true, shown: shown)
+        decode.beginAttempt()
+        decode.receive(Self.body)
+        #expect(await eventually { shown.all == [Self.body.count] })
+        let large = Data(count: StreamedPlanarDecode.maxKeptBytes)
+        decode.receive(large)
+        decode.receive(Self.body)
+        #expect(await decode.result(for: Self.raw(Self.body + large + Self.body)) == nil)
+        #expect(shown.all == [Self.body.count])
+    }
+
     /// A body past `maxKeptBytes` before the gate opens is not followed: it would be held twice.
     @Test func aLargeBodyIsNotKeptWhileTheGateIsShut() async throws {
         let shown = Shown()

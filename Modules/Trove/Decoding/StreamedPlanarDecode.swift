@@ -13,8 +13,9 @@ import TroveCore
 /// body that arrives within the gate is left whole to the ordinary decode, as following it would save at most
 /// that long for a few percent more CPU a request (docs/BENCHMARKS.md).
 final class StreamedPlanarDecode: Sendable {
-    /// The most of a body kept before the gate opens: a body that brings this much within the gate arrives too
-    /// fast for following it to gain much, and keeping its pieces would hold it twice.
+    /// The most of a body it keeps, before the gate opens or after: the fetch holds the body too, so past this
+    /// it stops following (the ordinary decode takes the source) rather than hold more than this twice. A body
+    /// that brings this much within the gate arrives too fast for following it to gain much anyway.
     static let maxKeptBytes = 16 << 20
 
     /// How the decode starts, once enough of the body is here to say.
@@ -85,20 +86,19 @@ final class StreamedPlanarDecode: Sendable {
     /// Takes the next piece of the body. Cheap: it keeps the piece, and at most starts a task.
     func receive(_ piece: Data) {
         let now = ContinuousClock.now
-        state.withLock { state in
-            guard !state.closed else { return }
+        let tooLarge = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
             state.pieces.append(piece)
             state.keptBytes += piece.count
-            if !state.started && state.keptBytes > Self.maxKeptBytes {
-                state.close()
-                return
-            }
+            if state.body.count + state.keptBytes > Self.maxKeptBytes { return true }
             let first = state.firstPiece ?? now
             state.firstPiece = first
-            guard state.pump == nil, state.started || now - first >= gate else { return }
+            guard state.pump == nil, state.started || now - first >= gate else { return false }
             state.started = true
             state.pump = Task { await self.pump() }
+            return false
         }
+        if tooLarge { close() }
     }
 
     /// Decodes the body so far, again while more has arrived meanwhile.
