@@ -15,7 +15,7 @@ import TroveCore
 final class StreamedPlanarDecode: Sendable {
     /// The most of a body it keeps, before the gate opens or after: the fetch holds the body too, so past this
     /// it stops following (the ordinary decode takes the source) rather than hold more than this twice. A body
-    /// that brings this much within the gate arrives too fast for following it to gain much anyway.
+    /// that says it is longer (`expect`) is not followed at all.
     static let maxKeptBytes = 16 << 20
 
     /// How the decode starts, once enough of the body is here to say.
@@ -83,22 +83,33 @@ final class StreamedPlanarDecode: Sendable {
         if retried { close() }
     }
 
+    /// The fetch's answer says how long its body is (Content-Length): one past `maxKeptBytes` is not followed,
+    /// so no decode begins that would be dropped part way.
+    func expect(_ length: Int64) {
+        guard length > Self.maxKeptBytes else { return }
+        close()
+    }
+
     /// Takes the next piece of the body. Cheap: it keeps the piece, and at most starts a task.
     func receive(_ piece: Data) {
         let now = ContinuousClock.now
-        let tooLarge = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
+        let letGo = state.withLock { state -> (started: Bool, pump: Task<Void, Never>?)? in
+            guard !state.closed else { return nil }
             state.pieces.append(piece)
             state.keptBytes += piece.count
-            if state.body.count + state.keptBytes > Self.maxKeptBytes { return true }
+            // Closed under the lock, so a pump between steps never joins a body past the limit.
+            if state.body.count + state.keptBytes > Self.maxKeptBytes {
+                state.close()
+                return (state.started, state.pump)
+            }
             let first = state.firstPiece ?? now
             state.firstPiece = first
-            guard state.pump == nil, state.started || now - first >= gate else { return false }
+            guard state.pump == nil, state.started || now - first >= gate else { return nil }
             state.started = true
             state.pump = Task { await self.pump() }
-            return false
+            return nil
         }
-        if tooLarge { close() }
+        if let letGo { closeWorker(started: letGo.started, after: letGo.pump) }
     }
 
     /// Decodes the body so far, again while more has arrived meanwhile.
@@ -112,7 +123,8 @@ final class StreamedPlanarDecode: Sendable {
                 return state.joined()
             }
             guard let body else { return }
-            // A decode that gave up (another format, a large source, a damaged header) needs no more pieces.
+            // A decode that gave up (another format, a header that sends the result the RGBA way, a damaged
+            // file) needs no more pieces.
             guard await worker.advance(body) else {
                 state.withLock { state in
                     state.close()
@@ -148,6 +160,11 @@ final class StreamedPlanarDecode: Sendable {
             state.close()
             return (state.started, state.pump)
         }
+        closeWorker(started: started, after: pump)
+    }
+
+    /// Once `pump` has ended, frees what the decode holds, if it ever started.
+    private func closeWorker(started: Bool, after pump: Task<Void, Never>?) {
         guard started else { return }
         Task {
             await pump?.value
@@ -207,7 +224,8 @@ private actor StreamedPlanarWorker {
         return false
     }
 
-    /// Finishes the decode with the whole body.
+    /// Finishes the decode with the whole body. A caller cancelled meanwhile gets nil at once and the budget
+    /// back, while the last step ends on its thread, as `process` treats a decode it abandons.
     func finish(_ data: Data) async -> PlanarDecode? {
         defer { close() }
         guard case let .decoding(run) = phase else { return nil }
