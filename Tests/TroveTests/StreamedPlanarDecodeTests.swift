@@ -81,7 +81,7 @@ import TroveTestSupport
             transforms: try registry.transformers(forSpec: "resize:w=300,h=300,mode=fit"))
         request.outputFormat = .jpeg
         let probe = SourceProbe(source, decoder: JPEGDecoder())
-        #expect(probe.isLarge)
+        #expect(probe.threads === DecodeThreads.shared)
         let route = try #require(pipeline.planarRoute(for: request, key: pipeline.cacheKey(for: request), probe: probe))
         let run = pipeline.decode.planarDecodeRun(for: request, route: route)
         let steps = Mutex<[Bool]>([])

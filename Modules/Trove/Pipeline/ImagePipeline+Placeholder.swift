@@ -91,7 +91,7 @@ extension ImagePipeline {
         let reservation = try await reserveDecodeMemory(
             for: probe, key: key.processed, transforms: source.transformsAsRun)
         defer { reservation?.release() }
-        let threads = probe.isLarge ? DecodeThreads.shared : nil
+        let threads = probe.threads
         let (decoded, remaining) = try await decode.run(
             (raw: raw, request: source, key: key, probe: probe, threads: threads))
         try Task.checkCancellation()

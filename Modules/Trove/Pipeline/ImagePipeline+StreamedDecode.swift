@@ -41,8 +41,7 @@ extension ImagePipeline {
                     let reservation = try await reserveDecodeMemory(
                         for: probe, key: key.processed, transforms: transforms)
                     // A large source's steps run where `process` would run its decode.
-                    let threads = probe.isLarge ? DecodeThreads.shared : nil
-                    return .begin(decode.planarDecodeRun(for: request, route: route), reservation, threads)
+                    return .begin(decode.planarDecodeRun(for: request, route: route), reservation, probe.threads)
                 } catch {
                     return .giveUp
                 }

@@ -335,7 +335,7 @@ public final class ImagePipeline: Sendable {
             for: probe, key: key.processed, transforms: request.transformsAsRun)
         defer { reservation?.release() }
         // A large source's work runs on threads of its own, so it never holds the cooperative pool.
-        let threads = probe.isLarge ? DecodeThreads.shared : nil
+        let threads = probe.threads
         // Planes when `PlanarRoute` allows (a JPEG shrunk to a JPEG), else RGBA.
         let result: (image: Image, data: Data, format: ImageFormat)
         if let planar = try await planarResult(

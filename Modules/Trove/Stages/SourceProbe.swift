@@ -27,6 +27,7 @@ struct SourceProbe: Sendable {
         streamingBufferBytes = decoder is PNGDecoder ? PNGDecoder.scanlineBytes(of: data) : 0
     }
 
-    /// Whether the decode and the transforms go to `DecodeThreads`, off the cooperative pool.
-    var isLarge: Bool { DecodeThreads.takes(header) }
+    /// Where the decode and the transforms run: on `DecodeThreads`, off the cooperative pool, for a large
+    /// source; nil for the caller's threads.
+    var threads: DecodeThreads? { DecodeThreads.takes(header) ? .shared : nil }
 }
