@@ -2,6 +2,7 @@ SHELL := /bin/bash
 # Trove's commands. `make demo` and `make test` work on a fresh machine: they install what they need.
 SWIFT ?= swift
 BUILD_LOG := .build/trove-build.log
+TEST_LOG := .build/trove-test.log
 
 .PHONY: all setup build test demo bench clean fuzz docs lint
 
@@ -18,12 +19,18 @@ build: setup
 
 # One test at a time: on this project's 2-core machines a parallel run starves the loopback servers and the
 # CLI subprocesses for seconds at a time, which breaks tests' timeouts and fail-fast bounds. Serially the
-# whole suite takes about four minutes. First, in under a second: docs/ARCHITECTURE.md names only files, types,
+# whole suite takes about six minutes. First, in under a second: docs/ARCHITECTURE.md names only files, types,
 # functions and paths that exist (scripts/check-architecture-doc.py; `make lint` runs it too).
+# Pillow's venv is made before the tests, not by the first test that needs it. A failing run ends by repeating
+# its failures, so that the tail of the log (all a CI summary may show) names them.
 test: build
 	scripts/check-architecture-doc.py --self-test >/dev/null
 	scripts/check-architecture-doc.py
-	$(SWIFT) test --skip-build --no-parallel
+	scripts/pillow/python.sh -c 'import PIL'
+	$(SWIFT) test --skip-build --no-parallel 2>&1 | tee $(TEST_LOG); status=$${PIPESTATUS[0]}; \
+		if [ $$status -ne 0 ]; then echo "== what failed =="; grep -a 'recorded an issue' $(TEST_LOG) | \
+		cut -c1-400 | head -n 8; grep -a '^✘ Test .* failed after' $(TEST_LOG) | head -n 8; fi; \
+		exit $$status
 
 demo: setup
 	$(SWIFT) build --product trove

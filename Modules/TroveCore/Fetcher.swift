@@ -89,9 +89,6 @@ public struct FetchRequest: Sendable {
     /// Called with what came with an answer that is not a success (a 404's headers, say) before the fetch
     /// fails with its status, so the caller can read the answer's own freshness; nil for none.
     package var failedResponseObserver: (@Sendable (ResponseMetadata) -> Void)?
-    /// Called with a successful answer's Content-Length, when it has one, before any of its body reaches
-    /// `bodyObserver`; nil for none. A fetcher that does not know the length skips it.
-    package var bodyLengthObserver: (@Sendable (Int64) -> Void)?
 
     /// A request for `url`. Defaults: no extra headers, no validators, a 15 s idle timeout, a 50 MiB body limit,
     /// no deadline.

@@ -121,7 +121,6 @@ final class ResponseCollector: HTTPClientResponseDelegate, @unchecked Sendable {
                 return task.eventLoop.makeFailedFuture(TroveError.tooLarge(url: url, limit: request.maxBytes))
             }
             if sink == nil { body.reserveCapacity(Int(expected)) }
-            request.bodyLengthObserver?(expected)
         }
         if let sink {
             do {

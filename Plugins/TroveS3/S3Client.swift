@@ -30,15 +30,12 @@ package struct S3Client: Sendable {
     /// Streams the object at `key` to `body` piece by piece as it arrives, and returns its information once the
     /// whole body went through; nil when the bucket has no such key. Throws `S3Error.tooLarge` as soon as the
     /// announced or received length passes `maxBytes`. A failure before the first byte is retried; after it,
-    /// it is thrown (`body` has seen part of the object), as is anything `body` throws. `announced` gets the
-    /// answer's Content-Length, when it has one, before the body's first piece (again on a retry).
+    /// it is thrown (`body` has seen part of the object), as is anything `body` throws.
     package func get(
         _ key: String, maxBytes: Int, deadline: ContinuousClock.Instant,
-        announced: @escaping @Sendable (Int) -> Void = { _ in },
         body: @escaping @Sendable (ByteBuffer) async throws -> Void
     ) async throws -> S3ObjectInfo? {
         try await getObject(key, maxBytes: maxBytes, deadline: deadline) { info, response in
-            if response.headers.first(name: "content-length") != nil { announced(info.size) }
             var started = false
             var info = info
             info.size = try await read(response, operation: "GET \(key)", limit: maxBytes, info: info) { chunk in

@@ -56,21 +56,20 @@ package struct S3Fetcher: Fetcher {
             throw Self.troveError(error, url: request.url, bucket: source.bucket)
         }
         let body = Mutex(Data())
-        let observer = request.bodyObserver, lengthObserver = request.bodyLengthObserver
+        let observer = request.bodyObserver
         let info: S3ObjectInfo?
         do {
             info = try await client.get(
-                source.key, maxBytes: request.maxBytes, deadline: request.deadline?.end ?? .now + Self.defaultBudget,
-                announced: { lengthObserver?(Int64($0)) },
-                body: { chunk in
-                    let piece = Data(chunk.readableBytesView)
-                    let received = body.withLock {
-                        $0.append(piece)
-                        return $0.count
-                    }
-                    observer?(piece)
-                    progress(FetchProgress(received: Int64(received), expected: nil))
-                })
+                source.key, maxBytes: request.maxBytes, deadline: request.deadline?.end ?? .now + Self.defaultBudget
+            ) { chunk in
+                let piece = Data(chunk.readableBytesView)
+                let received = body.withLock {
+                    $0.append(piece)
+                    return $0.count
+                }
+                observer?(piece)
+                progress(FetchProgress(received: Int64(received), expected: nil))
+            }
         } catch let error as S3Error {
             throw Self.troveError(error, url: request.url, bucket: source.bucket)
         }

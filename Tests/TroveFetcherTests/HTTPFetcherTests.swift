@@ -40,27 +40,6 @@ import TroveFetcher
         }
     }
 
-    /// A body's watchers learn its Content-Length before its first piece; a failed answer tells them nothing.
-    @Test func theBodysLengthIsToldBeforeItsPieces() async throws {
-        try await withServer { server in
-            let events = Mutex<[String]>([])
-            var request = FetchRequest(url: server.url("/blob"))
-            request.bodyLengthObserver = { length in events.withLock { $0.append("length \(length)") } }
-            request.bodyObserver = { piece in events.withLock { $0.append("piece \(piece.count)") } }
-            _ = try await HTTPFetcher().fetch(request) { _ in }
-            let seen = events.withLock { $0 }
-            #expect(seen.first == "length 70000")
-            #expect(seen.dropFirst().allSatisfy { $0.hasPrefix("piece ") })
-            let received = seen.dropFirst().compactMap { Int($0.dropFirst("piece ".count)) }.reduce(0, +)
-            #expect(received == 70_000)
-
-            var failing = FetchRequest(url: server.url("/gone"))
-            failing.bodyLengthObserver = { length in events.withLock { $0.append("length \(length)") } }
-            _ = try? await HTTPFetcher().fetch(failing) { _ in }
-            #expect(events.withLock { $0.count } == seen.count)
-        }
-    }
-
     @Test func conditionalRequestGetsNotModified() async throws {
         try await withServer { server in
             guard case let .data(_, first) = try await HTTPFetcher().fetch(FetchRequest(url: server.url("/blob")))

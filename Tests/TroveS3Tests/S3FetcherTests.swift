@@ -47,13 +47,8 @@ import TroveTestSupport
         let url = try await stored(image, name: "a photo ü.png")
         let reports = Mutex<[FetchProgress]>([])
         let observed = Mutex(Data())
-        let announced = Mutex<[Int64]>([])
         var request = FetchRequest(url: url, deadline: nil)
         request.bodyObserver = { piece in observed.withLock { $0.append(piece) } }
-        request.bodyLengthObserver = { length in
-            // Told before any piece arrives.
-            announced.withLock { $0.append(observed.withLock { $0.isEmpty } ? length : -1) }
-        }
         let outcome = try await fetcher().fetch(request) { report in reports.withLock { $0.append(report) } }
         guard case let .data(data, metadata) = outcome else {
             Issue.record("not data: \(outcome)")
@@ -61,7 +56,6 @@ import TroveTestSupport
         }
         #expect(data == image)
         #expect(observed.withLock { $0 } == image)
-        #expect(announced.withLock { $0 } == [Int64(image.count)])
         #expect(metadata.url == url && metadata.statusCode == 200)
         #expect(metadata.contentType == "image/png")
         #expect(metadata.expectedLength == Int64(image.count))

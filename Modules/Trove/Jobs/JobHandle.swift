@@ -116,9 +116,8 @@ package final class JobHandle: Sendable {
     /// Runs one fetch attempt, handing the body's pieces to whoever watches it as it arrives: a new preview
     /// producer when a waiter wants previews as it starts (a retry starts over), finished before this returns
     /// so that no preview follows the fetch, and the streamed decodes of the waiting jobs (each told the
-    /// attempt began, and the body's length when the answer gives it). Waiters that join later and asked get
-    /// the previews from then on, and no piece for their decode; an attempt nobody watches hands over no
-    /// pieces (keeping them costs a copy of the body).
+    /// attempt began). Waiters that join later and asked get the previews from then on, and no piece for
+    /// their decode; an attempt nobody watches hands over no pieces (keeping them costs a copy of the body).
     func observingBody<Value: Sendable>(
         _ request: FetchRequest, _ fetch: (FetchRequest) async throws -> Value
     ) async throws -> Value {
@@ -133,11 +132,6 @@ package final class JobHandle: Sendable {
         request.bodyObserver = { piece in
             producer?.receive(piece)
             for decode in decodes { decode.receive(piece) }
-        }
-        if !decodes.isEmpty {
-            request.bodyLengthObserver = { length in
-                for decode in decodes { decode.expect(length) }
-            }
         }
         do {
             let value = try await fetch(request)
