@@ -181,7 +181,7 @@ let package = Package(
             name: "Trove",
             dependencies: [
                 "TroveCore", "TroveEviction", "TroveFetcher", "TroveMemoryCache", "TroveDiskCache",
-                "TroveCodec", "TroveTransformers", "TrovePlaceholders", "CTroveSupport",
+                "TroveCodec", "TroveTransformers", "TrovePlaceholders", "TroveSupport", "CTroveSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -11,12 +11,13 @@ package enum PlanarStreamProgress: Sendable, Equatable {
 }
 
 /// One planar decode of one body, fed the body as it arrives, so the decode keeps pace with the download
-/// instead of starting after it. Not `Sendable`: one caller feeds it, in order.
+/// instead of starting after it. It keeps only the bytes it has not decoded yet, so a body it follows is not
+/// held twice. Not `Sendable`: one caller feeds it, in order.
 package protocol PlanarStream: AnyObject {
-    /// Decodes as far as `body` goes: the body so far, which starts with every byte an earlier call was given.
-    /// Without `isComplete` it returns `.needsMore` where the bytes run out; with it the body has ended, and it
-    /// finishes or throws as a decode of the whole file would (a truncated file throws). Throws for a damaged
-    /// file, a size over the limits or what the sink threw; after a throw every call throws the same error,
-    /// and once it has finished or declined every call says so.
-    func advance(_ body: Data, isComplete: Bool) throws -> PlanarStreamProgress
+    /// Decodes as far as the bytes given so far go: `piece` is the body's next bytes, after every byte an earlier
+    /// call was given. Without `isComplete` it returns `.needsMore` where the bytes run out; with it the body
+    /// has ended with `piece`, and it finishes or throws as a decode of the whole file would (a truncated file
+    /// throws). Throws for a damaged file, a size over the limits or what the sink threw; after a throw every
+    /// call throws the same error, and once it has finished or declined every call says so.
+    func advance(_ piece: Data, isComplete: Bool) throws -> PlanarStreamProgress
 }

@@ -18,7 +18,8 @@ typedef struct {
     char message[JMSG_LENGTH_MAX];
 } trove_error_manager;
 
-// A data source over the body so far (TroveJPEGSuspendingSource.c).
+// A data source over the body so far, or what is left of it once its start is forgotten
+// (TroveJPEGSuspendingSource.c).
 typedef struct {
     struct jpeg_source_mgr base;
     const unsigned char *data;
@@ -40,6 +41,8 @@ void trove_source_install(j_decompress_ptr cinfo, trove_suspending_source *sourc
 void trove_source_attach(trove_suspending_source *source, const unsigned char *data, size_t size, int complete);
 /// Remembers where libjpeg stopped, before the caller's data may move.
 void trove_source_detach(trove_suspending_source *source);
+/// After a detach: how many bytes libjpeg has read for good; the next attach's data starts after them.
+size_t trove_source_forget_consumed(trove_suspending_source *source);
 
 // A decoder over a whole file in memory, or over a body fed as it arrives (`streaming`). TroveJPEGShim.c reads
 // its header and decodes RGBA; TroveJPEGPlanar.c reads it as planes.

@@ -73,6 +73,10 @@ void trove_jpeg_decoder_attach(trove_jpeg_decoder *decoder, const unsigned char 
 
 void trove_jpeg_decoder_detach(trove_jpeg_decoder *decoder) { trove_source_detach(&decoder->source); }
 
+size_t trove_jpeg_decoder_forget_consumed(trove_jpeg_decoder *decoder) {
+    return trove_source_forget_consumed(&decoder->source);
+}
+
 int trove_decoder_suspended(const trove_jpeg_decoder *decoder) {
     return decoder->streaming && !decoder->source.complete;
 }

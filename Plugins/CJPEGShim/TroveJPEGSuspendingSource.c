@@ -1,8 +1,9 @@
 // A libjpeg data source over a body that arrives in pieces. It never copies: before each libjpeg call the
-// caller points it at the body so far, and it resumes at the offset libjpeg had consumed (libjpeg backs up to
-// the start of a marker or MCU when it suspends, and those bytes are still in the caller's data). While the
-// body is incomplete, running out of data suspends libjpeg; once it is complete, running out inserts an end
-// marker with libjpeg's end-of-file warning, as jpeg_mem_src does, so a truncated file is named the same way.
+// caller points it at the body so far (or at what follows the bytes it let the source forget), and it resumes
+// at the offset libjpeg had consumed (libjpeg backs up to the start of a marker or MCU when it suspends, and
+// those bytes are still in the caller's data). While the body is incomplete, running out of data suspends
+// libjpeg; once it is complete, running out inserts an end marker with libjpeg's end-of-file warning, as
+// jpeg_mem_src does, so a truncated file is named the same way.
 #include "TroveJPEGInternal.h"
 
 #include <jerror.h>
@@ -55,12 +56,22 @@ void trove_source_attach(trove_suspending_source *source, const unsigned char *d
     source->size = size;
     source->complete = complete;
     source->past_end = 0;
-    source->base.next_input_byte = data + source->offset;
+    // An empty body (every byte read already) may come without storage.
+    source->base.next_input_byte = data ? data + source->offset : data;
     source->base.bytes_in_buffer = size - source->offset;
 }
 
 void trove_source_detach(trove_suspending_source *source) {
     // Past the end, libjpeg reads the inserted marker, not the caller's data.
-    source->offset = source->past_end ? source->size : (size_t)(source->base.next_input_byte - source->data);
+    source->offset = source->past_end || !source->data ? source->size
+                                                        : (size_t)(source->base.next_input_byte - source->data);
     source->data = NULL;
+}
+
+size_t trove_source_forget_consumed(trove_suspending_source *source) {
+    // libjpeg never goes back before where it suspended (it backs up only to the start of the marker or MCU
+    // it stopped in, which is where `offset` points), so the bytes before it are never read again.
+    size_t consumed = source->offset;
+    source->offset = 0;
+    return consumed;
 }

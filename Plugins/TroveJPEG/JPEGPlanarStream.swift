@@ -5,7 +5,8 @@ import TroveCore
 /// A planar JPEG decode fed its body as it arrives: libjpeg-turbo reads through a suspending source
 /// (`trove_jpeg_decoder_create_streaming`), so each call decodes what the new bytes allow and stops where they
 /// run out, to go on in the next. The header, then a progressive file's scans, then the rows: a baseline
-/// file's rows reach the sink as their data arrives; a progressive file's once its last scan has.
+/// file's rows reach the sink as their data arrives; a progressive file's once its last scan has. Between
+/// calls it keeps only the bytes libjpeg will read again (the marker or MCU it stopped in).
 final class JPEGPlanarStream: PlanarStream {
     private enum Stage {
         case header, starting, reading
@@ -21,6 +22,13 @@ final class JPEGPlanarStream: PlanarStream {
     private let decoder: OpaquePointer?
     private var stage = Stage.header
     private var relay: PlaneRelay?
+    /// The bytes given that libjpeg has not read for good: it resumes at their start.
+    private var unread = Data()
+    /// How many bytes all calls were given.
+    private var given = 0
+
+    /// How many of the bytes given it holds: those libjpeg will read again.
+    var heldBytes: Int { unread.count }
 
     init(
         decoder owner: JPEGDecoder, options: DecodingOptions, accepts: @escaping (PlanarSourceFacts) -> Bool,
@@ -37,7 +45,7 @@ final class JPEGPlanarStream: PlanarStream {
 
     deinit { trove_jpeg_decoder_destroy(decoder) }
 
-    func advance(_ body: Data, isComplete: Bool) throws -> PlanarStreamProgress {
+    func advance(_ piece: Data, isComplete: Bool) throws -> PlanarStreamProgress {
         switch stage {
         case .ended(let progress): return progress
         case .failed(let error): throw error
@@ -45,21 +53,39 @@ final class JPEGPlanarStream: PlanarStream {
         }
         do {
             guard let decoder else { throw JPEGDecoder.failure("out of memory starting libjpeg") }
-            guard !body.isEmpty else {
+            given += piece.count
+            guard given > 0 else {
                 if isComplete { throw JPEGDecoder.failure("the file is empty") }
                 return .needsMore
             }
-            let progress = try body.withUnsafeBytes { bytes in
+            if unread.isEmpty { unread = piece } else { unread.append(piece) }
+            let progress = try unread.withUnsafeBytes { bytes in
                 trove_jpeg_decoder_attach(
                     decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, isComplete ? 1 : 0)
                 defer { trove_jpeg_decoder_detach(decoder) }
                 return try step(decoder)
             }
-            if progress != .needsMore { stage = .ended(progress) }
+            if progress == .needsMore {
+                keepUnread(decoder)
+            } else {
+                stage = .ended(progress)
+                unread = Data()
+            }
             return progress
         } catch {
             stage = .failed(error)
+            unread = Data()
             throw error
+        }
+    }
+
+    /// Lets go of the bytes libjpeg has read for good, copying the rest, so the pieces they came in are freed.
+    private func keepUnread(_ decoder: OpaquePointer) {
+        let consumed = trove_jpeg_decoder_forget_consumed(decoder)
+        guard consumed > 0 else { return }
+        unread = unread.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, consumed < bytes.count else { return Data() }
+            return Data(bytes: base + consumed, count: bytes.count - consumed)
         }
     }
 

@@ -1,21 +1,23 @@
 import Foundation
 import Synchronization
 import TroveCore
+import TroveSupport
 
 /// A planar decode that keeps pace with its source's download: what a request's job gives the fetch it waits
 /// on (`JobHandle.streamedDecode`), so the fetch's pieces are decoded as they arrive instead of after the last.
-/// Speculative: the result is used only when the body it was fed is byte for byte the original the request
-/// then gets (`result(for:)`); any other outcome (a retry, a redirect's body, a header that sends the result the
-/// RGBA way, a damaged file, a disk or shared-tier hit) leaves the ordinary decode to run, and to report errors.
-/// Only a fetch's first attempt is followed. A source of `DecodeThreads`' size is decoded on those threads, as
-/// `process` would decode it, so its steps never hold the cooperative pool; a smaller one's steps are small
-/// work for the pool. Until a piece arrives `gate` or more after the first one, it only keeps the pieces: a
-/// body that arrives within the gate is left whole to the ordinary decode, as following it would save at most
-/// that long for a few percent more CPU a request (docs/BENCHMARKS.md).
+/// It holds only what the decode has not taken (and the decoder only what it will read again), so a body is
+/// not held twice. Speculative: the result is used only when the bytes it was fed are the original the request
+/// then gets, by length and CRC-32 (`result(for:)`); any other outcome (a retry, a redirect's body, a header
+/// that sends the result the RGBA way, a damaged file, a disk or shared-tier hit) leaves the ordinary decode to
+/// run, and to report errors. Only a fetch's first attempt is followed. A source of `DecodeThreads`' size is
+/// decoded on those threads, as `process` would decode it, so its steps never hold the cooperative pool; a
+/// smaller one's steps are small work for the pool. Until a piece arrives `gate` or more after the first one,
+/// it only keeps the pieces: a body that arrives within the gate is left whole to the ordinary decode, as
+/// following it would save at most that long for a few percent more CPU a request (docs/BENCHMARKS.md).
 final class StreamedPlanarDecode: Sendable {
-    /// The most of a body it keeps, before the gate opens or after: the fetch holds the body too, so past this
-    /// it stops following (the ordinary decode takes the source) rather than hold more than this twice. A body
-    /// that says it is longer (`expect`) is not followed at all.
+    /// The most of a body it holds that the decode has not taken yet: the pieces before the gate opens, or
+    /// those that arrive faster than the decode goes. The fetch holds the body too, so past this it stops
+    /// following (the ordinary decode takes the source) rather than hold more than this twice.
     static let maxKeptBytes = 16 << 20
 
     /// How the decode starts, once enough of the body is here to say.
@@ -30,31 +32,41 @@ final class StreamedPlanarDecode: Sendable {
     }
 
     private struct State {
-        /// The pieces the pump has taken, joined.
-        var body = Data()
-        /// Pieces not joined yet: until the gate opens, receiving a piece copies nothing.
+        /// Until the decode has begun, the body so far, joined (`start` reads the header from it).
+        var prefix = Data()
+        /// Pieces not taken yet: until the gate opens, receiving a piece copies nothing.
         var pieces: [Data] = []
         /// The bytes of `pieces`.
         var keptBytes = 0
+        /// The bytes taken so far and their CRC-32, to know at the end that they were the original.
+        var taken = 0
+        var checksum: UInt32 = 0
         var firstPiece: ContinuousClock.Instant?
         /// The gate opened and the decode began to follow the body.
         var started = false
+        /// The decode has begun: it is given only the bytes after those it had.
+        var begun = false
         var attempts = 0
         var pump: Task<Void, Never>?
         var closed = false
 
-        /// The body so far, joined.
-        mutating func joined() -> Data {
-            for piece in pieces { body.append(piece) }
+        /// The bytes to give the decode next: before it has begun the body so far, after only the new ones.
+        mutating func take() -> Data {
+            var new = Data()
+            if pieces.count == 1 { new = pieces[0] } else { for piece in pieces { new.append(piece) } }
             pieces = []
             keptBytes = 0
-            return body
+            taken += new.count
+            checksum = CRC32.checksum(new, seed: checksum)
+            guard !begun else { return new }
+            prefix.append(new)
+            return prefix
         }
 
         /// Stops following the body, letting go of it.
         mutating func close() {
             closed = true
-            body = Data()
+            prefix = Data()
             pieces = []
             keptBytes = 0
         }
@@ -65,7 +77,8 @@ final class StreamedPlanarDecode: Sendable {
     private let gate: Duration
 
     /// A decode that `start` begins from the body so far (called again with more until it answers other than
-    /// `.wait`), and whose pieces `advance` feeds, once a piece arrives `gate` or more after the first.
+    /// `.wait`), and whose bytes `advance` feeds, from the first on, once a piece arrives `gate` or more after
+    /// the first.
     init(
         gate: Duration, start: @escaping @Sendable (Data) async -> Start,
         advance: @escaping @Sendable (PlanarDecodeRun, Data, Bool) throws -> PlanarStreamProgress
@@ -83,13 +96,6 @@ final class StreamedPlanarDecode: Sendable {
         if retried { close() }
     }
 
-    /// The fetch's answer says how long its body is (Content-Length): one past `maxKeptBytes` is not followed,
-    /// so no decode begins that would be dropped part way.
-    func expect(_ length: Int64) {
-        guard length > Self.maxKeptBytes else { return }
-        close()
-    }
-
     /// Takes the next piece of the body. Cheap: it keeps the piece, and at most starts a task.
     func receive(_ piece: Data) {
         let now = ContinuousClock.now
@@ -97,8 +103,8 @@ final class StreamedPlanarDecode: Sendable {
             guard !state.closed else { return nil }
             state.pieces.append(piece)
             state.keptBytes += piece.count
-            // Closed under the lock, so a pump between steps never joins a body past the limit.
-            if state.body.count + state.keptBytes > Self.maxKeptBytes {
+            // Closed under the lock, so a pump between steps never takes a body past the limit.
+            if state.prefix.count + state.keptBytes > Self.maxKeptBytes {
                 state.close()
                 return (state.started, state.pump)
             }
@@ -112,20 +118,27 @@ final class StreamedPlanarDecode: Sendable {
         if let letGo { closeWorker(started: letGo.started, after: letGo.pump) }
     }
 
-    /// Decodes the body so far, again while more has arrived meanwhile.
+    /// Gives the decode what has arrived, again while more arrives meanwhile.
     private func pump() async {
         while true {
-            let body: Data? = state.withLock { state in
+            let bytes: Data? = state.withLock { state in
                 guard !state.closed, !state.pieces.isEmpty else {
                     state.pump = nil
                     return nil
                 }
-                return state.joined()
+                return state.take()
             }
-            guard let body else { return }
-            // A decode that gave up (another format, a header that sends the result the RGBA way, a damaged
-            // file) needs no more pieces.
-            guard await worker.advance(body) else {
+            guard let bytes else { return }
+            switch await worker.advance(bytes) {
+            case .waiting: break
+            case .following:
+                state.withLock { state in
+                    state.begun = true
+                    state.prefix = Data()
+                }
+            case .ended:
+                // A decode that gave up (another format, a header that sends the result the RGBA way, a
+                // damaged file) needs no more pieces.
                 state.withLock { state in
                     state.close()
                     state.pump = nil
@@ -138,20 +151,27 @@ final class StreamedPlanarDecode: Sendable {
     /// The decode's result when `raw` is the body it was fed, finished with the body's end; nil otherwise,
     /// and the ordinary decode runs. Ends the decode either way.
     func result(for raw: RawResult) async -> PlanarDecode? {
-        let (started, body, pump) = state.withLock { state in
-            // Joined before the close, unless the decode stopped following the body (then `body` is empty).
-            let body = state.started && !state.closed ? state.joined() : Data()
-            defer { state.close() }
-            return (state.started, body, state.pump)
-        }
+        let (started, pump) = state.withLock { state in (state.started && !state.closed, state.pump) }
         // The body ended within the gate: nothing was decoded, and it is left whole to the ordinary decode.
-        guard started else { return nil }
+        guard started else {
+            close()
+            return nil
+        }
+        // The pump's last bytes are decoded first; what came after them is the body's end.
         await pump?.value
-        guard raw.source == .network, body == raw.data else {
+        let end = state.withLock { state -> (rest: Data, taken: Int, checksum: UInt32)? in
+            guard !state.closed else { return nil }
+            let rest = state.begun ? state.take() : Data()
+            defer { state.close() }
+            return state.begun ? (rest, state.taken, state.checksum) : nil
+        }
+        guard let end, raw.source == .network, raw.data.count == end.taken,
+            CRC32.checksum(raw.data) == end.checksum
+        else {
             await worker.close()
             return nil
         }
-        return await worker.finish(raw.data)
+        return await worker.finish(end.rest, whole: raw.data)
     }
 
     /// Stops following the body and frees what the decode holds (its reservation included).
@@ -195,60 +215,71 @@ private actor StreamedPlanarWorker {
         feed = advance
     }
 
-    /// Decodes as far as `body` goes; false once the decode has ended (given up, declined, failed or closed).
-    func advance(_ body: Data) async -> Bool {
+    /// Where the decode stands after being given bytes.
+    enum Standing {
+        /// Not begun: `start` needs more of the body, which is to be given whole again.
+        case waiting
+        /// Decoding: only the bytes after these are to be given.
+        case following
+        /// Given up, declined, failed or closed.
+        case ended
+    }
+
+    /// Before the decode has begun, `bytes` is the body so far, for `start`; after, the body's next bytes.
+    func advance(_ bytes: Data) async -> Standing {
         if case .waiting = phase {
-            switch await start(body) {
-            case .wait: return true
+            switch await start(bytes) {
+            case .wait: return .waiting
             case .giveUp:
                 phase = .ended
-                return false
+                return .ended
             case let .begin(run, reservation, threads):
                 // Closed while the reservation waited: give it straight back.
                 guard case .waiting = phase else {
                     reservation?.release()
-                    return false
+                    return .ended
                 }
                 self.reservation = reservation
                 self.threads = threads
                 phase = .decoding(run)
             }
         }
-        guard case let .decoding(run) = phase else { return false }
+        guard case let .decoding(run) = phase else { return .ended }
         do {
-            if try await step(run, body, isComplete: false) == .declined { close() }
+            if try await step(run, bytes, isComplete: false) == .declined { close() }
         } catch {
             close()
         }
-        if case .decoding = phase { return true }
-        return false
+        if case .decoding = phase { return .following }
+        return .ended
     }
 
-    /// Finishes the decode with the whole body. A caller cancelled meanwhile gets nil at once and the budget
-    /// back, while the last step ends on its thread, as `process` treats a decode it abandons.
-    func finish(_ data: Data) async -> PlanarDecode? {
+    /// Finishes the decode with the body's last bytes, `rest`; `whole` is the body. A caller cancelled
+    /// meanwhile gets nil at once and the budget back, while the last step ends on its thread, as `process`
+    /// treats a decode it abandons.
+    func finish(_ rest: Data, whole: Data) async -> PlanarDecode? {
         defer { close() }
         guard case let .decoding(run) = phase else { return nil }
         do {
-            let decoded = try await step(run, data, isComplete: true) { try run.decoded($0, data: data) }
+            let decoded = try await step(run, rest, isComplete: true) { try run.decoded($0, data: whole) }
             if case .planes = decoded { return decoded }
         } catch {}
         return nil
     }
 
-    /// Feeds `run` the body so far, then hands what it made to `then`: on the decode's threads when it has
+    /// Feeds `run` the body's next bytes, then hands what it made to `then`: on the decode's threads when it has
     /// them. The actor waits meanwhile; only the pump and then `finish`, one after the other, call it.
     private func step<T: Sendable>(
-        _ run: PlanarDecodeRun, _ body: Data, isComplete: Bool,
+        _ run: PlanarDecodeRun, _ bytes: Data, isComplete: Bool,
         then: @escaping @Sendable (PlanarStreamProgress) throws -> T
     ) async throws -> T {
         let feed = feed
-        guard let threads else { return try then(feed(run, body, isComplete)) }
-        return try await threads.run { try then(feed(run, body, isComplete)) }
+        guard let threads else { return try then(feed(run, bytes, isComplete)) }
+        return try await threads.run { try then(feed(run, bytes, isComplete)) }
     }
 
-    private func step(_ run: PlanarDecodeRun, _ body: Data, isComplete: Bool) async throws -> PlanarStreamProgress {
-        try await step(run, body, isComplete: isComplete) { $0 }
+    private func step(_ run: PlanarDecodeRun, _ bytes: Data, isComplete: Bool) async throws -> PlanarStreamProgress {
+        try await step(run, bytes, isComplete: isComplete) { $0 }
     }
 
     func close() {

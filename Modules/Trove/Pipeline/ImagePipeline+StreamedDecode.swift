@@ -46,8 +46,8 @@ extension ImagePipeline {
                     return .giveUp
                 }
             },
-            advance: { run, body, isComplete in
-                try decode.advance(run, body, isComplete: isComplete, url: url)
+            advance: { run, piece, isComplete in
+                try decode.advance(run, piece, isComplete: isComplete, url: url)
             })
     }
 }

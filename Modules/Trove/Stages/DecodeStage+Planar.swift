@@ -29,9 +29,9 @@ final class PlanarDecodeRun: @unchecked Sendable {
         self.route = route
     }
 
-    /// Decodes as far as `body` goes (see `PlanarStream.advance`).
-    func advance(_ body: Data, isComplete: Bool) throws -> PlanarStreamProgress {
-        try stream.advance(body, isComplete: isComplete)
+    /// Decodes as far as the bytes so far go, `piece` the latest of them (see `PlanarStream.advance`).
+    func advance(_ piece: Data, isComplete: Bool) throws -> PlanarStreamProgress {
+        try stream.advance(piece, isComplete: isComplete)
     }
 
     /// What a decode that ended with `progress` made of the whole file `data`.
@@ -81,9 +81,9 @@ extension DecodeStage {
         return PlanarDecodeRun(stream: stream, sink: sink, note: note, request: request, route: route)
     }
 
-    /// Feeds `run` the body so far under the crash guard's journal, as every decode of a source is fed.
-    func advance(_ run: PlanarDecodeRun, _ body: Data, isComplete: Bool, url: URL) throws -> PlanarStreamProgress {
-        try sourceGuard.journaling(url) { try run.advance(body, isComplete: isComplete) }
+    /// Feeds `run` the body's next bytes under the crash guard's journal, as every decode of a source is fed.
+    func advance(_ run: PlanarDecodeRun, _ piece: Data, isComplete: Bool, url: URL) throws -> PlanarStreamProgress {
+        try sourceGuard.journaling(url) { try run.advance(piece, isComplete: isComplete) }
     }
 
     private func decodePlanes(_ data: Data, for request: ImageRequest, route: PlanarRoute) throws -> PlanarDecode {

@@ -38,11 +38,14 @@ trove_jpeg_decoder *trove_jpeg_decoder_create(const unsigned char *data, size_t 
 /// Bounded as trove_jpeg_decoder_create bounds. NULL when out of memory.
 trove_jpeg_decoder *trove_jpeg_decoder_create_streaming(long max_memory, int max_scans);
 /// Points a streaming decoder at the body so far: `size` bytes that start with every byte of the last
-/// attach's, valid until the detach. `complete` (nonzero) says no more will come: a call then finishes or
-/// fails as a decoder over the whole file would.
+/// attach's (less those trove_jpeg_decoder_forget_consumed let go), valid until the detach. `complete`
+/// (nonzero) says no more will come: a call then finishes or fails as a decoder over the whole file would.
 void trove_jpeg_decoder_attach(trove_jpeg_decoder *decoder, const unsigned char *data, size_t size, int complete);
 /// Remembers where a streaming decoder stopped in the attached body, which may then move or be freed.
 void trove_jpeg_decoder_detach(trove_jpeg_decoder *decoder);
+/// After a detach: the number of bytes at the start of the attached body that libjpeg has read for good (it
+/// resumes after them). They are forgotten: the next attach's body starts with the first byte after them.
+size_t trove_jpeg_decoder_forget_consumed(trove_jpeg_decoder *decoder);
 /// Reads the header. Returns 0 on success, 2 when a streaming decoder needs more of the body, -1 on failure
 /// (see trove_jpeg_decoder_error).
 int trove_jpeg_decoder_read_header(trove_jpeg_decoder *decoder, trove_jpeg_header *header);

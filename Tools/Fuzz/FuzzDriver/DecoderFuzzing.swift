@@ -20,12 +20,16 @@ private func fuzzOneInput(_ decoder: any ImageDecoder, _ data: Data) {
         }
     }
     if let planar = decoder as? any PlanarImageDecoder {
-        // A planar decode fed the same growing prefixes, then told the body is complete, as a fetch feeds it.
+        // A planar decode fed the body in eight pieces (the first may be empty), the last told complete, as a
+        // fetch feeds it.
         let sink = CheckingPlaneSink()
         let stream = planar.makePlanarStream(
             options: DecodingOptions(limits: limits), accepts: { _ in true }, into: sink)
+        var fed = 0
         for end in Set((0...8).map { count * $0 / 8 }).sorted() {
-            expectPlanesOrTroveError { try stream.advance(data.prefix(end), isComplete: end == count) }
+            let piece = data[data.startIndex + fed..<data.startIndex + end]
+            fed = end
+            expectPlanesOrTroveError { try stream.advance(piece, isComplete: end == count) }
         }
     }
 }
