@@ -36,8 +36,9 @@ typedef struct {
 
 /// Makes `source` (zeroed, or already attached) the decompressor's data source.
 void trove_source_install(j_decompress_ptr cinfo, trove_suspending_source *source);
-/// Points the source at the body so far (`size` bytes, which include every byte of the last attach's),
-/// resuming where libjpeg left off. `complete` says no more bytes will come.
+/// Points the source at the body so far (`size` bytes, which include every byte of the last attach's but
+/// those trove_source_forget_consumed let go), resuming where libjpeg left off. `complete` says no more bytes
+/// will come.
 void trove_source_attach(trove_suspending_source *source, const unsigned char *data, size_t size, int complete);
 /// Remembers where libjpeg stopped, before the caller's data may move.
 void trove_source_detach(trove_suspending_source *source);

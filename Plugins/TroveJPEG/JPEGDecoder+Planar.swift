@@ -5,7 +5,7 @@ import TroveCore
 extension JPEGDecoder: PlanarImageDecoder {
     /// A planar decode of one body: the file's Y, Cb and Cr planes handed to `sink` as libjpeg-turbo's IDCT
     /// makes them (`jpeg_read_raw_data`, scaled as `decode(_:options:)` scales; no upsampling, no colour
-    /// conversion), an iMCU row at a time from buffers in libjpeg's pool, as far as the body so far goes.
+    /// conversion), an iMCU row at a time from buffers in libjpeg's pool, as far as the bytes given so far go.
     package func makePlanarStream(
         options: DecodingOptions, accepts: @escaping (PlanarSourceFacts) -> Bool, into sink: any PlaneRowSink
     ) -> any PlanarStream {

@@ -6,7 +6,8 @@ import TroveCore
 /// (`trove_jpeg_decoder_create_streaming`), so each call decodes what the new bytes allow and stops where they
 /// run out, to go on in the next. The header, then a progressive file's scans, then the rows: a baseline
 /// file's rows reach the sink as their data arrives; a progressive file's once its last scan has. Between
-/// calls it keeps only the bytes libjpeg will read again (the marker or MCU it stopped in).
+/// calls it keeps only the bytes libjpeg will read again (the marker or MCU it stopped in), and fails past
+/// `maxHeldBytes` of them.
 final class JPEGPlanarStream: PlanarStream {
     private enum Stage {
         case header, starting, reading
@@ -29,6 +30,11 @@ final class JPEGPlanarStream: PlanarStream {
 
     /// How many of the bytes given it holds: those libjpeg will read again.
     var heldBytes: Int { unread.count }
+
+    /// The most bytes it holds for libjpeg to read again. A marker segment is at most 64 KiB and an MCU far
+    /// less, but libjpeg reads a run of 0xFF fill bytes without saving its place, so such a run would be held,
+    /// and read again with every piece, to its end.
+    static let maxHeldBytes = 1 << 20
 
     init(
         decoder owner: JPEGDecoder, options: DecodingOptions, accepts: @escaping (PlanarSourceFacts) -> Bool,
@@ -67,6 +73,10 @@ final class JPEGPlanarStream: PlanarStream {
             }
             if progress == .needsMore {
                 keepUnread(decoder)
+                guard unread.count <= Self.maxHeldBytes else {
+                    throw JPEGDecoder.failure(
+                        "libjpeg left over 1 MiB of the body unread (a long run of fill bytes); decode the file whole")
+                }
             } else {
                 stage = .ended(progress)
                 unread = Data()

@@ -113,26 +113,38 @@ import TroveTestSupport
         #expect(onDecodeThreads.count >= 2 && onDecodeThreads.allSatisfy { $0 }, "\(onDecodeThreads)")
     }
 
-    /// The decode is given each byte once, in order: the body so far until it begins, then only what is new.
-    /// Its planes are taken for the body it was fed, and not for one of that length with a byte changed.
+    /// The decode is given each byte once, in order: the body so far until it begins, then only what is new,
+    /// pieces that came while its start was deciding included. Its planes are taken for the body it was fed,
+    /// and not for one of that length with a byte changed.
     @Test func theDecodeIsGivenEachByteOnceAndChecksTheBody() async throws {
         let directory = try TemporaryDirectory()
         for altered in [false, true] {
             let (source, run, _) = try Self.planarRun(width: 640, height: 480, directory: directory)
             let fed = Mutex(Data())
+            let shown = Shown()
             let decode = StreamedPlanarDecode(
-                gate: .zero, start: { body in body.count < 5000 ? .wait : .begin(run, nil, nil) },
+                gate: .zero,
+                start: { body in
+                    shown.add(body.count)
+                    guard body.count >= 5000 else { return .wait }
+                    // As a wait for the decode budget would: more pieces arrive meanwhile.
+                    try? await Task.sleep(for: .milliseconds(50))
+                    return .begin(run, nil, nil)
+                },
                 advance: { run, piece, isComplete in
                     fed.withLock { $0.append(piece) }
                     return try run.advance(piece, isComplete: isComplete)
                 })
             decode.beginAttempt()
-            for start in stride(from: 0, to: source.count, by: 3000) {
-                let end = min(start + 3000, source.count)
-                decode.receive(source[start..<end])
-                // The first piece is too short for the start; from the second on, the decode keeps pace.
-                #expect(await eventually { start == 0 || fed.withLock { $0.count } == end })
+            decode.receive(source[0..<3000])
+            #expect(await eventually { shown.all == [3000] })
+            decode.receive(source[3000..<6000])
+            #expect(await eventually { shown.all == [3000, 6000] })
+            for start in stride(from: 6000, to: source.count, by: 3000) {
+                decode.receive(source[start..<min(start + 3000, source.count)])
             }
+            #expect(await eventually { fed.withLock { $0.count } == source.count })
+            #expect(shown.all == [3000, 6000])
             var raw = source
             if altered { raw[raw.count / 2] ^= 0x10 }
             let result = await decode.result(for: Self.raw(raw))
@@ -166,7 +178,9 @@ import TroveTestSupport
         let total = StreamedPlanarDecode.maxKeptBytes + 4 * piece.count
         for sent in stride(from: piece.count, through: total, by: piece.count) {
             decode.receive(piece)
-            #expect(await eventually { fed.withLock { $0 } == sent })
+            let keptPace = await eventually { fed.withLock { $0 } == sent }
+            #expect(keptPace, "\(sent) bytes sent")
+            if !keptPace { break }
         }
         decode.close()
     }

@@ -5,9 +5,11 @@ import TroveSupport
 
 /// A planar decode that keeps pace with its source's download: what a request's job gives the fetch it waits
 /// on (`JobHandle.streamedDecode`), so the fetch's pieces are decoded as they arrive instead of after the last.
-/// It holds only what the decode has not taken (and the decoder only what it will read again), so a body is
-/// not held twice. Speculative: the result is used only when the bytes it was fed are the original the request
-/// then gets, by length and CRC-32 (`result(for:)`); any other outcome (a retry, a redirect's body, a header
+/// Beside the fetch's copy of the body, it holds only the pieces the decode has not taken yet (at most
+/// `maxKeptBytes`), and the decoder only what it will read again (the marker or MCU it stopped in).
+/// Speculative: the result is used only when the bytes it was fed are the original the request then gets, by
+/// length and CRC-32 (`result(for:)`; both come from one answer, so the check catches a mix-up, not a
+/// forgery); any other outcome (a retry, a redirect's body, a header
 /// that sends the result the RGBA way, a damaged file, a disk or shared-tier hit) leaves the ordinary decode to
 /// run, and to report errors. Only a fetch's first attempt is followed. A source of `DecodeThreads`' size is
 /// decoded on those threads, as `process` would decode it, so its steps never hold the cooperative pool; a
@@ -38,7 +40,8 @@ final class StreamedPlanarDecode: Sendable {
         var pieces: [Data] = []
         /// The bytes of `pieces`.
         var keptBytes = 0
-        /// The bytes taken so far and their CRC-32, to know at the end that they were the original.
+        /// The bytes taken so far and their CRC-32 (the pump's to keep, or the end's once the pump is over), to
+        /// know at the end that they were the original.
         var taken = 0
         var checksum: UInt32 = 0
         var firstPiece: ContinuousClock.Instant?
@@ -50,17 +53,17 @@ final class StreamedPlanarDecode: Sendable {
         var pump: Task<Void, Never>?
         var closed = false
 
-        /// The bytes to give the decode next: before it has begun the body so far, after only the new ones.
-        mutating func take() -> Data {
+        /// The bytes to give the decode next (before it has begun the body so far, after only the new ones), and
+        /// the new ones, whose CRC-32 the taker adds to `checksum` outside the lock.
+        mutating func take() -> (forDecode: Data, new: Data) {
             var new = Data()
             if pieces.count == 1 { new = pieces[0] } else { for piece in pieces { new.append(piece) } }
             pieces = []
             keptBytes = 0
             taken += new.count
-            checksum = CRC32.checksum(new, seed: checksum)
-            guard !begun else { return new }
+            guard !begun else { return (new, new) }
             prefix.append(new)
-            return prefix
+            return (prefix, new)
         }
 
         /// Stops following the body, letting go of it.
@@ -121,15 +124,18 @@ final class StreamedPlanarDecode: Sendable {
     /// Gives the decode what has arrived, again while more arrives meanwhile.
     private func pump() async {
         while true {
-            let bytes: Data? = state.withLock { state in
+            let taken = state.withLock { state -> (bytes: (forDecode: Data, new: Data), seed: UInt32)? in
                 guard !state.closed, !state.pieces.isEmpty else {
                     state.pump = nil
                     return nil
                 }
-                return state.take()
+                return (state.take(), state.checksum)
             }
-            guard let bytes else { return }
-            switch await worker.advance(bytes) {
+            guard let taken else { return }
+            // Only the pump takes bytes while it runs, so the running checksum is its own to carry on.
+            let checksum = CRC32.checksum(taken.bytes.new, seed: taken.seed)
+            state.withLock { $0.checksum = checksum }
+            switch await worker.advance(taken.bytes.forDecode) {
             case .waiting: break
             case .following:
                 state.withLock { state in
@@ -159,14 +165,13 @@ final class StreamedPlanarDecode: Sendable {
         }
         // The pump's last bytes are decoded first; what came after them is the body's end.
         await pump?.value
-        let end = state.withLock { state -> (rest: Data, taken: Int, checksum: UInt32)? in
-            guard !state.closed else { return nil }
-            let rest = state.begun ? state.take() : Data()
+        let end = state.withLock { state -> (rest: Data, taken: Int, seed: UInt32)? in
             defer { state.close() }
-            return state.begun ? (rest, state.taken, state.checksum) : nil
+            guard !state.closed, state.begun else { return nil }
+            return (state.take().new, state.taken, state.checksum)
         }
         guard let end, raw.source == .network, raw.data.count == end.taken,
-            CRC32.checksum(raw.data) == end.checksum
+            CRC32.checksum(raw.data) == CRC32.checksum(end.rest, seed: end.seed)
         else {
             await worker.close()
             return nil
