@@ -11,8 +11,8 @@ package enum PlanarStreamProgress: Sendable, Equatable {
 }
 
 /// One planar decode of one body, fed the body as it arrives, so the decode keeps pace with the download
-/// instead of starting after it. It keeps only the bytes it has not decoded yet, so a body it follows is not
-/// held twice. Not `Sendable`: one caller feeds it, in order.
+/// instead of starting after it. It keeps only the bytes it has not decoded yet, not the body so far. Not
+/// `Sendable`: one caller feeds it, in order.
 package protocol PlanarStream: AnyObject {
     /// Decodes as far as the bytes given so far go: `piece` is the body's next bytes, after every byte an earlier
     /// call was given. Without `isComplete` it returns `.needsMore` where the bytes run out; with it the body

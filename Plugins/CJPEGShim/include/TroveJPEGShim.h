@@ -33,8 +33,9 @@ typedef struct {
 /// `max_scans` bounds the number of progressive scans (a CPU-exhaustion guard). NULL when out of memory.
 trove_jpeg_decoder *trove_jpeg_decoder_create(const unsigned char *data, size_t size, long max_memory, int max_scans);
 /// Starts a decoder that is fed its body as the body arrives: before each call below, point it at the body
-/// so far (or what follows the bytes it forgot) with trove_jpeg_decoder_attach, and detach it after. Where the bytes run out, a call returns 2
-/// (suspended) and is made again once more have arrived; the header and the planar calls are read this way.
+/// so far (or what follows the bytes it forgot) with trove_jpeg_decoder_attach, and detach it after. Where
+/// the bytes run out, a call returns 2 (suspended) and is made again once more have arrived; the header and
+/// the planar calls are read this way.
 /// Bounded as trove_jpeg_decoder_create bounds. NULL when out of memory.
 trove_jpeg_decoder *trove_jpeg_decoder_create_streaming(long max_memory, int max_scans);
 /// Points a streaming decoder at the body so far: `size` bytes that start with every byte of the last
