@@ -22,14 +22,16 @@ build: setup
 # whole suite takes about six minutes. First, in under a second: docs/ARCHITECTURE.md names only files, types,
 # functions and paths that exist (scripts/check-architecture-doc.py; `make lint` runs it too).
 # Pillow's venv is made before the tests, not by the first test that needs it. A failing run ends by repeating
-# its failures, so that the tail of the log (all a CI summary may show) names them.
+# its failures and the last tests started, so that the tail of the log (all a CI summary may show) names them.
 test: build
 	scripts/check-architecture-doc.py --self-test >/dev/null
 	scripts/check-architecture-doc.py
 	scripts/pillow/python.sh -c 'import PIL'
 	$(SWIFT) test --skip-build --no-parallel 2>&1 | tee $(TEST_LOG); status=$${PIPESTATUS[0]}; \
-		if [ $$status -ne 0 ]; then echo "== what failed =="; grep -a 'recorded an issue' $(TEST_LOG) | \
-		cut -c1-400 | head -n 8; grep -a '^✘ Test .* failed after' $(TEST_LOG) | head -n 8; fi; \
+		if [ $$status -ne 0 ]; then echo "== what failed (exit $$status) =="; \
+		grep -a 'recorded an issue' $(TEST_LOG) | cut -c1-400 | head -n 8; \
+		grep -a '^✘ Test .* failed after' $(TEST_LOG) | head -n 8; \
+		echo "last started (a crash stops the run there):"; grep -a 'Test .* started' $(TEST_LOG) | tail -n 2; fi; \
 		exit $$status
 
 demo: setup
