@@ -75,7 +75,8 @@ final class JPEGPlanarStream: PlanarStream {
                 keepUnread(decoder)
                 guard unread.count <= Self.maxHeldBytes else {
                     throw JPEGDecoder.failure(
-                        "libjpeg left over 1 MiB of the body unread (a long run of fill bytes); decode the file whole")
+                        "libjpeg left over \(Self.maxHeldBytes >> 20) MiB of the body unread (a long run of fill bytes); "
+                            + "decode the file whole")
                 }
             } else {
                 stage = .ended(progress)

@@ -3,19 +3,18 @@ import Synchronization
 import TroveCore
 import TroveSupport
 
-/// A planar decode that keeps pace with its source's download: what a request's job gives the fetch it waits
-/// on (`JobHandle.streamedDecode`), so the fetch's pieces are decoded as they arrive instead of after the last.
-/// Beside the fetch's copy of the body, it holds only the pieces the decode has not taken yet (at most
-/// `maxKeptBytes`), and the decoder only what it will read again (the marker or MCU it stopped in).
-/// Speculative: the result is used only when the bytes it was fed are the original the request then gets, by
-/// length and CRC-32 (`result(for:)`; both come from one answer, so the check catches a mix-up, not a
-/// forgery); any other outcome (a retry, a redirect's body, a header
-/// that sends the result the RGBA way, a damaged file, a disk or shared-tier hit) leaves the ordinary decode to
-/// run, and to report errors. Only a fetch's first attempt is followed. A source of `DecodeThreads`' size is
-/// decoded on those threads, as `process` would decode it, so its steps never hold the cooperative pool; a
-/// smaller one's steps are small work for the pool. Until a piece arrives `gate` or more after the first one,
-/// it only keeps the pieces: a body that arrives within the gate is left whole to the ordinary decode, as
-/// following it would save at most that long for a few percent more CPU a request (docs/BENCHMARKS.md).
+/// A planar decode that keeps pace with its source's download: what a request's job gives the fetch it waits on
+/// (`JobHandle.streamedDecode`), so the fetch's pieces are decoded as they arrive instead of after the last. Beside
+/// the fetch's copy of the body, it holds only the pieces the decode has not taken yet (at most `maxKeptBytes`),
+/// and the decoder only what it will read again (the marker or MCU it stopped in). Speculative: the result is used
+/// only when the bytes it was fed are the original the request then gets, by length and CRC-32 (`result(for:)`;
+/// both come from one answer, so the check catches a mix-up, not a forgery); any other outcome (a retry, a
+/// redirect's body, a header that sends the result the RGBA way, a damaged file, a disk or shared-tier hit) leaves
+/// the ordinary decode to run, and to report errors. Only a fetch's first attempt is followed. A source of
+/// `DecodeThreads`' size is decoded on those threads, as `process` would decode it, so its steps never hold the
+/// cooperative pool; a smaller one's steps are small work for the pool. Until a piece arrives `gate` or more after
+/// the first one, it only keeps the pieces: a body that arrives within the gate is left whole to the ordinary
+/// decode, as following it would save at most that long for a few percent more CPU a request (docs/BENCHMARKS.md).
 final class StreamedPlanarDecode: Sendable {
     /// The most of a body it holds that the decode has not taken yet: the pieces before the gate opens, or
     /// those that arrive faster than the decode goes. The fetch holds the body too, so past this it stops
