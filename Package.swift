@@ -337,7 +337,7 @@ let package = Package(
             name: "TroveDisplayTests",
             dependencies: [
                 "Trove", "TroveCore", "TroveCodec", "TroveJPEG", "TroveWebP", "TroveAVIF", "TroveHEIF", "TroveJXL",
-                "TroveColor", "TroveTestSupport"
+                "TroveColor", "TroveSupport", "TroveTestSupport"
             ],
             path: "Tests/TroveDisplayTests", swiftSettings: swift6),
         // Against vectors from the Python references (Tests/Fixtures/placeholders); TroveCodec reads the PNGs.

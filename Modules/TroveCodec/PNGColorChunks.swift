@@ -22,8 +22,8 @@ struct PNGColorChunks {
         case Self.iccp:
             // A profile name (1-79 bytes), NUL, compression method 0, then the zlib stream.
             if let nul = data.prefix(80).firstIndex(of: 0), nul + 2 < data.count, data[nul + 1] == 0 {
-                description.iccProfile = Self.inflate(
-                    bytes, range: (chunk.data.lowerBound + nul + 2)..<chunk.data.upperBound)
+                let stream = (chunk.data.lowerBound + nul + 2)..<chunk.data.upperBound
+                description.iccProfile = ZlibInflater.inflated(bytes, range: stream, limit: Self.maxProfileBytes)
             }
         case Self.srgb:
             description.isSRGB = data.count == 1
@@ -43,24 +43,4 @@ struct PNGColorChunks {
 
     /// The description, or nil when the chunks said nothing.
     var result: ColorDescription? { description.isEmpty ? nil : description }
-
-    /// The inflated profile, or nil when the stream is damaged or larger than `maxProfileBytes`.
-    private static func inflate(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) -> [UInt8]? {
-        var capacity = 64 << 10
-        while capacity <= maxProfileBytes {
-            var produced = 0
-            var full = false
-            let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                switch ZlibInflater.inflate(bytes, ranges: [range], into: UnsafeMutableRawBufferPointer(buffer)) {
-                case .finished(let count): produced = count
-                case .outputFull: full = true
-                case .truncated, .corrupt: break
-                }
-                initialized = produced
-            }
-            if !full { return produced > 0 ? output : nil }
-            capacity *= 4
-        }
-        return nil
-    }
 }

@@ -60,38 +60,20 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         PNGIncrementalDecoder(limits: limits)
     }
 
-    /// The data of the eXIf chunk (a TIFF structure, after "Exif\0\0" when a writer copied JPEG's identifier
-    /// before it, as Pillow and exiftool read it), looked for before the image data, where the PNG
-    /// specification places it; nil when there is none, or it is damaged. Only that chunk's CRC is computed.
+    /// The EXIF block (a TIFF structure) of the eXIf chunk, after "Exif\0\0" when a writer copied JPEG's
+    /// identifier before it, as Pillow and exiftool read it; without one, of ImageMagick's raw profile text
+    /// chunk (`PNGRawProfile`). Looked for before the image data, where the PNG specification places eXIf; nil
+    /// when there is none, or it is damaged. Only those chunks' CRCs are computed.
     package func exif(_ data: Data) -> [UInt8]? {
-        data.withUnsafeBytes { Self.exif(in: $0) }
+        data.withUnsafeBytes { PNGMetadataChunks.exif(in: $0) }
     }
 
-    /// The eXIf chunk's orientation; `.up` without one.
+    /// The EXIF block's orientation (`exif(_:)`); `.up` without one.
     static func orientation(in bytes: UnsafeRawBufferPointer) -> ExifOrientation {
-        exif(in: bytes).flatMap { ExifBlock(tiff: $0)?.orientation } ?? .up
+        PNGMetadataChunks.exif(in: bytes).flatMap { ExifBlock(tiff: $0)?.orientation } ?? .up
     }
 
-    /// The data of the eXIf chunk before IDAT, when its CRC holds.
-    static func exif(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard bytes.starts(with: PNGChunkReader.signature) else { return nil }
-        var offset = PNGChunkReader.signature.count
-        while offset + 12 <= bytes.count {
-            let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian)
-            let type = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).bigEndian
-            let end = offset + 8 + length
-            guard length <= Int(Int32.max), end + 4 <= bytes.count, type != PNGChunk.idat else { return nil }
-            if type == PNGChunk.exif {
-                let stored = bytes.loadUnaligned(fromByteOffset: end, as: UInt32.self).bigEndian
-                let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<end]))
-                return stored == crc ? ExifBlock.tiff(inPayload: Array(bytes[(offset + 8)..<end])) : nil
-            }
-            offset = end + 4
-        }
-        return nil
-    }
-
-    /// The size from the IHDR chunk and the eXIf chunk's orientation, without inflating anything.
+    /// The size from the IHDR chunk and the EXIF block's orientation, without inflating anything.
     package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let header = try Self.header(in: bytes)

@@ -3,91 +3,75 @@ import TroveCore
 import TroveSupport
 
 /// The metadata chunks of a PNG file Trove reads and writes beside the colour ones: eXIf (an EXIF block, looked
-/// for before the image data, where the PNG specification places it) and the iTXt chunk whose keyword is
-/// "XML:com.adobe.xmp" (an XMP packet, anywhere before IEND, compressed or not). A chunk whose CRC does not
-/// match is left out.
+/// for before the image data, where the PNG specification places it; without one, ImageMagick's
+/// `PNGRawProfile` there) and the iTXt chunk whose keyword is "XML:com.adobe.xmp" (an XMP packet, anywhere
+/// before IEND, compressed or not). A chunk whose CRC does not match is left out.
 enum PNGMetadataChunks {
     /// The iTXt chunk type.
-    static let itxt: UInt32 = 0x6954_5874
-    /// An inflated XMP packet larger than this is left out.
-    static let maxPacketBytes = 16 << 20
+    static let itxt = PNGTextChunks.internationalText
 
     /// The EXIF block and the XMP packet in `data`; none of either when the file is not a PNG.
     static func metadata(in data: Data) -> EmbeddedMetadata {
         data.withUnsafeBytes { bytes in
             var metadata = EmbeddedMetadata()
-            guard bytes.starts(with: PNGChunkReader.signature) else { return metadata }
-            var offset = PNGChunkReader.signature.count
-            var beforeImageData = true
-            while offset + 12 <= bytes.count {
-                let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian)
-                let type = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).bigEndian
-                let end = offset + 8 + length
-                guard length <= Int(Int32.max), end + 4 <= bytes.count, type != PNGChunk.iend else { break }
-                if type == PNGChunk.idat { beforeImageData = false }
-                let wanted =
-                    (type == PNGChunk.exif && beforeImageData && metadata.exif == nil)
-                    || (type == itxt && metadata.xmp == nil)
-                if wanted, checksumMatches(bytes, chunkAt: offset, end: end) {
-                    let body = Array(bytes[(offset + 8)..<end])
-                    if type == PNGChunk.exif {
-                        metadata.exif = ExifBlock.tiff(inPayload: body)
-                    } else {
-                        metadata.xmp = xmpPacket(inITXt: body)
-                    }
-                }
-                offset = end + 4
+            metadata.exif = exif(in: bytes)
+            forEachChunk(in: bytes) { type, offset, end in
+                guard type == itxt, checksumMatches(bytes, chunkAt: offset, end: end) else { return true }
+                metadata.xmp = PNGTextChunks.text(
+                    ofChunk: type, Array(bytes[(offset + 8)..<end]), keyword: XMPRights.pngKeyword)
+                return metadata.xmp == nil
             }
             return metadata
+        }
+    }
+
+    /// The EXIF block (a TIFF structure) of the eXIf chunk before the image data, or else of the first raw
+    /// profile there (`PNGRawProfile`); nil without either, when the file is not a PNG, or when damaged.
+    static func exif(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        var rawProfile: [UInt8]?
+        var exif: [UInt8]?
+        forEachChunk(in: bytes) { type, offset, end in
+            guard type != PNGChunk.idat else { return false }
+            // A text chunk's keyword is read before its CRC is computed: most are other texts.
+            let isText = type == PNGTextChunks.text || type == PNGTextChunks.compressedText || type == itxt
+            guard
+                type == PNGChunk.exif
+                    || (isText && rawProfile == nil
+                        && PNGRawProfile.hasKeyword(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end]))),
+                checksumMatches(bytes, chunkAt: offset, end: end)
+            else { return true }
+            let body = Array(bytes[(offset + 8)..<end])
+            if type == PNGChunk.exif {
+                exif = ExifBlock.tiff(inPayload: body)
+                return false
+            }
+            rawProfile = PNGRawProfile.exif(inChunk: type, body).flatMap { ExifBlock.tiff(inPayload: $0) }
+            return true
+        }
+        return exif ?? rawProfile
+    }
+
+    /// Calls `body(type, offset, end)` for each chunk after the signature (`end` is where its data ends and
+    /// its CRC starts) until IEND, a chunk that runs past the file, or `body` returning false.
+    private static func forEachChunk(
+        in bytes: UnsafeRawBufferPointer, _ body: (_ type: UInt32, _ offset: Int, _ end: Int) -> Bool
+    ) {
+        guard bytes.starts(with: PNGChunkReader.signature) else { return }
+        var offset = PNGChunkReader.signature.count
+        while offset + 12 <= bytes.count {
+            let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian)
+            let type = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).bigEndian
+            let end = offset + 8 + length
+            guard length <= Int(Int32.max), end + 4 <= bytes.count, type != PNGChunk.iend,
+                body(type, offset, end)
+            else { return }
+            offset = end + 4
         }
     }
 
     private static func checksumMatches(_ bytes: UnsafeRawBufferPointer, chunkAt offset: Int, end: Int) -> Bool {
         let stored = bytes.loadUnaligned(fromByteOffset: end, as: UInt32.self).bigEndian
         return stored == CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<end]))
-    }
-
-    /// The text of an iTXt chunk's data when its keyword is XMP's: keyword, NUL, compression flag and method,
-    /// language tag, NUL, translated keyword, NUL, then the text (a zlib stream when the flag is 1).
-    static func xmpPacket(inITXt body: [UInt8]) -> [UInt8]? {
-        let keyword = Array(XMPRights.pngKeyword.utf8) + [0]
-        guard body.starts(with: keyword), body.count >= keyword.count + 2 else { return nil }
-        let compressed = body[keyword.count], method = body[keyword.count + 1]
-        var at = keyword.count + 2
-        for _ in 0..<2 {
-            guard let nul = body[at...].firstIndex(of: 0) else { return nil }
-            at = nul + 1
-        }
-        let text = Array(body[at...])
-        switch (compressed, method) {
-        case (0, _): return text
-        case (1, 0): return inflate(text)
-        default: return nil
-        }
-    }
-
-    /// The inflated zlib stream, or nil when it is damaged or inflates past `maxPacketBytes`.
-    private static func inflate(_ stream: [UInt8]) -> [UInt8]? {
-        stream.withUnsafeBytes { input in
-            var capacity = max(stream.count * 4, 4 << 10)
-            while capacity <= maxPacketBytes * 4 {
-                var produced = 0
-                var full = false
-                let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                    let outcome = ZlibInflater.inflate(
-                        input, ranges: [0..<input.count], into: UnsafeMutableRawBufferPointer(buffer))
-                    switch outcome {
-                    case .finished(let count): produced = count
-                    case .outputFull: full = true
-                    case .truncated, .corrupt: break
-                    }
-                    initialized = produced
-                }
-                if !full { return produced > 0 && produced <= maxPacketBytes ? output : nil }
-                capacity *= 4
-            }
-            return nil
-        }
     }
 
     /// An iTXt chunk's data holding `packet` uncompressed, as XMP's specification asks for PNG: XMP's
@@ -98,7 +82,7 @@ enum PNGMetadataChunks {
 }
 
 extension PNGDecoder: EmbeddedMetadataReading {
-    /// The eXIf chunk's EXIF block and the iTXt chunk's XMP packet.
+    /// The EXIF block (the eXIf chunk's, or ImageMagick's raw profile's) and the iTXt chunk's XMP packet.
     package func embeddedMetadata(_ data: Data) -> EmbeddedMetadata {
         PNGMetadataChunks.metadata(in: data)
     }

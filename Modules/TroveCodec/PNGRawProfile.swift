@@ -1,0 +1,73 @@
+/// ImageMagick's way of keeping an EXIF block in a PNG, from before the eXIf chunk: a text chunk whose keyword
+/// is "Raw profile type exif" (or "Raw profile type APP1"), holding a newline, the profile's name, a newline,
+/// its length in decimal, a newline, then its bytes in hex, in lines. Pillow and exiftool read it as the file's
+/// EXIF (Pillow's `exif_imagemagick_orientation.png` is such a file); browsers and libvips do not.
+enum PNGRawProfile {
+    static let keywords = ["Raw profile type exif", "Raw profile type APP1"]
+    /// Longer profiles are left out: a JPEG's APP1 segment, where EXIF comes from, holds at most 64 KiB.
+    static let maxProfileBytes = 1 << 20
+
+    /// Whether a text chunk's data starts with one of `keywords` and its NUL.
+    static func hasKeyword(_ data: UnsafeRawBufferPointer) -> Bool {
+        keywords.contains { data.starts(with: Array($0.utf8) + [0]) }
+    }
+
+    /// The EXIF payload (what an eXIf chunk would hold, "Exif\0\0" and all when the writer kept it) in the text
+    /// chunk of type `type` with data `body`, or nil when it is not such a chunk or its text is malformed.
+    static func exif(inChunk type: UInt32, _ body: [UInt8]) -> [UInt8]? {
+        for keyword in keywords {
+            if let text = PNGTextChunks.text(ofChunk: type, body, keyword: keyword) { return profile(in: text) }
+        }
+        return nil
+    }
+
+    /// The bytes the text spells out: the name line, the length, then that many bytes as hex digits, with
+    /// any whitespace between them.
+    static func profile(in text: [UInt8]) -> [UInt8]? {
+        var index = text.startIndex
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        func skipSpaces() { while index < text.endIndex, isSpace(text[index]) { index += 1 } }
+        skipSpaces()
+        // The profile's name, to the end of its line.
+        while index < text.endIndex, text[index] != 0x0A { index += 1 }
+        skipSpaces()
+        var length = 0
+        var digits = 0
+        while index < text.endIndex, let digit = decimal(text[index]) {
+            length = length * 10 + digit
+            digits += 1
+            guard length <= maxProfileBytes else { return nil }
+            index += 1
+        }
+        guard digits > 0, length > 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        var high: UInt8?
+        while bytes.count < length, index < text.endIndex {
+            let byte = text[index]
+            index += 1
+            if isSpace(byte) { continue }
+            guard let nibble = hex(byte) else { return nil }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return bytes.count == length ? bytes : nil
+    }
+
+    private static func decimal(_ byte: UInt8) -> Int? {
+        (0x30...0x39).contains(byte) ? Int(byte - 0x30) : nil
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x61...0x66: byte - 0x61 + 10
+        case 0x41...0x46: byte - 0x41 + 10
+        default: nil
+        }
+    }
+}
