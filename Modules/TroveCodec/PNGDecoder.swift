@@ -61,9 +61,9 @@ package struct PNGDecoder: ProgressiveImageDecoder {
     }
 
     /// The EXIF block (a TIFF structure) of the eXIf chunk, after "Exif\0\0" when a writer copied JPEG's
-    /// identifier before it, as Pillow and exiftool read it; without one, of ImageMagick's raw profile text
-    /// chunk (`PNGRawProfile`). Looked for before the image data, where the PNG specification places eXIf; nil
-    /// when there is none, or it is damaged. Only those chunks' CRCs are computed.
+    /// identifier before it, as Pillow and exiftool read it; without one that can be read, of ImageMagick's raw
+    /// profile text chunk (`PNGRawProfile`). Looked for before the image data, where the PNG specification
+    /// places eXIf; nil when there is neither, or both are damaged. Only those chunks' CRCs are computed.
     package func exif(_ data: Data) -> [UInt8]? {
         data.withUnsafeBytes { PNGMetadataChunks.exif(in: $0) }
     }
@@ -73,7 +73,8 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         PNGMetadataChunks.exif(in: bytes).flatMap { ExifBlock(tiff: $0)?.orientation } ?? .up
     }
 
-    /// The size from the IHDR chunk and the EXIF block's orientation, without inflating anything.
+    /// The size from the IHDR chunk and the EXIF block's orientation, without inflating the image data (a
+    /// compressed raw profile is inflated, bounded by `PNGRawProfile.maxTextBytes`).
     package func info(_ data: Data) throws -> ImageInfo? {
         try data.withUnsafeBytes { bytes in
             let header = try Self.header(in: bytes)

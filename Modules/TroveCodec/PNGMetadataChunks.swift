@@ -9,6 +9,8 @@ import TroveSupport
 enum PNGMetadataChunks {
     /// The iTXt chunk type.
     static let itxt = PNGTextChunks.internationalText
+    /// An inflated XMP packet larger than this is left out.
+    static let maxPacketBytes = 16 << 20
 
     /// The EXIF block and the XMP packet in `data`; none of either when the file is not a PNG.
     static func metadata(in data: Data) -> EmbeddedMetadata {
@@ -18,34 +20,38 @@ enum PNGMetadataChunks {
             forEachChunk(in: bytes) { type, offset, end in
                 guard type == itxt, checksumMatches(bytes, chunkAt: offset, end: end) else { return true }
                 metadata.xmp = PNGTextChunks.text(
-                    ofChunk: type, Array(bytes[(offset + 8)..<end]), keyword: XMPRights.pngKeyword)
+                    ofChunk: type, Array(bytes[(offset + 8)..<end]), keyword: XMPRights.pngKeyword,
+                    limit: maxPacketBytes)
                 return metadata.xmp == nil
             }
             return metadata
         }
     }
 
-    /// The EXIF block (a TIFF structure) of the eXIf chunk before the image data, or else of the first raw
-    /// profile there (`PNGRawProfile`); nil without either, when the file is not a PNG, or when damaged.
+    /// The EXIF block (a TIFF structure) of the first eXIf chunk before the image data whose CRC holds and
+    /// which starts with a TIFF header, or else of the first raw profile there (`PNGRawProfile`) that is whole
+    /// and well formed; nil without either, or when the file is not a PNG. Only the first text chunk with each
+    /// of the raw profile's keywords is read, and only when no longer than `PNGRawProfile.maxChunkBytes`: at
+    /// most two are inflated, each no further than `PNGRawProfile.maxTextBytes`.
     static func exif(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         var rawProfile: [UInt8]?
+        var keywordsSeen = Set<Int>()
         var exif: [UInt8]?
         forEachChunk(in: bytes) { type, offset, end in
             guard type != PNGChunk.idat else { return false }
-            // A text chunk's keyword is read before its CRC is computed: most are other texts.
+            let data = UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end])
+            if type == PNGChunk.exif {
+                guard checksumMatches(bytes, chunkAt: offset, end: end) else { return true }
+                exif = ExifBlock.tiff(inPayload: Array(data))
+                return exif == nil
+            }
+            // A text chunk's keyword and length are read before its CRC is computed: most are other texts.
             let isText = type == PNGTextChunks.text || type == PNGTextChunks.compressedText || type == itxt
-            guard
-                type == PNGChunk.exif
-                    || (isText && rawProfile == nil
-                        && PNGRawProfile.hasKeyword(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end]))),
+            guard isText, rawProfile == nil, let keyword = PNGRawProfile.keyword(of: data),
+                keywordsSeen.insert(keyword).inserted, data.count <= PNGRawProfile.maxChunkBytes,
                 checksumMatches(bytes, chunkAt: offset, end: end)
             else { return true }
-            let body = Array(bytes[(offset + 8)..<end])
-            if type == PNGChunk.exif {
-                exif = ExifBlock.tiff(inPayload: body)
-                return false
-            }
-            rawProfile = PNGRawProfile.exif(inChunk: type, body).flatMap { ExifBlock.tiff(inPayload: $0) }
+            rawProfile = PNGRawProfile.exif(inChunk: type, Array(data)).flatMap { ExifBlock.tiff(inPayload: $0) }
             return true
         }
         return exif ?? rawProfile

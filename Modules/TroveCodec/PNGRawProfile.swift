@@ -1,22 +1,35 @@
 /// ImageMagick's way of keeping an EXIF block in a PNG, from before the eXIf chunk: a text chunk whose keyword
-/// is "Raw profile type exif" (or "Raw profile type APP1"), holding a newline, the profile's name, a newline,
-/// its length in decimal, a newline, then its bytes in hex, in lines. Pillow and exiftool read it as the file's
-/// EXIF (Pillow's `exif_imagemagick_orientation.png` is such a file); browsers and libvips do not.
+/// is "Raw profile type exif" (older ImageMagick: "Raw profile type APP1"), holding a newline, the profile's
+/// name, a newline, its length in decimal, a newline, then its bytes in hex, in lines. Pillow reads the first
+/// keyword as the file's EXIF and exiftool both (Pillow's `exif_imagemagick_orientation.png` is such a file);
+/// browsers and libvips read neither.
 enum PNGRawProfile {
     static let keywords = ["Raw profile type exif", "Raw profile type APP1"]
-    /// Longer profiles are left out: a JPEG's APP1 segment, where EXIF comes from, holds at most 64 KiB.
-    static let maxProfileBytes = 1 << 20
+    /// Longer profiles are left out. EXIF comes from a JPEG's APP1 segment, at most 64 KiB, or from a camera's
+    /// raw file, whose maker notes can take a few hundred.
+    static let maxProfileBytes = 256 << 10
+    /// The most text a profile of `maxProfileBytes` takes: two hex digits a byte, a newline every few dozen,
+    /// and the name and length before them. A compressed text is not inflated past this.
+    static let maxTextBytes = maxProfileBytes * 2 + maxProfileBytes / 8 + 64
 
-    /// Whether a text chunk's data starts with one of `keywords` and its NUL.
-    static func hasKeyword(_ data: UnsafeRawBufferPointer) -> Bool {
-        keywords.contains { data.starts(with: Array($0.utf8) + [0]) }
+    /// The longest chunk data that can hold a profile of `maxProfileBytes`: its text, uncompressed, after the
+    /// keyword and an iTXt's language tag and translated keyword. Longer chunks are not read.
+    static let maxChunkBytes = maxTextBytes + 1024
+    /// Each keyword and its NUL, as a text chunk's data starts.
+    private static let keywordPrefixes = keywords.map { Array($0.utf8) + [0] }
+
+    /// Which of `keywords` a text chunk's data starts with (an index into them), if any.
+    static func keyword(of data: UnsafeRawBufferPointer) -> Int? {
+        keywordPrefixes.firstIndex { data.starts(with: $0) }
     }
 
     /// The EXIF payload (what an eXIf chunk would hold, "Exif\0\0" and all when the writer kept it) in the text
     /// chunk of type `type` with data `body`, or nil when it is not such a chunk or its text is malformed.
     static func exif(inChunk type: UInt32, _ body: [UInt8]) -> [UInt8]? {
         for keyword in keywords {
-            if let text = PNGTextChunks.text(ofChunk: type, body, keyword: keyword) { return profile(in: text) }
+            if let text = PNGTextChunks.text(ofChunk: type, body, keyword: keyword, limit: maxTextBytes) {
+                return profile(in: text)
+            }
         }
         return nil
     }
@@ -41,7 +54,8 @@ enum PNGRawProfile {
         }
         guard digits > 0, length > 0 else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(length)
+        // What the text can still hold, not what it claims: a short text may claim the most.
+        bytes.reserveCapacity(min(length, (text.endIndex - index) / 2))
         var high: UInt8?
         while bytes.count < length, index < text.endIndex {
             let byte = text[index]
