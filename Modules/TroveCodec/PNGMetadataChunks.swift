@@ -20,8 +20,8 @@ enum PNGMetadataChunks {
             forEachChunk(in: bytes) { type, offset, end in
                 guard type == itxt, checksumMatches(bytes, chunkAt: offset, end: end) else { return true }
                 metadata.xmp = PNGTextChunks.text(
-                    ofChunk: type, Array(bytes[(offset + 8)..<end]), keyword: XMPRights.pngKeyword,
-                    limit: maxPacketBytes)
+                    ofChunk: type, UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end]),
+                    keyword: XMPRights.pngKeyword, limit: maxPacketBytes)
                 return metadata.xmp == nil
             }
             return metadata
@@ -51,7 +51,9 @@ enum PNGMetadataChunks {
                 keywordsSeen.insert(keyword).inserted, data.count <= PNGRawProfile.maxChunkBytes,
                 checksumMatches(bytes, chunkAt: offset, end: end)
             else { return true }
-            rawProfile = PNGRawProfile.exif(inChunk: type, Array(data)).flatMap { ExifBlock.tiff(inPayload: $0) }
+            rawProfile = PNGRawProfile.exif(inChunk: type, data, keyword: keyword).flatMap {
+                ExifBlock.tiff(inPayload: $0)
+            }
             return true
         }
         return exif ?? rawProfile

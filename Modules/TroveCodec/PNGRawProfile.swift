@@ -24,14 +24,10 @@ enum PNGRawProfile {
     }
 
     /// The EXIF payload (what an eXIf chunk would hold, "Exif\0\0" and all when the writer kept it) in the text
-    /// chunk of type `type` with data `body`, or nil when it is not such a chunk or its text is malformed.
-    static func exif(inChunk type: UInt32, _ body: [UInt8]) -> [UInt8]? {
-        for keyword in keywords {
-            if let text = PNGTextChunks.text(ofChunk: type, body, keyword: keyword, limit: maxTextBytes) {
-                return profile(in: text)
-            }
-        }
-        return nil
+    /// chunk of type `type` with data `data`, whose keyword is `keywords[keyword]` (`keyword(of:)`), or nil when
+    /// its text is malformed.
+    static func exif(inChunk type: UInt32, _ data: UnsafeRawBufferPointer, keyword: Int) -> [UInt8]? {
+        PNGTextChunks.text(ofChunk: type, data, keyword: keywords[keyword], limit: maxTextBytes).flatMap(profile(in:))
     }
 
     /// The bytes the text spells out: the name line, the length, then that many bytes as hex digits, with

@@ -3,12 +3,12 @@ enum PNGTextChunks {
     static let text: UInt32 = 0x7445_5874
     static let compressedText: UInt32 = 0x7A54_5874
     static let internationalText: UInt32 = 0x6954_5874
-    /// The text of the chunk of type `type` with data `body` when its keyword is `keyword`; nil for another
-    /// keyword or chunk type, an unknown compression method, or a damaged stream. tEXt: keyword, NUL, text.
-    /// zTXt: keyword, NUL, method 0, a zlib stream. iTXt: keyword, NUL, compression flag and method, language
-    /// tag, NUL, translated keyword, NUL, then the text (a zlib stream when the flag is 1). A compressed text
-    /// that inflates past `limit` bytes is left out.
-    static func text(ofChunk type: UInt32, _ body: [UInt8], keyword: String, limit: Int) -> [UInt8]? {
+    /// The text of the chunk of type `type` with data `body` (indexed from 0) when its keyword is `keyword`; nil
+    /// for another keyword or chunk type, an unknown compression method, or a damaged stream. tEXt: keyword, NUL,
+    /// text. zTXt: keyword, NUL, method 0, a zlib stream. iTXt: keyword, NUL, compression flag and method,
+    /// language tag, NUL, translated keyword, NUL, then the text (a zlib stream when the flag is 1). A compressed
+    /// text that inflates past `limit` bytes is left out.
+    static func text(ofChunk type: UInt32, _ body: UnsafeRawBufferPointer, keyword: String, limit: Int) -> [UInt8]? {
         let prefix = Array(keyword.utf8) + [0]
         guard body.starts(with: prefix) else { return nil }
         var at = prefix.count
@@ -32,6 +32,6 @@ enum PNGTextChunks {
             return nil
         }
         guard compressed else { return Array(body[at...]) }
-        return body.withUnsafeBytes { ZlibInflater.inflated($0, range: at..<body.count, limit: limit) }
+        return ZlibInflater.inflated(body, range: at..<body.count, limit: limit)
     }
 }
