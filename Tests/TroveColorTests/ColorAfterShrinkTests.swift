@@ -5,8 +5,9 @@ import Trove
 import TroveColor
 import TroveTestSupport
 
-/// A still decoded whole (WebP, AVIF, HEIC) whose transforms open with a shrinking resize has its colours
-/// converted after that resize, on the output's pixels, and still matches Pillow's convert-then-resize.
+/// A still whose transforms open with a shrinking resize has its colours converted after that resize, on the
+/// output's pixels, and still matches Pillow's convert-then-resize: decoded whole (WebP, AVIF, HEIC) or its rows
+/// streamed into the resize (JPEG, PNG).
 @Suite(.serialized) struct ColorAfterShrinkTests {
     /// The registry's LittleCMS converter, counting the pixels its transforms convert.
     final class CountingConverter: ColorConverter {
@@ -44,8 +45,11 @@ import TroveTestSupport
         return (image, counting.converted.withLock { $0 })
     }
 
-    @Test(arguments: ["prophoto.webp", "adobergb.avif", "p3.heic", "prophoto.avif"])
-    func aWholeDecodeIsConvertedAfterItsShrink(name: String) async throws {
+    @Test(arguments: [
+        "prophoto.webp", "adobergb.avif", "p3.heic", "prophoto.avif", "prophoto.jpg", "adobergb.jpg", "p3.png",
+        "adobergb.png"
+    ])
+    func aShrunkStillIsConvertedAfterItsShrink(name: String) async throws {
         try await withTemporaryDirectory { directory in
             let cases = try await ColorCases.make(in: directory)
             let source = try #require(cases.first { $0.name == name })
@@ -83,5 +87,40 @@ import TroveTestSupport
                 source.file, [FlipTransformer(.h), ResizeTransformer(width: 96, height: 64, mode: .fit)])
             #expect(flippedConverted == 192 * 128)
         }
+    }
+
+    /// A JPEG whose EXIF says to turn it a quarter (orientation 6), its rows streamed into an `orient, resize`:
+    /// converted once, on the upright output, and matching Pillow's conversion turned and resized.
+    @Test(arguments: ["adobergb.jpg", "p3.jpg"])
+    func aTurnedStreamedStillIsConvertedAfterItsShrink(name: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let cases = try await ColorCases.make(in: directory)
+            let source = try #require(cases.first { $0.name == name })
+            let turned = directory.appendingPathComponent("turned-" + name)
+            try Self.withOrientation6(try Data(contentsOf: URL(fileURLWithPath: source.file))).write(to: turned)
+            let transforms: [any ImageTransformer] = [
+                OrientTransformer(), ResizeTransformer(width: 64, height: 96, mode: .fit)
+            ]
+            let upright = try RotateTransformer(.clockwise90).transform(try ColorCases.png(source.reference))
+            let reference = try ResizeTransformer(width: 64, height: 96, mode: .fit).transform(upright)
+
+            let (image, converted) = try await Self.load(turned.path, transforms)
+            #expect(image.width == 64 && image.height == 96 && image.colorDescription == nil)
+            #expect(converted == 64 * 96)
+            #expect(psnr(image, reference) >= 36, "\(name): \(psnr(image, reference)) dB")
+        }
+    }
+
+    /// `jpeg` with an EXIF segment saying orientation 6 right after its SOI marker.
+    static func withOrientation6(_ jpeg: Data) throws -> Data {
+        try #require(jpeg.starts(with: [0xFF, 0xD8]))
+        // "Exif\0\0", a big-endian TIFF header, one IFD entry: Orientation (0x0112), SHORT, 1, value 6.
+        let tiff: [UInt8] =
+            [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01]
+            + [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00] + [0x00, 0x00, 0x00, 0x00]
+        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        return Data([0xFF, 0xD8] + segment) + jpeg.dropFirst(2)
     }
 }

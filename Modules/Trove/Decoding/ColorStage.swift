@@ -2,8 +2,8 @@ import Logging
 import TroveCore
 
 /// The colour stage: brings decoded pixels to sRGB through the registry's `ColorConverter`, on the image as
-/// decoded and reduced (whole, or row by row ahead of a streamed resize), before any other transform but a
-/// whole decode's leading shrink (`convert(_:thenShrinking:)`). A
+/// decoded and reduced, before any other transform but a leading shrink: a streamed resize's result
+/// (`RowColorTap`) or a whole decode's (`convert(_:thenShrinking:)`) is converted instead of its source. A
 /// description the converter cannot use is logged as a warning and the pixels are used as sRGB: a request
 /// never fails for its colours. A stage that keeps profiles (`ImageRequest.Options.keepsColorProfile`) leaves
 /// pixels with an RGB or gray ICC profile as they are, profile attached for the encoder to embed; CMYK and
@@ -72,11 +72,6 @@ struct ColorStage: Sendable {
             image.colorDescription = nil
         }
     }
-
-    /// A sink that converts each row to sRGB before `next` sees it (or passes them on, keeping the profile).
-    func converting(into next: any ImageRowSink) -> ColorConvertingRowSink {
-        ColorConvertingRowSink(stage: self, next: next)
-    }
 }
 
 /// Logs why a description could not be used, then rethrows. A decoder's 16-bit samples under a profile the
@@ -99,47 +94,6 @@ private struct WarningColorConverter: ColorConverter {
         } catch {
             logger.warning("\(error)", metadata: ["converter": "\(wrapped.name)"])
             throw error
-        }
-    }
-}
-
-/// Rows on their way to a resize (or a router): converted to sRGB in a row buffer of its own, since a
-/// decoder's row is read-only and valid only during the call. Rows under a profile the stage keeps pass
-/// through, and the description is kept for the image the rows make (`keptDescription`).
-final class ColorConvertingRowSink: ImageRowSink {
-    private let stage: ColorStage
-    private let next: any ImageRowSink
-    private var transform: (any ColorTransform)?
-    private var row: [UInt8] = []
-    private var width = 0
-    /// The source's description when the stage kept it: the caller puts it on the resulting image.
-    private(set) var keptDescription: ColorDescription?
-
-    init(stage: ColorStage, next: any ImageRowSink) {
-        self.stage = stage
-        self.next = next
-    }
-
-    func begin(_ header: RowStreamHeader) throws {
-        if stage.keeps(header.colorDescription, pixelFormat: .rgba8) {  // streamed rows are RGBA8
-            keptDescription = header.colorDescription
-        } else {
-            transform = stage.transform(for: header.colorDescription)
-        }
-        width = header.width
-        if transform != nil { row = [UInt8](repeating: 0, count: header.width * 4) }
-        var header = header
-        header.colorDescription = nil
-        try next.begin(header)
-    }
-
-    func consume(_ source: UnsafePointer<UInt8>) throws {
-        guard let transform else { return try next.consume(source) }
-        try row.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            base.update(from: source, count: width * 4)
-            transform.apply(base, count: width)
-            try next.consume(base)
         }
     }
 }

@@ -14,8 +14,8 @@ extension ImageDecoder {
     /// it first, and the rest of the transforms. After `orient` this holds for an upright image; a turned one
     /// is decoded whole and gets every transform. `streamsRows: false` keeps the decoded image for a caller
     /// that must see it before any transform (a delegate's `didDecode`). With a `colorConverter` (the registry's
-    /// `colorConverter`), the image is brought to sRGB once decoded and reduced, before those transforms (a
-    /// still decoded whole, right after a leading shrinking resize, which is then done); a colour description it
+    /// `colorConverter`), the image is brought to sRGB once decoded and reduced, before those transforms, or
+    /// right after a leading shrinking resize, which is then done (streamed or whole); a colour description it
     /// cannot use is logged as a warning on `logger` and the pixels are kept as sRGB.
     /// With `keepsColorProfile`, pixels under an RGB or gray ICC profile stay as stored and the image keeps
     /// the profile (`ImageRequest.Options.keepsColorProfile`). With `keepsCopyright` (the default), the image
@@ -35,8 +35,8 @@ extension ImageDecoder {
     }
 
     /// As the public `decode(_:limits:for:reducingGap:streamsRows:)`, with the colour stage run on the image as
-    /// decoded and reduced, before the transforms that are left: on each row ahead of a streamed resize, on the
-    /// decoded image, or after a whole decode's leading shrink (`ColorStage.convert(_:thenShrinking:)`); CMYK
+    /// decoded and reduced, before the transforms that are left: on a streamed resize's result (`RowColorTap`),
+    /// on the decoded image, or after a whole decode's leading shrink (`ColorStage.convert(_:thenShrinking:)`); CMYK
     /// samples are converted by the decoder through `color`'s converter. With `keepsCopyright` the image
     /// carries the file's copyright notice. `header` is the header when the caller has read it already
     /// (`SourceProbe`); it is read here otherwise.
@@ -63,11 +63,13 @@ extension ImageDecoder {
             color?.convert(&image)
             return image
         }
-        // An image made from streamed rows carries the profile the colour stage kept for them.
-        func kept(_ image: Image, _ colorSink: ColorConvertingRowSink?) -> Image {
-            guard let description = colorSink?.keptDescription else { return image }
+        // Streamed rows reach the resize in their source's colours; its result is converted, as a whole
+        // decode's shrink is (`ColorStage.convert(_:thenShrinking:)`): the output's pixels, not the source's.
+        func convertedAfterShrink(_ image: Image, _ tap: RowColorTap?) -> Image {
+            guard let color, let tap else { return image }
             var image = image
-            image.colorDescription = description
+            image.colorDescription = tap.description
+            color.convert(&image)
             return image
         }
         let converter = color?.decoderConverter
@@ -88,24 +90,26 @@ extension ImageDecoder {
         {
             guard shrink.followsOrient, header.orientation != .up else {
                 let sink = try shrink.resize.makeRowSink(storedSize: storedSize)
-                let colorSink = color?.converting(into: sink)
-                try streaming.decode(data, options: options, into: colorSink ?? sink)
-                let image = kept(try sink.result(), colorSink)
+                let tap = color.map { _ in RowColorTap(next: sink) }
+                try streaming.decode(data, options: options, into: tap ?? sink)
+                let image = convertedAfterShrink(try sink.result(), tap)
                 // An upright image's `orient` does nothing; it stays only if the decoder said otherwise.
                 let rest = Array(transforms.dropFirst(shrink.index + 1))
                 return (image, shrink.followsOrient && image.orientation != .up ? [transforms[0]] + rest : rest)
             }
             if let sink = try shrink.resize.makeRowSink(storedSize: storedSize, orientation: header.orientation) {
                 let router = OrientedRowRouter(resize: sink, expected: header.orientation)
-                let colorSink = color?.converting(into: router)
-                try streaming.decode(data, options: options, into: colorSink ?? router)
+                let tap = color.map { _ in RowColorTap(next: router) }
+                try streaming.decode(data, options: options, into: tap ?? router)
                 switch try router.result() {
                 case let .resized(image):
                     // The sink turned its result upright: `orient` and the resize are both done.
-                    return (kept(image, colorSink), Array(transforms.dropFirst(2)))
+                    return (convertedAfterShrink(image, tap), Array(transforms.dropFirst(2)))
                 case let .decoded(image):
-                    let image = kept(image, colorSink)
-                    return (image, plan?.transforms(for: image) ?? transforms)
+                    // Kept whole, with the header's description: converted as a whole decode is.
+                    let rest = plan?.transforms(for: image) ?? transforms
+                    guard let color else { return (image, rest) }
+                    return try color.convert(image, thenShrinking: rest)
                 }
             }
         }
