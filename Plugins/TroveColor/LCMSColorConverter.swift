@@ -6,7 +6,8 @@ import TroveCore
 /// default), kept in a bounded cache by profile. What it converts from, in order: an embedded ICC profile; PNG's
 /// `sRGB` chunk (nothing to do); CICP code points for BT.709/sRGB, Display P3 and BT.2020 primaries with an
 /// SDR transfer (a profile built with lcms); PNG's gAMA and cHRM. CMYK samples go through their embedded
-/// profile, or the first of `defaultCMYKProfilePaths` that exists.
+/// profile, or the first of `defaultCMYKProfilePaths` that exists. An RGB profile of curves and a matrix is
+/// applied to RGBA8 pixels by `MatrixShaperTransform`, the same arithmetic without lcms's calls a pixel.
 package struct LCMSColorConverter: ColorConverter {
     /// The registry name, "lcms".
     package let name = "lcms"
@@ -37,7 +38,7 @@ package struct LCMSColorConverter: ColorConverter {
         return try cache.transform(for: key) { try Self.makeTransform(source, samples: samples) }
     }
 
-    private static func makeTransform(_ source: SourceProfile, samples: ColorSamples) throws -> LCMSTransform {
+    private static func makeTransform(_ source: SourceProfile, samples: ColorSamples) throws -> any ColorTransform {
         let profile = try source.open()
         defer { cmsCloseProfile(profile) }
         guard let sRGB = cmsCreate_sRGBProfile() else { throw failure("LittleCMS could not make its sRGB profile") }
@@ -70,6 +71,11 @@ package struct LCMSColorConverter: ColorConverter {
                 profile, inputFormat, sRGB, trove_lcms_rgba8, cmsUInt32Number(INTENT_PERCEPTUAL),
                 cmsUInt32Number(cmsFLAGS_NOCACHE))
         else { throw failure("LittleCMS could not build a transform from the ICC profile (it is damaged)") }
+        // lcms built it, so the profile reads; a matrix and curves are then applied without lcms's calls a pixel.
+        if samples == .rgba8, let matrixShaper = MatrixShaperTransform(profile: profile, sRGB: sRGB) {
+            cmsDeleteTransform(handle)
+            return matrixShaper
+        }
         guard samples == .rgba16BigEndian, cmsGetColorSpace(profile) == cmsSigGrayData else {
             return LCMSTransform(handle: handle, samples: samples)
         }

@@ -1,7 +1,7 @@
 import Synchronization
 import TroveCore
 
-/// LittleCMS transforms by what they convert from (the whole description, so profile bytes are the key) and
+/// Transforms to sRGB by what they convert from (the whole description, so profile bytes are the key) and
 /// the sample layout. Building a transform parses the profile and precomputes tables; a photo site sees the
 /// same few profiles over and over. Bounded: when full it starts over, so an odd mix costs no more than no
 /// cache. Only transforms that were built go in; a description that fails is tried afresh each time.
@@ -12,7 +12,7 @@ final class TransformCache: Sendable {
     }
 
     private let capacity: Int
-    private let transforms = Mutex<[Key: LCMSTransform]>([:])
+    private let transforms = Mutex<[Key: any ColorTransform]>([:])
 
     /// A cache of at most `capacity` transforms (at least one).
     init(capacity: Int) {
@@ -23,7 +23,7 @@ final class TransformCache: Sendable {
     var count: Int { transforms.withLock { $0.count } }
 
     /// The transform for `key`, built by `make` on first use.
-    func transform(for key: Key, make: () throws -> LCMSTransform) rethrows -> LCMSTransform {
+    func transform(for key: Key, make: () throws -> any ColorTransform) rethrows -> any ColorTransform {
         if let cached = transforms.withLock({ $0[key] }) { return cached }
         // Built outside the lock: two threads may build the same transform once each, and both are right.
         let made = try make()

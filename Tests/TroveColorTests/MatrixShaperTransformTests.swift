@@ -1,0 +1,133 @@
+import CLCMS2
+import Foundation
+import Testing
+import TroveColor
+import TroveCore
+
+/// The matrix-and-curves transform gives what LittleCMS's own transform of the same profile gives, to within a
+/// level, on every profile it takes; profiles it does not take still go through lcms.
+@Suite struct MatrixShaperTransformTests {
+    /// Every fifth value of each channel against every other (52³ pixels), alpha counting up.
+    static let cube: [UInt8] = {
+        let values = Array(stride(from: 0, through: 255, by: 5))
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(values.count * values.count * values.count * 4)
+        for r in values {
+            for g in values {
+                for b in values {
+                    pixels += [UInt8(r), UInt8(g), UInt8(b), UInt8(truncatingIfNeeded: pixels.count / 4)]
+                }
+            }
+        }
+        return pixels
+    }()
+
+    /// What LittleCMS itself makes of `pixels` under the profile `bytes`, perceptual intent, as the converter
+    /// asks it.
+    static func lcms(_ pixels: [UInt8], profile bytes: [UInt8]) throws -> [UInt8] {
+        let profile = try #require(bytes.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
+        defer { cmsCloseProfile(profile) }
+        let sRGB = try #require(cmsCreate_sRGBProfile())
+        defer { cmsCloseProfile(sRGB) }
+        let transform = try #require(
+            cmsCreateTransform(
+                profile, trove_lcms_rgba8, sRGB, trove_lcms_rgba8, cmsUInt32Number(INTENT_PERCEPTUAL),
+                cmsUInt32Number(cmsFLAGS_NOCACHE)))
+        defer { cmsDeleteTransform(transform) }
+        var output = pixels
+        output.withUnsafeMutableBytes { cmsDoTransform(transform, pixels, $0.baseAddress, UInt32(pixels.count / 4)) }
+        return output
+    }
+
+    static func profiles() throws -> [(name: String, bytes: [UInt8])] {
+        let folders = [ColorCases.colord, "/usr/share/color/icc/ghostscript/"]
+        var found: [(String, [UInt8])] = []
+        for folder in folders {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + name)))
+                // Only RGB profiles describe RGB pixels (the converter refuses the others).
+                guard bytes.count > 20, String(decoding: bytes[16..<20], as: UTF8.self) == "RGB " else { continue }
+                found.append((name, bytes))
+            }
+        }
+        found.append(("DisplayP3 (lcms)", try ColorCases.displayP3Profile()))
+        return found
+    }
+
+    @Test func matchesLittleCMSOnEveryMatrixProfile() throws {
+        let converter = LCMSColorConverter()
+        var fast: [String] = [], other: [String] = []
+        for (name, bytes) in try Self.profiles() {
+            guard
+                let transform = try? converter.transformToSRGB(
+                    from: ColorDescription(iccProfile: bytes), samples: .rgba8)
+            else { continue }
+            let expected = try Self.lcms(Self.cube, profile: bytes)
+            var got = Self.cube
+            got.withUnsafeMutableBufferPointer { transform.apply($0.baseAddress!, count: $0.count / 4) }
+            var worst = 0, differing = 0
+            for index in got.indices {
+                let difference = abs(Int(got[index]) - Int(expected[index]))
+                worst = max(worst, difference)
+                if difference > 0 { differing += 1 }
+                if index % 4 == 3 { #expect(got[index] == Self.cube[index], "\(name): alpha changed") }
+            }
+            #expect(worst <= 1, "\(name): \(worst) levels from lcms")
+            #expect(differing * 100 <= got.count, "\(name): \(differing) of \(got.count) samples differ")
+            if transform is MatrixShaperTransform { fast.append(name) } else { other.append(name) }
+        }
+        // The profiles photos carry are matrices and curves.
+        for name in ["AdobeRGB1998.icc", "ProPhotoRGB.icc", "DisplayP3 (lcms)", "a98.icc", "Rec709.icc"] {
+            #expect(fast.contains(name), "\(name) went through lcms: \(other)")
+        }
+        #expect(fast.count >= 20, "matrix profiles: \(fast); others: \(other)")
+    }
+
+    /// PNG's gAMA and cHRM are built into a matrix profile, so they take the same path; gamma 1 is linear light.
+    @Test func pngGammaAndChromaticitiesTakeTheMatrix() throws {
+        let converter = LCMSColorConverter()
+        let linear = try #require(try converter.transformToSRGB(from: ColorDescription(gamma: 1.0), samples: .rgba8))
+        #expect(linear is MatrixShaperTransform)
+        var pixels: [UInt8] = [0, 1, 128, 7, 255, 64, 10, 200]
+        pixels.withUnsafeMutableBufferPointer { linear.apply($0.baseAddress!, count: 2) }
+        // sRGB's encoding of 1/255, 128/255, 64/255 and 10/255 as linear light (IEC 61966-2-1), alpha kept.
+        #expect(pixels == [0, 13, 188, 7, 255, 137, 56, 200])
+    }
+
+    /// A matrix profile that also carries a perceptual lookup table (A2B0), here one that makes every colour the
+    /// same colour: LittleCMS converts through the table, so the converter leaves it to lcms.
+    @Test func aProfileWithALookupTableGoesThroughLittleCMS() throws {
+        let bytes = try Self.matrixProfileWithGrayTable()
+        let transform = try #require(
+            try LCMSColorConverter().transformToSRGB(from: ColorDescription(iccProfile: bytes), samples: .rgba8))
+        #expect(!(transform is MatrixShaperTransform))
+        var pixels: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 9, 20, 30, 200, 128]
+        let expected = try Self.lcms(pixels, profile: bytes)
+        pixels.withUnsafeMutableBufferPointer { transform.apply($0.baseAddress!, count: 3) }
+        #expect(pixels == expected)
+        // The table's one colour, not the matrix's red, green and blue.
+        let colours: [[UInt8]] = [Array(pixels[0..<3]), Array(pixels[4..<7]), Array(pixels[8..<11])]
+        #expect(colours.allSatisfy { $0 == colours[0] }, "\(colours)")
+    }
+
+    /// Display P3 as a matrix profile, plus an A2B0 table of two points a side whose every node is one XYZ.
+    static func matrixProfileWithGrayTable() throws -> [UInt8] {
+        let p3 = try ColorCases.displayP3Profile()
+        let profile = try #require(p3.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
+        defer { cmsCloseProfile(profile) }
+        let pipeline = try #require(cmsPipelineAlloc(nil, 3, 3))
+        defer { cmsPipelineFree(pipeline) }
+        let nodes = [UInt16](repeating: 0x1999, count: 8 * 3)
+        let table = try #require(nodes.withUnsafeBufferPointer { cmsStageAllocCLut16bit(nil, 2, 3, 3, $0.baseAddress) })
+        // Identity curves on either side of the table: the shape an ICC v4 'mAB ' table is written in.
+        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil)) != 0)
+        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, table) != 0)
+        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil)) != 0)
+        #expect(cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline)) != 0)
+        var size: cmsUInt32Number = 0
+        #expect(cmsSaveProfileToMem(profile, nil, &size) != 0)
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        #expect(cmsSaveProfileToMem(profile, &bytes, &size) != 0)
+        return bytes
+    }
+}
