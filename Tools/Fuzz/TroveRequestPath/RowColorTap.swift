@@ -1,0 +1,1 @@
+../Trove/Modules/Trove/Decoding/RowColorTap.swift
