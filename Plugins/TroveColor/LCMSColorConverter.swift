@@ -7,7 +7,8 @@ import TroveCore
 /// `sRGB` chunk (nothing to do); CICP code points for BT.709/sRGB, Display P3 and BT.2020 primaries with an
 /// SDR transfer (a profile built with lcms); PNG's gAMA and cHRM. CMYK samples go through their embedded
 /// profile, or the first of `defaultCMYKProfilePaths` that exists. An RGB profile of curves and a matrix is
-/// applied to RGBA8 pixels by `MatrixShaperTransform`, the same arithmetic without lcms's calls a pixel.
+/// applied to RGBA8 pixels by `MatrixShaperTransform`, the same arithmetic without lcms's calls a pixel; 8-bit
+/// gray by `GrayTableTransform`, lcms's result for each of its 256 values.
 package struct LCMSColorConverter: ColorConverter {
     /// The registry name, "lcms".
     package let name = "lcms"
@@ -75,6 +76,11 @@ package struct LCMSColorConverter: ColorConverter {
         if samples == .rgba8, let matrixShaper = MatrixShaperTransform(profile: profile, sRGB: sRGB) {
             cmsDeleteTransform(handle)
             return matrixShaper
+        }
+        // 8-bit gray has 256 values: lcms's result for each, kept, is the whole transform.
+        if samples == .rgba8, cmsGetColorSpace(profile) == cmsSigGrayData {
+            defer { cmsDeleteTransform(handle) }
+            return GrayTableTransform(lcms: handle)
         }
         guard samples == .rgba16BigEndian, cmsGetColorSpace(profile) == cmsSigGrayData else {
             return LCMSTransform(handle: handle, samples: samples)

@@ -5,7 +5,8 @@ import TroveColor
 import TroveCore
 
 /// The matrix-and-curves transform gives what LittleCMS's own transform of the same profile gives, to within a
-/// level, on every profile it takes; profiles it does not take still go through lcms.
+/// level, on every profile it takes; profiles it does not take still go through lcms; 8-bit gray is lcms's own
+/// result as a table.
 @Suite struct MatrixShaperTransformTests {
     /// Every fifth value of each channel against every other (52³ pixels), alpha counting up.
     static let cube: [UInt8] = {
@@ -129,5 +130,34 @@ import TroveCore
         var bytes = [UInt8](repeating: 0, count: Int(size))
         #expect(cmsSaveProfileToMem(profile, &bytes, &size) != 0)
         return bytes
+    }
+
+    /// 8-bit gray under a gray profile is a table of lcms's own 256 results: byte for byte what lcms gives.
+    @Test(arguments: ["sgray.icc", "ps_gray.icc"])
+    func grayIsLittleCMSsOwnTable(name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/" + name)))
+        let transform = try #require(
+            try LCMSColorConverter().transformToSRGB(from: ColorDescription(iccProfile: bytes), samples: .rgba8))
+        #expect(transform is GrayTableTransform)
+        // Every gray value, with alpha running the other way.
+        let grays = (0..<256).flatMap { value -> [UInt8] in
+            [UInt8(value), UInt8(value), UInt8(value), UInt8(255 - value)]
+        }
+        var got = grays
+        got.withUnsafeMutableBufferPointer { transform.apply($0.baseAddress!, count: 256) }
+        let profile = try #require(bytes.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
+        defer { cmsCloseProfile(profile) }
+        let sRGB = try #require(cmsCreate_sRGBProfile())
+        defer { cmsCloseProfile(sRGB) }
+        let lcms = try #require(
+            cmsCreateTransform(
+                profile, trove_lcms_gray_in_rgba8, sRGB, trove_lcms_rgba8, cmsUInt32Number(INTENT_PERCEPTUAL),
+                cmsUInt32Number(cmsFLAGS_NOCACHE)))
+        defer { cmsDeleteTransform(lcms) }
+        var expected = grays
+        expected.withUnsafeMutableBytes { cmsDoTransform(lcms, grays, $0.baseAddress, 256) }
+        #expect(got == expected)
+        // Not the identity: these profiles' curves are not sRGB's.
+        #expect(got != grays)
     }
 }
