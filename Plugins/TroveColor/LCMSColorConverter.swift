@@ -6,9 +6,10 @@ import TroveCore
 /// default), kept in a bounded cache by profile. What it converts from, in order: an embedded ICC profile; PNG's
 /// `sRGB` chunk (nothing to do); CICP code points for BT.709/sRGB, Display P3 and BT.2020 primaries with an
 /// SDR transfer (a profile built with lcms); PNG's gAMA and cHRM. CMYK samples go through their embedded
-/// profile, or the first of `defaultCMYKProfilePaths` that exists. An RGB profile of curves and a matrix is
-/// applied to RGBA8 pixels by `MatrixShaperTransform`, the same arithmetic without lcms's calls a pixel; 8-bit
-/// gray by `GrayTableTransform`, lcms's result for each of its 256 values.
+/// profile, or the first of `defaultCMYKProfilePaths` that exists. RGBA8 pixels under an RGB profile of curves
+/// and a matrix alone (black at zero, no lookup table) are converted by `MatrixShaperTransform`, lcms's
+/// arithmetic without its calls a pixel; 8-bit gray by `GrayTableTransform`, lcms's result for each of its 256
+/// values; everything else, 16-bit samples included, by lcms.
 package struct LCMSColorConverter: ColorConverter {
     /// The registry name, "lcms".
     package let name = "lcms"

@@ -2,10 +2,11 @@ import CLCMS2
 import TroveCore
 
 /// An RGB profile made of three tone curves and a matrix (a camera's Adobe RGB, a phone's Display P3, ProPhoto,
-/// what PNG's gAMA and cHRM describe) to sRGB, over RGBA8 in place. It does the arithmetic LittleCMS's own
-/// optimisation of such a pair does (each input curve as a 256-entry table, one 3x3 matrix from the source's
-/// colorants to sRGB's, sRGB's inverse curve as a table over 16,385 steps of 0...1, clipped there), taken from
-/// the profiles through lcms, in fixed point, but without lcms's three calls a pixel: about a sixth of its time.
+/// what PNG's gAMA and cHRM describe) to sRGB, over RGBA8 in place, for a profile whose black is at zero and
+/// that has no lookup table. For those it does the arithmetic LittleCMS's own optimisation of such a pair does
+/// (each input curve as a 256-entry table, one 3x3 matrix from the source's colorants to sRGB's, sRGB's inverse
+/// curve as a table over 16,385 steps of 0...1, clipped there), taken from the profiles through lcms, in fixed
+/// point, but without lcms's three calls a pixel: about a sixth of its time, within a level of lcms's result.
 /// Alpha is left as it is, as lcms leaves the extra channel.
 package final class MatrixShaperTransform: ColorTransform {
     /// For each channel's 256 values, that channel's column of the matrix times the value made linear, in
@@ -19,12 +20,15 @@ package final class MatrixShaperTransform: ColorTransform {
     /// The fraction bits of `columns`' fixed point.
     private static let fractionBits: Int32 = 4
 
-    /// Nil unless LittleCMS would convert `profile` through its matrix and curves: an RGB profile with colorant
-    /// and curve tags and no lookup table for the perceptual intent (which lcms would use instead).
+    /// Nil unless LittleCMS would convert `profile` by its matrix and curves alone: an RGB profile with colorant
+    /// and curve tags, no lookup table for the perceptual intent (`A2B0`, or the floating-point `D2B0`, which
+    /// lcms would use instead), and curves that keep black at zero (lcms compensates a raised black point, as
+    /// sRGB's v4 profile asks, with a scale and offset this does not make).
     init?(profile: cmsHPROFILE, sRGB: cmsHPROFILE) {
         let intent = cmsUInt32Number(INTENT_PERCEPTUAL)
         guard cmsGetColorSpace(profile) == cmsSigRgbData, cmsIsMatrixShaper(profile) != 0,
             cmsIsCLUT(profile, intent, cmsUInt32Number(LCMS_USED_AS_INPUT)) == 0,
+            cmsIsTag(profile, cmsSigDToB0Tag) == 0,
             let source = Self.colorants(profile), let target = Self.colorants(sRGB),
             let toSRGB = Self.inverse(target), let outputCurve = Self.curve(sRGB, cmsSigRedTRCTag),
             let inverseCurve = cmsReverseToneCurve(outputCurve)
@@ -34,7 +38,7 @@ package final class MatrixShaperTransform: ColorTransform {
         let unit = Double(Self.outputSteps << Int(Self.fractionBits))
         var columns = [SIMD4<Int32>](repeating: .zero, count: 3 * 256)
         for (channel, tag) in [cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag].enumerated() {
-            guard let curve = Self.curve(profile, tag) else { return nil }
+            guard let curve = Self.curve(profile, tag), cmsEvalToneCurveFloat(curve, 0) == 0 else { return nil }
             for value in 0..<256 {
                 let linear = Double(cmsEvalToneCurveFloat(curve, Float(value) / 255))
                 var entry = SIMD4<Int32>.zero

@@ -3,7 +3,8 @@ import TroveCore
 /// Colour management on LittleCMS 2: registers the `lcms` colour converter, which brings what a decoder found
 /// (an embedded ICC profile, AVIF's CICP code points, PNG's gAMA/cHRM, a CMYK JPEG's inks) to sRGB. A pipeline
 /// built from a registry with it converts every decoded image once it is reduced, before the transforms (after
-/// a leading shrinking resize, on its output's pixels); CMYK JPEGs are converted row by row as they are decoded. Install it in a registry of your own with
+/// a leading shrinking resize, on its output's pixels); CMYK JPEGs are converted row by row as they are
+/// decoded. Install it in a registry of your own with
 ///
 /// ```swift
 /// try registry.install(TroveColorPlugin())

@@ -8,7 +8,8 @@ import TroveCore
 /// level, on every profile it takes; profiles it does not take still go through lcms; 8-bit gray is lcms's own
 /// result as a table.
 @Suite struct MatrixShaperTransformTests {
-    /// Every fifth value of each channel against every other (52³ pixels), alpha counting up.
+    /// Every fifth value of each channel against every other (52³ pixels), alpha counting up, then ramps through
+    /// every value of each channel.
     static let cube: [UInt8] = {
         let values = Array(stride(from: 0, through: 255, by: 5))
         var pixels: [UInt8] = []
@@ -19,6 +20,12 @@ import TroveCore
                     pixels += [UInt8(r), UInt8(g), UInt8(b), UInt8(truncatingIfNeeded: pixels.count / 4)]
                 }
             }
+        }
+        // And every value of each channel, alone, with the others full, and as gray: each table entry once.
+        for value in 0...255 {
+            let v = UInt8(value), w = UInt8(255 - value)
+            pixels += [v, 0, 0, 1, 0, v, 0, 2, 0, 0, v, 3, v, 255, 255, 4, 255, v, 255, 5, 255, 255, v, 6]
+            pixels += [v, v, v, 7, v, w, 128, 8]
         }
         return pixels
     }()
@@ -98,7 +105,7 @@ import TroveCore
     /// A matrix profile that also carries a perceptual lookup table (A2B0), here one that makes every colour the
     /// same colour: LittleCMS converts through the table, so the converter leaves it to lcms.
     @Test func aProfileWithALookupTableGoesThroughLittleCMS() throws {
-        let bytes = try Self.matrixProfileWithGrayTable()
+        let bytes = try Self.matrixProfile(withTable: cmsSigAToB0Tag)
         let transform = try #require(
             try LCMSColorConverter().transformToSRGB(from: ColorDescription(iccProfile: bytes), samples: .rgba8))
         #expect(!(transform is MatrixShaperTransform))
@@ -111,20 +118,29 @@ import TroveCore
         #expect(colours.allSatisfy { $0 == colours[0] }, "\(colours)")
     }
 
-    /// Display P3 as a matrix profile, plus an A2B0 table of two points a side whose every node is one XYZ.
-    static func matrixProfileWithGrayTable() throws -> [UInt8] {
+    /// Display P3 as a matrix profile, plus a table for the perceptual intent (`tag`: A2B0, or the
+    /// floating-point D2B0) of two points a side whose every node is one XYZ.
+    static func matrixProfile(withTable tag: cmsTagSignature) throws -> [UInt8] {
         let p3 = try ColorCases.displayP3Profile()
         let profile = try #require(p3.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
         defer { cmsCloseProfile(profile) }
         let pipeline = try #require(cmsPipelineAlloc(nil, 3, 3))
         defer { cmsPipelineFree(pipeline) }
-        let nodes = [UInt16](repeating: 0x1999, count: 8 * 3)
-        let table = try #require(nodes.withUnsafeBufferPointer { cmsStageAllocCLut16bit(nil, 2, 3, 3, $0.baseAddress) })
-        // Identity curves on either side of the table: the shape an ICC v4 'mAB ' table is written in.
-        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil)) != 0)
-        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, table) != 0)
-        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil)) != 0)
-        #expect(cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline)) != 0)
+        if tag == cmsSigDToB0Tag {
+            let nodes = [Float](repeating: 0.2, count: 8 * 3)
+            let table = try #require(
+                nodes.withUnsafeBufferPointer { cmsStageAllocCLutFloat(nil, 2, 3, 3, $0.baseAddress) })
+            #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, table) != 0)
+        } else {
+            let nodes = [UInt16](repeating: 0x1999, count: 8 * 3)
+            let table = try #require(
+                nodes.withUnsafeBufferPointer { cmsStageAllocCLut16bit(nil, 2, 3, 3, $0.baseAddress) })
+            // Identity curves on either side of the table: the shape an ICC v4 'mAB ' table is written in.
+            #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil)) != 0)
+            #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, table) != 0)
+            #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil)) != 0)
+        }
+        #expect(cmsWriteTag(profile, tag, UnsafeRawPointer(pipeline)) != 0)
         var size: cmsUInt32Number = 0
         #expect(cmsSaveProfileToMem(profile, nil, &size) != 0)
         var bytes = [UInt8](repeating: 0, count: Int(size))
@@ -159,5 +175,41 @@ import TroveCore
         #expect(got == expected)
         // Not the identity: these profiles' curves are not sRGB's.
         #expect(got != grays)
+    }
+
+    /// Profiles lcms does not treat as a matrix and curves alone go through lcms, and give exactly its result:
+    /// one whose curves raise black (lcms maps it to sRGB's black) and one with a floating-point table (D2B0).
+    @Test(arguments: ["lifted black", "D2B0"])
+    func profilesLittleCMSTreatsOtherwiseGoThroughIt(kind: String) throws {
+        let bytes =
+            kind == "D2B0" ? try Self.matrixProfile(withTable: cmsSigDToB0Tag) : try Self.liftedBlackProfile()
+        let transform = try #require(
+            try LCMSColorConverter().transformToSRGB(from: ColorDescription(iccProfile: bytes), samples: .rgba8))
+        #expect(!(transform is MatrixShaperTransform), "\(kind)")
+        var got = Self.cube
+        got.withUnsafeMutableBufferPointer { transform.apply($0.baseAddress!, count: $0.count / 4) }
+        let expected = try Self.lcms(Self.cube, profile: bytes)
+        // Counted, not compared whole: a failure's message then stays short.
+        let differing = zip(got, expected).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(kind): \(differing) of \(got.count) samples differ from lcms")
+        if kind == "lifted black" {
+            // lcms's black point compensation: the source's black is sRGB's.
+            #expect(Array(got[0..<3]) == [0, 0, 0])
+        }
+    }
+
+    /// sRGB's primaries with a curve that starts at 5% (a measured display's raised black).
+    static func liftedBlackProfile() throws -> [UInt8] {
+        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+            Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+        let values = (0..<256).map { index -> UInt16 in
+            UInt16((0.05 + 0.95 * pow(Double(index) / 255, 2.2)) * 65535)
+        }
+        let curve = try #require(
+            values.withUnsafeBufferPointer { cmsBuildTabulatedToneCurve16(nil, 256, $0.baseAddress) })
+        defer { cmsFreeToneCurve(curve) }
+        return try ColorCases.rgbProfile(white: &white, primaries: &primaries, curve: curve)
     }
 }
