@@ -114,13 +114,11 @@ import TroveTestSupport
     /// `jpeg` with an EXIF segment saying orientation 6 right after its SOI marker.
     static func withOrientation6(_ jpeg: Data) throws -> Data {
         try #require(jpeg.starts(with: [0xFF, 0xD8]))
-        // "Exif\0\0", a big-endian TIFF header, one IFD entry: Orientation (0x0112), SHORT, 1, value 6.
+        // A big-endian TIFF header, one IFD entry: Orientation (0x0112), SHORT, 1, value 6.
         let tiff: [UInt8] =
             [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01]
             + [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00] + [0x00, 0x00, 0x00, 0x00]
-        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
-        let length = payload.count + 2
-        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
-        return Data([0xFF, 0xD8] + segment) + jpeg.dropFirst(2)
+        let segment = RightsMetadataTests.marker(0xE1, Array("Exif".utf8) + [0, 0] + tiff)
+        return RightsMetadataTests.inserting(segment, into: jpeg)
     }
 }
