@@ -4,10 +4,14 @@ import TroveCore
 /// and each chroma plane to half of it each way (4:2:0, what JPEG's encoder writes by default), each from its
 /// own resolution. Samples are centre-sited, as JFIF places them: a plane's sample i covers image pixels
 /// [i * span, (i + 1) * span), so a region of the image is the same region of every plane, divided by the
-/// plane's span. Rows stream: only a window of filtered rows per plane is held, never a decoded plane.
+/// plane's span. Rows stream: only a window of filtered rows per plane is held, never a decoded plane. For
+/// a turned source (an EXIF orientation) the resize is planned on the displayed size, carried out on the
+/// stored planes with the region and output turned back, and the small planes are turned upright.
 package final class PlanarResizer: PlaneRowSink {
     private let resize: any PlanarResize
     private let storedSize: PixelSize
+    /// What turns the stored planes upright.
+    private let turn: Transposition
     /// Whether chroma is resampled to the full output size and then averaged over 2x2 blocks, as libjpeg's
     /// encoder downsamples RGBA input. Otherwise (the default) chroma delivered at the luma's resolution is
     /// halved first (`PlaneHalver`) and every chroma plane resampled straight to the half-sized grid: a
@@ -20,8 +24,9 @@ package final class PlanarResizer: PlaneRowSink {
     /// on 46.4-48.3, odd sides or even, the last sample of an odd one reaching a pixel past the image's edge
     /// where libjpeg repeats the edge. Averaging costs little at such sizes.
     static let smallSide = 128
-    /// Whether this resize averages its chroma after resampling: when asked, for a small output, or for a
-    /// crop to an odd side.
+    /// Whether this resize averages its chroma after resampling: when asked, for a small output, for a
+    /// crop to an odd side, or for an odd side the turn mirrors (half-sized samples would then straddle the
+    /// upright image's pairs of pixels).
     private(set) var averaging = false
     private var resamplers: [PlaneResampler] = []
     /// For each plane, the halver its rows go through first, if any.
@@ -29,10 +34,15 @@ package final class PlanarResizer: PlaneRowSink {
     /// Whether `begin` has planned the planes (a flag, not the header: `consume` checks it for every row).
     private var began = false
 
-    /// A sink for `resize` of an image stored at `storedSize`, delivered at that size or reduced.
-    package init(resize: any PlanarResize, storedSize: PixelSize, averagesChroma: Bool = false) {
+    /// A sink for `resize` of an image stored at `storedSize`, delivered at that size or reduced, and
+    /// displayed in `orientation`: the result is the resize of the upright image.
+    package init(
+        resize: any PlanarResize, storedSize: PixelSize, orientation: ExifOrientation = .up,
+        averagesChroma: Bool = false
+    ) {
         self.resize = resize
         self.storedSize = storedSize
+        self.turn = Transposition(undoing: orientation)
         self.averagesChroma = averagesChroma
     }
 
@@ -40,11 +50,13 @@ package final class PlanarResizer: PlaneRowSink {
     /// has none there, or the planes are not three.
     package func begin(_ header: PlanarStreamHeader) throws {
         guard !began else { throw Self.misuse("begin was called twice") }
+        let delivered = PixelSize(width: header.width, height: header.height)
         guard header.planes.count == 3, header.width > 0, header.height > 0,
-            let geometry = resize.planarGeometry(
-                storedSize: storedSize, deliveredSize: PixelSize(width: header.width, height: header.height)),
-            geometry.isValid
+            let shown = resize.planarGeometry(
+                storedSize: turn.outputSize(of: storedSize), deliveredSize: turn.outputSize(of: delivered)),
+            shown.isValid
         else { throw Self.misuse("a \(header.width)x\(header.height) image in \(header.planes.count) planes") }
+        let geometry = turn.storedGeometry(of: shown, deliveredSize: delivered)
         try DecodingLimits.default.check(width: geometry.outputWidth, height: geometry.outputHeight)
         // Output pixels per source pixel of the region, each way.
         let scaleX = geometry.width / Double(geometry.outputWidth)
@@ -56,7 +68,8 @@ package final class PlanarResizer: PlaneRowSink {
         let cropsDown = geometry.y + geometry.height < Double(header.height) - 0.5
         averaging =
             averagesChroma || min(geometry.outputWidth, geometry.outputHeight) < Self.smallSide
-            || (geometry.outputWidth % 2 == 1 && cropsAcross) || (geometry.outputHeight % 2 == 1 && cropsDown)
+            || (geometry.outputWidth % 2 == 1 && (cropsAcross || turn.mirrorsX))
+            || (geometry.outputHeight % 2 == 1 && (cropsDown || turn.mirrorsY))
         let chroma =
             averaging
             ? luma : (width: (geometry.outputWidth + 1) / 2, height: (geometry.outputHeight + 1) / 2, span: 2.0)
@@ -103,20 +116,26 @@ package final class PlanarResizer: PlaneRowSink {
         }
     }
 
-    /// The resized planes, once every row of every plane has arrived.
+    /// The resized planes, upright, once every row of every plane has arrived.
     package func result() throws -> YCbCrPlanes {
         guard began, resamplers.count == 3,
             resamplers.allSatisfy({ $0.isComplete && $0.rowsConsumed == $0.inputHeight })
         else { throw Self.misuse("the decoder stopped before the planes' last rows") }
-        let width = resamplers[0].outputWidth, height = resamplers[0].outputHeight
+        let upright = turn.outputSize(
+            of: PixelSize(width: resamplers[0].outputWidth, height: resamplers[0].outputHeight))
+        func turned(_ plane: Int) -> [UInt8] {
+            let resampler = resamplers[plane]
+            return turn.apply(
+                toPlane: resampler.output, width: resampler.outputWidth, height: resampler.outputHeight)
+        }
+        // Averaged chroma is turned at full size and then averaged, so its pairs are the upright image's.
         func chroma(_ plane: Int) throws -> [UInt8] {
             averaging
-                ? try Self.averaged(resamplers[plane].output, width: width, height: height)
-                : resamplers[plane].output
+                ? try Self.averaged(turned(plane), width: upright.width, height: upright.height) : turned(plane)
         }
         guard
             let planes = YCbCrPlanes(
-                width: width, height: height, y: resamplers[0].output, cb: try chroma(1), cr: try chroma(2))
+                width: upright.width, height: upright.height, y: turned(0), cb: try chroma(1), cr: try chroma(2))
         else { throw Self.misuse("the planes' sizes do not agree") }
         return planes
     }

@@ -29,6 +29,18 @@ extension Transposition {
             box: ResizePlan.Box(x: region.x, y: region.y, width: region.width, height: region.height),
             outputWidth: output.width, outputHeight: output.height)
     }
+
+    /// A resample planned on the output (the turned image) of a `deliveredSize` source, as one of the source:
+    /// the same region read from the source, to the output size turned back.
+    func storedGeometry(of shown: PlanarResizeGeometry, deliveredSize: PixelSize) -> PlanarResizeGeometry {
+        guard self != .identity else { return shown }
+        let region = sourceRegion(
+            x: shown.x, y: shown.y, width: shown.width, height: shown.height, sourceSize: deliveredSize)
+        let output = outputSize(of: PixelSize(width: shown.outputWidth, height: shown.outputHeight))
+        return PlanarResizeGeometry(
+            x: region.x, y: region.y, width: region.width, height: region.height, outputWidth: output.width,
+            outputHeight: output.height, filter: shown.filter)
+    }
 }
 
 /// A resize of stored rows whose result is then turned upright: what a streamed resize of a turned image

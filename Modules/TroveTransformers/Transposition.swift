@@ -46,16 +46,27 @@ package struct Transposition: Equatable, Sendable {
         let width = image.width, height = image.height
         let (outWidth, outHeight) = swapsAxes ? (height, width) : (width, height)
         return try image.mappingEveryFrame(toWidth: outWidth, height: outHeight, orientation: orientation) { src, dst in
-            move(src, width: width, height: height, into: dst, outWidth: outWidth, outHeight: outHeight)
+            move(UInt32.self, src, width: width, height: height, into: dst)
         }
     }
 
-    /// Copies whole 4-byte pixels: along one output row the source index moves by a fixed step.
-    private func move(
-        _ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-        into dst: UnsafeMutableBufferPointer<UInt8>, outWidth: Int, outHeight: Int
+    /// A plane of one byte a sample, `width x height` and tightly packed, moved as this transposition says.
+    package func apply(toPlane plane: [UInt8], width: Int, height: Int) -> [UInt8] {
+        guard self != .identity, plane.count == width * height else { return plane }
+        return [UInt8](unsafeUninitializedCapacity: plane.count) { output, initialized in
+            plane.withUnsafeBufferPointer { move(UInt8.self, $0, width: width, height: height, into: output) }
+            initialized = plane.count
+        }
+    }
+
+    /// Copies whole samples of `Sample`'s size: along one output row the source index moves by a fixed step.
+    private func move<Sample>(
+        _: Sample.Type, _ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        into dst: UnsafeMutableBufferPointer<UInt8>
     ) {
         guard let source = src.baseAddress, let destination = dst.baseAddress else { return }
+        let size = MemoryLayout<Sample>.size
+        let (outWidth, outHeight) = swapsAxes ? (height, width) : (width, height)
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
         for y in 0..<outHeight {
             // Source of output (0, y), and how far the source moves per output column.
@@ -64,9 +75,10 @@ package struct Transposition: Equatable, Sendable {
             let sy = mirrorsY ? height - 1 - v0 : v0
             let step = swapsAxes ? (mirrorsY ? -width : width) : (mirrorsX ? -1 : 1)
             var index = sy * width + sx
-            let row = to + y * outWidth * 4
+            let row = to + y * outWidth * size
             for x in 0..<outWidth {
-                (row + x * 4).storeBytes(of: (from + index * 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                (row + x * size).storeBytes(
+                    of: (from + index * size).loadUnaligned(as: Sample.self), toByteOffset: 0, as: Sample.self)
                 index += step
             }
         }

@@ -54,6 +54,16 @@ import TroveWebP
         _ fixture: String, spec: String, planar: Bool, format: ImageFormat = .jpeg, quality: Double = 0.8,
         delegate: (any PipelineDelegate)? = nil, options: ImageRequest.Options = []
     ) async throws -> (response: ImageResponse, planarResults: Int) {
+        try await make(
+            Fixtures.url(fixture), spec: spec, planar: planar, format: format, quality: quality, delegate: delegate,
+            options: options)
+    }
+
+    /// One result of the source at `url` through a fresh pipeline, and how many results it made from planes.
+    static func make(
+        _ url: URL, spec: String, planar: Bool, format: ImageFormat = .jpeg, quality: Double = 0.8,
+        delegate: (any PipelineDelegate)? = nil, options: ImageRequest.Options = []
+    ) async throws -> (response: ImageResponse, planarResults: Int) {
         let registry = try registry(planar: planar)
         let metrics = TestMetrics()
         return try await withTemporaryDirectory { directory in
@@ -62,7 +72,7 @@ import TroveWebP
             configuration.delegate = delegate
             let pipeline = try ImagePipeline(registry: registry, configuration: configuration)
             var request = ImageRequest(
-                url: Fixtures.url(fixture), transforms: try registry.transformers(forSpec: spec), options: options)
+                url: url, transforms: try registry.transformers(forSpec: spec), options: options)
             request.outputFormat = format
             request.encodingOptions = EncodingOptions(quality: quality)
             let response = try await pipeline.image(for: request)
@@ -188,7 +198,6 @@ import TroveWebP
         ("planar/coffee-420.jpg", "resize:w=300,h=300,mode=fit", .jpeg, true, "a delegate sees the decode"),
         ("jpeg/gray.jpg", "resize:w=50,h=50,mode=fit", .jpeg, false, "greyscale source"),
         ("jpeg/cmyk.jpg", "resize:w=50,h=50,mode=fit", .jpeg, false, "CMYK source"),
-        ("jpeg/orientation6.jpg", "resize:w=20,h=20,mode=fit", .jpeg, false, "a turned source"),
         ("fuzz-seeds/jpeg-rgb-icc-420.jpg", "resize:w=20,h=20,mode=fit", .jpeg, false, "an Adobe RGB profile"),
         (
             "planar/coffee-420-rec709.jpg", "resize:w=300,h=300,mode=fit", .jpeg, false,
@@ -205,6 +214,68 @@ import TroveWebP
         let rgba = try await Self.make(fixture, spec: spec, planar: false, format: format, delegate: seeing)
         #expect(tried.planarResults == 0, "\(why)")
         #expect(tried.response.data == rgba.response.data, "\(why)")
+    }
+
+    /// A turned source (EXIF orientations 2-8) is turned upright plane by plane at the output's size: the RGBA
+    /// path's result within 45 dB at quality 100, and the upright source's result, turned back, within 30 dB
+    /// (a wrong turn or mirror is under 15). The sources are photos stored turned by Trove's encoder at quality
+    /// 95 under each orientation; odd outputs (chroma averaged after the turn) and even ones (chroma turned at
+    /// half size), a fit and a crop.
+    @Test(
+        arguments: (2...8).compactMap(ExifOrientation.init(rawValue:)),
+        [
+            ("planar/large-1001x667.jpg", "resize:w=333,h=333,mode=fit,filter=lanczos3"),
+            ("planar/coffee-420.jpg", "resize:w=300,h=300,mode=fit,filter=lanczos3"),
+            ("planar/rocket-420.jpg", "resize:w=200,h=150,mode=fill")
+        ])
+    func turnedSourcesAreTurnedFromPlanes(_ orientation: ExifOrientation, source: (String, String)) async throws {
+        let (fixture, spec) = source
+        let upright = try JPEGDecoder().decode(Data(contentsOf: Fixtures.url(fixture)), limits: .default)
+        // Stored so that `orientation` shows it upright: the turn that undoes the inverse orientation.
+        let inverse: ExifOrientation = orientation == .right ? .left : orientation == .left ? .right : orientation
+        var stored = try Transposition(undoing: inverse).apply(to: upright, orientation: orientation)
+        stored.colorDescription = nil
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("turned.jpg")
+            try JPEGEncoder().encode(stored, options: EncodingOptions(quality: 0.95)).write(to: url)
+            let planar = try await Self.make(url, spec: spec, planar: true, quality: 1)
+            let rgba = try await Self.make(url, spec: spec, planar: false, quality: 1)
+            let straight = try await Self.make(fixture, spec: spec, planar: false, quality: 1)
+            #expect(planar.planarResults == 1 && rgba.planarResults == 0)
+            let a = try JPEGDecoder().decode(planar.response.data, limits: .default)
+            let b = try JPEGDecoder().decode(rgba.response.data, limits: .default)
+            let c = try JPEGDecoder().decode(straight.response.data, limits: .default)
+            try #require(a.width == b.width && a.height == b.height && a.width == c.width && a.height == c.height)
+            #expect(a.orientation == .up)
+            #expect(psnr(a, b) >= 45, "\(orientation) \(fixture) \(spec): \(psnr(a, b)) dB from the RGBA path")
+            #expect(psnr(a, c) >= 30, "\(orientation) \(fixture) \(spec): \(psnr(a, c)) dB from the upright source")
+        }
+    }
+
+    /// Pillow's turned 48x32 photos (`Tests/Fixtures/orientation`, EXIF orientations 1-8): shrunk from planes,
+    /// each within 45 dB of the RGBA path's result at quality 100.
+    @Test(arguments: 1...8)
+    func pillowsTurnedPhotosAreTurnedFromPlanes(_ orientation: Int) async throws {
+        let fixture = "orientation/exif-jpeg-o\(orientation).jpg"
+        let spec = "resize:w=21,h=21,mode=fit"
+        let planar = try await Self.make(fixture, spec: spec, planar: true, quality: 1)
+        let rgba = try await Self.make(fixture, spec: spec, planar: false, quality: 1)
+        #expect(planar.planarResults == 1)
+        let a = try JPEGDecoder().decode(planar.response.data, limits: .default)
+        let b = try JPEGDecoder().decode(rgba.response.data, limits: .default)
+        try #require(a.width == 21 && a.height == 14 && b.width == 21 && b.height == 14)
+        #expect(psnr(a, b) >= 45, "orientation \(orientation): \(psnr(a, b)) dB")
+    }
+
+    /// A turned source whose result keeps the stored orientation goes the RGBA way, as it did.
+    @Test func aTurnedSourceKeptAsStoredGoesTheRGBAWay() async throws {
+        let spec = "resize:w=20,h=20,mode=fit"
+        let tried = try await Self.make(
+            "jpeg/orientation6.jpg", spec: spec, planar: true, options: [.keepsStoredOrientation])
+        let rgba = try await Self.make(
+            "jpeg/orientation6.jpg", spec: spec, planar: false, options: [.keepsStoredOrientation])
+        #expect(tried.planarResults == 0)
+        #expect(tried.response.data == rgba.response.data)
     }
 
     /// A result that keeps the source's profile (`keepsColorProfile`) goes the RGBA way even when it is sRGB's:
@@ -347,6 +418,8 @@ import TroveWebP
                 PlanarRoute.fallback(for: facts(sampling: [luma, .init(1, 1), .init(1, 1)]), storedSize: size) == nil)
         }
         #expect(PlanarRoute.fallback(for: facts(orientation: .right), storedSize: size) == .turned)
+        #expect(PlanarRoute.fallback(for: facts(orientation: .right), storedSize: size, orientation: .right) == nil)
+        #expect(PlanarRoute.fallback(for: facts(), storedSize: size, orientation: .left) == .turned)
         #expect(
             PlanarRoute.fallback(for: facts(color: ColorDescription(iccProfile: [1, 2, 3])), storedSize: size)
                 == .colorProfile)

@@ -6,9 +6,10 @@ import TroveTransformers
 /// only where they give what RGBA would: a still JPEG to a lossy JPEG, WebP or AVIF (an encoder that takes 4:2:0
 /// planes, `PlanarImageEncoder`), the transforms a leading `orient`, one resize that is only a shrinking resample
 /// (`PlanarResize`) and after it nothing but transforms that leave an opaque image alone
-/// (`OpaqueInvariantTransformer`), no delegate to see the decoded image, and a source that is upright, YCbCr at 4:4:4,
+/// (`OpaqueInvariantTransformer`), no delegate to see the decoded image, and a source that is YCbCr at 4:4:4,
 /// 4:2:2, 4:4:0 or 4:2:0, and in sRGB: saying nothing about its colours, or embedding an ICC profile of sRGB itself
-/// (most cameras' and phones') that the result does not keep. Anything that needs RGB (another profile, a watermark,
+/// (most cameras' and phones') that the result does not keep. A turned source (an EXIF orientation) is turned
+/// upright at the output's size, plane by plane, when the transforms lead with `orient`. Anything that needs RGB (another profile, a watermark,
 /// rounded corners, any transform after the resize) goes the RGBA way. Decided in two steps: `candidate` from the
 /// request before anything is read, `fallback(for:keepsProfile:)` from the header once the decoder has read it.
 struct PlanarRoute {
@@ -22,7 +23,7 @@ struct PlanarRoute {
         case resizeNotPlanar = "the resize is more than a shrinking resample"
         case animated = "the source has more than one frame"
         case headerUnread = "the source's header could not be read"
-        case turned = "the source is not upright"
+        case turned = "the source is turned and the result keeps it as stored, or the header read first said otherwise"
         case colorProfile = "the source's colours are not plain sRGB, or its profile is kept"
         case notYCbCr = "the source is not YCbCr"
         case sampling = "the source's chroma sampling is not 4:4:4, 4:2:2, 4:4:0 or 4:2:0"
@@ -31,8 +32,11 @@ struct PlanarRoute {
     let decoder: any PlanarImageDecoder
     let encoder: any PlanarImageEncoder
     let resize: any PlanarResize
-    /// The full stored size the resize is planned on.
+    /// The full stored size; the resize is planned on it turned as `orientation` shows it.
     let storedSize: PixelSize
+    /// How the header read first says the source is displayed, when the transforms turn it upright (`.up` when
+    /// they keep it as stored): the decoder's header must say the same.
+    let orientation: ExifOrientation
 
     /// The request-level half: planes are possible for these transforms (as run: `orient` first unless the
     /// stored orientation is kept), this decoder, the output's encoder with these options, and the source's
@@ -48,11 +52,15 @@ struct PlanarRoute {
         guard let resize = planarResize(in: transforms) else { return .failure(.transformsBeyondResize) }
         guard let header else { return .failure(.headerUnread) }
         guard header.frameCount == 1 else { return .failure(.animated) }
-        // An upright source is displayed as stored, so the resize is planned on the stored size.
+        // After a leading `orient` the resize sees the source as displayed.
+        let orientation = transforms.first is OrientTransformer ? header.orientation : .up
         let stored = PixelSize(width: header.width, height: header.height)
-        guard resize.streamsRows(from: stored), resize.planarGeometry(storedSize: stored, deliveredSize: stored) != nil
+        let shown = Transposition(undoing: orientation).outputSize(of: stored)
+        guard resize.streamsRows(from: shown), resize.planarGeometry(storedSize: shown, deliveredSize: shown) != nil
         else { return .failure(.resizeNotPlanar) }
-        return .success(PlanarRoute(decoder: decoder, encoder: encoder, resize: resize, storedSize: stored))
+        return .success(
+            PlanarRoute(
+                decoder: decoder, encoder: encoder, resize: resize, storedSize: stored, orientation: orientation))
     }
 
     /// The resize of transforms (as run) that planes can make: a leading `orient`, then a `PlanarResize`, then
@@ -68,13 +76,16 @@ struct PlanarRoute {
     /// The source-level half, from the header the decoder read: nil when planes give what RGBA would.
     /// `keepsProfile`: the result would carry the source's profile (asked for, or no colour converter).
     func fallback(for facts: PlanarSourceFacts, keepsProfile: Bool) -> Fallback? {
-        Self.fallback(for: facts, storedSize: storedSize, keepsProfile: keepsProfile)
+        Self.fallback(for: facts, storedSize: storedSize, orientation: orientation, keepsProfile: keepsProfile)
     }
 
-    /// As `fallback(for:keepsProfile:)`, for a route planned on `storedSize`.
-    static func fallback(for facts: PlanarSourceFacts, storedSize: PixelSize, keepsProfile: Bool = false) -> Fallback? {
+    /// As `fallback(for:keepsProfile:)`, for a route planned on `storedSize` shown in `orientation`.
+    static func fallback(
+        for facts: PlanarSourceFacts, storedSize: PixelSize, orientation: ExifOrientation = .up,
+        keepsProfile: Bool = false
+    ) -> Fallback? {
         guard facts.width == storedSize.width, facts.height == storedSize.height else { return .headerUnread }
-        guard facts.orientation == .up else { return .turned }
+        guard facts.orientation == orientation else { return .turned }
         if let color = facts.colorDescription, keepsProfile || !color.isOnlyAnSRGBProfile { return .colorProfile }
         guard facts.colorModel == .yCbCr, facts.sampling.count == 3 else { return .notYCbCr }
         let luma = facts.sampling[0]

@@ -65,10 +65,10 @@ extension DecodeStage {
     /// A planar decode of the source behind `request` along `route`, not yet fed.
     func planarDecodeRun(for request: ImageRequest, route: PlanarRoute) -> PlanarDecodeRun {
         let plan = ShrinkOnLoad(
-            transforms: request.transformsAsRun, storedSize: route.storedSize, orientation: .up,
+            transforms: request.transformsAsRun, storedSize: route.storedSize, orientation: route.orientation,
             reducingGap: configuration.shrinkOnLoadReducingGap)
         let options = DecodingOptions(limits: configuration.decodingLimits, minimumSize: plan?.minimumSize)
-        let sink = PlanarResizer(resize: route.resize, storedSize: route.storedSize)
+        let sink = PlanarResizer(resize: route.resize, storedSize: route.storedSize, orientation: route.orientation)
         let note = FallbackNote()
         // Without a converter the RGBA way leaves a profile on the image, and an encoder may embed it.
         let keepsProfile = request.options.contains(.keepsColorProfile) || colorStage == nil
