@@ -34,6 +34,21 @@ import TroveTransformers
         #expect(output.orientation == .up, "applied once, the orientation is reset")
     }
 
+    /// A plane of bytes moves as an RGBA image's pixels do (which match Pillow above), for every orientation,
+    /// at sizes that leave the quarter turns' tiles partly filled.
+    @Test(arguments: 1...8, [(1, 1), (37, 70), (65, 33), (2, 1)])
+    func aPlaneMovesAsAnImageDoes(value: Int, size: (Int, Int)) throws {
+        let (width, height) = size
+        let plane = (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / width) }
+        let image = Image(
+            width: width, height: height, pixels: plane.flatMap { [$0, 0, 0, 255] }, sourceFormat: .png)
+        let turn = Transposition(undoing: try #require(ExifOrientation(rawValue: value)))
+        let moved = try turn.apply(to: image)
+        let movedPlane = turn.apply(toPlane: plane, width: width, height: height)
+        #expect(movedPlane == stride(from: 0, to: moved.pixels.count, by: 4).map { moved.pixels[$0] })
+        #expect(moved.width == (turn.swapsAxes ? height : width))
+    }
+
     @Test func fourQuarterTurnsAndTwoFlipsGiveTheImageBack() throws {
         let input = try Fixtures.pillow("in-transpose.png")
         var image = input
