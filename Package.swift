@@ -398,7 +398,7 @@ let package = Package(
         .testTarget(
             name: "TroveIntegrationTests",
             dependencies: [
-                "Trove", "TroveCodec", "TroveJPEG", "TroveWebP", "TroveTestSupport", "FixtureServer",
+                "Trove", "TroveCodec", "TroveJPEG", "TroveWebP", "TroveColor", "TroveTestSupport", "FixtureServer",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing")

@@ -16,8 +16,13 @@ package final class PlanarResizer: PlaneRowSink {
     /// encoder downsamples RGBA input. Otherwise (the default) chroma delivered at the luma's resolution is
     /// halved first (`PlaneHalver`) and every chroma plane resampled straight to the half-sized grid: a
     /// quarter of the work, as close to the RGBA path (`PlanarPathTests`). An output with a side under
-    /// `smallSide` is always averaged, and so is one with an odd side that ends inside the image (a crop).
+    /// `smallSide` is always averaged, and so is one with an odd side that ends inside the image (a crop) or
+    /// that the turn mirrors (see `averaging`).
     let averagesChroma: Bool
+    /// Whether the result is wanted as RGBA (`rgbaResult`) rather than planes: chroma is then resampled to the
+    /// full output size and kept there, for a source whose colours are converted as RGBA at the output's size.
+    /// Set before `begin` (set after it, `rgbaResult` throws).
+    package var givesRGBA = false
     /// Below this many pixels on a side the half-sized grid's kernel, twice as wide, spans so much of the
     /// image that its chroma strays from libjpeg's average of full-sized samples: from the RGBA path's, a 5x3
     /// thumbnail at 43 dB and 77x51 ones at 45.4-47.4, where 45 is the bar (averaged: 48.7-49.2); from 128
@@ -67,7 +72,7 @@ package final class PlanarResizer: PlaneRowSink {
         let cropsAcross = geometry.x + geometry.width < Double(header.width) - 0.5
         let cropsDown = geometry.y + geometry.height < Double(header.height) - 0.5
         averaging =
-            averagesChroma || min(geometry.outputWidth, geometry.outputHeight) < Self.smallSide
+            givesRGBA || averagesChroma || min(geometry.outputWidth, geometry.outputHeight) < Self.smallSide
             || (geometry.outputWidth % 2 == 1 && (cropsAcross || turn.mirrorsX))
             || (geometry.outputHeight % 2 == 1 && (cropsDown || turn.mirrorsY))
         let chroma =
@@ -118,16 +123,7 @@ package final class PlanarResizer: PlaneRowSink {
 
     /// The resized planes, upright, once every row of every plane has arrived.
     package func result() throws -> YCbCrPlanes {
-        guard began, resamplers.count == 3,
-            resamplers.allSatisfy({ $0.isComplete && $0.rowsConsumed == $0.inputHeight })
-        else { throw Self.misuse("the decoder stopped before the planes' last rows") }
-        let upright = turn.outputSize(
-            of: PixelSize(width: resamplers[0].outputWidth, height: resamplers[0].outputHeight))
-        func turned(_ plane: Int) -> [UInt8] {
-            let resampler = resamplers[plane]
-            return turn.apply(
-                toPlane: resampler.output, width: resampler.outputWidth, height: resampler.outputHeight)
-        }
+        let upright = try uprightSize()
         // Averaged chroma is turned at full size and then averaged, so its pairs are the upright image's.
         func chroma(_ plane: Int) throws -> [UInt8] {
             averaging
@@ -138,6 +134,33 @@ package final class PlanarResizer: PlaneRowSink {
                 width: upright.width, height: upright.height, y: turned(0), cb: try chroma(1), cr: try chroma(2))
         else { throw Self.misuse("the planes' sizes do not agree") }
         return planes
+    }
+
+    /// The resized planes, upright, as an RGBA image from chroma at the output's full size (no averaging or
+    /// upsampling), once every row of every plane has arrived; only when `givesRGBA` was set.
+    package func rgbaResult(sourceFormat: ImageFormat) throws -> Image {
+        guard givesRGBA else { throw Self.misuse("RGBA was asked for after planes were planned") }
+        let upright = try uprightSize()
+        guard
+            let image = YCbCrPlanes.rgbaImage(
+                width: upright.width, height: upright.height, y: turned(0), cb: turned(1), cr: turned(2),
+                sourceFormat: sourceFormat)
+        else { throw Self.misuse("the planes' sizes do not agree") }
+        return image
+    }
+
+    /// The output's size upright, once every row of every plane has arrived.
+    private func uprightSize() throws -> PixelSize {
+        guard began, resamplers.count == 3,
+            resamplers.allSatisfy({ $0.isComplete && $0.rowsConsumed == $0.inputHeight })
+        else { throw Self.misuse("the decoder stopped before the planes' last rows") }
+        return turn.outputSize(of: PixelSize(width: resamplers[0].outputWidth, height: resamplers[0].outputHeight))
+    }
+
+    /// A resampled plane, turned upright.
+    private func turned(_ plane: Int) -> [UInt8] {
+        let resampler = resamplers[plane]
+        return turn.apply(toPlane: resampler.output, width: resampler.outputWidth, height: resampler.outputHeight)
     }
 
     /// A full-sized plane averaged over 2x2 blocks as libjpeg-turbo's h2v2 downsampler does (`PlaneHalver`:

@@ -3,9 +3,11 @@ import Foundation
 import MetricsTestKit
 import Testing
 import Trove
+import TroveColor
 import TroveCore
 import TroveJPEG
 import TroveTestSupport
+import TroveTransformers
 
 /// A JPEG source made into planes is decoded while it arrives from the origin (`StreamedPlanarDecode`): the
 /// decode starts before the body ends, the result is byte for byte the one a decode of the whole file makes,
@@ -16,12 +18,14 @@ import TroveTestSupport
     static let budget = 256 << 20
 
     /// A pipeline whose decode follows every body from its first piece (`streamedDecodeGate` zero), unless
-    /// told otherwise.
+    /// told otherwise; with colour management when `color` is set.
     static func pipeline(
-        _ directory: URL, metrics: TestMetrics, retries: RetryPolicy = .none, gate: Duration? = .zero
+        _ directory: URL, metrics: TestMetrics, retries: RetryPolicy = .none, gate: Duration? = .zero,
+        color: Bool = false
     ) throws -> (ImagePipeline, PluginRegistry) {
         var registry = PluginRegistry.standard
         try registry.install(TroveJPEGPlugin())
+        if color { try registry.install(TroveColorPlugin()) }
         var configuration = PipelineConfiguration(cacheDirectory: directory)
         configuration.metricsFactory = metrics
         configuration.retryPolicy = retries
@@ -37,14 +41,15 @@ import TroveTestSupport
     }
 
     /// The result the ordinary decode makes of `source`: read from a file, whose fetch hands over no pieces.
-    static func reference(_ source: Data) async throws -> Result<Data, TroveError> {
+    static func reference(_ source: Data, color: Bool = false) async throws -> Result<Data, TroveError> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-ref-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("source.jpg")
         try source.write(to: file)
         let metrics = TestMetrics()
-        let (pipeline, registry) = try pipeline(directory.appendingPathComponent("cache"), metrics: metrics)
+        let (pipeline, registry) = try pipeline(
+            directory.appendingPathComponent("cache"), metrics: metrics, color: color)
         defer { #expect(metrics.total("trove_results_streamed_decode_total") == 0) }
         let result: Result<Data, TroveError>
         do {
@@ -96,12 +101,23 @@ import TroveTestSupport
         try await Self.expectDecodedWhileArriving(source)
     }
 
-    static func expectDecodedWhileArriving(_ source: Data) async throws {
+    /// A phone's photo, turned (EXIF orientation 6) and under Adobe RGB, is decoded while it arrives too, turned
+    /// and converted at the output's size.
+    @Test func aTurnedTaggedSourceIsDecodedWhileItArrives() async throws {
+        let upright = try JPEGDecoder().decode(try Self.source(), limits: .default)
+        let stored = try Transposition(undoing: .left).apply(to: upright, orientation: .right)
+        let icc = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/colord/AdobeRGB1998.icc")))
+        let source = try #require(
+            taggingJPEG(try JPEGEncoder().encode(stored, options: EncodingOptions(quality: 0.9)), icc: icc))
+        try await Self.expectDecodedWhileArriving(source, color: true)
+    }
+
+    static func expectDecodedWhileArriving(_ source: Data, color: Bool = false) async throws {
         let gate = FixtureGate()
         try await withServerAndCache(["/photo.jpg": .pausedBody(source, pauseAfter: source.count * 6 / 10, gate: gate)])
         { server, directory in
             let metrics = TestMetrics()
-            let (pipeline, registry) = try Self.pipeline(directory, metrics: metrics)
+            let (pipeline, registry) = try Self.pipeline(directory, metrics: metrics, color: color)
             let task = Task {
                 try await pipeline.image(for: Self.request(server.url("/photo.jpg"), registry: registry))
             }
@@ -111,7 +127,7 @@ import TroveTestSupport
             let response = try await task.value
             #expect(metrics.total("trove_results_streamed_decode_total") == 1)
             #expect(metrics.total("trove_results_planar_total") == 1)
-            #expect(response.data == (try await Self.reference(source).get()))
+            #expect(response.data == (try await Self.reference(source, color: color).get()))
             #expect(response.image.width == 300 && response.source == .network)
             #expect(await eventually { pipeline.decodeBudget?.snapshot.reserved == 0 })
         }

@@ -1,17 +1,19 @@
 import TroveCore
 import TroveTransformers
 
-/// The one rule for which results are made from YCbCr planes (decoded raw, resampled plane by plane, encoded raw: no
-/// colour conversion or chroma resampling at the source's size) and which from RGBA, as every other result is. Planes
+/// The one rule for which results are made from YCbCr planes (decoded raw and resampled plane by plane: no colour
+/// conversion or chroma resampling at the source's size) and which from RGBA, as every other result is. Planes
 /// only where they give what RGBA would: a still JPEG to a lossy JPEG, WebP or AVIF (an encoder that takes 4:2:0
 /// planes, `PlanarImageEncoder`), the transforms a leading `orient`, one resize that is only a shrinking resample
 /// (`PlanarResize`) and after it nothing but transforms that leave an opaque image alone
 /// (`OpaqueInvariantTransformer`), no delegate to see the decoded image, and a source that is YCbCr at 4:4:4,
-/// 4:2:2, 4:4:0 or 4:2:0, and in sRGB: saying nothing about its colours, or embedding an ICC profile of sRGB itself
-/// (most cameras' and phones') that the result does not keep. A turned source (an EXIF orientation) is turned
-/// upright at the output's size, plane by plane, when the transforms lead with `orient`. Anything that needs RGB (another profile, a watermark,
-/// rounded corners, any transform after the resize) goes the RGBA way. Decided in two steps: `candidate` from the
-/// request before anything is read, `fallback(for:keepsProfile:)` from the header once the decoder has read it.
+/// 4:2:2, 4:4:0 or 4:2:0 whose profile, if it has one, the result does not keep. A turned source (an EXIF
+/// orientation) is turned upright at the output's size, plane by plane, when the transforms lead with `orient`.
+/// A source in colours other than sRGB's (an Adobe RGB or Display P3 profile) is resized from planes too, and
+/// converted to sRGB as RGBA at the output's size, then encoded from that. Anything else that needs RGB (a
+/// watermark, rounded corners, any transform after the resize) goes the RGBA way. Decided in two steps:
+/// `candidate` from the request before anything is read, `fallback(for:keepsProfile:)` from the header once the
+/// decoder has read it.
 struct PlanarRoute {
     /// Why a result goes the RGBA way.
     enum Fallback: String, Error, Equatable, Sendable, CaseIterable {
@@ -24,7 +26,7 @@ struct PlanarRoute {
         case animated = "the source has more than one frame"
         case headerUnread = "the source's header could not be read"
         case turned = "the source is turned and the result keeps it as stored, or the header read first said otherwise"
-        case colorProfile = "the source's colours are not plain sRGB, or its profile is kept"
+        case colorProfile = "the source's profile is kept (asked for, or no colour converter)"
         case notYCbCr = "the source is not YCbCr"
         case sampling = "the source's chroma sampling is not 4:4:4, 4:2:2, 4:4:0 or 4:2:0"
     }
@@ -86,7 +88,7 @@ struct PlanarRoute {
     ) -> Fallback? {
         guard facts.width == storedSize.width, facts.height == storedSize.height else { return .headerUnread }
         guard facts.orientation == orientation else { return .turned }
-        if let color = facts.colorDescription, keepsProfile || !color.isOnlyAnSRGBProfile { return .colorProfile }
+        if facts.colorDescription != nil, keepsProfile { return .colorProfile }
         guard facts.colorModel == .yCbCr, facts.sampling.count == 3 else { return .notYCbCr }
         let luma = facts.sampling[0]
         guard (1...2).contains(luma.horizontal), (1...2).contains(luma.vertical),

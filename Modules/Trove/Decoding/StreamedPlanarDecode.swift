@@ -266,7 +266,7 @@ private actor StreamedPlanarWorker {
         guard case let .decoding(run) = phase else { return nil }
         do {
             let decoded = try await step(run, rest, isComplete: true) { try run.decoded($0, data: whole) }
-            if case .planes = decoded { return decoded }
+            if decoded.outputSize != nil { return decoded }
         } catch {}
         return nil
     }

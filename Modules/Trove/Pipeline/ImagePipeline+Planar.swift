@@ -3,9 +3,10 @@ import TroveCore
 
 extension ImagePipeline {
     /// The result made from planes when `PlanarRoute` allows it: decoded (span `trove.decode`), resized and
-    /// encoded (span `trove.transform`) without leaving YCbCr. Nil when the rule sends it the RGBA way, with
-    /// nothing decoded. A decode that ran while the source arrived (`streamed`) is used when it was fed this
-    /// very source.
+    /// encoded (span `trove.transform`) without leaving YCbCr, or for a source in other colours than sRGB's,
+    /// converted to sRGB and encoded as RGBA at the output's size (`PlanarDecode.unconverted`). Nil when the
+    /// rule sends it the RGBA way, with nothing decoded. A decode that ran while the source arrived
+    /// (`streamed`) is used when it was fed this very source.
     func planarResult(
         _ request: ImageRequest, key: CacheKey, _ raw: RawResult, probe: SourceProbe, threads: DecodeThreads?,
         streamed: StreamedPlanarDecode? = nil
@@ -23,24 +24,33 @@ extension ImagePipeline {
                 decoded = try await decode.runPlanar(
                     (raw: raw, request: request, key: key, route: route, threads: threads))
             }
-            if case let .planes(planes, _) = decoded {
-                span?.recordPlanarInput(probe, raw: raw, decodedWidth: planes.width, decodedHeight: planes.height)
+            if let size = decoded.outputSize {
+                span?.recordPlanarInput(probe, raw: raw, decodedWidth: size.width, decodedHeight: size.height)
             }
             return decoded
         }
-        guard case let .planes(planes, copyright) = decoded else { return nil }
+        guard let size = decoded.outputSize else { return nil }
         try Task.checkCancellation()
         let sourceGuard = parts.sourceGuard, url = request.url
-        // The RGBA image is the output's colour conversion: skipped when the caller reads only the bytes.
         let needsImage = !request.options.contains(.needsOnlyData)
         let encode: @Sendable () throws -> (image: Image, data: Data, format: ImageFormat) = {
             try sourceGuard.journaling(url) {
-                var image =
-                    needsImage
-                    ? planes.rgbaImage(sourceFormat: .jpeg)
-                    : Image(width: 0, height: 0, pixels: [], sourceFormat: .jpeg)
-                image.copyright = copyright
-                return (image, try route.encoder.encode(planes, metadata: image, options: options), format)
+                let empty = Image(width: 0, height: 0, pixels: [], sourceFormat: .jpeg)
+                switch decoded {
+                case let .planes(planes, copyright):
+                    // The RGBA image is the output's colour conversion: skipped when the caller reads only the
+                    // bytes.
+                    var image = needsImage ? planes.rgbaImage(sourceFormat: .jpeg) : empty
+                    image.copyright = copyright
+                    return (image, try route.encoder.encode(planes, metadata: image, options: options), format)
+                case .unconverted(var image, let transform, let copyright):
+                    // Converted at the output's size, and so encoded as RGBA.
+                    transform.apply(to: &image)
+                    image.copyright = copyright
+                    return (needsImage ? image : empty, try route.encoder.encode(image, options: options), format)
+                case .fallback:
+                    throw TroveError.invalidConfiguration("planar result: the decode fell back")
+                }
             }
         }
         let result = try await tracing.span("trove.transform") { span in
@@ -51,7 +61,7 @@ extension ImagePipeline {
                     try encode()
                 }
             span?.record(
-                .output, width: planes.width, height: planes.height, format: result.format, bytes: result.data.count)
+                .output, width: size.width, height: size.height, format: result.format, bytes: result.data.count)
             return result
         }
         parts.metrics.record(.resultPlanar)

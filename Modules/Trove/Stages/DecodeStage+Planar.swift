@@ -2,11 +2,23 @@ import Foundation
 import TroveCore
 import TroveTransformers
 
-/// What a planar decode made: the resized planes and the file's copyright notice, or why the source's header
-/// sent the result the RGBA way (nothing decoded).
+/// What a planar decode made, with the file's copyright notice: the resized planes, or for a source in colours
+/// other than sRGB's, the resized planes as RGBA (chroma resampled to the output's full size) and the transform
+/// that brings them to sRGB, run with the encode under the crash journal. Or why the source's header sent the
+/// result the RGBA way (nothing decoded).
 enum PlanarDecode {
     case planes(YCbCrPlanes, copyright: CopyrightNotice?)
+    case unconverted(Image, toSRGB: any ColorTransform, copyright: CopyrightNotice?)
     case fallback(PlanarRoute.Fallback)
+
+    /// The result's size; nil for a fallback.
+    var outputSize: PixelSize? {
+        switch self {
+        case let .planes(planes, _): PixelSize(width: planes.width, height: planes.height)
+        case let .unconverted(image, _, _): PixelSize(width: image.width, height: image.height)
+        case .fallback: nil
+        }
+    }
 }
 
 /// One planar decode of one source along a route, fed its bytes whole or as they arrive: the decoder's stream
@@ -38,13 +50,15 @@ final class PlanarDecodeRun: @unchecked Sendable {
     func decoded(_ progress: PlanarStreamProgress, data: Data) throws -> PlanarDecode {
         guard progress == .finished else { return .fallback(note.fallback ?? .headerUnread) }
         let copyright = request.options.contains(.dropsCopyright) ? nil : route.decoder.copyrightNotice(data)
-        return .planes(try sink.result(), copyright: copyright)
+        guard let transform = note.transform else { return .planes(try sink.result(), copyright: copyright) }
+        return .unconverted(try sink.rgbaResult(sourceFormat: .jpeg), toSRGB: transform, copyright: copyright)
     }
 }
 
-/// Where the header's facts leave the fallback they called for.
+/// Where the header's facts leave the fallback they called for, and the conversion of the source's colours.
 private final class FallbackNote {
     var fallback: PlanarRoute.Fallback?
+    var transform: (any ColorTransform)?
 }
 
 extension DecodeStage {
@@ -72,10 +86,17 @@ extension DecodeStage {
         let note = FallbackNote()
         // Without a converter the RGBA way leaves a profile on the image, and an encoder may embed it.
         let keepsProfile = request.options.contains(.keepsColorProfile) || colorStage == nil
+        let color = colorStage?.forSource(request.url.absoluteString)
         let stream = route.decoder.makePlanarStream(
             options: options,
             accepts: { facts in
                 note.fallback = route.fallback(for: facts, keepsProfile: keepsProfile)
+                // Colours that are not sRGB's are converted as RGBA at the output's size. A profile the
+                // converter cannot use is logged and the pixels taken as sRGB, as on the RGBA way.
+                if note.fallback == nil, let description = facts.colorDescription, !description.isOnlyAnSRGBProfile {
+                    note.transform = color?.transform(for: description)
+                }
+                sink.givesRGBA = note.transform != nil
                 return note.fallback == nil
             }, into: sink)
         return PlanarDecodeRun(stream: stream, sink: sink, note: note, request: request, route: route)
