@@ -21,7 +21,7 @@ package final class PlanarResizer: PlaneRowSink {
     let averagesChroma: Bool
     /// Whether the result is wanted as RGBA (`rgbaResult`) rather than planes: chroma is then resampled to the
     /// full output size and kept there, for a source whose colours are converted as RGBA at the output's size.
-    /// Set before `begin` (set after it, `rgbaResult` throws).
+    /// Read by `begin`: set it before.
     package var givesRGBA = false
     /// Below this many pixels on a side the half-sized grid's kernel, twice as wide, spans so much of the
     /// image that its chroma strays from libjpeg's average of full-sized samples: from the RGBA path's, a 5x3
