@@ -66,7 +66,8 @@ package struct Transposition: Equatable, Sendable {
         _: Sample.Type, _ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
         into dst: UnsafeMutableBufferPointer<UInt8>
     ) {
-        guard let source = src.baseAddress, let destination = dst.baseAddress else { return }
+        // An empty grid has nothing to move, and a tile of no width would stride by zero.
+        guard width > 0, height > 0, let source = src.baseAddress, let destination = dst.baseAddress else { return }
         let size = MemoryLayout<Sample>.size
         let (outWidth, outHeight) = swapsAxes ? (height, width) : (width, height)
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)

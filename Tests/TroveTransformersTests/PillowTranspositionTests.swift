@@ -49,6 +49,13 @@ import TroveTransformers
         #expect(moved.width == (turn.swapsAxes ? height : width))
     }
 
+    /// An empty plane moves to an empty plane under every orientation.
+    @Test(arguments: 1...8, [(0, 0), (0, 5), (5, 0)])
+    func anEmptyPlaneStaysEmpty(value: Int, size: (Int, Int)) throws {
+        let turn = Transposition(undoing: try #require(ExifOrientation(rawValue: value)))
+        #expect(turn.apply(toPlane: [], width: size.0, height: size.1).isEmpty)
+    }
+
     @Test func fourQuarterTurnsAndTwoFlipsGiveTheImageBack() throws {
         let input = try Fixtures.pillow("in-transpose.png")
         var image = input
