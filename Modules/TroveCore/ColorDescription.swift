@@ -41,6 +41,19 @@ public struct ColorDescription: Sendable, Hashable {
         return SRGBProfile.describes(iccProfile)
     }
 
+    /// Every part, the profile's bytes hashed in one pass: an array hashes its bytes one at a time, which made
+    /// each lookup of a camera's 3-20 KB profile in a converter's cache cost microseconds. Equality compares
+    /// every part as usual; a part added to the type belongs here too.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(iccProfile?.count)
+        iccProfile?.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(cicp)
+        hasher.combine(isSRGB)
+        hasher.combine(gamma)
+        hasher.combine(chromaticities)
+        hasher.combine(cmyk)
+    }
+
     /// How a JPEG stores its CMYK samples, from its Adobe APP14 marker.
     public struct CMYK: Sendable, Hashable {
         /// Whether the file has an Adobe APP14 marker: Adobe's applications write CMYK inverted (0 = full ink),

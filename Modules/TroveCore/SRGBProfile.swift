@@ -23,8 +23,17 @@ package enum SRGBProfile {
     /// Tags that make a profile more than a matrix and curves (lcms would use their tables instead).
     static let tableTags = ["A2B0", "A2B1", "A2B2", "B2A0", "D2B0", "D2B1", "D2B2"]
 
-    /// True when `bytes` is an ICC profile of sRGB (see the type).
+    /// True when `bytes` is an ICC profile of sRGB (see the type). A request asks this of its source's profile
+    /// twice, and a site's photos carry the same few profiles, so recent answers are kept (`ProfileVerdicts`):
+    /// checking a profile's three curves at 1,024 points each costs tens of microseconds.
     package static func describes(_ bytes: [UInt8]) -> Bool {
+        verdicts.verdict(for: bytes) { check($0) }
+    }
+
+    private static let verdicts = ProfileVerdicts(capacity: 16)
+
+    /// `describes` without the kept answers.
+    static func check(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 132, tag(bytes, at: 36) == "acsp", tag(bytes, at: 16) == "RGB ",
             tag(bytes, at: 20) == "XYZ "
         else { return false }
