@@ -55,6 +55,30 @@ import TroveTestSupport
         }
     }
 
+    /// A URL with no options and no extension is processed as imgproxy processes it, in the source's format:
+    /// turned upright, the orientation tag gone, not the source's bytes handed back (which a viewer that
+    /// ignores EXIF, irot or imir shows on its side).
+    @Test func aURLWithNothingToDoIsStillTurnedUpright() async throws {
+        let harness = try await Self.start()
+        defer { Task { await harness.stop() } }
+        let registry = try ServerHarness.registry()
+        for (name, format, contentType) in [
+            ("exif-jpeg-o6.jpg", ImageFormat.jpeg, "image/jpeg"), ("exif-webp-o6.webp", .webp, "image/webp"),
+            ("exif-png-o6.png", .png, "image/png"), ("avif-irot1.avif", .avif, "image/avif")
+        ] {
+            let source = harness.origin.url("/o/\(name)").absoluteString
+            let answer = try await harness.request(Self.signer.signed("/plain/\(source)"))
+            try #require(answer.status == .ok, "\(name): \(answer.text)")
+            #expect(answer.header(.contentType) == contentType, "\(name)")
+            #expect(answer.bytes != (try Data(contentsOf: Self.directory.appendingPathComponent(name))), "\(name)")
+            let served = try registry.decoder(for: format).decode(answer.bytes, limits: .default).convertedToRGBA8()
+            let reference = try Self.reference(name.split(separator: ".")[0] + "-ref.png")
+            #expect(served.orientation == .up, "\(name)")
+            try #require(served.width == reference.width && served.height == reference.height, "\(name)")
+            #expect(psnr(served, reference) > 30, "\(name)")
+        }
+    }
+
     @Test func arZeroKeepsTheStoredPixelsAndWritesTheOrientation() async throws {
         let harness = try await Self.start()
         defer { Task { await harness.stop() } }

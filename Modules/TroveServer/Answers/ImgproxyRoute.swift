@@ -220,6 +220,12 @@ struct ImgproxyRoute: Sendable {
             request.encodingOptions = encoding
         }
         if format == nil { request.options.insert(.encodesInSourceFormat) }
+        // imgproxy processes every image it answers unless `skip_processing` says not to: a URL with nothing to
+        // change is still turned upright, converted to sRGB and stripped of its metadata. A request without
+        // transforms, format or encoding would get the source's bytes back, so it gets the server's encoding.
+        if request.transforms.isEmpty, request.outputFormat == nil, request.encodingOptions == nil {
+            request.encodingOptions = baseEncoding
+        }
         if plan.url.options.stripColorProfile == false { request.options.insert(.keepsColorProfile) }
         if plan.url.options.keepCopyright == false { request.options.insert(.dropsCopyright) }
         // `ar:0`: the stored pixels, with their orientation written into the result so it displays the same.
