@@ -99,6 +99,10 @@ struct GIFLayout {
                     // plays only its whole frames.
                     if frame.dataComplete || frames.isEmpty { frames.append(frame) }
                     if !frame.dataComplete { break scan }
+                case 0x00:
+                    // A stray zero between blocks (Pillow 12.0 wrote one after some files' global color table):
+                    // skipped, as Pillow and GIF87a's "ignore until the next separator" read it.
+                    continue scan
                 default:
                     guard frames.isEmpty else { break scan }
                     throw Self.failure(

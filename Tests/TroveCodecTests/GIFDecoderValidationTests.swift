@@ -148,6 +148,17 @@ import TroveTestSupport
         #expect(reason(bytes) == "invalid LZW code 7 in frame 1")
     }
 
+    /// Zero bytes between blocks (after the global color table, between frames, before the trailer) are
+    /// skipped: Pillow 12.0 wrote one after some files' color table, and Pillow reads past them.
+    @Test func strayZerosBetweenBlocksAreSkipped() throws {
+        let gif = [UInt8](try Fixtures.gif("animated"))
+        let full = try GIFDecoder().decode(Data(gif), limits: .default)
+        let tableEnd = 13 + (gif[10] & 0x80 != 0 ? 3 << (Int(gif[10] & 7) + 1) : 0)
+        let padded = gif[..<tableEnd] + [0, 0] + gif[tableEnd..<(gif.count - 1)] + [0, 0x3B]
+        let image = try GIFDecoder().decode(Data(padded), limits: .default)
+        #expect(image.pixels == full.pixels && image.frames == full.frames)
+    }
+
     @Test func unknownBlockBeforeAnyFrame() {
         let bytes: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x99]
         #expect(reason(bytes) == "unknown block type 0x99 at byte 13")
