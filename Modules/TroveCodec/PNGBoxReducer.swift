@@ -93,7 +93,15 @@ final class PNGBoxReducer {
 
     private func emit(into out: UnsafeMutablePointer<UInt8>) {
         let block = 1 << shift
-        for j in 0..<outputWidth {
+        // A whole block of unweighted pixels averages 4^shift of them: a shift, where four divisions a pixel
+        // were most of the reducer's time. The same rounding (half up).
+        let shifted = !weighsByAlpha && rowsInBlock == block ? width >> shift : 0
+        let bits = 2 * shift, half = (1 << bits) >> 1
+        for j in 0..<shifted {
+            let slot = sums + 4 * j, p = out + 4 * j
+            for channel in 0..<4 { p[channel] = UInt8(truncatingIfNeeded: (slot[channel] + half) >> bits) }
+        }
+        for j in shifted..<outputWidth {
             let slot = sums + 4 * j
             let count = min(block, width - (j << shift)) * rowsInBlock
             let alphaSum = slot[3]

@@ -35,6 +35,10 @@ package struct PNGDecoder: ProgressiveImageDecoder {
         }
     }
 
+    /// 2: a box average is a poor last step (it aliases where a resampling filter would not), so the
+    /// pipeline's resample is left at least a halving, as libvips' resize and Pillow's `thumbnail` leave it.
+    package var leastReducingGap: Double { 2 }
+
     /// With `options.minimumSize`, box-averages 2^k x 2^k blocks while the rows are unfiltered, for the
     /// largest k that keeps both sides at least that size (a partial block at an edge counts as one pixel),
     /// so the full-size image is never allocated. Adam7 files, whose rows come in seven passes, decode at

@@ -19,6 +19,12 @@ public protocol ImageDecoder: Sendable {
     /// The image's size and frame count read from its header without decoding pixels, so limits can be
     /// checked before any work; nil when this decoder cannot tell cheaply. The default returns nil.
     func info(_ data: Data) throws -> ImageInfo?
+    /// How many times the output a reduced decode leaves for the resample at the least, whatever reducing gap
+    /// the pipeline asks (`DecodingOptions.minimumSize` is that many times the output). A decoder whose
+    /// reduction is a proper filter (JPEG's scaled IDCT) may reduce to the output size itself; one that averages
+    /// boxes of pixels (PNG's) leaves at least twice the output, as libvips' resize and Pillow's `thumbnail` do,
+    /// so the resample's filter does the last halving. The default is 1.
+    var leastReducingGap: Double { get }
     /// The file's EXIF block as a TIFF structure (from its byte-order mark on), or nil when it has none or
     /// this decoder does not read it. The pipeline reads the copyright notice from it. The default is nil.
     func exif(_ data: Data) -> [UInt8]?
@@ -29,6 +35,9 @@ extension ImageDecoder {
     public func decode(_ data: Data, options: DecodingOptions) throws -> Image {
         try decode(data, limits: options.limits)
     }
+
+    /// 1: the pipeline's reducing gap as asked.
+    public var leastReducingGap: Double { 1 }
 
     /// Returns nil (size unknown until decoded); a decoder that can read its header cheaply overrides it.
     public func info(_ data: Data) throws -> ImageInfo? { nil }

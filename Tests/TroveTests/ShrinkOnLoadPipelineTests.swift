@@ -23,6 +23,11 @@ import TroveTransformers
         let format = ImageFormat.png
         let inner = PNGDecoder()
         let log: DecodeLog
+        /// The least reducing gap it claims: the PNG decoder's (2) unless a test stands it for a decoder whose
+        /// reduction is a filter (1).
+        var claimedGap: Double? = nil
+
+        var leastReducingGap: Double { claimedGap ?? inner.leastReducingGap }
 
         func canDecode(_ header: Data) -> Bool { inner.canDecode(header) }
 
@@ -42,12 +47,13 @@ import TroveTransformers
     }
 
     func load(
-        _ spec: String, log: DecodeLog, reducingGap: Double = ShrinkOnLoad.defaultReducingGap
+        _ spec: String, log: DecodeLog, reducingGap: Double = ShrinkOnLoad.defaultReducingGap,
+        claimedGap: Double? = nil, source: URL = Fixtures.image("coffee.png")  // 600x400
     ) async throws -> (ImageResponse, expected: Image) {
         var registry = PluginRegistry.standard
-        try registry.register(decoder: RecordingDecoder(log: log), replacing: true)
+        try registry.register(decoder: RecordingDecoder(log: log, claimedGap: claimedGap), replacing: true)
         let transforms = try registry.transformers(forSpec: spec)
-        let url = Fixtures.image("coffee.png")  // 600x400
+        let url = source
         var expected = try PNGDecoder().decode(Data(contentsOf: url), limits: .default)
         for transformer in transforms { expected = try transformer.transform(expected) }
         return try await withTemporaryDirectory { directory in
@@ -73,10 +79,11 @@ import TroveTransformers
         #expect(value >= 40, "PSNR \(value) dB against decoding at full size")
     }
 
+    /// A decoder whose reduction is a filter (JPEG's scaled IDCT) is asked for the output size itself.
     @Test func aReducingGapOfOneReducesAsFarAsTheOutput() async throws {
         let log = DecodeLog()
         let (response, expected) = try await load(
-            "resize:w=100,h=100,mode=fit,filter=lanczos3", log: log, reducingGap: 1)
+            "resize:w=100,h=100,mode=fit,filter=lanczos3", log: log, reducingGap: 1, claimedGap: 1)
         let entries = log.entries.withLock { $0 }
         // 100x67 out and a gap of 1: at least 100x67 asked, so the quarter (150x100) will do.
         #expect(entries.count == 1)
@@ -86,6 +93,37 @@ import TroveTransformers
         let value = psnr(response.image, expected)
         // 43.8 dB here: a little under the gap of 2's, still within the 40 dB the thumbnails are held to.
         #expect(value >= 40, "PSNR \(value) dB against decoding at full size")
+    }
+
+    /// PNG's reduction averages boxes, so even under a gap of 1 (`trove serve`'s) it leaves the filter at least
+    /// a halving: stripes a pixel or two wide fit to half size come out as the full decode resized gives them,
+    /// where a 2x2 box average made them 21.6 dB away.
+    @Test func pngsBoxLeavesTheFilterAHalvingUnderAGapOfOne() async throws {
+        try await withTemporaryDirectory { folder in
+            let (width, height) = (600, 400)
+            var pixels = [UInt8](repeating: 255, count: width * height * 4)
+            for y in 0..<height {
+                for x in 0..<width where (x + y / 3) % 3 == 0 || (x * 7 + y) % 5 == 0 {
+                    pixels.replaceSubrange((y * width + x) * 4..<(y * width + x) * 4 + 3, with: [0, 0, 0])
+                }
+            }
+            let stripes = Image(width: width, height: height, pixelFormat: .rgba8, pixels: pixels)
+            let url = folder.appendingPathComponent("stripes.png")
+            try PNGEncoder().encode(stripes, options: EncodingOptions()).write(to: url)
+            let log = DecodeLog()
+            let (response, expected) = try await load(
+                "resize:w=300,h=300,mode=fit,filter=lanczos3", log: log, reducingGap: 1, source: url)
+            let entries = log.entries.withLock { $0 }
+            #expect(entries.first?.minimum == nil && entries.first?.produced == PixelSize(width: 600, height: 400))
+            #expect(response.image.width == 300 && response.image.height == 200)
+            #expect(response.image == expected, "PSNR \(psnr(response.image, expected)) dB")
+            // Smaller: the box takes 8x (to 75x50, at least twice 37x25), the filter the rest.
+            let small = DecodeLog()
+            let (shrunk, full) = try await load(
+                "resize:w=37,h=37,mode=fit,filter=lanczos3", log: small, reducingGap: 1, source: url)
+            #expect(small.entries.withLock { $0.first?.produced } == PixelSize(width: 75, height: 50))
+            #expect(psnr(shrunk.image, full) >= 35, "PSNR \(psnr(shrunk.image, full)) dB")
+        }
     }
 
     @Test func fillCoversItsCropBox() async throws {

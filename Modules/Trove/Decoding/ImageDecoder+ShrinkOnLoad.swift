@@ -82,7 +82,8 @@ extension ImageDecoder {
         }
         let storedSize = PixelSize(width: header.width, height: header.height)
         let plan = ShrinkOnLoad(
-            transforms: transforms, storedSize: storedSize, orientation: header.orientation, reducingGap: reducingGap)
+            transforms: transforms, storedSize: storedSize, orientation: header.orientation,
+            reducingGap: max(reducingGap, leastReducingGap))
         let options = DecodingOptions(limits: limits, minimumSize: plan?.minimumSize, colorConverter: converter)
         // After `orient` the resize applies to the picture as displayed (`LeadingShrink.shown`).
         if streamsRows, let streaming = self as? any RowStreamingImageDecoder,

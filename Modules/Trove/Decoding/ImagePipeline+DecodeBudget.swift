@@ -30,7 +30,8 @@ extension ImagePipeline {
         let footprint = DecodeFootprint(
             info: info, transforms: transforms,
             streams: decoder is any RowStreamingImageDecoder && configuration.delegate == nil,
-            reducingGap: configuration.shrinkOnLoadReducingGap, limits: configuration.decodingLimits,
+            reducingGap: max(configuration.shrinkOnLoadReducingGap, decoder.leastReducingGap),
+            limits: configuration.decodingLimits,
             streamingBufferBytes: probe.streamingBufferBytes)
         // Without a header only the decoder's own cap is known: at most the whole budget, so it runs alone.
         let bytes = footprint.route == .unknownHeader ? min(footprint.bytes, budget.capacity) : footprint.bytes

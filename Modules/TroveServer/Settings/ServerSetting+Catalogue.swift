@@ -249,7 +249,7 @@ extension ServerSetting {
         ServerSetting(
             flag: "reducing-gap", key: nil, environment: [Variable("TROVE_REDUCING_GAP")],
             help: "How much larger than the output a JPEG or WebP stays when decoded reduced: 1 as thumbor, 2 as "
-                + "Pillow's thumbnail().",
+                + "Pillow's thumbnail(). A PNG, reduced by averaging boxes, stays at least twice as large.",
             write: { configuration, values, name in
                 let text = values.last ?? ""
                 guard let gap = Double(text) else {
