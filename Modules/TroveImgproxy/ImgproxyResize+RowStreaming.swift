@@ -67,7 +67,10 @@ final class ImgproxyRowSink: ResizingRowSink {
         let delivered = PixelSize(width: header.width, height: header.height)
         let plan =
             delivered == storedSize
-            ? self.plan : self.plan.scaled(from: turn.outputSize(of: storedSize), to: turn.outputSize(of: delivered))
+            ? self.plan
+            : self.plan.scaled(
+                from: turn.outputSize(of: storedSize), to: turn.outputSize(of: delivered),
+                reversed: turn.reversesOutputAxes)
         let shown = plan.region
         let stored = turn.sourceRegion(
             x: Double(shown.x), y: Double(shown.y), width: Double(shown.width), height: Double(shown.height),

@@ -139,9 +139,11 @@ package struct ImgproxyResize: DownscalingTransformer, Equatable {
     }
 
     /// The same resize for a source decoded reduced: crops and offsets scaled to the reduced size.
-    package func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
+    package func forReducedSource(
+        _ reduced: PixelSize, of source: PixelSize, byBlocks: Bool, reversed: (x: Bool, y: Bool)
+    ) -> any ImageTransformer {
         guard reduced != source else { return self }
-        let plan = plan(for: source).scaled(from: source, to: reduced)
+        let plan = plan(for: source).scaled(from: source, to: reduced, byBlocks: byBlocks, reversed: reversed)
         return ReducedImgproxyResize(identifier: identifier, reducedSize: reduced, plan: plan, filter: filter)
     }
 

@@ -81,12 +81,20 @@ struct ImgproxyResizePlan: Equatable {
             .transform(output)
     }
 
-    /// The same plan for a `reduced` copy of a `source`-sized image: the region scaled, the rest unchanged.
-    func scaled(from source: PixelSize, to reduced: PixelSize) -> ImgproxyResizePlan {
-        let scaleX = Double(reduced.width) / Double(source.width)
-        let scaleY = Double(reduced.height) / Double(source.height)
-        let x = min(Int((Double(region.x) * scaleX).rounded()), reduced.width - 1)
-        let y = min(Int((Double(region.y) * scaleY).rounded()), reduced.height - 1)
+    /// The same plan for a `reduced` copy of a `source`-sized image: the region scaled by the reduction
+    /// (`ReducedExtent`: by whole blocks unless `byBlocks` is false), the rest unchanged. `reversed`: the axes
+    /// of a plan made on the image turned, that run the other way from the stored image's.
+    func scaled(
+        from source: PixelSize, to reduced: PixelSize, byBlocks: Bool = true,
+        reversed: (x: Bool, y: Bool) = (false, false)
+    ) -> ImgproxyResizePlan {
+        let extent = ReducedExtent.size(of: source, reducedTo: reduced, byBlocks: byBlocks)
+        let scaleX = extent.width / Double(source.width)
+        let scaleY = extent.height / Double(source.height)
+        let startX = ReducedExtent.start(span: extent.width, reducedTo: reduced.width, reversed: reversed.x)
+        let startY = ReducedExtent.start(span: extent.height, reducedTo: reduced.height, reversed: reversed.y)
+        let x = min(Int((startX + Double(region.x) * scaleX).rounded()), reduced.width - 1)
+        let y = min(Int((startY + Double(region.y) * scaleY).rounded()), reduced.height - 1)
         let width = min(max(1, Int((Double(region.width) * scaleX).rounded())), reduced.width - x)
         let height = min(max(1, Int((Double(region.height) * scaleY).rounded())), reduced.height - y)
         var plan = self

@@ -9,6 +9,17 @@ package protocol DownscalingTransformer: ImageTransformer {
     func minimumSourceSize(for source: PixelSize, reducingGap: Double) -> PixelSize?
 
     /// The transformer that makes, from a `reduced` copy of a `source`-sized image, the output this one
-    /// makes from the full-size image: the same size, from the same region.
-    func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer
+    /// makes from the full-size image: the same size, from the same region. `byBlocks`: the decoder reduced by
+    /// whole blocks, so the copy's last pixels may stand for part of one (`ReducedExtent`). `reversed`: the axes
+    /// that run the other way from the stored image's, when the sizes are of the image turned.
+    func forReducedSource(
+        _ reduced: PixelSize, of source: PixelSize, byBlocks: Bool, reversed: (x: Bool, y: Bool)
+    ) -> any ImageTransformer
+}
+
+extension DownscalingTransformer {
+    /// For an upright copy reduced by whole blocks, as JPEG's and PNG's decoders reduce.
+    package func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
+        forReducedSource(reduced, of: source, byBlocks: true, reversed: (false, false))
+    }
 }

@@ -6,8 +6,18 @@ import TroveCore
 package protocol PlanarResize: RowStreamingResize {
     /// The resample this resize makes of an image stored at `storedSize` and delivered by the decoder at
     /// `deliveredSize` (the same, or reduced): the same region and output as its row sink would use. Nil when
-    /// it is more than a resample there (a cut, a canvas, a region chosen from the pixels).
-    func planarGeometry(storedSize: PixelSize, deliveredSize: PixelSize) -> PlanarResizeGeometry?
+    /// it is more than a resample there (a cut, a canvas, a region chosen from the pixels). `reversed`: the axes
+    /// that run the other way from the stored image's, when the sizes are of the image turned.
+    func planarGeometry(
+        storedSize: PixelSize, deliveredSize: PixelSize, reversed: (x: Bool, y: Bool)
+    ) -> PlanarResizeGeometry?
+}
+
+extension PlanarResize {
+    /// The geometry on the image as stored.
+    package func planarGeometry(storedSize: PixelSize, deliveredSize: PixelSize) -> PlanarResizeGeometry? {
+        planarGeometry(storedSize: storedSize, deliveredSize: deliveredSize, reversed: (false, false))
+    }
 }
 
 /// One resample in image pixels: the region `x, y, width, height` of the delivered image (its edges may fall
@@ -45,11 +55,13 @@ package struct PlanarResizeGeometry: Sendable, Equatable {
 
 extension ResizeTransformer: PlanarResize {
     /// The plan its row sink makes (`StreamingResizer`): on the stored size, scaled to the delivered one.
-    package func planarGeometry(storedSize: PixelSize, deliveredSize: PixelSize) -> PlanarResizeGeometry? {
+    package func planarGeometry(
+        storedSize: PixelSize, deliveredSize: PixelSize, reversed: (x: Bool, y: Bool)
+    ) -> PlanarResizeGeometry? {
         guard streamsRows(from: storedSize), deliveredSize.width > 0, deliveredSize.height > 0,
             let stored = plan(sourceWidth: storedSize.width, sourceHeight: storedSize.height)
         else { return nil }
-        let plan = stored.scaled(from: storedSize, to: deliveredSize)
+        let plan = stored.scaled(from: storedSize, to: deliveredSize, reversed: reversed)
         return PlanarResizeGeometry(
             x: plan.box.x, y: plan.box.y, width: plan.box.width, height: plan.box.height,
             outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, filter: filter)

@@ -58,7 +58,8 @@ package final class PlanarResizer: PlaneRowSink {
         let delivered = PixelSize(width: header.width, height: header.height)
         guard header.planes.count == 3, header.width > 0, header.height > 0,
             let shown = resize.planarGeometry(
-                storedSize: turn.outputSize(of: storedSize), deliveredSize: turn.outputSize(of: delivered)),
+                storedSize: turn.outputSize(of: storedSize), deliveredSize: turn.outputSize(of: delivered),
+                reversed: turn.reversesOutputAxes),
             shown.isValid
         else { throw Self.misuse("a \(header.width)x\(header.height) image in \(header.planes.count) planes") }
         let geometry = turn.storedGeometry(of: shown, deliveredSize: delivered)

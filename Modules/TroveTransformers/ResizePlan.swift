@@ -30,14 +30,22 @@ struct ResizePlan: Equatable {
     }
 
     /// This plan, made on a `source`-sized image, for the same image delivered at `reduced` (by a decoder's
-    /// shrink-on-load): the same region scaled by reduced / source on each axis, the same output size.
-    func scaled(from source: PixelSize, to reduced: PixelSize) -> ResizePlan {
+    /// shrink-on-load): the same region scaled by the reduction on each axis (`ReducedExtent`: by whole blocks
+    /// unless `byBlocks` is false), the same output size. `reversed`: the axes of a plan made on the image
+    /// turned, that run the other way from the stored image's.
+    func scaled(
+        from source: PixelSize, to reduced: PixelSize, byBlocks: Bool = true,
+        reversed: (x: Bool, y: Bool) = (false, false)
+    ) -> ResizePlan {
         guard reduced != source else { return self }
-        let scaleX = Double(reduced.width) / Double(source.width)
-        let scaleY = Double(reduced.height) / Double(source.height)
+        let extent = ReducedExtent.size(of: source, reducedTo: reduced, byBlocks: byBlocks)
+        let scaleX = extent.width / Double(source.width)
+        let scaleY = extent.height / Double(source.height)
+        let startX = ReducedExtent.start(span: extent.width, reducedTo: reduced.width, reversed: reversed.x)
+        let startY = ReducedExtent.start(span: extent.height, reducedTo: reduced.height, reversed: reversed.y)
         return ResizePlan(
             box: Box(
-                x: box.x * scaleX, y: box.y * scaleY, width: box.width * scaleX,
+                x: startX + box.x * scaleX, y: startY + box.y * scaleY, width: box.width * scaleX,
                 height: box.height * scaleY),
             outputWidth: outputWidth, outputHeight: outputHeight)
     }

@@ -24,11 +24,13 @@ extension ResizeTransformer: DownscalingTransformer {
 
     /// The region this resize reads from a `source`-sized image, scaled to the `reduced` copy (each axis by
     /// reduced / source, as libvips does after shrink-on-load), resampled to the same output size.
-    package func forReducedSource(_ reduced: PixelSize, of source: PixelSize) -> any ImageTransformer {
+    package func forReducedSource(
+        _ reduced: PixelSize, of source: PixelSize, byBlocks: Bool, reversed: (x: Bool, y: Bool)
+    ) -> any ImageTransformer {
         guard reduced != source, let plan = plan(sourceWidth: source.width, sourceHeight: source.height) else {
             return self
         }
-        let scaled = plan.scaled(from: source, to: reduced)
+        let scaled = plan.scaled(from: source, to: reduced, byBlocks: byBlocks, reversed: reversed)
         return ReducedSourceResize(identifier: identifier, reducedSize: reduced, plan: scaled, filter: filter)
     }
 }

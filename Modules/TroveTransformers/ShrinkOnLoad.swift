@@ -54,20 +54,21 @@ import TroveCore
     }
 
     /// The transforms to run on what the decoder returned: unchanged when it decoded at full size; else
-    /// the downscaling step replaced by one that makes the same output from the reduced image.
-    package func transforms(for decoded: Image) -> [any ImageTransformer] {
+    /// the downscaling step replaced by one that makes the same output from the reduced image. `byBlocks`:
+    /// the decoder reduces by whole blocks (`ImageDecoder.reducesByBlocks`).
+    package func transforms(for decoded: Image, byBlocks: Bool = true) -> [any ImageTransformer] {
         let reduced = PixelSize(width: decoded.width, height: decoded.height)
         let index = leadingOrient ? 1 : 0
         guard reduced != storedSize, let downscaler = transforms[index] as? any DownscalingTransformer else {
             return transforms
         }
-        // After `orient` the resize sees the image upright: a quarter turn swaps both sizes.
-        let turned = leadingOrient && Transposition(undoing: decoded.orientation).swapsAxes
+        // After `orient` the resize sees the image upright: a quarter turn swaps both sizes, and a mirror puts
+        // the copy's partial last pixels first.
+        let turn = leadingOrient ? Transposition(undoing: decoded.orientation) : .identity
         var result = transforms
-        result[index] =
-            turned
-            ? downscaler.forReducedSource(reduced.transposed, of: storedSize.transposed)
-            : downscaler.forReducedSource(reduced, of: storedSize)
+        result[index] = downscaler.forReducedSource(
+            turn.outputSize(of: reduced), of: turn.outputSize(of: storedSize), byBlocks: byBlocks,
+            reversed: turn.reversesOutputAxes)
         return result
     }
 }

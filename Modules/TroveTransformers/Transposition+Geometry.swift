@@ -1,6 +1,11 @@
 import TroveCore
 
 extension Transposition {
+    /// Which of the output's axes run the other way from the source's (its x, its y).
+    package var reversesOutputAxes: (x: Bool, y: Bool) {
+        swapsAxes ? (mirrorsY, mirrorsX) : (mirrorsX, mirrorsY)
+    }
+
     /// The size of the output for a source of `size`.
     package func outputSize(of size: PixelSize) -> PixelSize {
         swapsAxes ? PixelSize(width: size.height, height: size.width) : size

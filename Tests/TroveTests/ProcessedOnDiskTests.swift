@@ -15,7 +15,9 @@ import TroveTestSupport
     ) async throws -> (ImageResponse, Decodes) {
         let log = ShrinkOnLoadPipelineTests.DecodeLog()
         var registry = PluginRegistry.standard
-        try registry.register(decoder: ShrinkOnLoadPipelineTests.RecordingDecoder(log: log), replacing: true)
+        // Standing for a decoder that reduces by a filter (claimed gap 1), so a pipeline's gap of 1 reduces further.
+        try registry.register(
+            decoder: ShrinkOnLoadPipelineTests.RecordingDecoder(log: log, claimedGap: 1), replacing: true)
         var configuration = PipelineConfiguration(cacheDirectory: directory)
         configure(&configuration)
         let pipeline = try ImagePipeline(registry: registry, configuration: configuration)

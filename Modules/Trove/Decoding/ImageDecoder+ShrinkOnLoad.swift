@@ -108,14 +108,14 @@ extension ImageDecoder {
                     return (convertedAfterShrink(image, tap), Array(transforms.dropFirst(2)))
                 case let .decoded(image):
                     // Kept whole, with the header's description: converted as a whole decode is.
-                    let rest = plan?.transforms(for: image) ?? transforms
+                    let rest = plan?.transforms(for: image, byBlocks: reducesByBlocks) ?? transforms
                     guard let color else { return (image, rest) }
                     return try color.convert(image, thenShrinking: rest)
                 }
             }
         }
         let image = try decode(data, options: options)
-        let rest = plan?.transforms(for: image) ?? transforms
+        let rest = plan?.transforms(for: image, byBlocks: reducesByBlocks) ?? transforms
         // A caller that must see the decoded image before any transform gets it converted as decoded.
         guard streamsRows, let color else { return (converted(image), rest) }
         return try color.convert(image, thenShrinking: rest)
