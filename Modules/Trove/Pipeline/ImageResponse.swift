@@ -6,7 +6,8 @@ public struct ImageResponse: Sendable {
     /// The decoded image, after the delegate's `didDecode` and the request's transforms.
     public var image: Image
     /// The original bytes when the request has no transforms and no output format; otherwise the
-    /// processed image encoded (PNG unless the request says otherwise).
+    /// processed image encoded (PNG unless the request says otherwise; an animation in WebP, when an encoder
+    /// writes WebP, so it keeps its frames).
     public var data: Data
     /// The format `data` is in: the source's for original bytes, the encoder's for a processed result.
     public var format: ImageFormat

@@ -34,19 +34,21 @@ struct TransformStage: PipelineStage {
         image = try image.transformed(
             by: transforms, keepsColorProfile: request.options.contains(.keepsColorProfile))
         if key.processed == key.raw { return (image, raw.data, decoded.sourceFormat) }
-        let format = outputFormat(for: request, source: decoded.sourceFormat)
+        let format = outputFormat(for: request, source: decoded.sourceFormat, animated: !image.frames.isEmpty)
         let data = try registry.encoder(for: format)
             .encode(image, options: request.encodingOptions ?? configuration.encodingOptions)
         return (image, data, format)
     }
 
     /// The format a processed result is encoded in: the request's, else the source's when asked and an
-    /// encoder for it is registered, else PNG.
-    func outputFormat(for request: ImageRequest, source: ImageFormat) -> ImageFormat {
+    /// encoder for it is registered, else WebP for an animation when an encoder writes it (a GIF source without
+    /// a GIF encoder keeps its frames, as imgproxy picks a format that animates), else PNG.
+    func outputFormat(for request: ImageRequest, source: ImageFormat, animated: Bool = false) -> ImageFormat {
         if let format = request.outputFormat { return format }
         if request.options.contains(.encodesInSourceFormat), registry.encodableFormats.contains(source) {
             return source
         }
+        if animated, registry.encodableFormats.contains(.webp) { return .webp }
         return .png
     }
 }
