@@ -39,6 +39,9 @@ package struct PNGDecoder: ProgressiveImageDecoder {
     /// pipeline's resample is left at least a halving, as libvips' resize and Pillow's `thumbnail` leave it.
     package var leastReducingGap: Double { 2 }
 
+    /// True: the box makes ceil(side / 2^k) pixels, the last of a side standing for part of a block.
+    package var reducesByBlocks: Bool { true }
+
     /// With `options.minimumSize`, box-averages 2^k x 2^k blocks while the rows are unfiltered, for the
     /// largest k that keeps both sides at least that size (a partial block at an edge counts as one pixel),
     /// so the full-size image is never allocated. Adam7 files, whose rows come in seven passes, decode at

@@ -28,7 +28,7 @@ public protocol ImageDecoder: Sendable {
     /// Whether a reduced decode divides the image into blocks of whole pixels (JPEG's scaled IDCT by n/8, PNG's
     /// box by 1/2^k), so that its last column and row may stand for part of a block and the image ends inside
     /// them; false for one that scales the whole image onto the reduced size (libwebp's). Resizes planned on
-    /// the stored size are scaled to the copy by it. The default is true.
+    /// the stored size are scaled to the copy by it. The default is false.
     var reducesByBlocks: Bool { get }
     /// The file's EXIF block as a TIFF structure (from its byte-order mark on), or nil when it has none or
     /// this decoder does not read it. The pipeline reads the copyright notice from it. The default is nil.
@@ -44,8 +44,8 @@ extension ImageDecoder {
     /// 1: the pipeline's reducing gap as asked.
     public var leastReducingGap: Double { 1 }
 
-    /// True: reduced by whole blocks, as JPEG's and PNG's decoders reduce.
-    public var reducesByBlocks: Bool { true }
+    /// False: a reduced copy is taken to be the whole image scaled.
+    public var reducesByBlocks: Bool { false }
 
     /// Returns nil (size unknown until decoded); a decoder that can read its header cheaply overrides it.
     public func info(_ data: Data) throws -> ImageInfo? { nil }

@@ -22,8 +22,8 @@ extension ResizeTransformer: DownscalingTransformer {
         return PixelSize(width: max(width, 1), height: max(height, 1))
     }
 
-    /// The region this resize reads from a `source`-sized image, scaled to the `reduced` copy (each axis by
-    /// reduced / source, as libvips does after shrink-on-load), resampled to the same output size.
+    /// The region this resize reads from a `source`-sized image, scaled to the `reduced` copy by the reduction
+    /// (`ReducedExtent`), resampled to the same output size.
     package func forReducedSource(
         _ reduced: PixelSize, of source: PixelSize, byBlocks: Bool, reversed: (x: Bool, y: Bool)
     ) -> any ImageTransformer {

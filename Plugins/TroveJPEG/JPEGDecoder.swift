@@ -36,6 +36,9 @@ package struct JPEGDecoder: ProgressiveImageDecoder, EmbeddedMetadataReading {
         try decode(data, options: DecodingOptions(limits: limits))
     }
 
+    /// True: the scaled IDCT makes ceil(side x M/8) pixels, the last of a side standing for part of a block.
+    package var reducesByBlocks: Bool { true }
+
     /// With `options.minimumSize`, decodes through libjpeg-turbo's scaled IDCT at the smallest M/8 of the
     /// stored size (M in 1...8) that is still at least that size in both dimensions; never larger than stored.
     /// Limits apply to the stored size: libjpeg's working memory for a progressive file is full-size anyway.

@@ -26,9 +26,6 @@ package struct WebPDecoder: ImageDecoder, EmbeddedMetadataReading {
         try decode(data, options: DecodingOptions(limits: limits))
     }
 
-    /// False: libwebp's scaled decode maps the whole image onto the reduced size.
-    package var reducesByBlocks: Bool { false }
-
     /// Decodes a still at the smallest size that keeps the aspect ratio and is at least
     /// `options.minimumSize` in both dimensions (full size when the request is not smaller than the
     /// image). Animations are always decoded at full size, keeping their first `options.limits.maxFrames`

@@ -12,6 +12,8 @@ import TroveTestSupport
     /// Passes decoding on to PNG, noting how many decodes ran and the budget's reserved bytes during each.
     final class ObservingDecoder: ImageDecoder, Sendable {
         let inner = PNGDecoder()
+        var leastReducingGap: Double { inner.leastReducingGap }
+        var reducesByBlocks: Bool { inner.reducesByBlocks }
         let pipeline = Mutex<ImagePipeline?>(nil)
         let reservedDuringDecodes = Mutex<[Int]>([])
         var name: String { inner.name }

@@ -51,6 +51,8 @@ import TroveTestSupport
     /// A registry's decoder, recording every call; registered in its place.
     struct RecordingDecoder: RowStreamingImageDecoder {
         let inner: any RowStreamingImageDecoder
+        var leastReducingGap: Double { inner.leastReducingGap }
+        var reducesByBlocks: Bool { inner.reducesByBlocks }
         let log: StreamLog
         var name: String { inner.name }
         var format: ImageFormat { inner.format }

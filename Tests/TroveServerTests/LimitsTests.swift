@@ -312,6 +312,8 @@ final class Counter: Sendable {
 /// A decoder that counts decodes and hands them to another: proves how many transforms ran.
 struct CountingDecoder: ImageDecoder {
     let inner: any ImageDecoder
+    var leastReducingGap: Double { inner.leastReducingGap }
+    var reducesByBlocks: Bool { inner.reducesByBlocks }
     let count: Counter
     var name: String { inner.name }
     var format: ImageFormat { inner.format }

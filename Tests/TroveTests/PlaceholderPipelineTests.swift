@@ -19,6 +19,8 @@ import TroveTransformers
         let name = "png"
         let format = ImageFormat.png
         let inner = PNGDecoder()
+        var leastReducingGap: Double { inner.leastReducingGap }
+        var reducesByBlocks: Bool { inner.reducesByBlocks }
         let asked = Mutex<[PixelSize?]>([])
         let produced = Mutex<[PixelSize]>([])
 
