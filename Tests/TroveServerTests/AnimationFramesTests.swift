@@ -30,7 +30,7 @@ import TroveWebP
     }
 
     /// The answer to `options` (imgproxy's, may be empty) for the GIF under a frame limit of `maxFrames`.
-    func serve(_ options: String, as format: String, maxFrames: Int) async throws -> Data {
+    func serve(_ options: String, as format: String?, maxFrames: Int) async throws -> Data {
         let origin = FixtureServer(routes: ["/animated.gif": .file(Self.gif, contentType: "image/gif")])
         let harness = try await ServerHarness.start(origin: origin) {
             $0.keys = [Self.signer.key]
@@ -39,7 +39,7 @@ import TroveWebP
         }
         defer { Task { await harness.stop() } }
         let answer = try await harness.request(
-            Self.signer.signed("\(options)/plain/\(origin.url("/animated.gif"))@\(format)"))
+            Self.signer.signed("\(options)/plain/\(origin.url("/animated.gif"))" + (format.map { "@\($0)" } ?? "")))
         #expect(answer.status.code == 200, "\(answer.status) \(answer.text)")
         return answer.bytes
     }
@@ -52,6 +52,15 @@ import TroveWebP
     /// Whether `frames` show `colors`, one each, in order.
     func show(_ frames: [AnimationFrame], _ colors: ArraySlice<[UInt8]>) -> Bool {
         frames.count == colors.count && zip(frames, colors).allSatisfy { shows($0.pixels, $1) }
+    }
+
+    /// With nothing to change and no extension, a GIF is answered with its own bytes (nothing here encodes GIF,
+    /// so the source's format cannot be kept otherwise); resized, it keeps its frames as an animated WebP.
+    @Test func aGIFWithNothingToChangeIsItsOwnBytesAndResizedAnAnimatedWebP() async throws {
+        #expect(try await serve("", as: nil, maxFrames: 100) == Self.gif)
+        let resized = try WebPDecoder().decode(
+            try await serve("/rs:fit:1:1", as: nil, maxFrames: 100), limits: .default)
+        #expect(show(resized.frames, Self.colors[...]), "\(resized.frames.map(\.pixels))")
     }
 
     @Test func anAnimationOverTheLimitKeepsItsFirstFrames() async throws {

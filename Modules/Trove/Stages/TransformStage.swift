@@ -34,6 +34,13 @@ struct TransformStage: PipelineStage {
         image = try image.transformed(
             by: transforms, keepsColorProfile: request.options.contains(.keepsColorProfile))
         if key.processed == key.raw { return (image, raw.data, decoded.sourceFormat) }
+        // Nothing to change, and its own format asked for, which nothing here encodes (a GIF): its bytes are the
+        // answer, not another format the request did not ask for.
+        if request.transforms.isEmpty, request.outputFormat == nil, request.options.contains(.encodesInSourceFormat),
+            !registry.encodableFormats.contains(decoded.sourceFormat)
+        {
+            return (image, raw.data, decoded.sourceFormat)
+        }
         let format = outputFormat(for: request, source: decoded.sourceFormat, animated: !image.frames.isEmpty)
         let data = try registry.encoder(for: format)
             .encode(image, options: request.encodingOptions ?? configuration.encodingOptions)
