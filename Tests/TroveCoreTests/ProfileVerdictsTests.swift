@@ -33,6 +33,19 @@ import TroveCore
         #expect(verdicts.count == 2)
     }
 
+    @Test func aProfileOverTheLargestKeptIsAnsweredEachTime() {
+        let verdicts = ProfileVerdicts(capacity: 4)
+        let asked = Asked()
+        let large = [UInt8](repeating: 1, count: ProfileVerdicts.largestKept + 1)
+        for _ in 0..<2 {
+            _ = verdicts.verdict(for: large) { _ in
+                asked.count += 1
+                return true
+            }
+        }
+        #expect(asked.count == 2 && verdicts.count == 0)
+    }
+
     @Test func itKeepsAtMostItsCapacity() {
         let verdicts = ProfileVerdicts(capacity: 3)
         for value in 0..<10 {
