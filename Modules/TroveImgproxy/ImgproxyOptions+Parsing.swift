@@ -111,9 +111,10 @@ extension ImgproxyOptions {
             try expectCount(1...3)
             gravity = try Self.gravity(args, option: name)
         case "crop":
-            try expectCount(2...5)
+            // The height may be left out, as imgproxy allows: 0, the whole height.
+            try expectCount(1...5)
             let cropWidth = try Self.cropSize(args[0], option: name)
-            let cropHeight = try Self.cropSize(args[1], option: name)
+            let cropHeight = args.count > 1 ? try Self.cropSize(args[1], option: name) : 0
             let cropGravity =
                 args.count > 2 && !args[2].isEmpty
                 ? try Self.gravity(Array(args.dropFirst(2)), option: name) : nil

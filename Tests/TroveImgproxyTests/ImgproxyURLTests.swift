@@ -170,6 +170,8 @@ import TroveTransformers
     @Test func cropForms() throws {
         for name in ["crop", "c"] {
             #expect(try options("\(name):100:50").crop == .init(width: 100, height: 50))
+            // The height left out is the whole height, as imgproxy takes it.
+            #expect(try options("\(name):300").crop == .init(width: 300, height: 0))
             #expect(
                 try options("\(name):0.5:0:sowe").crop == .init(width: 0.5, height: 0, gravity: .anchor(.southWest)))
             #expect(
