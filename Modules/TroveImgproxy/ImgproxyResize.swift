@@ -192,21 +192,6 @@ package struct ImgproxyResize: DownscalingTransformer, Equatable {
                 shrinkY = shrinkX
             }
         }
-        // min-width/min-height: shrink less when the result would be narrower (or shorter) than asked.
-        if minWidth > 0 {
-            let most = regionWidth / Double(minWidth)
-            if most < shrinkX {
-                shrinkY /= shrinkX / most
-                shrinkX = most
-            }
-        }
-        if minHeight > 0 {
-            let most = regionHeight / Double(minHeight)
-            if most < shrinkY {
-                shrinkX /= shrinkY / most
-                shrinkY = most
-            }
-        }
         shrinkX /= zoomX
         shrinkY /= zoomY
         var dprScale = dpr
@@ -220,6 +205,22 @@ package struct ImgproxyResize: DownscalingTransformer, Equatable {
             }
             // dpr may take the image up to, never past, its own size.
             dprScale = min(dprScale, min(shrinkX, shrinkY))
+        }
+        // min-width/min-height: shrink less when the result would be narrower (or shorter) than asked; after the
+        // clamp above, as imgproxy applies them, so they enlarge a smaller image (times dpr, as the rest).
+        if minWidth > 0 {
+            let most = regionWidth / Double(minWidth)
+            if most < shrinkX {
+                shrinkY /= shrinkX / most
+                shrinkX = most
+            }
+        }
+        if minHeight > 0 {
+            let most = regionHeight / Double(minHeight)
+            if most < shrinkY {
+                shrinkX /= shrinkY / most
+                shrinkY = most
+            }
         }
         shrinkX = min(shrinkX / dprScale, regionWidth)
         shrinkY = min(shrinkY / dprScale, regionHeight)

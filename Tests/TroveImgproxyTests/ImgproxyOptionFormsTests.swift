@@ -94,6 +94,12 @@ import Trove
         #expect(ImgproxyResizeTests.pixel(tall, 0, 0) == ImgproxyResizeTests.color(ImgproxyResizeTests.red))
         let wide = try result("h:50/mw:200", width: 400, height: 200)
         #expect(wide.width == 200 && wide.height == 50)
+        // imgproxy applies them after its no-enlarge clamp, so they enlarge a smaller image: mw 90 makes 60x40
+        // 90x60, and mh 70 makes the height-led 15x10 105x70, cut to 10 rows.
+        let enlarged = try result("mw:90", width: 60, height: 40)
+        #expect(enlarged.width == 90 && enlarged.height == 60)
+        let cut = try result("h:10/mh:70", width: 60, height: 40)
+        #expect(cut.width == 105 && cut.height == 10)
     }
 
     // MARK: Composition and filters
