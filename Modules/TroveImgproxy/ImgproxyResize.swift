@@ -311,8 +311,15 @@ extension ImgproxyResize {
         guard degrees == 90 || degrees == 180 || degrees == 270 else { return self }
         let quarter = degrees != 180
         var result = self
-        if quarter { (result.width, result.height) = (height, width) }
+        if quarter {
+            (result.width, result.height) = (height, width)
+            (result.minWidth, result.minHeight) = (minHeight, minWidth)
+            (result.zoomX, result.zoomY) = (zoomY, zoomX)
+        }
         result.gravity = gravity.beforeRotation(degrees)
+        // imgproxy extends after it turns the image: the canvas's gravity is the turned image's.
+        result.extend = extend?.beforeRotation(degrees)
+        result.extendAspectRatio = extendAspectRatio?.beforeRotation(degrees)
         if let crop {
             result.crop = Crop(
                 width: quarter ? crop.height : crop.width, height: quarter ? crop.width : crop.height,

@@ -34,6 +34,23 @@ import Trove
 
     // MARK: Sizes
 
+    /// After `rot:`, sizes, minimums, zooms and the extend gravities are the turned image's, as imgproxy turns
+    /// the image before it extends it and plans its scale on the turned size.
+    @Test func aTurnedImageIsSizedAndExtendedAsTurned() throws {
+        func alpha(_ image: Image, _ x: Int, _ y: Int) -> UInt8 { image.pixels[(y * image.width + x) * 4 + 3] }
+        let north = try result("rot:180/rs:fit:100:100/ex:1:no", width: 60, height: 40)
+        #expect(north.width == 100 && north.height == 100)
+        #expect(alpha(north, 50, 5) == 255 && alpha(north, 50, 95) == 0)
+        let east = try result("rot:90/rs:fit:100:100/ex:1:ea", width: 60, height: 40)
+        #expect(alpha(east, 95, 50) == 255 && alpha(east, 5, 50) == 0)
+        let west = try result("rot:270/rs:fit:100:60/exar:1:we", width: 60, height: 40)
+        #expect(alpha(west, 2, west.height / 2) == 255 && alpha(west, west.width - 2, west.height / 2) == 0)
+        let minimum = try result("rot:90/mw:90", width: 60, height: 40)
+        #expect(minimum.width == 90 && minimum.height == 135)
+        let zoomed = try result("rot:90/z:0.5:1", width: 400, height: 200)
+        #expect(zoomed.width == 100 && zoomed.height == 400)
+    }
+
     @Test func extendForms() throws {
         for name in ["extend", "ex"] {
             #expect(try options("\(name):1").extend == .center)
